@@ -1,0 +1,110 @@
+import type { Role } from './constants';
+
+/** The user record returned by auth calls and kept in `auth_user`. */
+export interface UserDto {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  isVerified: boolean;
+  createdAt: string;
+}
+
+export interface AuthResponse {
+  token: string;
+  user: UserDto;
+}
+
+export interface RegisterRequest {
+  email: string;
+  password: string;
+  name?: string;
+  age?: number;
+}
+
+export interface LoginRequest {
+  email: string;
+  password: string;
+}
+
+export interface ForgotPasswordRequest {
+  email: string;
+}
+
+export interface TokenRequest {
+  token: string;
+}
+
+export interface ResetPasswordRequest {
+  token: string;
+  newPassword: string;
+}
+
+export interface RequestEmailChangeRequest {
+  newEmail: string;
+}
+
+export interface VerifyEmailChangeResponse {
+  message: string;
+  newEmail: string;
+}
+
+export interface MessageResponse {
+  message: string;
+}
+
+export interface VerifyResetTokenResponse {
+  valid: true;
+}
+
+/** Session of spec 001 §3. */
+export interface SessionDto {
+  id: string;
+  deviceInfo: string;
+  ipAddress?: string;
+  lastActivity: string;
+  createdAt: string;
+  isCurrent: boolean;
+}
+
+/** What a verified bearer token says about its holder. */
+export interface JwtClaims {
+  sub: string;
+  sid: string;
+  role: Role;
+  iat?: number;
+  exp?: number;
+}
+
+/** The principal a guard attaches to a request. */
+export interface AuthPrincipal {
+  userId: string;
+  sessionId: string;
+  role: Role;
+}
+
+/** Messages the server answers with, shared so tests and clients agree on the words. */
+export const AuthMessages = {
+  invalidCredentials: 'Invalid email or password',
+  emailTaken: 'An account with this email already exists',
+  accountSuspended: 'This account has been suspended',
+  forgotPasswordSent: "If an account exists with that email, you'll receive a password reset link shortly.",
+  resetLinkInvalid: 'This password reset link is invalid or has expired.',
+  verificationLinkInvalid: 'This verification link is invalid or has expired.',
+  passwordReset: 'Your password has been reset. You can now sign in.',
+  verificationSent: 'Verification email sent',
+  alreadyVerified: 'Email is already verified',
+  emailVerified: 'Email verified successfully',
+  emailChangeRequested: 'We sent a verification link to your new email address. Your email will change once you open it.',
+  emailChangeSame: 'The new email is the same as your current email',
+  emailChanged: 'Email updated successfully',
+  loggedOut: 'Logged out',
+  sessionRevoked: 'Session logged out',
+  otherSessionsRevoked: 'All other sessions logged out',
+  cannotRevokeCurrent: 'Use Logout to end the current session',
+  sessionNotFound: 'Session not found',
+  tooManyAttempts: 'Too many attempts. Please try again later.',
+  authRequired: 'Authentication required',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  adminRequired: 'Admin access required',
+} as const;
