@@ -1,0 +1,16 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { AuthPrincipal, Role } from '@mate/contracts';
+
+export const IS_PUBLIC = 'mate:isPublic';
+export const REQUIRED_ROLES = 'mate:roles';
+
+/** The route needs no bearer token. */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+/** The route needs one of these roles (checked on the server, whatever the client shows). */
+export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);
+
+/** The authenticated principal of the request. */
+export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthPrincipal => {
+  return ctx.switchToHttp().getRequest().user as AuthPrincipal;
+});

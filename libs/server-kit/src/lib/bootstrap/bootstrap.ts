@@ -1,0 +1,127 @@
+import 'reflect-metadata';
+import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { REQUEST_ID_HEADER } from '@mate/contracts';
+import { BaseServiceEnv, ConfigError, SERVICE_ENV } from '../config/config';
+import { createLogger, LOGGER, PinoNestLogger, requestLoggingMiddleware } from '../logging/logger';
+import { GlobalErrorFilter, toErrorBody } from '../errors/error.filter';
+import { createValidationPipe } from '../errors/validation';
+
+export interface HttpOptions {
+  /** Largest JSON body accepted (bytes or a size string). */
+  jsonLimit?: string;
+  /** Origins allowed by CORS; none when omitted (services sit behind the gateway). */
+  corsOrigins?: string[];
+}
+
+/** The same HTTP behaviour for every service, in production and in tests. */
+export function configureHttp(app: NestExpressApplication, options: HttpOptions = {}): Logger {
+  const logger = app.get<Logger>(LOGGER);
+  app.useLogger(new PinoNestLogger(logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(requestLoggingMiddleware(logger));
+  app.use(express.json({ limit: options.jsonLimit ?? '100kb', strict: true }));
+  app.use(express.urlencoded({ extended: false, limit: '20kb' }));
+  if (options.corsOrigins?.length) {
+    app.enableCors({
+      origin: options.corsOrigins,
+      credentials: false,
+      exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After'],
+      maxAge: 600,
+    });
+  }
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new GlobalErrorFilter(logger));
+  app.enableShutdownHooks();
+  return logger;
+}
+
+/** Errors raised by Express middleware (body parsing) before Nest's filters see the request. */
+export function installFinalErrorHandler(app: INestApplication) {
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const { status, body } = toErrorBody(err, req.headers[REQUEST_ID_HEADER] as string | undefined);
+    res.status(status).json(body);
+  });
+}
+
+export async function createHttpApp(
+  module: DynamicModule,
+  options: HttpOptions | ((env: BaseServiceEnv) => HttpOptions) = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, bodyParser: false });
+  configureHttp(app, typeof options === 'function' ? options(app.get<BaseServiceEnv>(SERVICE_ENV)) : options);
+  await app.init();
+  installFinalErrorHandler(app);
+  return app;
+}
+
+export async function runMigrations(app: INestApplicationContext): Promise<string[]> {
+  const dataSource = app.get(DataSource);
+  const done = await dataSource.runMigrations({ transaction: 'each' });
+  return done.map((m) => m.name);
+}
+
+export type ServiceCommand = (app: INestApplicationContext, args: string[]) => Promise<void>;
+
+export interface BootstrapOptions {
+  name: string;
+  defaultPort: number;
+  /** Builds the root module; called after the command line is read. */
+  module: () => DynamicModule;
+  http?: (env: BaseServiceEnv) => HttpOptions;
+  /** One-off commands: `node main.js <command> [args]` (migrate is built in when a database is used). */
+  commands?: Record<string, ServiceCommand>;
+}
+
+/**
+ * A service's whole `main.ts`: `node main.js` serves HTTP; `node main.js migrate` applies the
+ * migrations and exits; other commands run in an application context without workers.
+ */
+export async function bootstrapService(options: BootstrapOptions): Promise<void> {
+  const [command, ...args] = process.argv.slice(2);
+  const bootLogger = createLogger(options.name);
+  try {
+    if (command) {
+      process.env.OUTBOX_RELAY = 'off';
+      process.env.WORKERS = 'off';
+      const run: ServiceCommand | undefined =
+        command === 'migrate'
+          ? async (ctx) => {
+              const applied = await runMigrations(ctx);
+              bootLogger.info({ applied }, applied.length ? 'migrations applied' : 'database is up to date');
+            }
+          : options.commands?.[command];
+      if (!run) {
+        const known = ['migrate', ...Object.keys(options.commands ?? {})].join(', ');
+        throw new ConfigError(`Unknown command "${command}". Known commands: ${known}`);
+      }
+      const ctx = await NestFactory.createApplicationContext(options.module(), { logger: ['error', 'warn'] });
+      try {
+        await run(ctx, args);
+      } finally {
+        await ctx.close();
+      }
+      return;
+    }
+    const app = await createHttpApp(options.module(), options.http ?? {});
+    const env = app.get<BaseServiceEnv>(SERVICE_ENV);
+    const port = env.PORT ?? options.defaultPort;
+    await app.listen(port, env.HOST);
+    app.get<Logger>(LOGGER).info({ port }, `${options.name} listening`);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      bootLogger.fatal(e.message);
+      process.stderr.write(`${e.message}\n`);
+    } else {
+      bootLogger.fatal({ err: e }, `${options.name} failed to start`);
+    }
+    process.exitCode = 1;
+    setTimeout(() => process.exit(1), 100).unref();
+  }
+}

@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+
+/** Marks a variable whose value must never be printed. */
+const SECRET_KEYS = new Set<string>();
+export function Secret(): PropertyDecorator {
+  return (_target, key) => {
+    SECRET_KEYS.add(String(key));
+  };
+}
+
+/**
+ * Settings every service reads. A service extends this class with its own variables; the whole
+ * set is validated once at start-up and a bad or missing variable stops the process with a clear
+ * message (never a stack trace, never a secret's value).
+ */
+export class BaseServiceEnv {
+  @IsIn(['development', 'test', 'production'])
+  NODE_ENV: 'development' | 'test' | 'production' = 'development';
+
+  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @IsString()
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /** Prefix of every Redis key and queue of this deployment (lets test suites share one Redis). */
+  @IsString()
+  @MinLength(1)
+  KEY_PREFIX = 'mate';
+
+  @Secret()
+  @IsString()
+  @MinLength(16, { message: 'JWT_SECRET must be at least 16 characters' })
+  JWT_SECRET = 'dev-only-jwt-secret-change-me';
+
+  /** 'off' in one-off commands and tests that relay by hand. */
+  @IsIn(['on', 'off'])
+  OUTBOX_RELAY: 'on' | 'off' = 'on';
+
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(10)
+  OUTBOX_POLL_MS = 500;
+
+  /** 'off' stops this replica from consuming events and jobs (API-only replicas, one-off commands). */
+  @IsIn(['on', 'off'])
+  WORKERS: 'on' | 'off' = 'on';
+
+  /** Bind address; 0.0.0.0 in containers. */
+  @IsString()
+  HOST = '127.0.0.1';
+}
+
+export class DatabaseEnv extends BaseServiceEnv {
+  @Secret()
+  @IsString()
+  DATABASE_URL!: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadEnv<T extends object>(cls: new () => T, source: NodeJS.ProcessEnv = process.env): T {
+  const defaults = new cls() as Record<string, unknown>;
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(defaults).concat(Object.keys(source))) {
+    if (source[key] !== undefined && source[key] !== '') raw[key] = source[key];
+  }
+  const env = plainToInstance(cls, { ...defaults, ...raw });
+  const errors = validateSync(env as object, { whitelist: true });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const shown = SECRET_KEYS.has(e.property) ? '(hidden)' : JSON.stringify(e.value);
+      return `  ${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if ((env as unknown as BaseServiceEnv).NODE_ENV === 'production') {
+    const jwt = (env as unknown as BaseServiceEnv).JWT_SECRET;
+    if (jwt === new BaseServiceEnv().JWT_SECRET) {
+      throw new ConfigError('Invalid configuration:\n  JWT_SECRET: the development default must not be used in production');
+    }
+  }
+  return env;
+}
+
+/** Injection token of the validated env object. */
+export const SERVICE_ENV = Symbol('SERVICE_ENV');

@@ -1,0 +1,33 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { ErrorCode } from '@mate/contracts';
+
+/**
+ * The one exception type a service throws for a rule it enforces. Modules subclass it (or call
+ * the helpers) so each failure carries a status, a stable code and a message for people.
+ */
+export class AppException extends HttpException {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+    status: HttpStatus,
+    readonly details?: string[],
+  ) {
+    super({ error: message, code, details }, status);
+  }
+}
+
+export const badRequest = (message: string, code = ErrorCode.ValidationFailed, details?: string[]) =>
+  new AppException(message, code, HttpStatus.BAD_REQUEST, details);
+export const unauthorized = (message: string, code = ErrorCode.Unauthorized) =>
+  new AppException(message, code, HttpStatus.UNAUTHORIZED);
+export const forbidden = (message: string, code = ErrorCode.Forbidden) =>
+  new AppException(message, code, HttpStatus.FORBIDDEN);
+export const notFound = (message: string, code = ErrorCode.NotFound) =>
+  new AppException(message, code, HttpStatus.NOT_FOUND);
+export const conflict = (message: string, code = ErrorCode.Conflict) =>
+  new AppException(message, code, HttpStatus.CONFLICT);
+export const tooManyRequests = (message: string, retryAfterSeconds?: number) => {
+  const e = new AppException(message, ErrorCode.RateLimited, HttpStatus.TOO_MANY_REQUESTS);
+  (e as AppException & { retryAfterSeconds?: number }).retryAfterSeconds = retryAfterSeconds;
+  return e;
+};

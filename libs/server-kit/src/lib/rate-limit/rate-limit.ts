@@ -1,0 +1,65 @@
+import type Redis from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AuthMessages } from '@mate/contracts';
+import { tooManyRequests } from '../errors/app.exception';
+
+export interface RateLimitRule {
+  /** How many attempts are allowed... */
+  points: number;
+  /** ...per this many seconds. */
+  durationSeconds: number;
+  /** Once exceeded, refuse for this many seconds (defaults to the window). */
+  blockSeconds?: number;
+}
+
+/**
+ * Redis-backed limits shared by every replica. Each named rule counts per key (an IP, an email);
+ * exceeding it throws a 429 with Retry-After.
+ */
+export class RateLimits<Name extends string> {
+  private readonly limiters = new Map<Name, RateLimiterRedis>();
+
+  constructor(redis: Redis, prefix: string, rules: Record<Name, RateLimitRule>) {
+    for (const [name, rule] of Object.entries(rules) as [Name, RateLimitRule][]) {
+      this.limiters.set(
+        name,
+        new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `${prefix}:rl:${name}`,
+          points: rule.points,
+          duration: rule.durationSeconds,
+          blockDuration: rule.blockSeconds ?? 0,
+          useRedisPackage: false,
+        }),
+      );
+    }
+  }
+
+  private limiter(name: Name) {
+    const limiter = this.limiters.get(name);
+    if (!limiter) throw new Error(`Unknown rate limit ${name}`);
+    return limiter;
+  }
+
+  async consume(name: Name, key: string, message: string = AuthMessages.tooManyAttempts): Promise<void> {
+    try {
+      await this.limiter(name).consume(key.toLowerCase());
+    } catch (e) {
+      if (e instanceof RateLimiterRes) throw tooManyRequests(message, Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+      throw e;
+    }
+  }
+
+  /** Refuses without counting, when the key is already over its limit. */
+  async check(name: Name, key: string, message: string = AuthMessages.tooManyAttempts): Promise<void> {
+    const limiter = this.limiter(name);
+    const res = await limiter.get(key.toLowerCase());
+    if (res && res.consumedPoints >= limiter.points) {
+      throw tooManyRequests(message, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+    }
+  }
+
+  async reset(name: Name, key: string): Promise<void> {
+    await this.limiter(name).delete(key.toLowerCase());
+  }
+}

@@ -1,0 +1,2 @@
+export * from './lib/infra';
+export * from './lib/maildev';
