@@ -1,0 +1,23 @@
+import { createAuthApi, type AuthApi } from './auth';
+import { HttpClient, type ApiClientConfig } from './http';
+import { createProfileApi, type ProfileApi } from './profile';
+import { createSessionsApi, type SessionsApi } from './sessions';
+import { createVerificationApi, type VerificationApi } from './verification';
+
+/** The typed client of the Mate API, one property per area. */
+export interface MateApi {
+  auth: AuthApi;
+  verification: VerificationApi;
+  sessions: SessionsApi;
+  profile: ProfileApi;
+}
+
+export function createApiClient(config: ApiClientConfig = {}): MateApi {
+  const http = new HttpClient(config);
+  return {
+    auth: createAuthApi(http),
+    verification: createVerificationApi(http),
+    sessions: createSessionsApi(http),
+    profile: createProfileApi(http),
+  };
+}

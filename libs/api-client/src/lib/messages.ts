@@ -1,0 +1,21 @@
+/**
+ * Per-call fallback messages of spec 000 §8 and 001 §8: shown only when the server gives no
+ * `error` field. Auth calls (login, register, me, logout) have none; they follow the
+ * error → message → status text → 'An error occurred' rule.
+ */
+export const ClientMessages = {
+  authenticationFailed: 'Authentication failed',
+  notAuthenticated: 'Not authenticated',
+  sendVerificationFailed: 'Failed to send verification email',
+  verificationFailed: 'Verification failed',
+  sendResetFailed: 'Failed to send reset email',
+  resetLinkInvalid: 'Invalid or expired reset link',
+  resetFailed: 'Failed to reset password',
+  requestEmailChangeFailed: 'Failed to request email change',
+  verifyEmailChangeFailed: 'Failed to verify email change',
+  fetchSessionsFailed: 'Failed to fetch sessions',
+  deleteSessionFailed: 'Failed to delete session',
+  logoutAllSessionsFailed: 'Failed to logout all sessions',
+  getProfileFailed: 'Failed to get profile',
+  completeOnboardingFailed: 'Failed to complete onboarding',
+} as const;

@@ -1,0 +1,47 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+export type Reply = (req: RecordedRequest, res: ServerResponse) => void;
+
+/** A real HTTP server on a free port that records requests and answers with `reply`. */
+export async function startTestServer(reply: Reply) {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const recorded: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: raw ? (JSON.parse(raw) as unknown) : undefined,
+      };
+      requests.push(recorded);
+      reply(recorded, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, statusMessage?: string): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, statusMessage ?? '', { 'Content-Type': 'application/json' });
+  res.end(payload);
+}
