@@ -1,0 +1,15 @@
+// The Glass UI stylesheet comes with the components, so every app that uses them looks the same.
+import './styles/global.css';
+
+export * from './lib/cx';
+export * from './lib/Alert';
+export * from './lib/Avatar';
+export * from './lib/Badge';
+export * from './lib/Button';
+export * from './lib/Card';
+export * from './lib/Dialog';
+export * from './lib/EmptyState';
+export * from './lib/icons';
+export * from './lib/Input';
+export * from './lib/Spinner';
+export * from './lib/useBodyScrollLock';
