@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Queue } from 'bullmq';
+import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import request from 'supertest';
+import {
+  eventQueueName,
+  QueueName,
+  SERVICES,
+  WEB_ROUTES,
+  type EmailJobData,
+  type EventEnvelope,
+} from '@mate/contracts';
+import { createQueueConnection, EventConsumer, runMigrations } from '@mate/server-kit';
+import {
+  createTestDatabase,
+  createTestRedisNamespace,
+  freePort,
+  linkFrom,
+  startTestMailbox,
+  type TestDatabase,
+  type TestMailbox,
+} from '@mate/testing';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../../app.module';
+import { SmtpGate, startNotificationService, waitFor, type TestEnv } from '../../__tests__/test-app';
+import { EmailDeliveryRepository } from '../emails.repository';
+import { EmailWorker } from '../emails.worker';
+
+jest.setTimeout(60_000);
+
+describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)', () => {
+  let db: TestDatabase;
+  let redisNs: Awaited<ReturnType<typeof createTestRedisNamespace>>;
+  let mailbox: TestMailbox;
+  let gate: SmtpGate;
+  let env: TestEnv;
+  let app: NestExpressApplication;
+  let connection: Redis;
+  let emailQueue: Queue<EmailJobData>;
+  let eventQueue: Queue<EventEnvelope>;
+  let deliveries: EmailDeliveryRepository;
+
+  beforeAll(async () => {
+    [db, redisNs, mailbox] = await Promise.all([
+      createTestDatabase('notification'),
+      createTestRedisNamespace('notification'),
+      startTestMailbox(),
+    ]);
+    gate = new SmtpGate(await freePort(), mailbox.smtpPort);
+    await gate.open();
+    env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: db.url,
+      REDIS_URL: redisNs.url,
+      KEY_PREFIX: redisNs.prefix,
+      OUTBOX_POLL_MS: '50',
+      SMTP_URL: gate.url,
+      MAIL_FROM: 'Mate <no-reply@mate.test>',
+    };
+    app = await startNotificationService(env);
+    deliveries = app.get(EmailDeliveryRepository);
+    connection = createQueueConnection(redisNs.url);
+    emailQueue = new Queue(QueueName.Email, { connection, prefix: redisNs.prefix });
+    eventQueue = new Queue(eventQueueName(SERVICES.notification), { connection, prefix: redisNs.prefix });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await emailQueue?.close();
+    await eventQueue?.close();
+    await connection?.quit();
+    await gate?.close();
+    await mailbox?.stop();
+    await redisNs?.cleanup();
+    await db?.drop();
+  });
+
+  it('is ready: database and Redis answer', async () => {
+    const res = await request(app.getHttpServer()).get('/health/ready').expect(200);
+    expect(res.body.checks).toEqual({ database: 'up', redis: 'up' });
+  });
+
+  it('sends a queued email with its link and logs the delivery without the link', async () => {
+    const link = `http://localhost:4200${WEB_ROUTES.verifyEmail}?token=verify_TOKEN-123`;
+    const job = await emailQueue.add(
+      'email',
+      { template: 'verify-email', to: 'ana@mate.test', name: 'Ana', link },
+      { attempts: 3, backoff: { type: 'exponential', delay: 100 } },
+    );
+
+    const email = await mailbox.waitForEmail('ana@mate.test');
+    expect(email.subject).toBe('Verify your email address');
+    expect(email.from[0].address).toBe('no-reply@mate.test');
+    expect(linkFrom(email, WEB_ROUTES.verifyEmail)).toBe(link);
+    expect(email.text).toContain('Hi Ana,');
+    expect(email.html).toContain(`href="${link}"`);
+
+    const logged = await waitFor(
+      async () => {
+        const row = await deliveries.findByJobKey(`${job.id}@${job.timestamp}`);
+        return row?.status === 'sent' ? row : null;
+      },
+      { what: 'the delivery log' },
+    );
+    expect(logged).toMatchObject({
+      template: 'verify-email',
+      to: 'ana@mate.test',
+      attempts: 1,
+      lastError: null,
+    });
+    expect(logged.sentAt).toBeInstanceOf(Date);
+    const rows = await app.get(DataSource).query('SELECT * FROM email_delivery');
+    expect(JSON.stringify(rows)).not.toContain('verify_TOKEN-123');
+  });
+
+  it('retries while the SMTP server is down and delivers once it is back', async () => {
+    await gate.close();
+    const link = `http://localhost:4200${WEB_ROUTES.resetPassword}?token=reset_TOKEN-456`;
+    const job = await emailQueue.add(
+      'email',
+      { template: 'reset-password', to: 'ben@mate.test', name: null, link },
+      { attempts: 6, backoff: { type: 'exponential', delay: 300 } },
+    );
+    const key = `${job.id}@${job.timestamp}`;
+
+    const failed = await waitFor(
+      async () => {
+        const row = await deliveries.findByJobKey(key);
+        return row?.status === 'retrying' ? row : null;
+      },
+      { what: 'a failed first attempt' },
+    );
+    expect(failed.attempts).toBe(1);
+    expect(failed.lastError).toMatch(/ECONNREFUSED/);
+    expect(await mailbox.all()).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ subject: 'Reset your password' })]),
+    );
+
+    await gate.open();
+    const email = await mailbox.waitForEmail('ben@mate.test', { subject: /Reset your password/ });
+    expect(email.text).toContain('Hi there,');
+    expect(linkFrom(email, WEB_ROUTES.resetPassword)).toBe(link);
+    const sent = await waitFor(
+      async () => {
+        const row = await deliveries.findByJobKey(key);
+        return row?.status === 'sent' ? row : null;
+      },
+      { what: 'the retried delivery' },
+    );
+    expect(sent.attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('does not retry a job that can never render', async () => {
+    const job = await emailQueue.add(
+      'email',
+      { template: 'reset-password', to: 'nolink@mate.test', name: null },
+      { attempts: 5, backoff: { type: 'fixed', delay: 100 } },
+    );
+    const row = await waitFor(
+      async () => {
+        const r = await deliveries.findByJobKey(`${job.id}@${job.timestamp}`);
+        return r?.status === 'failed' ? r : null;
+      },
+      { what: 'the failed delivery' },
+    );
+    expect(row.attempts).toBe(1);
+    const state = await waitFor(async () => ((await job.getState()) === 'failed' ? 'failed' : null), {
+      what: 'job state',
+    });
+    expect(state).toBe('failed');
+  });
+
+  it('tells the old address about an email change once, even when the event arrives twice', async () => {
+    const envelope: EventEnvelope<'user.email_changed'> = {
+      id: randomUUID(),
+      name: 'user.email_changed',
+      version: 1,
+      producer: SERVICES.auth,
+      occurredAt: new Date().toISOString(),
+      payload: {
+        userId: randomUUID(),
+        oldEmail: 'old@mate.test',
+        newEmail: 'new@mate.test',
+        changedAt: new Date().toISOString(),
+      },
+    };
+    // Two deliveries of one event (the relay ran twice, or the job was retried after handling).
+    await eventQueue.add(envelope.name, envelope, { jobId: `${envelope.id}-a` });
+    await eventQueue.add(envelope.name, envelope, { jobId: `${envelope.id}-b` });
+
+    const email = await mailbox.waitForEmail('old@mate.test');
+    expect(email.subject).toBe('Your Mate email address was changed');
+    expect(email.text).toContain('new@mate.test');
+
+    await waitFor(async () => (await eventQueue.getJobCounts('completed')).completed === 2, {
+      what: 'both deliveries',
+    });
+    expect(await app.get(EventConsumer).handle(envelope)).toBe(false);
+    const dataSource = app.get(DataSource);
+    await waitFor(
+      async () =>
+        (await dataSource.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL'))[0].n ===
+        0,
+      { what: 'the outbox relay' },
+    );
+    await waitFor(async () => (await deliveries.findByRecipient('old@mate.test'))[0]?.status === 'sent', {
+      what: 'the notice delivery',
+    });
+    const jobs = await dataSource.query("SELECT count(*)::int AS n FROM outbox WHERE kind = 'job'");
+    expect(jobs[0].n).toBe(1);
+    expect(await deliveries.findByRecipient('old@mate.test')).toHaveLength(1);
+    expect((await mailbox.all()).filter((e) => e.to.some((t) => t.address === 'old@mate.test'))).toHaveLength(
+      1,
+    );
+  });
+
+  it('starts no email worker when WORKERS=off', async () => {
+    const ctx = await NestFactory.createApplicationContext(
+      AppModule.forRoot({ ...env, WORKERS: 'off', OUTBOX_RELAY: 'off' }),
+      {
+        logger: false,
+      },
+    );
+    try {
+      expect(ctx.get(EmailWorker).running).toBe(false);
+      expect(await runMigrations(ctx)).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
