@@ -90,6 +90,7 @@ describe('createApiClient against a real HTTP server', () => {
       await expect(client({ onUnauthorized }).auth.me()).rejects.toThrow('Your session has expired');
       expect(onUnauthorized).toHaveBeenCalledTimes(1);
       expect(onUnauthorized.mock.calls[0][0]).toBeInstanceOf(ApiError);
+      expect(onUnauthorized.mock.calls[0][1]).toBe('tok-123');
     });
 
     it('logs out with POST and accepts an empty 204', async () => {

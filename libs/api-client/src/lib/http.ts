@@ -10,8 +10,11 @@ export interface ApiClientConfig {
   getToken?: () => string | null | undefined;
   /** Defaults to the global fetch (browsers, Node 18+). */
   fetch?: typeof fetch;
-  /** Called when a call that carried a token comes back 401: the session is gone on the server. */
-  onUnauthorized?: (error: ApiError) => void;
+  /**
+   * Called when a call that carried a token comes back 401: the session is gone on the server.
+   * `token` is the one that was refused, so a late answer cannot end a newer session.
+   */
+  onUnauthorized?: (error: ApiError, token: string) => void;
 }
 
 export interface RequestOptions {
@@ -99,7 +102,7 @@ export class HttpClient {
         code,
         parsed,
       );
-      if (response.status === 401 && token) this.config.onUnauthorized?.(error);
+      if (response.status === 401 && token) this.config.onUnauthorized?.(error, token);
       throw error;
     }
     return parsed as T;

@@ -22,7 +22,12 @@ export function Input({ label, error, hint, optional, id, className, containerCl
     <div className={cx('mate-field', error && 'mate-field--invalid', containerClassName)}>
       <label htmlFor={inputId} className="mate-field__label">
         {label}
-        {optional && <span className="mate-field__optional"> (optional)</span>}
+        {optional && (
+          <span className="mate-field__optional" aria-hidden="true">
+            {' '}
+            (optional)
+          </span>
+        )}
       </label>
       <input
         {...rest}

@@ -1,0 +1,178 @@
+import type { ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
+import { RouteBoundary } from '../routing/RouteErrorBoundary';
+import { AccountScreen } from '../screens/account/AccountScreen';
+import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
+import { ForgotPasswordScreen } from '../screens/forgot-password/ForgotPasswordScreen';
+import { NotAvailableScreen, type NotAvailableScreenProps } from '../screens/not-available/NotAvailableScreen';
+import { OnboardingScreen } from '../screens/onboarding/OnboardingScreen';
+import { ResetPasswordScreen } from '../screens/reset-password/ResetPasswordScreen';
+import { SessionsScreen } from '../screens/sessions/SessionsScreen';
+import { SignInScreen } from '../screens/sign-in/SignInScreen';
+import { VerifyEmailChangeScreen } from '../screens/verify-email-change/VerifyEmailChangeScreen';
+import { VerifyEmailPromptScreen } from '../screens/verify-email-prompt/VerifyEmailPromptScreen';
+import { VerifyEmailScreen } from '../screens/verify-email/VerifyEmailScreen';
+import { AppShell } from '../shell/AppShell';
+
+interface ScreenRoute {
+  path: string;
+  /** Title of the route's error boundary (spec 000 §2). */
+  errorTitle: string;
+  element: ReactNode;
+}
+
+const toDashboard = { to: '/dashboard', label: 'Back to Dashboard' };
+const toAdmin = { to: '/admin', label: 'Back to Admin' };
+
+function later(props: NotAvailableScreenProps): ReactNode {
+  return <NotAvailableScreen {...props} />;
+}
+
+function adminLater(props: NotAvailableScreenProps): ReactNode {
+  return <RequireAdmin>{later(props)}</RequireAdmin>;
+}
+
+/** Guarded member routes: verified and onboarded only. */
+const GUARDED: ScreenRoute[] = [
+  { path: '/dashboard', errorTitle: 'Dashboard Error', element: <DashboardScreen /> },
+  {
+    path: '/discover',
+    errorTitle: 'Discover Error',
+    element: later({ title: 'Discover', icon: 'compass', description: 'Swipe through people suggested for you.' }),
+  },
+  {
+    path: '/matches',
+    errorTitle: 'Messages Error',
+    element: later({ title: 'Messages', icon: 'messages', description: 'Your matches and conversations.', back: toDashboard }),
+  },
+  {
+    path: '/chat/:userId',
+    errorTitle: 'Chat Error',
+    element: later({
+      title: 'Chat',
+      icon: 'messages',
+      description: 'Real-time messages with your match.',
+      back: { to: '/matches', label: 'Back to Messages' },
+    }),
+  },
+  {
+    path: '/call/:userId',
+    errorTitle: 'Call Error',
+    element: later({ title: 'Video Call', icon: 'video', description: 'Face-to-face video calls.', back: toDashboard }),
+  },
+  {
+    path: '/calls',
+    errorTitle: 'Call History Error',
+    element: later({ title: 'Call History', icon: 'video', description: 'Your calls and call statistics.', back: toDashboard }),
+  },
+  {
+    path: '/preferences',
+    errorTitle: 'Preferences Error',
+    element: later({ title: 'Match Preferences', icon: 'sliders', description: 'Who you would like to meet.' }),
+  },
+  {
+    path: '/profile',
+    errorTitle: 'Profile Error',
+    element: later({ title: 'Profile', icon: 'user', description: 'Your photos and what others see about you.' }),
+  },
+  {
+    path: '/safety',
+    errorTitle: 'Safety Error',
+    element: later({
+      title: 'Safety & Privacy',
+      icon: 'shield',
+      description: 'Blocked users, privacy and safety tips.',
+      back: { to: '/profile', label: 'Back to Profile' },
+    }),
+  },
+  {
+    path: '/settings/notifications',
+    errorTitle: 'Notifications Error',
+    element: later({ title: 'Notification Settings', icon: 'bell', description: 'Push notifications and what they tell you.' }),
+  },
+  {
+    path: '/settings/filters',
+    errorTitle: 'Filters Error',
+    element: later({ title: 'Filter Preferences', icon: 'filter', description: 'Fine-tune who appears in Discover.' }),
+  },
+  { path: '/settings/sessions', errorTitle: 'Sessions Error', element: <SessionsScreen /> },
+  {
+    path: '/settings/privacy',
+    errorTitle: 'Privacy Error',
+    element: later({ title: 'Privacy & Data', icon: 'lock', description: 'Download your data or delete your account.' }),
+  },
+  { path: '/settings/account', errorTitle: 'Account Error', element: <AccountScreen /> },
+];
+
+/** Signed-in routes without the profile guard (spec 000 §2): the admin screens guard themselves. */
+const UNGUARDED: ScreenRoute[] = [
+  { path: '/verify-email-prompt', errorTitle: 'Email Verification Error', element: <VerifyEmailPromptScreen /> },
+  { path: '/onboarding', errorTitle: 'Onboarding Error', element: <OnboardingScreen /> },
+  {
+    path: '/admin',
+    errorTitle: 'Admin Error',
+    element: adminLater({ title: 'Admin Dashboard', icon: 'crown', description: 'Platform moderation and management' }),
+  },
+  {
+    path: '/admin/users/:userId',
+    errorTitle: 'User Details Error',
+    element: adminLater({ title: 'User Details', icon: 'user', description: 'A member and their activity.', back: toAdmin }),
+  },
+  {
+    path: '/admin/analytics',
+    errorTitle: 'Analytics Error',
+    element: adminLater({ title: 'Analytics', icon: 'chart', description: 'Growth, engagement and safety.', back: toAdmin }),
+  },
+  {
+    path: '/admin/audit',
+    errorTitle: 'Audit Logs Error',
+    element: adminLater({ title: 'Audit Logs', icon: 'shield', description: 'Every moderation action.', back: toAdmin }),
+  },
+  {
+    path: '/admin/photos',
+    errorTitle: 'Photo Moderation Error',
+    element: adminLater({ title: 'Photo Moderation', icon: 'camera', description: 'Pending photos to review.', back: toAdmin }),
+  },
+];
+
+const PUBLIC: ScreenRoute[] = [
+  { path: '/verify-email', errorTitle: 'Verify Email Error', element: <VerifyEmailScreen /> },
+  { path: '/forgot-password', errorTitle: 'Forgot Password Error', element: <ForgotPasswordScreen /> },
+  { path: '/reset-password', errorTitle: 'Reset Password Error', element: <ResetPasswordScreen /> },
+  { path: '/verify-email-change', errorTitle: 'Email Change Error', element: <VerifyEmailChangeScreen /> },
+];
+
+function bounded({ path, errorTitle, element }: ScreenRoute) {
+  return <Route key={path} path={path} element={<RouteBoundary title={errorTitle}>{element}</RouteBoundary>} />;
+}
+
+const signIn = (
+  <RouteBoundary title="Login Error">
+    <PublicEntry>
+      <SignInScreen />
+    </PublicEntry>
+  </RouteBoundary>
+);
+
+/** The route table of spec 000 §2 and 001 §2. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={signIn} />
+      {/* The spec sends people to /login (Back to Login, account deletion): the same screen. */}
+      <Route path="/login" element={signIn} />
+      {PUBLIC.map(bounded)}
+
+      <Route element={<RequireSignedIn />}>
+        <Route element={<AppShell />}>{UNGUARDED.map(bounded)}</Route>
+        <Route element={<RequireActiveProfile />}>
+          <Route element={<AppShell />}>
+            {GUARDED.map(bounded)}
+            <Route path="*" element={<Navigate to="/dashboard" replace />} />
+          </Route>
+        </Route>
+      </Route>
+    </Routes>
+  );
+}

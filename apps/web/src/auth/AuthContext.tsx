@@ -1,0 +1,198 @@
+import type { AuthResponse, LoginRequest, ProfileDto, RegisterRequest, UserDto } from '@mate/contracts';
+import { AUTH_TOKEN_KEY, ROLE_ADMIN } from '@mate/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useApi } from '../api/ApiContext';
+import { clearStoredAuth, readStoredAuth, writeStoredAuth, writeStoredUser } from './auth-storage';
+import { fetchWithOneRetry } from './profile-retry';
+
+/** Fired by the API client when a call made with the current token comes back 401. */
+export const UNAUTHORIZED_EVENT = 'mate:unauthorized';
+
+export type ProfileStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface AuthContextValue {
+  user: UserDto | null;
+  token: string | null;
+  profile: ProfileDto | null;
+  profileStatus: ProfileStatus;
+  /** True until the stored session has been checked with the server (spec 000 §4). */
+  initializing: boolean;
+  isAdmin: boolean;
+  /** Rethrows the server's error (spec 000 §8). */
+  login(request: LoginRequest): Promise<void>;
+  register(request: RegisterRequest): Promise<void>;
+  /** Tells the server, ignores a failure, always clears the local session. */
+  logout(): Promise<void>;
+  /** Fetches the profile (one retry after 1 s); a second failure is thrown. */
+  refreshProfile(): Promise<ProfileDto>;
+  /** Forgets the local session without calling the server (e.g. after email verification). */
+  clearSession(): void;
+  /** Applies a known change to the profile held in memory. */
+  updateProfile(patch: Partial<ProfileDto>): void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+interface Session {
+  user: UserDto | null;
+  token: string | null;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [session, setSession] = useState<Session>(() => {
+    const stored = readStoredAuth();
+    return stored.token ? stored : { user: null, token: null };
+  });
+  const [profile, setProfile] = useState<ProfileDto | null>(null);
+  const [profileStatus, setProfileStatus] = useState<ProfileStatus>('idle');
+  const [initializing, setInitializing] = useState(true);
+  // Bumped on every sign-in and sign-out, so a late answer for an old session changes nothing.
+  const generation = useRef(0);
+  const tokenRef = useRef(session.token);
+  const started = useRef(false);
+
+  const loadProfile = useCallback(
+    async (mode: 'init' | 'refresh'): Promise<ProfileDto | null> => {
+      const gen = generation.current;
+      setProfileStatus('loading');
+      try {
+        const next = await fetchWithOneRetry(() => api.profile.getMyProfile());
+        if (gen === generation.current) {
+          setProfile(next);
+          setProfileStatus('ready');
+        }
+        return next;
+      } catch (error) {
+        if (gen === generation.current) setProfileStatus('error');
+        if (mode === 'refresh') throw error;
+        // Spec 000 §4: during initialisation a second failure is only logged.
+        console.error('Failed to load profile', error);
+        return null;
+      }
+    },
+    [api],
+  );
+
+  const clearSession = useCallback(() => {
+    generation.current += 1;
+    tokenRef.current = null;
+    clearStoredAuth();
+    setSession({ user: null, token: null });
+    setProfile(null);
+    setProfileStatus('idle');
+    queryClient.clear();
+  }, [queryClient]);
+
+  const startSession = useCallback(
+    async ({ token, user }: AuthResponse) => {
+      generation.current += 1;
+      tokenRef.current = token;
+      writeStoredAuth(token, user);
+      queryClient.clear();
+      setSession({ user, token });
+      setProfile(null);
+      await loadProfile('init');
+    },
+    [loadProfile, queryClient],
+  );
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void (async () => {
+      const stored = readStoredAuth();
+      if (!stored.token) {
+        clearStoredAuth();
+        setInitializing(false);
+        return;
+      }
+      const gen = generation.current;
+      try {
+        const me = await api.auth.me();
+        if (gen !== generation.current) return;
+        // The stored record keeps the role even if this server's answer leaves it out.
+        const known = Object.fromEntries(Object.entries(me).filter(([, value]) => value !== undefined));
+        const user = { ...(stored.user ?? {}), ...known } as UserDto;
+        writeStoredUser(user);
+        setSession({ user, token: stored.token });
+      } catch {
+        if (gen === generation.current) clearSession();
+        setInitializing(false);
+        return;
+      }
+      await loadProfile('init');
+      setInitializing(false);
+    })();
+  }, [api, clearSession, loadProfile]);
+
+  useEffect(() => {
+    const onUnauthorized = (event: Event) => {
+      const refused = (event as CustomEvent<{ token?: string }>).detail?.token;
+      if (refused && refused === tokenRef.current) clearSession();
+    };
+    // Another tab signed out: follow it.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === AUTH_TOKEN_KEY && !event.newValue && tokenRef.current) clearSession();
+    };
+    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+    window.addEventListener('storage', onStorage);
+    return () => {
+      window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
+      window.removeEventListener('storage', onStorage);
+    };
+  }, [clearSession]);
+
+  const login = useCallback(
+    async (request: LoginRequest) => startSession(await api.auth.login(request)),
+    [api, startSession],
+  );
+
+  const register = useCallback(
+    async (request: RegisterRequest) => startSession(await api.auth.register(request)),
+    [api, startSession],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await api.auth.logout();
+    } catch {
+      // Spec 000 §4: a failed logout call is ignored; the local session is cleared regardless.
+    }
+    clearSession();
+  }, [api, clearSession]);
+
+  const refreshProfile = useCallback(async () => (await loadProfile('refresh')) as ProfileDto, [loadProfile]);
+
+  const updateProfile = useCallback((patch: Partial<ProfileDto>) => {
+    setProfile((current) => (current ? { ...current, ...patch } : current));
+  }, []);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      user: session.user,
+      token: session.token,
+      profile,
+      profileStatus,
+      initializing,
+      isAdmin: session.user?.role === ROLE_ADMIN,
+      login,
+      register,
+      logout,
+      refreshProfile,
+      clearSession,
+      updateProfile,
+    }),
+    [session, profile, profileStatus, initializing, login, register, logout, refreshProfile, clearSession, updateProfile],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

@@ -1,0 +1,146 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
+import { renderWithApp } from '../testing/render';
+import { ROUTE_ERROR_TEXT, RouteBoundary } from './RouteErrorBoundary';
+
+const location = () => screen.getByTestId('location').textContent;
+
+describe('routing and gating (spec 000 §2)', () => {
+  let api: FakeApi;
+  beforeEach(() => {
+    api = createFakeApi();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+
+  function signedIn(profile = aProfile(), user = aUser()) {
+    storeSession(user);
+    api.auth.me.mockResolvedValue(user);
+    api.profile.getMyProfile.mockResolvedValue(profile);
+  }
+
+  describe('signed out', () => {
+    it.each(['/dashboard', '/settings/sessions', '/onboarding', '/admin', '/no/such/page'])(
+      'sends %s to the sign-in screen at /',
+      async (path) => {
+        renderWithApp(api, { route: path });
+        expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+        expect(location()).toBe('/');
+      },
+    );
+
+    it('serves /login as the sign-in screen', async () => {
+      renderWithApp(api, { route: '/login' });
+      expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+      expect(location()).toBe('/login');
+    });
+
+    it('keeps the public routes public', async () => {
+      renderWithApp(api, { route: '/forgot-password' });
+      expect(await screen.findByRole('button', { name: 'Send Reset Link' })).toBeInTheDocument();
+      expect(location()).toBe('/forgot-password');
+    });
+  });
+
+  describe('signed in', () => {
+    it("shows only a full-screen 'Loading...' while the profile loads", async () => {
+      storeSession();
+      api.auth.me.mockResolvedValue(aUser());
+      api.profile.getMyProfile.mockReturnValue(new Promise(() => undefined));
+      renderWithApp(api, { route: '/dashboard' });
+      expect(await screen.findByText('Loading...')).toBeInTheDocument();
+      expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+      expect(screen.queryByText('AI-Driven Dating Platform')).not.toBeInTheDocument();
+    });
+
+    it('sends an unverified member to /verify-email-prompt', async () => {
+      signedIn(aProfile({ isVerified: false, onboardingCompleted: false }));
+      renderWithApp(api, { route: '/dashboard' });
+      await waitFor(() => expect(location()).toBe('/verify-email-prompt'));
+      expect(await screen.findByRole('heading', { name: 'Verify Your Email' })).toBeInTheDocument();
+    });
+
+    it('sends a verified member who has not finished onboarding to /onboarding', async () => {
+      signedIn(aProfile({ isVerified: true, onboardingCompleted: false }));
+      renderWithApp(api, { route: '/discover' });
+      await waitFor(() => expect(location()).toBe('/onboarding'));
+      expect(await screen.findByRole('heading', { name: 'Welcome to Mate!' })).toBeInTheDocument();
+    });
+
+    it('lets an active member in and sends / and unknown paths to /dashboard', async () => {
+      signedIn();
+      renderWithApp(api, { route: '/' });
+      await waitFor(() => expect(location()).toBe('/dashboard'));
+      expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+    });
+
+    it('redirects an unknown path to /dashboard', async () => {
+      signedIn();
+      renderWithApp(api, { route: '/this/does/not/exist' });
+      await waitFor(() => expect(location()).toBe('/dashboard'));
+    });
+
+    it('routes / by the gating for an unverified member too', async () => {
+      signedIn(aProfile({ isVerified: false }));
+      renderWithApp(api, { route: '/' });
+      await waitFor(() => expect(location()).toBe('/verify-email-prompt'));
+    });
+
+    it('shows later screens as a page that says they are not available yet', async () => {
+      signedIn();
+      renderWithApp(api, { route: '/chat/u-42' });
+      expect(await screen.findByRole('heading', { name: 'Chat', level: 1 })).toBeInTheDocument();
+      expect(screen.getByText('This screen is not available yet')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to Messages' })).toHaveAttribute('href', '/matches');
+    });
+
+    it('sends a non-admin away from /admin to /dashboard and shows admins the admin screen', async () => {
+      signedIn();
+      const { unmount } = renderWithApp(api, { route: '/admin' });
+      await waitFor(() => expect(location()).toBe('/dashboard'));
+      expect(screen.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
+      unmount();
+
+      signedIn(aProfile(), aUser({ role: 'admin' }));
+      renderWithApp(api, { route: '/admin' });
+      expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+    });
+
+    it('does not guard the admin routes by profile state (the screens guard themselves)', async () => {
+      signedIn(aProfile({ isVerified: false }), aUser({ role: 'admin' }));
+      renderWithApp(api, { route: '/admin/audit' });
+      expect(await screen.findByRole('heading', { name: 'Audit Logs' })).toBeInTheDocument();
+      expect(location()).toBe('/admin/audit');
+    });
+  });
+});
+
+describe('RouteBoundary', () => {
+  it('shows the route title, the spec text, and recovers with Try Again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let fail = true;
+    function Flaky() {
+      if (fail) throw new Error('boom');
+      return <p>Recovered</p>;
+    }
+    const api = createFakeApi();
+    renderWithApp(api, {
+      children: (
+        <RouteBoundary title="Chat Error">
+          <Flaky />
+        </RouteBoundary>
+      ),
+    });
+    expect(screen.getByRole('heading', { name: 'Chat Error' })).toBeInTheDocument();
+    expect(screen.getByText(ROUTE_ERROR_TEXT)).toBeInTheDocument();
+    expect(ROUTE_ERROR_TEXT).toBe(
+      "Something went wrong. We encountered an unexpected error. Don't worry, your data is safe.",
+    );
+    expect(screen.getByRole('button', { name: 'Go Home' })).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(screen.getByText('Recovered')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,141 @@
+import { DASHBOARD_USER_ID_PREFIX_LENGTH } from '@mate/contracts';
+import { Avatar, Badge, Button, Card, Icon, Logo, type IconName } from '@mate/ui';
+import { useNavigate } from 'react-router-dom';
+import { useAuth } from '../../auth/AuthContext';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+
+const COMING_SOON: Array<{ icon: IconName; label: string }> = [
+  { icon: 'user', label: 'Complete your profile' },
+  { icon: 'sparkles', label: 'Smart matching algorithm' },
+  { icon: 'messages', label: 'Real-time chat' },
+  { icon: 'camera', label: 'Photo uploads' },
+  { icon: 'filter', label: 'Advanced filters' },
+];
+
+/** Spec 000 §1: the early dashboard has a fixed 25% completion and zero counts. */
+const PROFILE_COMPLETION_PLACEHOLDER = 25;
+const STATS = ['Matches', 'Messages', 'Likes'] as const;
+
+const PHASE_ONE: Array<{ label: string; done: boolean }> = [
+  { label: 'Authentication', done: true },
+  { label: 'Database', done: true },
+  { label: 'Glass UI', done: true },
+  { label: 'Profiles', done: false },
+  { label: 'Matching', done: false },
+];
+
+/** `/dashboard`: the early placeholder dashboard of spec 000 §1. */
+export function DashboardScreen() {
+  const { user, profile, logout } = useAuth();
+  const navigate = useNavigate();
+  useDocumentTitle('Dashboard');
+  if (!user) return null;
+
+  const name = user.name || profile?.name || 'Friend';
+  const signOut = async () => {
+    await logout();
+    await navigate('/', { replace: true });
+  };
+
+  return (
+    <div className="screen dashboard">
+      <Card as="div" className="dashboard__header">
+        <div className="dashboard__brand">
+          <Logo size={48} />
+          <div>
+            <h1 className="dashboard__title">Mate</h1>
+            <p className="dashboard__subtitle">AI-Driven Dating Platform</p>
+          </div>
+        </div>
+        <Button variant="secondary" icon={<Icon name="logout" size={18} />} onClick={() => void signOut()}>
+          Sign Out
+        </Button>
+      </Card>
+
+      <div className="dashboard__grid">
+        <Card className="dashboard__welcome" tone="accent" padding="lg">
+          <div className="dashboard__welcome-row">
+            <Avatar name={name} src={profile?.profilePicture} size="xl" />
+            <div className="dashboard__welcome-text">
+              <h2 className="dashboard__greeting">Welcome, {name}!</h2>
+              <dl className="dashboard__facts">
+                <div>
+                  <dt>Email</dt>
+                  <dd>{user.email}</dd>
+                </div>
+                <div>
+                  <dt>User ID</dt>
+                  <dd className="dashboard__mono">{user.id.slice(0, DASHBOARD_USER_ID_PREFIX_LENGTH)}...</dd>
+                </div>
+              </dl>
+            </div>
+          </div>
+        </Card>
+
+        <Card title="Your Stats" icon={<Icon name="chart" size={20} />} className="dashboard__stats">
+          <div className="dashboard__completion">
+            <div className="dashboard__completion-row">
+              <span id="completion-label">Profile completion</span>
+              <strong>{PROFILE_COMPLETION_PLACEHOLDER}%</strong>
+            </div>
+            <div
+              className="dashboard__meter"
+              role="progressbar"
+              aria-labelledby="completion-label"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={PROFILE_COMPLETION_PLACEHOLDER}
+            >
+              <span style={{ width: `${PROFILE_COMPLETION_PLACEHOLDER}%` }} />
+            </div>
+          </div>
+          <dl className="dashboard__counts">
+            {STATS.map((label) => (
+              <div key={label} className="dashboard__count">
+                <dt>{label}</dt>
+                <dd>0</dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+
+        <Card
+          title="Coming Soon"
+          description="What we're building next"
+          icon={<Icon name="clock" size={20} />}
+          className="dashboard__coming"
+        >
+          <ul className="dashboard__list">
+            {COMING_SOON.map((item) => (
+              <li key={item.label}>
+                <span className="dashboard__list-icon" aria-hidden="true">
+                  <Icon name={item.icon} size={18} />
+                </span>
+                {item.label}
+              </li>
+            ))}
+          </ul>
+        </Card>
+
+        <Card
+          title="Phase 1: Foundation"
+          description="The groundwork is in place. Profiles and Matching are next."
+          icon={<Icon name="sparkles" size={20} />}
+          className="dashboard__phase"
+        >
+          <ul className="dashboard__phase-list">
+            {PHASE_ONE.map((item) => (
+              <li key={item.label} className={item.done ? 'is-done' : 'is-coming'}>
+                <span aria-hidden="true" className="dashboard__phase-mark">
+                  <Icon name={item.done ? 'check' : 'clock'} size={16} />
+                </span>
+                <span className="dashboard__phase-label">{item.label}</span>
+                <Badge tone={item.done ? 'success' : 'neutral'}>{item.done ? 'Done' : 'Coming'}</Badge>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import type { MateApi } from '@mate/api-client';
+import type { AuthResponse, ProfileDto, UserDto } from '@mate/contracts';
+import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
+import { vi, type Mock } from 'vitest';
+
+type Fake<T> = { [K in keyof T]: { [M in keyof T[K]]: T[K][M] extends (...args: infer A) => infer R ? Mock<(...args: A) => R> : never } };
+export type FakeApi = Fake<MateApi>;
+
+function unstubbed(name: string) {
+  return vi.fn(() => Promise.reject(new Error(`${name} was not stubbed`)));
+}
+
+/** A MateApi whose every method is a mock that fails until a test says what it answers. */
+export function createFakeApi(): FakeApi {
+  return {
+    auth: {
+      register: unstubbed('auth.register'),
+      login: unstubbed('auth.login'),
+      logout: unstubbed('auth.logout'),
+      me: unstubbed('auth.me'),
+      forgotPassword: unstubbed('auth.forgotPassword'),
+      verifyResetToken: unstubbed('auth.verifyResetToken'),
+      resetPassword: unstubbed('auth.resetPassword'),
+      requestEmailChange: unstubbed('auth.requestEmailChange'),
+      verifyEmailChange: unstubbed('auth.verifyEmailChange'),
+    },
+    verification: { resend: unstubbed('verification.resend'), verify: unstubbed('verification.verify') },
+    sessions: {
+      mySessions: unstubbed('sessions.mySessions'),
+      deleteSession: unstubbed('sessions.deleteSession'),
+      deleteOtherSessions: unstubbed('sessions.deleteOtherSessions'),
+    },
+    profile: { getMyProfile: unstubbed('profile.getMyProfile'), completeOnboarding: unstubbed('profile.completeOnboarding') },
+  } as FakeApi;
+}
+
+export const aUser = (overrides: Partial<UserDto> = {}): UserDto => ({
+  id: 'a1b2c3d4-e5f6-7890-abcd-ef0123456789',
+  email: 'ada@example.com',
+  name: 'Ada',
+  role: 'member',
+  isVerified: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+export const aProfile = (overrides: Partial<ProfileDto> = {}): ProfileDto => ({
+  id: 'p1',
+  userId: 'a1b2c3d4-e5f6-7890-abcd-ef0123456789',
+  name: 'Ada',
+  age: 30,
+  gender: null,
+  bio: null,
+  location: null,
+  height: null,
+  occupation: null,
+  education: null,
+  lookingFor: null,
+  interests: [],
+  photos: [],
+  profilePicture: null,
+  isVerified: true,
+  profileCompleted: false,
+  onboardingCompleted: true,
+  ...overrides,
+});
+
+export const anAuthResponse = (user: UserDto = aUser(), token = 'jwt-token'): AuthResponse => ({ token, user });
+
+/** Puts a signed-in session in storage, as a previous visit would have left it. */
+export function storeSession(user: UserDto = aUser(), token = 'stored-token'): void {
+  window.localStorage.setItem(AUTH_TOKEN_KEY, token);
+  window.localStorage.setItem(LEGACY_TOKEN_KEY, token);
+  window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(user));
+}

@@ -1,0 +1,26 @@
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import type { MateApi } from '@mate/api-client';
+import { AppProviders, createQueryClient } from '../app/App';
+import { AppRoutes } from '../app/AppRoutes';
+import type { FakeApi } from './fake-api';
+
+/** Shows the current path, so tests can assert where a redirect went. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+export function renderWithApp(api: FakeApi, { route = '/', children }: { route?: string; children?: ReactNode } = {}) {
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
+  return render(
+    <AppProviders api={api as unknown as MateApi} queryClient={queryClient}>
+      <MemoryRouter initialEntries={[route]}>
+        {children ?? <AppRoutes />}
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
