@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { App, discoverApps, loadYaml, rootPath, scriptDatabases, urlVariable } from './lib/workspace';
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
+  command?: string[] | string;
+  entrypoint?: string[] | string;
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+  ports?: string[];
+  volumes?: string[];
+  restart?: string;
+  user?: string;
+}
+
+const COMPOSE = rootPath('docker/compose.yml');
+const compose = loadYaml(COMPOSE) as {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+};
+const services = compose.services;
+const apps = discoverApps();
+const CONDITIONS = ['service_started', 'service_healthy', 'service_completed_successfully'];
+
+describe('docker/compose.yml', () => {
+  it('runs PostgreSQL 16 (databases created by the init script), Redis 7 and maildev (SMTP 1025, web 1080)', () => {
+    expect(services.postgres.image).toMatch(/^postgres:16/);
+    expect(services.postgres.volumes).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^\.\/postgres\/create-databases\.sh:\/docker-entrypoint-initdb\.d\/[^:]+\.sh(:ro)?$/,
+        ),
+      ]),
+    );
+    expect(services['postgres-databases'].depends_on?.postgres.condition).toBe('service_healthy');
+    expect(services.redis.image).toMatch(/^redis:7/);
+    expect(services.maildev.image).toMatch(/^maildev\/maildev(:|$)/);
+    expect(services.maildev.ports?.some((p) => /:1080$/.test(p))).toBe(true);
+    expect(services.maildev.environment?.MAILDEV_SMTP_PORT).toBe('1025');
+    for (const infra of ['postgres', 'redis', 'maildev'])
+      expect(services[infra].healthcheck?.test?.length).toBeGreaterThan(0);
+  });
+
+  it('creates a database for every service', () => {
+    const databases = scriptDatabases(rootPath('docker/postgres/create-databases.sh'));
+    expect(databases).toEqual(expect.arrayContaining(apps.flatMap((a) => (a.database ? [a.database] : []))));
+  });
+
+  it('every depends_on names an existing service with a valid condition; service_healthy targets have a healthcheck', () => {
+    for (const [name, svc] of Object.entries(services)) {
+      for (const [dep, { condition }] of Object.entries(svc.depends_on ?? {})) {
+        expect({ name, dep, exists: dep in services, condition: CONDITIONS.includes(condition) }).toEqual({
+          name,
+          dep,
+          exists: true,
+          condition: true,
+        });
+        if (condition === 'service_healthy') {
+          expect({
+            dep,
+            healthcheck:
+              Boolean(services[dep].healthcheck?.test?.length) && !services[dep].healthcheck?.disable,
+          }).toEqual({ dep, healthcheck: true });
+        }
+      }
+    }
+  });
+
+  it('relative bind mounts exist in the repository', () => {
+    for (const svc of Object.values(services)) {
+      for (const v of svc.volumes ?? []) {
+        const source = v.split(':')[0];
+        if (source.startsWith('.'))
+          expect({ source, exists: fs.existsSync(path.resolve(path.dirname(COMPOSE), source)) }).toEqual({
+            source,
+            exists: true,
+          });
+      }
+    }
+  });
+
+  /** it.each over some apps; a skipped placeholder while there is none (Jest refuses an empty table). */
+  const eachOf = (list: App[]) =>
+    list.length > 0
+      ? it.each(list.map((a) => [a.name, a] as [string, App | undefined]))
+      : it.skip.each([['(none yet)', undefined] as [string, App | undefined]]);
+  const eachApp = eachOf(apps);
+  const eachDatabaseApp = eachOf(apps.filter((a) => a.database));
+  const eachBackendApp = eachOf(apps.filter((a) => a.kind !== 'web'));
+
+  eachApp('%s is built from docker/Dockerfile, listens on its port and has a healthcheck', (name, app) => {
+    if (!app) return;
+    const svc = services[name];
+    expect(svc).toBeDefined();
+    expect(svc.build?.dockerfile).toBe('docker/Dockerfile');
+    expect(path.resolve(path.dirname(COMPOSE), svc.build?.context ?? '')).toBe(rootPath());
+    expect(svc.build?.args?.APP).toBe(name);
+    expect(svc.image).toMatch(new RegExp(`/${name}:`));
+    expect(svc.environment?.HOST).toBe('0.0.0.0');
+    if (app.port !== undefined) expect(svc.environment?.PORT).toBe(String(app.port));
+    expect(svc.healthcheck?.test?.length).toBeGreaterThan(0);
+    expect(svc.healthcheck?.disable).not.toBe(true);
+    expect(svc.healthcheck?.test?.join(' ')).toMatch(
+      app.kind === 'web' ? /\/health\b/ : /\/health\/(ready|live)/,
+    );
+  });
+
+  eachDatabaseApp('%s migrates in a one-shot container before it starts', (name, app) => {
+    if (!app?.database) return;
+    const svc = services[name];
+    const migrate = services[`${name}-migrate`];
+    expect(migrate).toBeDefined();
+    expect(migrate.image).toBe(svc.image);
+    expect(migrate.command).toEqual(['migrate']);
+    expect(migrate.restart).toBe('no');
+    expect(migrate.environment?.DATABASE_URL).toBe(svc.environment?.DATABASE_URL);
+    expect(svc.environment?.DATABASE_URL).toMatch(
+      new RegExp(`^postgres(ql)?://[^/]+@postgres:5432/${app.database}$`),
+    );
+    expect(
+      Object.keys(migrate.depends_on ?? {}).some((d) => d === 'postgres' || d === 'postgres-databases'),
+    ).toBe(true);
+    expect(svc.depends_on?.[`${name}-migrate`]?.condition).toBe('service_completed_successfully');
+  });
+
+  eachBackendApp('%s gets the shared settings', (name, app) => {
+    if (!app) return;
+    const env = services[name].environment ?? {};
+    for (const key of [
+      'NODE_ENV',
+      'REDIS_URL',
+      'JWT_SECRET',
+      'LOG_LEVEL',
+      'SMTP_URL',
+      'MAIL_FROM',
+      'WEB_URL',
+      'CORS_ORIGINS',
+      'ADMIN_EMAILS',
+    ]) {
+      expect({ name, key, set: Boolean(env[key]) }).toEqual({ name, key, set: true });
+    }
+  });
+
+  it('every app service knows every backend service at http://<app>:<port>', () => {
+    for (const app of apps.filter((a) => a.kind === 'service' && a.port)) {
+      for (const consumer of apps.filter((a) => a.kind !== 'web')) {
+        expect({
+          consumer: consumer.name,
+          url: services[consumer.name]?.environment?.[urlVariable(app.name)],
+        }).toEqual({
+          consumer: consumer.name,
+          url: `http://${app.name}:${app.port}`,
+        });
+      }
+    }
+  });
+});

@@ -1,0 +1,505 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import {
+  allContainers,
+  Container,
+  findKustomizationFile,
+  idOf,
+  imageName,
+  imageTag,
+  K8sResource,
+  podTemplate,
+  render,
+  Rendered,
+} from './lib/kustomize';
+import { App, discoverApps, PORTS, rootPath, scriptDatabases, urlVariable, walkFiles } from './lib/workspace';
+
+const apps = discoverApps();
+const K8S = rootPath('k8s');
+const overlayDirs = fs.existsSync(path.join(K8S, 'overlays'))
+  ? fs
+      .readdirSync(path.join(K8S, 'overlays'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && findKustomizationFile(path.join(K8S, 'overlays', d.name)))
+      .map((d) => d.name)
+  : [];
+const targets: Array<[string, string]> = [
+  ['base', path.join(K8S, 'base')],
+  ...overlayDirs.map((o): [string, string] => [`overlays/${o}`, path.join(K8S, 'overlays', o)]),
+];
+const rendered = new Map<string, Rendered>(targets.map(([name, dir]) => [name, render(dir)]));
+
+/** it.each over some apps; a skipped placeholder while there is none (Jest refuses an empty table). */
+const eachOf = (list: App[]) =>
+  list.length > 0
+    ? it.each(list.map((a) => [a.name, a] as [string, App | undefined]))
+    : it.skip.each([['(none yet)', undefined] as [string, App | undefined]]);
+
+const byKind = (r: Rendered, kind: string) => r.resources.filter((x) => x.kind === kind);
+const find = (r: Rendered, kind: string, name: string) =>
+  r.resources.find((x) => x.kind === kind && x.metadata.name === name);
+const labelsOf = (r: K8sResource) => r.metadata.labels ?? {};
+/** Deployments of Mate's own apps (not dev's backing services). */
+const appDeployments = (r: Rendered) =>
+  byKind(r, 'Deployment').filter((d) =>
+    ['gateway', 'service', 'web'].includes(labelsOf(d)['app.kubernetes.io/component'] ?? ''),
+  );
+const mainContainer = (d: K8sResource): Container => {
+  const spec = podTemplate(d)?.spec;
+  return spec?.containers.find((c) => c.name === 'app') ?? (spec?.containers[0] as Container);
+};
+const kindOfDeployment = (d: K8sResource) => labelsOf(d)['app.kubernetes.io/component'];
+const selectorMatches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
+  Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+describe('k8s manifests: structure', () => {
+  it('has a base and the dev and prod overlays', () => {
+    expect(overlayDirs).toEqual(expect.arrayContaining(['dev', 'prod']));
+  });
+
+  it('every YAML file under k8s/ is reached from base or an overlay (nothing forgotten in a resources list)', () => {
+    const reached = new Set<string>();
+    for (const r of rendered.values()) r.files.forEach((f) => reached.add(f));
+    const orphans = walkFiles(K8S, (f) => /\.ya?ml$/.test(f)).filter((f) => !reached.has(f));
+    expect(orphans.map((f) => path.relative(K8S, f))).toEqual([]);
+  });
+
+  it('the dev database init script is the same as docker/postgres/create-databases.sh', () => {
+    const devCopy = rootPath('k8s/overlays/dev/backing/create-databases.sh');
+    expect(fs.readFileSync(devCopy, 'utf8')).toBe(
+      fs.readFileSync(rootPath('docker/postgres/create-databases.sh'), 'utf8'),
+    );
+  });
+
+  it('k8s/README.md documents every secret key the manifests read', () => {
+    const readme = fs.readFileSync(rootPath('k8s/README.md'), 'utf8');
+    const keys = new Set<string>();
+    for (const r of rendered.values()) {
+      for (const { container } of allContainers(r.resources)) {
+        for (const e of container.env ?? [])
+          if (e.valueFrom?.secretKeyRef?.name === 'mate-secrets') keys.add(e.valueFrom.secretKeyRef.key);
+      }
+    }
+    expect([...keys].filter((k) => !readme.includes(k))).toEqual([]);
+  });
+
+  it('k8s/deploy.sh is valid shell', () => {
+    const r = spawnSync('sh', ['-n', rootPath('k8s/deploy.sh')], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe.each(targets.map(([name]) => name))('k8s %s', (target) => {
+  const r = rendered.get(target) as Rendered;
+
+  eachOf(apps)('%s has a Deployment and a Service of the same name', (_name, app) => {
+    if (!app) return;
+    expect(find(r, 'Deployment', app.name)).toBeDefined();
+    expect(find(r, 'Service', app.name)).toBeDefined();
+  });
+
+  it('every workload container has an image, resources.requests and resources.limits (cpu and memory)', () => {
+    const problems: string[] = [];
+    for (const { resource, container } of allContainers(r.resources)) {
+      const where = `${idOf(resource)} container ${container.name}`;
+      if (!container.image) problems.push(`${where}: no image`);
+      const { requests, limits } = container.resources ?? {};
+      if (!requests?.cpu || !requests?.memory)
+        problems.push(`${where}: resources.requests.cpu/memory missing`);
+      if (!limits?.memory || !limits?.cpu) problems.push(`${where}: resources.limits.cpu/memory missing`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('every Deployment and StatefulSet container has a readinessProbe and a livenessProbe', () => {
+    const problems: string[] = [];
+    for (const d of [...byKind(r, 'Deployment'), ...byKind(r, 'StatefulSet')]) {
+      for (const c of podTemplate(d)?.spec.containers ?? []) {
+        if (!c.readinessProbe) problems.push(`${idOf(d)} ${c.name}: no readinessProbe`);
+        if (!c.livenessProbe) problems.push(`${idOf(d)} ${c.name}: no livenessProbe`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('app Deployments probe the agreed health endpoints on their named http port', () => {
+    for (const d of appDeployments(r)) {
+      const c = mainContainer(d);
+      const web = kindOfDeployment(d) === 'web';
+      expect({
+        deployment: d.metadata.name,
+        readiness: c.readinessProbe?.httpGet,
+        liveness: c.livenessProbe?.httpGet,
+      }).toEqual({
+        deployment: d.metadata.name,
+        readiness: { path: web ? '/health' : '/health/ready', port: 'http' },
+        liveness: { path: web ? '/health' : '/health/live', port: 'http' },
+      });
+    }
+  });
+
+  it('app pods run as non-root, without privilege escalation, on a read-only root filesystem', () => {
+    for (const w of r.resources.filter((x) =>
+      ['gateway', 'service', 'web', 'migration'].includes(labelsOf(x)['app.kubernetes.io/component'] ?? ''),
+    )) {
+      const spec = podTemplate(w)?.spec;
+      if (!spec) continue;
+      for (const c of [...(spec.initContainers ?? []), ...spec.containers]) {
+        const where = `${idOf(w)} ${c.name}`;
+        expect({
+          where,
+          runAsNonRoot: c.securityContext?.runAsNonRoot ?? spec.securityContext?.runAsNonRoot,
+        }).toEqual({ where, runAsNonRoot: true });
+        expect({
+          where,
+          ro: c.securityContext?.readOnlyRootFilesystem,
+          esc: c.securityContext?.allowPrivilegeEscalation,
+        }).toEqual({
+          where,
+          ro: true,
+          esc: false,
+        });
+      }
+    }
+  });
+
+  it('app containers take settings from ConfigMap mate-config, listen on PORT = the http containerPort = the ARCHITECTURE port', () => {
+    for (const d of appDeployments(r)) {
+      const c = mainContainer(d);
+      const name = d.metadata.name;
+      expect({ name, envFrom: c.envFrom }).toEqual({
+        name,
+        envFrom: expect.arrayContaining([{ configMapRef: { name: 'mate-config' } }]),
+      });
+      const port = c.ports?.find((p) => p.name === 'http')?.containerPort;
+      const env = c.env?.find((e) => e.name === 'PORT')?.value;
+      expect({ name, port, env: Number(env) }).toEqual({ name, port: PORTS[name] ?? port, env: port });
+      if (kindOfDeployment(d) !== 'web') {
+        const secretKeys = (c.env ?? [])
+          .filter((e) => e.valueFrom?.secretKeyRef?.name === 'mate-secrets')
+          .map((e) => e.name);
+        expect({ name, secretKeys }).toEqual({
+          name,
+          secretKeys: expect.arrayContaining(['JWT_SECRET', 'REDIS_URL']),
+        });
+      }
+    }
+  });
+
+  it('every Service selects the pods of its Deployment (and no migration pod) on a named container port', () => {
+    for (const s of byKind(r, 'Service')) {
+      const spec = s.spec as {
+        selector: Record<string, string>;
+        ports: Array<{ name?: string; port: number; targetPort?: string | number }>;
+      };
+      const pods = r.resources.filter(
+        (w) => podTemplate(w) && selectorMatches(spec.selector, podTemplate(w)?.metadata?.labels),
+      );
+      expect({ service: s.metadata.name, workloads: pods.map((w) => w.kind) }).toEqual({
+        service: s.metadata.name,
+        workloads: [expect.stringMatching(/^(Deployment|StatefulSet)$/)],
+      });
+      const containerPorts = podTemplate(pods[0])?.spec.containers.flatMap((c) => c.ports ?? []) ?? [];
+      for (const p of spec.ports) {
+        const target = p.targetPort ?? p.port;
+        const ok = containerPorts.some((cp) => cp.name === target || cp.containerPort === target);
+        expect({ service: s.metadata.name, port: p.port, targetPortFound: ok }).toEqual({
+          service: s.metadata.name,
+          port: p.port,
+          targetPortFound: true,
+        });
+      }
+      if (PORTS[s.metadata.name] !== undefined) {
+        expect({ service: s.metadata.name, ports: spec.ports.map((p) => p.port) }).toEqual({
+          service: s.metadata.name,
+          ports: [PORTS[s.metadata.name]],
+        });
+      }
+    }
+  });
+
+  it('the gateway and every service have a HorizontalPodAutoscaler and leave replicas to it', () => {
+    for (const d of appDeployments(r).filter((x) => kindOfDeployment(x) !== 'web')) {
+      const hpa = byKind(r, 'HorizontalPodAutoscaler').find((h) => {
+        const ref = (h.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef;
+        return ref.kind === 'Deployment' && ref.name === d.metadata.name;
+      });
+      expect({ deployment: d.metadata.name, hpa: hpa?.metadata.name }).toEqual({
+        deployment: d.metadata.name,
+        hpa: d.metadata.name,
+      });
+      const { minReplicas, maxReplicas } = hpa?.spec as { minReplicas: number; maxReplicas: number };
+      expect(minReplicas).toBeGreaterThanOrEqual(1);
+      expect(maxReplicas).toBeGreaterThanOrEqual(minReplicas);
+      expect({ deployment: d.metadata.name, replicas: (d.spec as { replicas?: number }).replicas }).toEqual({
+        deployment: d.metadata.name,
+        replicas: undefined,
+      });
+    }
+    for (const h of byKind(r, 'HorizontalPodAutoscaler')) {
+      const ref = (h.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef;
+      expect(find(r, ref.kind, ref.name)).toBeDefined();
+    }
+  });
+
+  eachOf(apps.filter((a) => a.database))(
+    '%s has a migration (Job or init container running `migrate`) with its own DATABASE_URL',
+    (_name, app) => {
+      if (!app) return;
+      const deployment = find(r, 'Deployment', app.name);
+      expect({ deployment: app.name, exists: Boolean(deployment) }).toEqual({
+        deployment: app.name,
+        exists: true,
+      });
+      if (!deployment) return;
+      const image = imageName(mainContainer(deployment).image ?? '');
+      const migrations = allContainers(r.resources).filter(
+        ({ container, resource }) =>
+          imageName(container.image ?? '') === image &&
+          [...(container.command ?? []), ...(container.args ?? [])].includes('migrate') &&
+          (resource.kind === 'Job' || resource.kind === 'CronJob' || resource.kind === 'Deployment'),
+      );
+      expect(migrations.length).toBeGreaterThanOrEqual(1);
+      for (const { resource, container, init } of migrations) {
+        expect(resource.kind === 'Job' || init).toBe(true);
+        const db = container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+        expect(db).toEqual({ name: 'mate-secrets', key: `${app.name}.DATABASE_URL` });
+      }
+      const serving = mainContainer(deployment);
+      expect(serving.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'mate-secrets',
+        key: `${app.name}.DATABASE_URL`,
+      });
+    },
+  );
+
+  it('every ConfigMap and Secret a pod reads exists (or is removed on purpose to be provided by the cluster), with the keys read', () => {
+    const problems: string[] = [];
+    const dataOf = (res: K8sResource) =>
+      ({ ...(res.data as object), ...(res.stringData as object) }) as Record<string, string>;
+    const check = (kind: 'ConfigMap' | 'Secret', name: string, key: string | undefined, where: string) => {
+      const res = find(r, kind, name);
+      if (!res) {
+        if (!r.deleted.has(`${kind}/${name}`)) problems.push(`${where}: ${kind}/${name} does not exist`);
+        return;
+      }
+      if (key !== undefined && !(key in dataOf(res)))
+        problems.push(`${where}: ${kind}/${name} has no key ${key}`);
+    };
+    for (const { resource, container } of allContainers(r.resources)) {
+      const where = `${idOf(resource)} ${container.name}`;
+      for (const e of container.envFrom ?? []) {
+        if (e.configMapRef) check('ConfigMap', e.configMapRef.name, undefined, where);
+        if (e.secretRef) check('Secret', e.secretRef.name, undefined, where);
+      }
+      for (const e of container.env ?? []) {
+        if (e.valueFrom?.secretKeyRef)
+          check('Secret', e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key, where);
+        if (e.valueFrom?.configMapKeyRef)
+          check('ConfigMap', e.valueFrom.configMapKeyRef.name, e.valueFrom.configMapKeyRef.key, where);
+      }
+    }
+    for (const w of r.resources) {
+      for (const v of podTemplate(w)?.spec.volumes ?? []) {
+        if (v.configMap) check('ConfigMap', v.configMap.name, undefined, idOf(w));
+        if (v.secret) check('Secret', v.secret.secretName, undefined, idOf(w));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('mate-config holds <SERVICE>_URL = http://<app>:<port> for every backend app', () => {
+    const config = find(r, 'ConfigMap', 'mate-config');
+    expect(config).toBeDefined();
+    const data = (config?.data ?? {}) as Record<string, string>;
+    for (const app of apps.filter((a) => a.kind === 'service' && a.port)) {
+      expect({ [urlVariable(app.name)]: data[urlVariable(app.name)] }).toEqual({
+        [urlVariable(app.name)]: `http://${app.name}:${app.port}`,
+      });
+    }
+    expect(data.HOST).toBe('0.0.0.0');
+  });
+
+  it('Ingresses route the gateway paths (/api, /admin, /socket.io, /health) and / of every web app to existing Services', () => {
+    const routes: Array<{ host: string; path: string; service: string }> = [];
+    for (const ing of byKind(r, 'Ingress')) {
+      const rules = (
+        ing.spec as {
+          rules: Array<{
+            host: string;
+            http: {
+              paths: Array<{
+                path: string;
+                backend: { service: { name: string; port: { name?: string; number?: number } } };
+              }>;
+            };
+          }>;
+        }
+      ).rules;
+      for (const rule of rules) {
+        for (const p of rule.http.paths) {
+          const svc = find(r, 'Service', p.backend.service.name);
+          expect({
+            ingress: ing.metadata.name,
+            backend: p.backend.service.name,
+            exists: Boolean(svc),
+          }).toEqual({
+            ingress: ing.metadata.name,
+            backend: p.backend.service.name,
+            exists: true,
+          });
+          const ports = (svc?.spec as { ports: Array<{ name?: string; port: number }> }).ports;
+          const port = p.backend.service.port;
+          expect(
+            ports.some((sp) => (port.name !== undefined ? sp.name === port.name : sp.port === port.number)),
+          ).toBe(true);
+          routes.push({ host: rule.host, path: p.path, service: p.backend.service.name });
+        }
+      }
+    }
+    if (find(r, 'Deployment', 'gateway')) {
+      const gatewayPaths = routes.filter((x) => x.service === 'gateway').map((x) => x.path);
+      expect(gatewayPaths).toEqual(expect.arrayContaining(['/api', '/admin', '/socket.io', '/health']));
+    }
+    for (const d of appDeployments(r).filter((x) => kindOfDeployment(x) === 'web')) {
+      expect({
+        web: d.metadata.name,
+        routed: routes.some((x) => x.service === d.metadata.name && x.path === '/'),
+      }).toEqual({
+        web: d.metadata.name,
+        routed: true,
+      });
+    }
+  });
+});
+
+describe('k8s overlays', () => {
+  const prod = rendered.get('overlays/prod') as Rendered;
+  const dev = rendered.get('overlays/dev') as Rendered;
+
+  it('prod pins a registry image and tag for every app image (no latest, no dev)', () => {
+    const problems = allContainers(prod.resources)
+      .filter(({ resource }) =>
+        ['gateway', 'service', 'web', 'migration'].includes(
+          labelsOf(resource)['app.kubernetes.io/component'] ?? '',
+        ),
+      )
+      .map(({ resource, container }) => ({ id: idOf(resource), image: container.image ?? '' }))
+      .filter(
+        ({ image }) =>
+          !imageName(image).includes('/') ||
+          imageName(image).startsWith('mate/') ||
+          ['latest', 'dev', undefined].includes(imageTag(image)),
+      );
+    expect(problems).toEqual([]);
+  });
+
+  it('prod takes mate-secrets from the cluster, not from literals in git', () => {
+    expect(find(prod, 'Secret', 'mate-secrets')).toBeUndefined();
+    expect(prod.deleted.has('Secret/mate-secrets')).toBe(true);
+    const kustomization = yaml.load(
+      fs.readFileSync(rootPath('k8s/overlays/prod/kustomization.yaml'), 'utf8'),
+    ) as { secretGenerator?: unknown };
+    expect(kustomization.secretGenerator).toBeUndefined();
+  });
+
+  it('prod serves real hostnames over TLS', () => {
+    for (const ing of byKind(prod, 'Ingress')) {
+      const spec = ing.spec as { rules: Array<{ host: string }>; tls?: Array<{ hosts: string[] }> };
+      const tlsHosts = (spec.tls ?? []).flatMap((t) => t.hosts);
+      for (const { host } of spec.rules) {
+        expect({
+          ingress: ing.metadata.name,
+          host,
+          local: host.endsWith('.local'),
+          tls: tlsHosts.includes(host),
+        }).toEqual({
+          ingress: ing.metadata.name,
+          host,
+          local: false,
+          tls: true,
+        });
+      }
+    }
+  });
+
+  it('the placeholder secret is marked as such, and dev replaces every placeholder', () => {
+    const base = find(rendered.get('base') as Rendered, 'Secret', 'mate-secrets');
+    const baseValues = Object.values((base?.stringData ?? {}) as Record<string, string>);
+    expect(baseValues.length).toBeGreaterThan(0);
+    expect(baseValues.every((v) => v.includes('REPLACE_ME'))).toBe(true);
+    const devValues = Object.values(
+      (find(dev, 'Secret', 'mate-secrets')?.stringData ?? {}) as Record<string, string>,
+    );
+    expect(devValues.filter((v) => v.includes('REPLACE_ME'))).toEqual([]);
+    expect(Object.keys(find(dev, 'Secret', 'mate-secrets')?.stringData as object).sort()).toEqual(
+      Object.keys(base?.stringData as object).sort(),
+    );
+  });
+
+  it('the dev PostgreSQL creates a database for every service', () => {
+    const databases = scriptDatabases(rootPath('k8s/overlays/dev/backing/create-databases.sh'));
+    expect(databases).toEqual(expect.arrayContaining(apps.flatMap((a) => (a.database ? [a.database] : []))));
+  });
+});
+
+/** Cross-check of the resource walk against the real kustomize, where kubectl is installed. */
+const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
+const describeKubectl = kubectl.status === 0 ? describe : describe.skip;
+describeKubectl('k8s rendered by `kubectl kustomize` (real kustomize)', () => {
+  it.each(targets)(
+    '%s: the same resources, images, replicas, resources and hosts as the test renderer',
+    (target, dir) => {
+      const output = execFileSync('kubectl', ['kustomize', dir], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const real = (yaml.loadAll(output) as K8sResource[]).filter(Boolean);
+      const ours = (rendered.get(target) as Rendered).resources;
+      const generated = new Set(
+        ours.filter((x) => x.kind === 'ConfigMap' || x.kind === 'Secret').map((x) => x.metadata.name),
+      );
+      const unhash = (name: string) => {
+        const m = /^(.*)-[a-z0-9]{10}$/.exec(name);
+        return m && generated.has(m[1]) ? m[1] : name;
+      };
+      const summary = (list: K8sResource[]) =>
+        list
+          .map((x) => {
+            const t = podTemplate(x);
+            const spec = x.spec as
+              | {
+                  replicas?: number;
+                  minReplicas?: number;
+                  maxReplicas?: number;
+                  rules?: Array<{ host: string }>;
+                }
+              | undefined;
+            return {
+              id: `${x.kind}/${unhash(x.metadata.name)}`,
+              namespace: x.metadata.namespace,
+              partOf: x.metadata.labels?.['app.kubernetes.io/part-of'],
+              replicas: spec?.replicas,
+              hpa: x.kind === 'HorizontalPodAutoscaler' ? [spec?.minReplicas, spec?.maxReplicas] : undefined,
+              hosts: x.kind === 'Ingress' ? spec?.rules?.map((rule) => rule.host) : undefined,
+              containers: t
+                ? [...(t.spec.initContainers ?? []), ...t.spec.containers].map((c) => ({
+                    name: c.name,
+                    image: c.image,
+                    resources: c.resources,
+                    envFrom: c.envFrom?.map((e) => ({
+                      cm: e.configMapRef && unhash(e.configMapRef.name),
+                      secret: e.secretRef?.name,
+                    })),
+                  }))
+                : undefined,
+              podLabels: t?.metadata?.labels,
+            };
+          })
+          .sort((a, b) => a.id.localeCompare(b.id));
+      expect(JSON.parse(JSON.stringify(summary(ours)))).toEqual(JSON.parse(JSON.stringify(summary(real))));
+    },
+  );
+});
