@@ -48,7 +48,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   });
   const [profile, setProfile] = useState<ProfileDto | null>(null);
   const [profileStatus, setProfileStatus] = useState<ProfileStatus>('idle');
-  const [initializing, setInitializing] = useState(true);
+  // Nothing to check without a stored token: signed-out visitors see the sign-in screen at once.
+  const [initializing, setInitializing] = useState(() => session.token !== null);
   // Bumped on every sign-in and sign-out, so a late answer for an old session changes nothing.
   const generation = useRef(0);
   const tokenRef = useRef(session.token);

@@ -32,6 +32,15 @@ describe('ConfirmDialog', () => {
     expect(screen.getByRole('button', { name: 'Cancel' })).toHaveFocus();
   });
 
+  it('makes the rest of the page inert while open', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<Harness />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    expect(container).toHaveAttribute('inert');
+    await user.keyboard('{Escape}');
+    expect(container).not.toHaveAttribute('inert');
+  });
+
   it('closes on Escape, gives focus back and unlocks scrolling', async () => {
     const user = userEvent.setup();
     render(<Harness />);

@@ -40,6 +40,7 @@ export function Dialog({
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
+  const containerRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   useLayoutEffect(() => {
     onCloseRef.current = onClose;
@@ -50,6 +51,14 @@ export function Dialog({
     if (!open) return;
     const previouslyFocused = document.activeElement as HTMLElement | null;
     const panel = panelRef.current;
+    // The rest of the page is inert while the dialog is open: not focusable, not clickable, and
+    // out of the accessibility tree, so "the Logout button" means the dialog's one.
+    const container = containerRef.current;
+    const madeInert = Array.from(document.body.children).filter(
+      (element): element is HTMLElement =>
+        element instanceof HTMLElement && element !== container && !element.hasAttribute('inert'),
+    );
+    madeInert.forEach((element) => element.setAttribute('inert', ''));
     const first = initialFocusRef?.current ?? panel?.querySelector<HTMLElement>(FOCUSABLE) ?? panel;
     first?.focus();
 
@@ -78,13 +87,14 @@ export function Dialog({
     document.addEventListener('keydown', onKeyDown, true);
     return () => {
       document.removeEventListener('keydown', onKeyDown, true);
+      madeInert.forEach((element) => element.removeAttribute('inert'));
       previouslyFocused?.focus?.();
     };
   }, [open, initialFocusRef]);
 
   if (!open) return null;
   return createPortal(
-    <div className="mate-dialog">
+    <div className="mate-dialog" ref={containerRef}>
       <div className="mate-dialog__backdrop" data-testid="dialog-backdrop" onClick={() => onCloseRef.current()} />
       <div
         ref={panelRef}

@@ -29,10 +29,13 @@ function useResetPassword() {
   });
 }
 
-/** Why the link was refused: the server's words, a network failure, or the spec's fallback. */
+/**
+ * Why the link was refused: the server's words, else 'Invalid or expired reset link' (the
+ * client's fallback), or 'Failed to validate reset link' when the server could not be reached.
+ */
 function invalidLinkMessage(error: unknown): string {
-  if (isApiError(error) && error.status === 0) return 'Failed to validate reset link';
-  return displayMessage(error, AuthMessages.resetLinkInvalid);
+  if (!isApiError(error) || error.status === 0) return 'Failed to validate reset link';
+  return error.message;
 }
 
 /** `/reset-password?token=…` (spec 000 §2): validating, invalid link, form, success (→ / after 3 s). */

@@ -51,7 +51,12 @@ export function SessionItem({ session, now, onLogout }: SessionItemProps) {
         </ul>
       </div>
       {onLogout && (
-        <Button variant="secondary" className="session__logout" onClick={onLogout} aria-describedby={nameId}>
+        <Button
+          variant="secondary"
+          className="session__logout"
+          onClick={onLogout}
+          aria-label={`Logout ${session.deviceInfo || 'Unknown device'}`}
+        >
           Logout
         </Button>
       )}

@@ -1,0 +1,172 @@
+import { ApiError } from '@mate/api-client';
+import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
+import { renderWithApp } from '../testing/render';
+
+const location = () => screen.getByTestId('location').textContent;
+
+describe('pages opened from email links', () => {
+  let api: FakeApi;
+  beforeEach(() => {
+    api = createFakeApi();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  describe('/verify-email', () => {
+    it("says 'Invalid verification link' without a token", async () => {
+      renderWithApp(api, { route: '/verify-email' });
+      expect(await screen.findByText('Invalid verification link')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Go to Login' })).toBeInTheDocument();
+      expect(api.verification.verify).not.toHaveBeenCalled();
+    });
+
+    it('verifies once, clears the stored session and goes to / after 2 s', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      storeSession();
+      api.auth.me.mockResolvedValue(aUser());
+      api.profile.getMyProfile.mockResolvedValue(aProfile({ isVerified: false }));
+      api.verification.verify.mockResolvedValue({ message: 'Email verified successfully' });
+      renderWithApp(api, { route: '/verify-email?token=abc' });
+
+      expect(await screen.findByRole('heading', { name: 'Email Verified!' })).toBeInTheDocument();
+      expect(api.verification.verify).toHaveBeenCalledTimes(1);
+      expect(api.verification.verify).toHaveBeenCalledWith('abc');
+      expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+      expect(localStorage.getItem(LEGACY_TOKEN_KEY)).toBeNull();
+      expect(localStorage.getItem(AUTH_USER_KEY)).toBeNull();
+      expect(location()).toBe('/verify-email?token=abc');
+
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2000);
+      });
+      expect(location()).toBe('/');
+      expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    });
+
+    it("shows the server's reason and Go to Login on failure", async () => {
+      const user = userEvent.setup();
+      api.verification.verify.mockRejectedValue(
+        new ApiError(
+          'This verification link is invalid or has expired.',
+          400,
+          'This verification link is invalid or has expired.',
+        ),
+      );
+      renderWithApp(api, { route: '/verify-email?token=old' });
+      expect(await screen.findByText('This verification link is invalid or has expired.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Go to Login' }));
+      expect(location()).toBe('/login');
+    });
+  });
+
+  describe('/reset-password', () => {
+    it("says 'Invalid reset link' without a token and offers a new link", async () => {
+      const user = userEvent.setup();
+      renderWithApp(api, { route: '/reset-password' });
+      expect(await screen.findByText('Invalid reset link')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Request New Link' }));
+      expect(location()).toBe('/forgot-password');
+    });
+
+    it('shows the invalid-link view when the token is refused', async () => {
+      api.auth.verifyResetToken.mockRejectedValue(new ApiError('Invalid or expired reset link', 400));
+      renderWithApp(api, { route: '/reset-password?token=bad' });
+      expect(await screen.findByText('Invalid or expired reset link')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Request New Link' })).toBeInTheDocument();
+    });
+
+    it('validates the form, resets, and goes to / after 3 s', async () => {
+      const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      api.auth.verifyResetToken.mockResolvedValue({ valid: true });
+      api.auth.resetPassword.mockResolvedValue({ message: 'Your password has been reset. You can now sign in.' });
+      renderWithApp(api, { route: '/reset-password?token=good' });
+
+      const password = await screen.findByLabelText('New Password');
+      await user.type(password, 'short');
+      await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+      expect(screen.getByRole('alert')).toHaveTextContent('Password must be at least 8 characters');
+
+      await user.clear(password);
+      await user.type(password, 'long-enough');
+      await user.type(screen.getByLabelText('Confirm Password'), 'different!');
+      await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+      expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
+      expect(api.auth.resetPassword).not.toHaveBeenCalled();
+
+      await user.clear(screen.getByLabelText('Confirm Password'));
+      await user.type(screen.getByLabelText('Confirm Password'), 'long-enough');
+      await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+      expect(await screen.findByRole('heading', { name: 'Password Reset!' })).toBeInTheDocument();
+      expect(api.auth.resetPassword).toHaveBeenCalledWith({ token: 'good', newPassword: 'long-enough' });
+
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(3000);
+      });
+      expect(location()).toBe('/');
+    });
+  });
+
+  describe('/verify-email-change', () => {
+    it('shows the new email and goes to / after 3 s', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      api.auth.verifyEmailChange.mockResolvedValue({ message: 'Email updated successfully', newEmail: 'new@example.com' });
+      renderWithApp(api, { route: '/verify-email-change?token=t1' });
+      expect(await screen.findByText('new@example.com')).toBeInTheDocument();
+      expect(api.auth.verifyEmailChange).toHaveBeenCalledWith('t1');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(3000);
+      });
+      expect(location()).toBe('/');
+    });
+
+    it("fails with 'Invalid verification link' without a token and offers Back to Home", async () => {
+      const user = userEvent.setup();
+      renderWithApp(api, { route: '/verify-email-change' });
+      expect(await screen.findByText('Invalid verification link')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Back to Home' }));
+      expect(location()).toBe('/');
+    });
+  });
+
+  describe('/forgot-password', () => {
+    it("shows 'Check Your Email' with the neutral message", async () => {
+      const user = userEvent.setup();
+      api.auth.forgotPassword.mockResolvedValue({ message: 'ok' });
+      renderWithApp(api, { route: '/forgot-password' });
+      await user.type(await screen.findByRole('textbox', { name: 'Email' }), 'someone@example.com');
+      await user.click(screen.getByRole('button', { name: 'Send Reset Link' }));
+      expect(await screen.findByRole('heading', { name: 'Check Your Email' })).toBeInTheDocument();
+      expect(
+        screen.getByText("If an account exists with that email, you'll receive a password reset link shortly."),
+      ).toBeInTheDocument();
+      expect(api.auth.forgotPassword).toHaveBeenCalledWith('someone@example.com');
+    });
+  });
+});
+
+describe('/settings/account', () => {
+  it('sends the change with the token from the `token` key; the button waits for an email', async () => {
+    const user = userEvent.setup();
+    const api = createFakeApi();
+    storeSession(aUser(), 'the-token');
+    api.auth.me.mockResolvedValue(aUser());
+    api.profile.getMyProfile.mockResolvedValue(aProfile());
+    api.auth.requestEmailChange.mockResolvedValue({ message: 'Check your new inbox' });
+    renderWithApp(api, { route: '/settings/account' });
+
+    const submit = await screen.findByRole('button', { name: 'Change Email' });
+    expect(screen.getByRole('heading', { name: 'Change Email Address' })).toBeInTheDocument();
+    expect(submit).toBeDisabled();
+    await user.type(screen.getByRole('textbox', { name: 'New Email Address' }), 'new@example.com');
+    expect(submit).toBeEnabled();
+    await user.click(submit);
+    await waitFor(() =>
+      expect(api.auth.requestEmailChange).toHaveBeenCalledWith({ newEmail: 'new@example.com' }, 'the-token'),
+    );
+    expect(await screen.findByText('Check your new inbox')).toBeInTheDocument();
+  });
+});
