@@ -49,4 +49,9 @@ export default [
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    // Jest configs load the shared preset by relative path; that is configuration, not a module import.
+    files: ['**/jest.config.cjs', '**/jest.config.js'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
 ];
