@@ -93,7 +93,7 @@ export function SignInScreen() {
             </Alert>
           )}
 
-          <form className="signin__form" onSubmit={(event) => void onSubmit(event)} noValidate={false}>
+          <form className="signin__form" onSubmit={(event) => void onSubmit(event)}>
             <Input
               label="Email"
               type="email"
