@@ -16,6 +16,10 @@ export interface HttpOptions {
   jsonLimit?: string;
   /** Origins allowed by CORS; none when omitted (services sit behind the gateway). */
   corsOrigins?: string[];
+  /** false leaves bodies unparsed (the gateway streams them through). */
+  parseBodies?: boolean;
+  /** Express middleware that runs before Nest's routes (the gateway's proxy). */
+  beforeRoutes?: (app: NestExpressApplication) => void;
 }
 
 /** The same HTTP behaviour for every service, in production and in tests. */
@@ -25,8 +29,6 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestLoggingMiddleware(logger));
-  app.use(express.json({ limit: options.jsonLimit ?? '100kb', strict: true }));
-  app.use(express.urlencoded({ extended: false, limit: '20kb' }));
   if (options.corsOrigins?.length) {
     app.enableCors({
       origin: options.corsOrigins,
@@ -35,10 +37,25 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
       maxAge: 600,
     });
   }
+  options.beforeRoutes?.(app);
+  if (options.parseBodies !== false) {
+    app.use(answerParseErrors(express.json({ limit: options.jsonLimit ?? '100kb', strict: true })));
+    app.use(answerParseErrors(express.urlencoded({ extended: false, limit: '20kb' })));
+  }
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter(logger));
   app.enableShutdownHooks();
   return logger;
+}
+
+/** Answers a body the parser refuses (malformed JSON, too large) with the usual error body. */
+function answerParseErrors(parser: express.RequestHandler): express.RequestHandler {
+  return (req, res, next) =>
+    parser(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const { status, body } = toErrorBody(err, req.headers[REQUEST_ID_HEADER] as string | undefined);
+      res.status(status).json(body);
+    });
 }
 
 /** Errors raised by Express middleware (body parsing) before Nest's filters see the request. */

@@ -64,6 +64,7 @@ export class EventsModule {
       );
       exports.push(EventConsumer);
     }
-    return { module: EventsModule, imports: options.imports ?? [], providers, exports };
+    // Global: every feature module of the service writes to the same outbox.
+    return { global: true, module: EventsModule, imports: options.imports ?? [], providers, exports };
   }
 }

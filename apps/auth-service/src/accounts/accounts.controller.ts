@@ -1,0 +1,101 @@
+import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { AuthMessages, type AuthPrincipal } from '@mate/contracts';
+import { CurrentUser, Public } from '@mate/server-kit';
+import { AccountsService } from './accounts.service';
+import { describeDevice } from './device';
+import { ForgotPasswordDto, LoginDto, RegisterDto, RequestEmailChangeDto, ResetPasswordDto, TokenDto } from './dto/auth.dto';
+
+function device(req: Request) {
+  const userAgent = req.headers['user-agent'];
+  return { userAgent, deviceInfo: describeDevice(userAgent), ipAddress: req.ip ?? null };
+}
+
+@Controller('api/auth')
+export class AuthController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Public()
+  @Post('register')
+  register(@Body() dto: RegisterDto, @Req() req: Request) {
+    return this.accounts.register(dto, device(req));
+  }
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  login(@Body() dto: LoginDto, @Req() req: Request) {
+    return this.accounts.login(dto, device(req));
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  async logout(@CurrentUser() principal: AuthPrincipal) {
+    await this.accounts.logout(principal);
+    return { message: AuthMessages.loggedOut };
+  }
+
+  @Get('me')
+  me(@CurrentUser() principal: AuthPrincipal) {
+    return this.accounts.me(principal);
+  }
+
+  @Public()
+  @Post('forgot-password')
+  @HttpCode(200)
+  async forgotPassword(@Body() dto: ForgotPasswordDto, @Req() req: Request) {
+    await this.accounts.forgotPassword(dto.email, req.ip ?? null);
+    return { message: AuthMessages.forgotPasswordSent };
+  }
+
+  @Public()
+  @Post('verify-reset-token')
+  @HttpCode(200)
+  async verifyResetToken(@Body() dto: TokenDto, @Req() req: Request) {
+    await this.accounts.verifyResetToken(dto.token, req.ip ?? null);
+    return { valid: true };
+  }
+
+  @Public()
+  @Post('reset-password')
+  @HttpCode(200)
+  async resetPassword(@Body() dto: ResetPasswordDto, @Req() req: Request) {
+    await this.accounts.resetPassword(dto, req.ip ?? null);
+    return { message: AuthMessages.passwordReset };
+  }
+
+  @Post('request-email-change')
+  @HttpCode(200)
+  async requestEmailChange(@CurrentUser() principal: AuthPrincipal, @Body() dto: RequestEmailChangeDto) {
+    await this.accounts.requestEmailChange(principal, dto);
+    return { message: AuthMessages.emailChangeRequested };
+  }
+
+  @Public()
+  @Post('verify-email-change')
+  @HttpCode(200)
+  async verifyEmailChange(@Body() dto: TokenDto, @Req() req: Request) {
+    const newEmail = await this.accounts.verifyEmailChange(dto.token, req.ip ?? null);
+    return { message: AuthMessages.emailChanged, newEmail };
+  }
+}
+
+@Controller('api/verification')
+export class VerificationController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @Post('resend')
+  @HttpCode(200)
+  async resend(@CurrentUser() principal: AuthPrincipal) {
+    await this.accounts.resendVerification(principal);
+    return { message: AuthMessages.verificationSent };
+  }
+
+  @Public()
+  @Post('verify')
+  @HttpCode(200)
+  async verify(@Body() dto: TokenDto, @Req() req: Request) {
+    await this.accounts.verifyEmail(dto.token, req.ip ?? null);
+    return { message: AuthMessages.emailVerified };
+  }
+}

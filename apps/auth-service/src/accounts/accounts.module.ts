@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type Redis from 'ioredis';
+import { RateLimits, REDIS } from '@mate/server-kit';
+import { AuthEnv } from '../auth.env';
+import { Session } from '../sessions/session.entity';
+import { SessionsController } from '../sessions/sessions.controller';
+import { SessionsService } from '../sessions/sessions.service';
+import { AuthToken } from '../tokens/auth-token.entity';
+import { TokensService } from '../tokens/tokens.service';
+import { AccountsService } from './accounts.service';
+import { AuthController, VerificationController } from './accounts.controller';
+import { AUTH_RATE_LIMITER, authRateLimits } from './rate-limits';
+import { User } from './user.entity';
+
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([User, Session, AuthToken]),
+    JwtModule.registerAsync({
+      inject: [AuthEnv],
+      useFactory: (env: AuthEnv) => ({
+        secret: env.JWT_SECRET,
+        signOptions: { algorithm: 'HS256', expiresIn: env.JWT_EXPIRES_IN as `${number}d` },
+      }),
+    }),
+  ],
+  controllers: [AuthController, VerificationController, SessionsController],
+  providers: [
+    AccountsService,
+    SessionsService,
+    TokensService,
+    {
+      provide: AUTH_RATE_LIMITER,
+      inject: [REDIS, AuthEnv],
+      useFactory: (redis: Redis, env: AuthEnv) =>
+        new RateLimits(redis, env.KEY_PREFIX, authRateLimits(env.IP_RATE_LIMIT_MULTIPLIER)),
+    },
+  ],
+  exports: [AccountsService],
+})
+export class AccountsModule {}

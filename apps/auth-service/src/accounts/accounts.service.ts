@@ -1,0 +1,270 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import * as argon2 from 'argon2';
+import {
+  AuthMessages,
+  ErrorCode,
+  QueueName,
+  ROLE_ADMIN,
+  ROLE_MEMBER,
+  WEB_ROUTES,
+  type AuthPrincipal,
+  type AuthResponse,
+  type Role,
+  type UserDto,
+} from '@mate/contracts';
+import {
+  badRequest,
+  CLOCK,
+  conflict,
+  forbidden,
+  notFound,
+  OutboxService,
+  RateLimits,
+  SessionStore,
+  unauthorized,
+  type Clock,
+} from '@mate/server-kit';
+import { AuthEnv, adminEmails } from '../auth.env';
+import { TokensService } from '../tokens/tokens.service';
+import { SessionsService, type DeviceContext } from '../sessions/sessions.service';
+import { User } from './user.entity';
+import { toUserDto } from './user.mapper';
+import { AUTH_RATE_LIMITER, type AuthRateLimit } from './rate-limits';
+import type { LoginDto, RegisterDto, RequestEmailChangeDto, ResetPasswordDto } from './dto/auth.dto';
+
+/** argon2id with OWASP's minimum memory cost; about 50 ms a hash on this hardware. */
+const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+function isUniqueViolation(e: unknown): boolean {
+  return (e as { code?: string })?.code === '23505' || (e as { driverError?: { code?: string } })?.driverError?.code === '23505';
+}
+
+/**
+ * Accounts: registration, sign-in, email verification, password reset and email change. Every
+ * change that others must hear of (events, emails) goes through the outbox in the same transaction.
+ */
+@Injectable()
+export class AccountsService {
+  /** A hash to verify against when the account does not exist, so timing does not reveal it. */
+  private readonly dummyHash: Promise<string>;
+  private readonly admins: Set<string>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly tokens: TokensService,
+    private readonly sessions: SessionsService,
+    private readonly sessionStore: SessionStore,
+    private readonly outbox: OutboxService,
+    private readonly env: AuthEnv,
+    @Inject(AUTH_RATE_LIMITER) private readonly limits: RateLimits<AuthRateLimit>,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.dummyHash = argon2.hash('not-a-real-password', ARGON2_OPTIONS);
+    this.admins = adminEmails(env);
+  }
+
+  private link(route: string, token: string) {
+    return `${this.env.WEB_URL.replace(/\/$/, '')}${route}?token=${token}`;
+  }
+
+  private roleFor(email: string, current: Role = ROLE_MEMBER): Role {
+    return this.admins.has(email.toLowerCase()) ? ROLE_ADMIN : current;
+  }
+
+  async register(dto: RegisterDto, device: DeviceContext): Promise<AuthResponse> {
+    await this.limits.consume('registerIp', device.ipAddress ?? 'unknown');
+    const passwordHash = await argon2.hash(dto.password, ARGON2_OPTIONS);
+    let user: User;
+    try {
+      user = await this.dataSource.transaction(async (m) => {
+        const created = m.create(User, {
+          email: dto.email,
+          passwordHash,
+          name: dto.name ? dto.name : null,
+          age: dto.age ?? null,
+          role: this.roleFor(dto.email),
+        });
+        await m.save(created);
+        const token = await this.tokens.issue(m, created.id, 'verify_email');
+        await this.outbox.publish(m, 'user.registered', {
+          userId: created.id,
+          email: created.email,
+          name: created.name,
+          age: created.age,
+          registeredAt: created.createdAt.toISOString(),
+        });
+        await this.outbox.enqueueJob(m, QueueName.Email, {
+          template: 'verify-email',
+          to: created.email,
+          name: created.name,
+          link: this.link(WEB_ROUTES.verifyEmail, token),
+        });
+        return created;
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
+      throw e;
+    }
+    const token = await this.sessions.start(user.id, user.role, device);
+    return { token, user: toUserDto(user) };
+  }
+
+  async login(dto: LoginDto, device: DeviceContext): Promise<AuthResponse> {
+    const ip = device.ipAddress ?? 'unknown';
+    await this.limits.consume('loginIp', ip);
+    await this.limits.check('loginAccount', dto.email);
+    const user = await this.users.createQueryBuilder('u').where('lower(u.email) = :email', { email: dto.email }).getOne();
+    const ok = user
+      ? await argon2.verify(user.passwordHash, dto.password)
+      : (await argon2.verify(await this.dummyHash, dto.password), false);
+    if (!user || !ok) {
+      await this.limits.consume('loginAccount', dto.email);
+      throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
+    }
+    if (user.suspendedAt) throw forbidden(AuthMessages.accountSuspended, ErrorCode.AccountSuspended);
+    await this.limits.reset('loginAccount', dto.email);
+    const role = this.roleFor(user.email, user.role);
+    if (role !== user.role) {
+      user.role = role;
+      await this.users.update({ id: user.id }, { role });
+    }
+    const token = await this.sessions.start(user.id, user.role, device);
+    return { token, user: toUserDto(user) };
+  }
+
+  async logout(principal: AuthPrincipal): Promise<void> {
+    await this.sessions.end(principal.userId, principal.sessionId);
+  }
+
+  async me(principal: AuthPrincipal): Promise<UserDto> {
+    const user = await this.users.findOne({ where: { id: principal.userId } });
+    if (!user) throw unauthorized(AuthMessages.authRequired);
+    return toUserDto(user);
+  }
+
+  async forgotPassword(email: string, ip: string | null): Promise<void> {
+    await this.limits.consume('forgotIp', ip ?? 'unknown');
+    await this.limits.consume('forgotEmail', email);
+    await this.dataSource.transaction(async (m) => {
+      const user = await m.createQueryBuilder(User, 'u').where('lower(u.email) = :email', { email }).getOne();
+      if (!user || user.suspendedAt) return;
+      const token = await this.tokens.issue(m, user.id, 'reset_password');
+      await this.outbox.enqueueJob(m, QueueName.Email, {
+        template: 'reset-password',
+        to: user.email,
+        name: user.name,
+        link: this.link(WEB_ROUTES.resetPassword, token),
+      });
+    });
+  }
+
+  async verifyResetToken(token: string, ip: string | null): Promise<void> {
+    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    const row = await this.tokens.find(this.dataSource.manager, token, 'reset_password');
+    if (!row) throw badRequest(AuthMessages.resetLinkInvalid, ErrorCode.InvalidToken);
+  }
+
+  async resetPassword(dto: ResetPasswordDto, ip: string | null): Promise<void> {
+    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    const passwordHash = await argon2.hash(dto.newPassword, ARGON2_OPTIONS);
+    const userId = await this.dataSource.transaction(async (m) => {
+      const row = await this.tokens.find(m, dto.token, 'reset_password', true);
+      if (!row) throw badRequest(AuthMessages.resetLinkInvalid, ErrorCode.InvalidToken);
+      await this.tokens.spend(m, row);
+      await m.update(User, { id: row.userId }, { passwordHash });
+      return row.userId;
+    });
+    // Whoever knew the old password is signed out everywhere.
+    await this.sessions.endAll(userId);
+    await this.limits.reset('loginAccount', (await this.users.findOneOrFail({ where: { id: userId } })).email);
+  }
+
+  async resendVerification(principal: AuthPrincipal): Promise<void> {
+    await this.limits.consume('resendUser', principal.userId);
+    await this.dataSource.transaction(async (m) => {
+      const user = await m.findOne(User, { where: { id: principal.userId } });
+      if (!user) throw notFound('Account not found');
+      if (user.emailVerifiedAt) throw badRequest(AuthMessages.alreadyVerified);
+      const token = await this.tokens.issue(m, user.id, 'verify_email');
+      await this.outbox.enqueueJob(m, QueueName.Email, {
+        template: 'verify-email',
+        to: user.email,
+        name: user.name,
+        link: this.link(WEB_ROUTES.verifyEmail, token),
+      });
+    });
+  }
+
+  async verifyEmail(token: string, ip: string | null): Promise<void> {
+    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    await this.dataSource.transaction(async (m) => {
+      const row = await this.tokens.find(m, token, 'verify_email', true);
+      if (!row) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
+      await this.tokens.spend(m, row);
+      const user = await m.findOneOrFail(User, { where: { id: row.userId } });
+      if (user.emailVerifiedAt) return;
+      const verifiedAt = this.clock.now();
+      await m.update(User, { id: user.id }, { emailVerifiedAt: verifiedAt });
+      await this.outbox.publish(m, 'user.verified', { userId: user.id, verifiedAt: verifiedAt.toISOString() });
+    });
+  }
+
+  async requestEmailChange(principal: AuthPrincipal, dto: RequestEmailChangeDto): Promise<void> {
+    await this.limits.consume('emailChangeUser', principal.userId);
+    await this.dataSource.transaction(async (m) => {
+      const user = await m.findOneOrFail(User, { where: { id: principal.userId } });
+      if (user.email.toLowerCase() === dto.newEmail) throw badRequest(AuthMessages.emailChangeSame);
+      const taken = await m.createQueryBuilder(User, 'u').where('lower(u.email) = :email', { email: dto.newEmail }).getExists();
+      if (taken) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
+      const token = await this.tokens.issue(m, user.id, 'email_change', dto.newEmail);
+      await this.outbox.enqueueJob(m, QueueName.Email, {
+        template: 'email-change',
+        to: dto.newEmail,
+        name: user.name,
+        link: this.link(WEB_ROUTES.verifyEmailChange, token),
+        vars: { newEmail: dto.newEmail },
+      });
+    });
+  }
+
+  async verifyEmailChange(token: string, ip: string | null): Promise<string> {
+    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    try {
+      return await this.dataSource.transaction(async (m) => {
+        const row = await this.tokens.find(m, token, 'email_change', true);
+        if (!row || !row.newEmail) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
+        await this.tokens.spend(m, row);
+        const user = await m.findOneOrFail(User, { where: { id: row.userId } });
+        const oldEmail = user.email;
+        const changedAt = this.clock.now();
+        // Opening the link proves the new address, so it counts as verified.
+        await m.update(User, { id: user.id }, { email: row.newEmail, emailVerifiedAt: user.emailVerifiedAt ?? changedAt });
+        await this.outbox.publish(m, 'user.email_changed', {
+          userId: user.id,
+          oldEmail,
+          newEmail: row.newEmail,
+          changedAt: changedAt.toISOString(),
+        });
+        return row.newEmail;
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
+      throw e;
+    }
+  }
+
+  /** The admin:grant command. */
+  async grantAdmin(email: string): Promise<UserDto> {
+    const user = await this.users
+      .createQueryBuilder('u')
+      .where('lower(u.email) = :email', { email: email.trim().toLowerCase() })
+      .getOne();
+    if (!user) throw notFound(`No account with email ${email}`);
+    await this.users.update({ id: user.id }, { role: ROLE_ADMIN });
+    await this.sessionStore.setRole(user.id, ROLE_ADMIN);
+    return toUserDto({ ...user, role: ROLE_ADMIN });
+  }
+}

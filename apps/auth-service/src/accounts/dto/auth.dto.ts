@@ -1,0 +1,81 @@
+import { Transform } from 'class-transformer';
+import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  SIGNUP_MAX_AGE,
+  SIGNUP_MIN_AGE,
+} from '@mate/contracts';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+
+const EMAIL_MESSAGE = 'Please enter a valid email address';
+const PASSWORD_MESSAGE = `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
+
+export class RegisterDto {
+  @Transform(normaliseEmail)
+  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })
+  @IsNotEmpty({ message: 'Email is required' })
+  email!: string;
+
+  @IsString({ message: 'Password is required' })
+  @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_MESSAGE })
+  @MaxLength(PASSWORD_MAX_LENGTH, { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` })
+  password!: string;
+
+  @IsOptional()
+  @Transform(trim)
+  @IsString({ message: 'Name must be text' })
+  @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
+  name?: string;
+
+  @IsOptional()
+  @IsInt({ message: 'Age must be a whole number' })
+  @Min(SIGNUP_MIN_AGE, { message: 'You must be 18 or older to use the product' })
+  @Max(SIGNUP_MAX_AGE, { message: `Age must be at most ${SIGNUP_MAX_AGE}` })
+  age?: number;
+}
+
+export class LoginDto {
+  @Transform(normaliseEmail)
+  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })
+  email!: string;
+
+  @IsString({ message: 'Password is required' })
+  @IsNotEmpty({ message: 'Password is required' })
+  @MaxLength(PASSWORD_MAX_LENGTH, { message: 'Invalid email or password' })
+  password!: string;
+}
+
+export class ForgotPasswordDto {
+  @Transform(normaliseEmail)
+  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })
+  email!: string;
+}
+
+export class TokenDto {
+  @IsString({ message: 'Token is required' })
+  @IsNotEmpty({ message: 'Token is required' })
+  @MaxLength(200, { message: 'Token is invalid' })
+  token!: string;
+}
+
+export class ResetPasswordDto extends TokenDto {
+  @IsString({ message: 'Password is required' })
+  @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_MESSAGE })
+  @MaxLength(PASSWORD_MAX_LENGTH, { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` })
+  newPassword!: string;
+}
+
+export class RequestEmailChangeDto {
+  @Transform(normaliseEmail)
+  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })
+  newEmail!: string;
+}

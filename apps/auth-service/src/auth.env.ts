@@ -1,0 +1,36 @@
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUrl, Min } from 'class-validator';
+import { DatabaseEnv } from '@mate/server-kit';
+
+/** Settings of auth-service on top of the shared ones. */
+export class AuthEnv extends DatabaseEnv {
+  /** The member web app; emails link to its public routes. */
+  @IsUrl({ require_tld: false, require_protocol: true })
+  WEB_URL = 'http://localhost:4200';
+
+  /** Comma-separated emails that get the admin role when they register or sign in. */
+  @IsOptional()
+  @IsString()
+  ADMIN_EMAILS = '';
+
+  /** Token lifetime; the session's 7-day idle expiry ends it sooner. */
+  @IsString()
+  JWT_EXPIRES_IN = '30d';
+
+  /**
+   * Multiplies the per-address limits (not the per-account ones): raise it where many members
+   * share one address, or for tests and demos that all come from 127.0.0.1.
+   */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  IP_RATE_LIMIT_MULTIPLIER = 1;
+}
+
+export function adminEmails(env: AuthEnv): Set<string> {
+  return new Set(
+    env.ADMIN_EMAILS.split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}

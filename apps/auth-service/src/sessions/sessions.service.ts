@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { JwtService } from '@nestjs/jwt';
+import { In, IsNull, Repository } from 'typeorm';
+import { AuthMessages, type AuthPrincipal, type JwtClaims, type Role, type SessionDto } from '@mate/contracts';
+import { badRequest, notFound, SessionStore } from '@mate/server-kit';
+import { Session } from './session.entity';
+
+export interface DeviceContext {
+  userAgent?: string;
+  deviceInfo: string;
+  ipAddress: string | null;
+}
+
+/** Sign-ins: the session row, its live Redis entry, and the bearer token that names both. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @InjectRepository(Session) private readonly sessions: Repository<Session>,
+    private readonly store: SessionStore,
+    private readonly jwt: JwtService,
+  ) {}
+
+  async start(userId: string, role: Role, device: DeviceContext): Promise<string> {
+    const id = randomUUID();
+    await this.sessions.insert({ id, userId, deviceInfo: device.deviceInfo, ipAddress: device.ipAddress });
+    await this.store.create(id, userId, role);
+    const claims: JwtClaims = { sub: userId, sid: id, role };
+    return this.jwt.signAsync(claims);
+  }
+
+  async list(principal: AuthPrincipal): Promise<SessionDto[]> {
+    const rows = await this.sessions.find({
+      where: { userId: principal.userId, revokedAt: IsNull() },
+      order: { createdAt: 'DESC' },
+    });
+    const activity = await this.store.lastActivity(rows.map((r) => r.id));
+    const live = rows.filter((r) => activity.has(r.id));
+    const dead = rows.filter((r) => !activity.has(r.id)).map((r) => r.id);
+    if (dead.length) await this.sessions.update({ id: In(dead) }, { revokedAt: new Date() });
+    return live
+      .map((r) => ({
+        id: r.id,
+        deviceInfo: r.deviceInfo,
+        ...(r.ipAddress ? { ipAddress: r.ipAddress } : {}),
+        lastActivity: new Date(activity.get(r.id) ?? r.createdAt.getTime()).toISOString(),
+        createdAt: r.createdAt.toISOString(),
+        isCurrent: r.id === principal.sessionId,
+      }))
+      .sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent) || b.lastActivity.localeCompare(a.lastActivity));
+  }
+
+  async end(userId: string, sessionId: string): Promise<void> {
+    await this.store.revoke(sessionId, userId);
+    await this.sessions.update({ id: sessionId, userId }, { revokedAt: new Date() });
+  }
+
+  async endOne(principal: AuthPrincipal, sessionId: string): Promise<void> {
+    if (sessionId === principal.sessionId) throw badRequest(AuthMessages.cannotRevokeCurrent);
+    const row = await this.sessions.findOne({ where: { id: sessionId, userId: principal.userId, revokedAt: IsNull() } });
+    if (!row) throw notFound(AuthMessages.sessionNotFound);
+    await this.end(principal.userId, sessionId);
+  }
+
+  /** Ends every session of the user but `keep`; returns how many ended. */
+  async endAll(userId: string, keep?: string): Promise<number> {
+    const ended = await this.store.revokeAllForUser(userId, keep);
+    const rows = await this.sessions.find({ where: { userId, revokedAt: IsNull() }, select: { id: true } });
+    const ids = rows.map((r) => r.id).filter((id) => id !== keep);
+    if (ids.length) await this.sessions.update({ id: In(ids) }, { revokedAt: new Date() });
+    return Math.max(ended.length, ids.length);
+  }
+}

@@ -1,0 +1,52 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager, IsNull } from 'typeorm';
+import { EMAIL_CHANGE_TOKEN_TTL, EMAIL_VERIFICATION_TOKEN_TTL, RESET_TOKEN_TTL } from '@mate/contracts';
+import { CLOCK, type Clock } from '@mate/server-kit';
+import { AuthToken, type AuthTokenKind } from './auth-token.entity';
+
+const TTL: Record<AuthTokenKind, number> = {
+  verify_email: EMAIL_VERIFICATION_TOKEN_TTL,
+  reset_password: RESET_TOKEN_TTL,
+  email_change: EMAIL_CHANGE_TOKEN_TTL,
+};
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Random link tokens: issued (earlier ones of the same kind die), checked, and spent once. */
+@Injectable()
+export class TokensService {
+  constructor(@Inject(CLOCK) private readonly clock: Clock) {}
+
+  async issue(manager: EntityManager, userId: string, kind: AuthTokenKind, newEmail: string | null = null): Promise<string> {
+    const now = this.clock.now();
+    await manager.update(AuthToken, { userId, kind, usedAt: IsNull() }, { usedAt: now });
+    const token = randomBytes(32).toString('base64url');
+    await manager.insert(AuthToken, {
+      userId,
+      kind,
+      tokenHash: hashToken(token),
+      newEmail,
+      expiresAt: new Date(now.getTime() + TTL[kind]),
+    });
+    return token;
+  }
+
+  /** The live token row, or null when unknown, spent or expired. Locks the row when spending. */
+  async find(manager: EntityManager, token: string, kind: AuthTokenKind, forUpdate = false): Promise<AuthToken | null> {
+    if (!token || token.length > 200) return null;
+    const qb = manager
+      .createQueryBuilder(AuthToken, 't')
+      .where('t.token_hash = :hash AND t.kind = :kind', { hash: hashToken(token), kind });
+    if (forUpdate) qb.setLock('pessimistic_write');
+    const row = await qb.getOne();
+    if (!row || row.usedAt || row.expiresAt.getTime() <= this.clock.now().getTime()) return null;
+    return row;
+  }
+
+  async spend(manager: EntityManager, row: AuthToken): Promise<void> {
+    await manager.update(AuthToken, { id: row.id }, { usedAt: this.clock.now() });
+  }
+}

@@ -1,0 +1,24 @@
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { LOGGER, REDIS, SessionStore, type HttpOptions } from '@mate/server-kit';
+import { GatewayEnv } from './gateway.env';
+import { createEdge } from './proxy/edge';
+
+/** HTTP options of the gateway: CORS for the two web apps, unparsed bodies, the edge before Nest. */
+export function gatewayHttp(env: GatewayEnv): HttpOptions {
+  return {
+    parseBodies: false,
+    corsOrigins: env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    beforeRoutes: (app: NestExpressApplication) => {
+      for (const handler of createEdge({
+        env,
+        redis: app.get<Redis>(REDIS),
+        sessions: app.get(SessionStore),
+        logger: app.get<Logger>(LOGGER),
+      })) {
+        app.use(handler);
+      }
+    },
+  };
+}
