@@ -1,3 +1,2 @@
 export * from './lib/infra';
 export * from './lib/maildev';
-export * from './lib/service-app';

@@ -3,15 +3,8 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuthMessages, MINUTE, QueueName, type EmailJobData } from '@mate/contracts';
 import { CLOCK, ManualClock } from '@mate/server-kit';
-import {
-  call,
-  createTestDatabase,
-  createTestRedisNamespace,
-  startService,
-  waitFor,
-  type RunningService,
-  type TestDatabase,
-} from '@mate/testing';
+import { call, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
+import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
 import { AppModule } from '../../app.module';
 import { AccountsService } from '../accounts.service';
 

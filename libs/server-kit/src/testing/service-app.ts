@@ -5,7 +5,9 @@ import { JwtService } from '@nestjs/jwt';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ROLE_MEMBER, type EventEnvelope, type EventName, type EventPayloads, type Role, type ServiceName } from '@mate/contracts';
 import { Test } from '@nestjs/testing';
-import { configureHttp, installFinalErrorHandler, runMigrations, SERVICE_ENV, SessionStore, type HttpOptions, type BaseServiceEnv } from '@mate/server-kit';
+import { configureHttp, installFinalErrorHandler, runMigrations, type HttpOptions } from '../lib/bootstrap/bootstrap';
+import { SERVICE_ENV, type BaseServiceEnv } from '../lib/config/config';
+import { SessionStore } from '../lib/auth/session-store';
 
 export type TestEnv = Record<string, string>;
 

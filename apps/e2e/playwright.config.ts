@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser journeys in Debian's Chromium (never a downloaded browser), against the platform that
+ * run.mjs started. E2E_WEB_URL is the member app.
+ */
+export default defineConfig({
+  testDir: './src/journeys',
+  testMatch: '**/*.e2e.ts',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  retries: 0,
+  workers: 1,
+  reporter: [['list']],
+  outputDir: '../../dist/e2e/test-results',
+  use: {
+    baseURL: process.env.E2E_WEB_URL,
+    viewport: { width: 1280, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

@@ -1,0 +1,2 @@
+/** Test helpers for services built on server-kit (used only by test files). */
+export * from './testing/service-app';

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// `npm start`: the whole platform on this machine, for a newcomer on a fresh clone.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+if (!existsSync(path.join(ROOT, 'node_modules/.bin/nx'))) {
+  process.stdout.write('[mate] installing dependencies (npm install)...\n');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const platform = await import('./lib/platform.mjs');
+const { log, ensurePostgres, ensureRedis, ensureDatabases, nx, startPlatform, SERVICES } = platform;
+const { createDemoAccounts, DEMO_ACCOUNTS } = await import('./lib/demo.mjs');
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ports = {
+  gateway: 3000,
+  web: 4200,
+  smtp: 1025,
+  maildevWeb: 1080,
+  services: Object.fromEntries(SERVICES.map((s) => [s.name, s.port])),
+};
+
+let running = null;
+const owned = [];
+async function shutdown(code = 0) {
+  log('stopping...');
+  await running?.stop();
+  for (const o of owned) await o?.stop?.();
+  for (const o of owned) if (o?.kill) o.kill('SIGTERM');
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+try {
+  const pg = await ensurePostgres(DATABASE_URL);
+  if (pg.started) owned.push(pg.started);
+  const redis = await ensureRedis(REDIS_URL);
+  if (redis.started) owned.push(redis.started);
+
+  for (const port of [ports.gateway, ports.web, ...Object.values(ports.services)]) {
+    if (await platform.portOpen(port)) {
+      throw new Error(`port ${port} is already in use (is Mate already running?). Stop that process first.`);
+    }
+  }
+
+  log('building the services and the web app...');
+  nx(['run-many', '-t', 'build', '-p', 'gateway', ...SERVICES.map((s) => s.name), 'web']);
+
+  const dbNames = Object.fromEntries(SERVICES.map((s) => [s.db, `mate_${s.db}`]));
+  await ensureDatabases(DATABASE_URL, Object.values(dbNames));
+
+  log('starting maildev, the services, the gateway and the web app...');
+  running = await startPlatform({
+    ports,
+    dbNames,
+    databaseUrl: DATABASE_URL,
+    redisUrl: REDIS_URL,
+    keyPrefix: process.env.KEY_PREFIX ?? 'mate',
+    webDir: 'dist/apps/web',
+    logDir: path.join(ROOT, '.data/logs'),
+    extraEnv: {
+      ADMIN_EMAILS: [process.env.ADMIN_EMAILS, DEMO_ACCOUNTS.admin.email].filter(Boolean).join(','),
+      JWT_SECRET: process.env.JWT_SECRET ?? 'dev-only-jwt-secret-change-me',
+    },
+  });
+
+  await createDemoAccounts({ gatewayUrl: `http://127.0.0.1:${ports.gateway}`, maildevUrl: `http://127.0.0.1:${ports.maildevWeb}` });
+
+  process.stdout.write(`
+  Mate is running.
+
+    Member app     http://localhost:${ports.web}
+    API gateway    http://localhost:${ports.gateway}   (health: /health)
+    Mail catcher   http://localhost:${ports.maildevWeb}   (SMTP on ${ports.smtp}; every email the platform sends lands here)
+
+    Demo member    ${DEMO_ACCOUNTS.member.email} / ${DEMO_ACCOUNTS.member.password}
+    Demo admin     ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}
+
+    Logs           .data/logs/<service>.log
+    Stop           Ctrl+C
+`);
+} catch (e) {
+  process.stderr.write(`\n[mate] could not start: ${e.message}\n`);
+  await shutdown(1);
+}
