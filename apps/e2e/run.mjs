@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// The e2e stage of `npm test`: builds the apps, starts the whole platform on its own ports with
+// fresh databases and a fresh Redis key prefix (so it never touches a running `npm start`), runs
+// the API journeys (Jest) and the browser journeys (Playwright in Debian's Chromium), and tears
+// everything down again.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import Redis from 'ioredis';
+import {
+  ROOT,
+  SERVICES,
+  dropDatabases,
+  ensureDatabases,
+  ensurePostgres,
+  ensureRedis,
+  log,
+  nx,
+  run,
+  startPlatform,
+} from '../../tools/scripts/lib/platform.mjs';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const id = randomBytes(3).toString('hex');
+const ports = {
+  gateway: 3950,
+  web: 4250,
+  smtp: 2025,
+  maildevWeb: 2080,
+  services: { 'auth-service': 3951, 'profile-service': 3952, 'notification-service': 3958 },
+};
+const dbNames = Object.fromEntries(SERVICES.map((s) => [s.db, `mate_e2e_${id}_${s.db}`]));
+const keyPrefix = `e2e-${id}`;
+const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
+
+if (!existsSync(CHROMIUM)) {
+  process.stderr.write(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium\n`);
+  process.exit(1);
+}
+
+await ensurePostgres(DATABASE_URL);
+await ensureRedis(REDIS_URL);
+log('e2e: building the services and the web app');
+nx(['run-many', '-t', 'build', '-p', 'gateway', ...SERVICES.map((s) => s.name)]);
+run(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'apps/web/vite.config.mts', '--outDir', path.join(ROOT, 'dist/e2e/web'), '--emptyOutDir', '--logLevel', 'warn'], {
+  env: { ...process.env, VITE_API_URL: gatewayUrl },
+});
+
+await ensureDatabases(DATABASE_URL, Object.values(dbNames));
+let platform = null;
+let failed = 0;
+try {
+  log('e2e: starting the platform');
+  platform = await startPlatform({
+    ports,
+    dbNames,
+    databaseUrl: DATABASE_URL,
+    redisUrl: REDIS_URL,
+    keyPrefix,
+    webDir: 'dist/e2e/web',
+    logDir: path.join(ROOT, 'dist/e2e/logs'),
+    extraEnv: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: randomBytes(24).toString('hex'),
+      IP_RATE_LIMIT_MULTIPLIER: '100',
+      OUTBOX_POLL_MS: '100',
+    },
+  });
+  const env = {
+    ...process.env,
+    E2E_GATEWAY_URL: gatewayUrl,
+    E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
+    E2E_WEB_URL: `http://localhost:${ports.web}`,
+    CHROMIUM_PATH: CHROMIUM,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  };
+  log('e2e: API journeys through the gateway');
+  const api = spawnSync(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci'], { cwd: ROOT, stdio: 'inherit', env });
+  if (api.status !== 0) failed++;
+  log('e2e: browser journeys in Chromium');
+  const browser = spawnSync(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts'], { cwd: ROOT, stdio: 'inherit', env });
+  if (browser.status !== 0) failed++;
+} catch (e) {
+  process.stderr.write(`e2e: ${e.stack ?? e}\n`);
+  failed++;
+} finally {
+  await platform?.stop();
+  await dropDatabases(DATABASE_URL, Object.values(dbNames)).catch(() => undefined);
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+  await redis.quit();
+}
+if (failed) {
+  process.stderr.write('e2e: FAILED (service logs are in dist/e2e/logs)\n');
+  process.exit(1);
+}
+log('e2e: all journeys passed');
