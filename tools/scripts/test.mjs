@@ -23,8 +23,8 @@ await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
 const nx = path.join(ROOT, 'node_modules/.bin/nx');
 const stages = [
-  ['lint, type checks, unit and integration tests', ['run-many', '-t', 'lint,typecheck,test', '--parallel=2', '--output-style=stream']],
-  ['end-to-end journeys', ['run', 'e2e:e2e', '--output-style=stream']],
+  ['lint, type checks, unit and integration tests', ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=2', '--output-style=stream']],
+  ['end-to-end journeys (API and browser)', ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']],
 ];
 let failedStages = 0;
 for (const [name, args] of stages) {
