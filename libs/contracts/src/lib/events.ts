@@ -34,10 +34,61 @@ export interface UserEmailChangedPayload {
   changedAt: string;
 }
 
+/** Everything matching needs about a member, sent whole on every change. */
+export interface ProfileUpdatedPayload {
+  userId: string;
+  name: string | null;
+  age: number | null;
+  gender: string | null;
+  lookingFor: string | null;
+  interests: string[];
+  height: number | null;
+  education: string | null;
+  /** Private: only services get coordinates; members see coarse distances. */
+  latitude: number | null;
+  longitude: number | null;
+  locationText: string | null;
+  hasPhoto: boolean;
+  profilePicture: string | null;
+  isVerified: boolean;
+  onboardingCompleted: boolean;
+  updatedAt: string;
+}
+export interface PhotoUploadedPayload {
+  photoId: string;
+  userId: string;
+  url: string;
+  uploadedAt: string;
+}
+export interface PhotoDeletedPayload {
+  photoId: string;
+  userId: string;
+  deletedAt: string;
+}
+export interface OnboardingCompletedPayload {
+  userId: string;
+  completedAt: string;
+  skipped: boolean;
+}
+export interface PreferencesUpdatedPayload {
+  userId: string;
+  minAge: number;
+  maxAge: number;
+  maxDistance: number;
+  genderPreference: string[];
+  filters: Record<string, unknown>;
+  updatedAt: string;
+}
+
 export interface EventPayloads {
   'user.registered': UserRegisteredPayload;
   'user.verified': UserVerifiedPayload;
   'user.email_changed': UserEmailChangedPayload;
+  'profile.updated': ProfileUpdatedPayload;
+  'photo.uploaded': PhotoUploadedPayload;
+  'photo.deleted': PhotoDeletedPayload;
+  'onboarding.completed': OnboardingCompletedPayload;
+  'preferences.updated': PreferencesUpdatedPayload;
 }
 export type EventName = keyof EventPayloads;
 
@@ -66,6 +117,37 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition } = {
     producer: SERVICES.auth,
     consumers: [SERVICES.notification],
     description: 'The account email changed after the new address was verified.',
+  },
+  // The consumers below start in later issues; their queues keep every event until they do.
+  'profile.updated': {
+    version: 1,
+    producer: SERVICES.profile,
+    consumers: [SERVICES.matching],
+    description: 'A profile changed; matching-service refreshes its candidate row.',
+  },
+  'photo.uploaded': {
+    version: 1,
+    producer: SERVICES.profile,
+    consumers: [SERVICES.admin],
+    description: 'A photo entered the moderation queue (it stays visible until rejected).',
+  },
+  'photo.deleted': {
+    version: 1,
+    producer: SERVICES.profile,
+    consumers: [SERVICES.admin],
+    description: 'A photo was deleted by its owner; admin-service drops it from the queue.',
+  },
+  'onboarding.completed': {
+    version: 1,
+    producer: SERVICES.profile,
+    consumers: [SERVICES.admin],
+    description: 'A member finished (or skipped) onboarding; feeds the funnel analytics.',
+  },
+  'preferences.updated': {
+    version: 1,
+    producer: SERVICES.profile,
+    consumers: [SERVICES.matching],
+    description: 'Match or filter preferences changed; matching-service re-filters candidates.',
   },
 };
 

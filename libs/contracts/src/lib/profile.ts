@@ -74,3 +74,115 @@ export const DEFAULT_PREFERENCES: PreferencesDto = {
   interests: [],
   dealbreakers: [],
 };
+
+/** Filter preferences of spec 001 §3 (`/api/profile/me/preferences`). Empty list = everyone. */
+export const FILTER_GENDER_OPTIONS = [
+  { value: 'male', label: 'Man' },
+  { value: 'female', label: 'Woman' },
+  { value: 'non-binary', label: 'Non-binary' },
+  { value: 'other', label: 'Other' },
+] as const;
+export const EDUCATION_OPTIONS = [
+  { value: 'high_school', label: 'High School' },
+  { value: 'some_college', label: 'Some College' },
+  { value: 'associate', label: 'Associate Degree' },
+  { value: 'bachelor', label: "Bachelor's Degree" },
+  { value: 'master', label: "Master's Degree" },
+  { value: 'doctorate', label: 'Doctorate' },
+  { value: 'other', label: 'Other' },
+] as const;
+export const RELATIONSHIP_GOAL_OPTIONS = [
+  { value: 'casual', label: 'Casual Dating' },
+  { value: 'long_term', label: 'Long-term Relationship' },
+  { value: 'marriage', label: 'Marriage' },
+  { value: 'friendship', label: 'Friendship' },
+  { value: 'not_sure', label: 'Not Sure' },
+] as const;
+export const SMOKING_DRINKING_OPTIONS = [
+  { value: 'never', label: 'Never' },
+  { value: 'socially', label: 'Socially' },
+  { value: 'regularly', label: 'Regularly' },
+  { value: 'prefer_not_to_say', label: 'Prefer not to say' },
+] as const;
+export const EXERCISE_OPTIONS = [
+  { value: 'never', label: 'Never' },
+  { value: 'sometimes', label: 'Sometimes' },
+  { value: 'regularly', label: 'Regularly' },
+  { value: 'daily', label: 'Daily' },
+] as const;
+export const PETS_OPTIONS = [
+  { value: 'none', label: 'None' },
+  { value: 'dog', label: 'Dog' },
+  { value: 'cat', label: 'Cat' },
+  { value: 'other', label: 'Other' },
+  { value: 'multiple', label: 'Multiple' },
+] as const;
+
+export interface FilterPreferencesDto {
+  minAge: number;
+  maxAge: number;
+  maxDistance: number;
+  minHeight?: number | null;
+  maxHeight?: number | null;
+  genderPreference: string[];
+  educationPreference: string[];
+  relationshipGoalPreference: string[];
+  smokingPreference: string[];
+  drinkingPreference: string[];
+  exercisePreference: string[];
+  petsPreference: string[];
+  requiredInterests: string[];
+}
+
+export const DEFAULT_FILTER_PREFERENCES: FilterPreferencesDto = {
+  minAge: 18,
+  maxAge: 99,
+  maxDistance: 50,
+  minHeight: null,
+  maxHeight: null,
+  genderPreference: [],
+  educationPreference: [],
+  relationshipGoalPreference: [],
+  smokingPreference: [],
+  drinkingPreference: [],
+  exercisePreference: [],
+  petsPreference: [],
+  requiredInterests: [],
+};
+
+/** Answer of `POST /api/photos/upload` (multipart field `photo`). */
+export interface PhotoUploadResponse {
+  url: string;
+  photo: PhotoDto;
+}
+
+/** Another member's profile as members may see it: no email, no coordinates, no hidden fields. */
+export interface PublicProfileDto {
+  id: string;
+  userId: string;
+  name: string | null;
+  age: number | null;
+  gender: string | null;
+  bio: string | null;
+  location: string | null;
+  height: number | null;
+  occupation: string | null;
+  education: string | null;
+  lookingFor: string | null;
+  interests: string[];
+  photos: { id: string; url: string; isPrimary: boolean; order: number }[];
+  profilePicture: string | null;
+}
+
+/** Profile validation and photo messages shown by the spec (000 §5), enforced by the server too. */
+export const ProfileMessages = {
+  underage: 'You must be 18 or older to use the product',
+  maxInterests: 'Maximum 10 interests allowed',
+  notAnImage: 'Please select an image file',
+  profilePhotoTooLarge: 'Image must be less than 5MB',
+  onboardingPhotoTooLarge: 'Photo must be less than 10MB',
+  onboardingPhotoType: 'Only JPEG, PNG, and WebP images are allowed',
+  tooManyPhotos: 'You can upload at most 6 photos',
+  photoNotFound: 'Photo not found',
+  profileNotFound: 'Profile not found',
+} as const;
