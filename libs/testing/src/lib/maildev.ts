@@ -56,7 +56,6 @@ interface MailDevServer {
 }
 
 export async function startTestMailbox(): Promise<TestMailbox> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const MailDev = require('maildev') as new (config: object) => MailDevServer;
   const smtpPort = await freePort();
   const webPort = await freePort();
