@@ -8,11 +8,15 @@ import {
   OUTBOX_ENTITIES,
 } from '@mate/server-kit';
 import { ProfileEnv } from './profile.env';
-import { Photo } from './profiles/photo.entity';
+import { Photo } from './photos/photo.entity';
+import { PhotosModule } from './photos/photos.module';
+import { Preferences } from './preferences/preferences.entity';
+import { PreferencesModule } from './preferences/preferences.module';
 import { Profile } from './profiles/profile.entity';
 import { ProfileEventHandlers } from './profiles/profile-event.handlers';
 import { ProfilesModule } from './profiles/profiles.module';
 import { CreateProfiles1795284000000 } from './migrations/1795284000000-CreateProfiles';
+import { PhotosLocationPreferences1795300000000 } from './migrations/1795300000000-PhotosLocationPreferences';
 
 @Module({})
 export class AppModule {
@@ -23,9 +27,12 @@ export class AppModule {
       imports: [
         CoreModule.forRoot({ service: SERVICES.profile, envClass: ProfileEnv, env }),
         DatabaseModule.forRoot({
-          entities: [...OUTBOX_ENTITIES, Profile, Photo],
-          migrations: [CreateOutbox1763700000000, CreateProfiles1795284000000],
+          entities: [...OUTBOX_ENTITIES, Profile, Photo, Preferences],
+          migrations: [CreateOutbox1763700000000, CreateProfiles1795284000000, PhotosLocationPreferences1795300000000],
         }),
+        // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
+        PhotosModule,
+        PreferencesModule,
         ProfilesModule,
         EventsModule.forRoot({ handlers: ProfileEventHandlers, imports: [ProfilesModule] }),
       ],

@@ -1,7 +1,51 @@
-import { DatabaseEnv } from '@mate/server-kit';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { DatabaseEnv, Secret } from '@mate/server-kit';
 
-/**
- * Settings of profile-service. Only the shared ones so far (PORT, DATABASE_URL, REDIS_URL,
- * KEY_PREFIX, JWT_SECRET, ...); photo storage and geocoding add theirs here.
- */
-export class ProfileEnv extends DatabaseEnv {}
+const toBoolean = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
+
+/** Settings of profile-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
+export class ProfileEnv extends DatabaseEnv {
+  /** Where photo files are kept: `local` (a folder, the default) or `s3` (S3-compatible storage). */
+  @IsIn(['local', 's3'])
+  PHOTO_STORAGE: 'local' | 's3' = 'local';
+
+  /** Folder of the local storage; relative paths start at the working directory. */
+  @IsString()
+  @MinLength(1)
+  PHOTO_DIR = '.data/uploads';
+
+  /** Largest decoded image accepted (width × height), against decompression bombs. */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1_000_000)
+  @Max(268_402_689)
+  PHOTO_MAX_INPUT_PIXELS = 50_000_000;
+
+  @ValidateIf((env: ProfileEnv) => env.PHOTO_STORAGE === 's3')
+  @IsString({ message: 'S3_BUCKET is required when PHOTO_STORAGE=s3' })
+  @MinLength(1, { message: 'S3_BUCKET is required when PHOTO_STORAGE=s3' })
+  S3_BUCKET?: string;
+
+  @IsString()
+  S3_REGION = 'us-east-1';
+
+  /** An S3-compatible endpoint (MinIO, R2, …); AWS when empty. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  S3_ENDPOINT?: string;
+
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @Secret()
+  @IsOptional()
+  @IsString()
+  S3_SECRET_ACCESS_KEY?: string;
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  S3_FORCE_PATH_STYLE = false;
+}

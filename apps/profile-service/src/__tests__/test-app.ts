@@ -1,68 +1,111 @@
 import { randomUUID } from 'node:crypto';
-import { NestFactory } from '@nestjs/core';
-import { JwtService } from '@nestjs/jwt';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import {
-  ROLE_MEMBER,
-  SERVICES,
-  type EventEnvelope,
-  type EventName,
-  type EventPayloads,
-} from '@mate/contracts';
-import { createHttpApp, runMigrations, SessionStore } from '@mate/server-kit';
+import { DataSource } from 'typeorm';
+import { SERVICES, type EventName, type EventPayloads } from '@mate/contracts';
+import { EventConsumer, SessionStore } from '@mate/server-kit';
+import { eventEnvelope, issueSession, startService, type RunningService, type TestEnv } from '@mate/server-kit/testing';
+import { createTestDatabase, createTestRedisNamespace } from '@mate/testing';
 import { AppModule } from '../app.module';
 
-export type TestEnv = Record<string, string>;
+export { waitFor, type TestEnv } from '@mate/server-kit/testing';
 
-/** Applies the migrations the way `main.js migrate` does: no workers, no relay. */
-export async function migrate(env: TestEnv): Promise<void> {
-  const ctx = await NestFactory.createApplicationContext(
-    AppModule.forRoot({ ...env, WORKERS: 'off', OUTBOX_RELAY: 'off' }),
-    { logger: false },
-  );
-  try {
-    await runMigrations(ctx);
-  } finally {
-    await ctx.close();
-  }
-}
+export const JWT_SECRET = 'profile-service-test-secret';
 
-export async function startProfileService(env: TestEnv): Promise<NestExpressApplication> {
-  await migrate(env);
-  return createHttpApp(AppModule.forRoot(env));
+/** profile-service in this process on a free port, migrated, exactly as main.ts configures it. */
+export function startProfileService(
+  env: TestEnv,
+  overrides: { provide: unknown; useValue: unknown }[] = [],
+): Promise<RunningService> {
+  return startService((e) => AppModule.forRoot(e), env, {}, { overrides });
 }
 
 /** A live session in Redis and its bearer token, as auth-service would issue them. */
-export async function signIn(app: NestExpressApplication, jwtSecret: string, userId: string) {
-  const sessionId = randomUUID();
-  await app.get(SessionStore).create(sessionId, userId, ROLE_MEMBER);
-  const token = new JwtService({ secret: jwtSecret }).sign(
-    { sub: userId, sid: sessionId, role: ROLE_MEMBER },
-    { algorithm: 'HS256', expiresIn: '1h' },
-  );
-  return { sessionId, token, authorization: `Bearer ${token}` };
+export function signIn(app: NestExpressApplication, jwtSecret: string, userId: string) {
+  return issueSession(app.get(SessionStore), jwtSecret, userId as ReturnType<typeof randomUUID>);
 }
 
-export function envelope<N extends EventName>(name: N, payload: EventPayloads[N]): EventEnvelope<N> {
-  return {
-    id: randomUUID(),
-    name,
-    version: 1,
-    producer: SERVICES.auth,
-    occurredAt: new Date().toISOString(),
-    payload,
+/** An event as auth-service would publish it. */
+export function envelope<N extends EventName>(name: N, payload: EventPayloads[N]) {
+  return eventEnvelope(SERVICES.auth, name, payload);
+}
+
+export interface ProfileTestBed {
+  svc: RunningService;
+  app: NestExpressApplication;
+  url: string;
+  dataSource: DataSource;
+  consumer: EventConsumer;
+  photoDir: string;
+  /** A registered (optionally verified) member with a live session. */
+  member(options?: { name?: string | null; age?: number | null; verified?: boolean }): Promise<{
+    userId: string;
+    token: string;
+    authorization: string;
+  }>;
+  /** Names of the events this member's changes wrote to the outbox, oldest first. */
+  eventsOf(userId: string): Promise<{ name: string; payload: Record<string, unknown> }[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database, Redis namespace and photo folder, and profile-service on them. Members are
+ * created the way production creates them: from user.registered (and user.verified) events.
+ */
+export async function startProfileTestBed(label: string, extraEnv: TestEnv = {}): Promise<ProfileTestBed> {
+  const [db, ns] = await Promise.all([createTestDatabase(label), createTestRedisNamespace(label)]);
+  const photoDir = await mkdtemp(path.join(tmpdir(), `mate-${label}-photos-`));
+  const env: TestEnv = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: db.url,
+    REDIS_URL: ns.url,
+    KEY_PREFIX: ns.prefix,
+    OUTBOX_POLL_MS: '50',
+    JWT_SECRET,
+    PHOTO_STORAGE: 'local',
+    PHOTO_DIR: photoDir,
+    ...extraEnv,
   };
-}
-
-export async function waitFor<T>(
-  probe: () => Promise<T | null | undefined | false>,
-  { timeoutMs = 15000, intervalMs = 50, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
+  const svc = await startProfileService(env);
+  const consumer = svc.app.get(EventConsumer);
+  const dataSource = svc.app.get(DataSource);
+  return {
+    svc,
+    app: svc.app,
+    url: svc.url,
+    dataSource,
+    consumer,
+    photoDir,
+    async member({ name = 'Ana', age = 29, verified = true } = {}) {
+      const userId = randomUUID();
+      await consumer.handle(
+        envelope('user.registered', {
+          userId,
+          email: `${userId}@mate.test`,
+          name,
+          age,
+          registeredAt: new Date().toISOString(),
+        }),
+      );
+      if (verified) await consumer.handle(envelope('user.verified', { userId, verifiedAt: new Date().toISOString() }));
+      const session = await signIn(svc.app, JWT_SECRET, userId);
+      return { userId, token: session.token, authorization: session.authorization };
+    },
+    async eventsOf(userId: string) {
+      return dataSource.query(
+        `SELECT name, body->'payload' AS payload FROM outbox
+          WHERE kind = 'event' AND body->'payload'->>'userId' = $1 ORDER BY body->>'occurredAt', created_at`,
+        [userId],
+      );
+    },
+    async close() {
+      await svc.close();
+      await ns.cleanup();
+      await db.drop();
+      await rm(photoDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -25,6 +25,20 @@ export class Profile {
   @Column({ type: 'varchar', length: 200, nullable: true })
   location!: string | null;
 
+  /**
+   * Coordinates of the location, found offline (geocoding). PRIVATE: they go to services in
+   * profile.updated, never into a response a member reads.
+   */
+  @Column({ name: 'location_lat', type: 'double precision', nullable: true })
+  locationLat!: number | null;
+
+  @Column({ name: 'location_lng', type: 'double precision', nullable: true })
+  locationLng!: number | null;
+
+  /** null without a location; false when the place is unknown (distance matching is off). */
+  @Column({ name: 'location_resolved', type: 'boolean', nullable: true })
+  locationResolved!: boolean | null;
+
   /** Centimetres. */
   @Column({ type: 'int', nullable: true })
   height!: number | null;
@@ -46,6 +60,10 @@ export class Profile {
 
   @Column({ name: 'onboarding_completed', type: 'boolean', default: false })
   onboardingCompleted!: boolean;
+
+  /** Onboarding was skipped: completing it later still counts (and publishes) as completed. */
+  @Column({ name: 'onboarding_skipped', type: 'boolean', default: false })
+  onboardingSkipped!: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,5 +1,10 @@
-import type { PhotoDto, ProfileDto } from '@mate/contracts';
-import type { Photo } from './photo.entity';
+import type {
+  OwnProfileDto,
+  PhotoDto,
+  ProfileUpdatedPayload,
+  PublicProfileDto,
+} from '@mate/contracts';
+import type { Photo } from '../photos/photo.entity';
 import type { Profile } from './profile.entity';
 
 /**
@@ -16,16 +21,23 @@ function isFilled(value: unknown): boolean {
   return true;
 }
 
+/** Rejected photos are kept for moderation but never shown, counted or answered. */
+export function visiblePhotos(photos: readonly Photo[]): Photo[] {
+  return photos.filter((p) => p.moderationStatus !== 'rejected');
+}
+
 export function isProfileCompleted(profile: Profile, photos: readonly Photo[]): boolean {
   return (
     PROFILE_COMPLETED_FIELDS.every((field) => isFilled(profile[field])) &&
-    photos.length >= PROFILE_COMPLETED_MIN_PHOTOS
+    visiblePhotos(photos).length >= PROFILE_COMPLETED_MIN_PHOTOS
   );
 }
 
-/** Photos in display order: by `order`, then oldest first. */
+/** Visible photos in display order: by `order`, then oldest first. */
 export function sortPhotos(photos: readonly Photo[]): Photo[] {
-  return [...photos].sort((a, b) => a.order - b.order || a.createdAt.getTime() - b.createdAt.getTime());
+  return visiblePhotos(photos).sort(
+    (a, b) => a.order - b.order || a.createdAt.getTime() - b.createdAt.getTime(),
+  );
 }
 
 /** The picture shown for the member: the primary photo, else the first one. */
@@ -38,8 +50,8 @@ export function toPhotoDto(photo: Photo): PhotoDto {
   return { id: photo.id, url: photo.url, isPrimary: photo.isPrimary, order: photo.order };
 }
 
-/** The owner's view of a profile, camelCase, every flag present (spec 000 §3). */
-export function toProfileDto(profile: Profile, photos: readonly Photo[]): ProfileDto {
+/** The fields every member may see: no email, coordinates, moderation or onboarding state. */
+export function toPublicProfileDto(profile: Profile, photos: readonly Photo[]): PublicProfileDto {
   return {
     id: profile.id,
     userId: profile.userId,
@@ -55,8 +67,39 @@ export function toProfileDto(profile: Profile, photos: readonly Photo[]): Profil
     interests: profile.interests ?? [],
     photos: sortPhotos(photos).map(toPhotoDto),
     profilePicture: profilePictureOf(photos),
+  };
+}
+
+/** The owner's view of a profile, camelCase, every flag present (spec 000 §3); no coordinates. */
+export function toProfileDto(profile: Profile, photos: readonly Photo[]): OwnProfileDto {
+  return {
+    ...toPublicProfileDto(profile, photos),
     isVerified: profile.isVerified,
     profileCompleted: isProfileCompleted(profile, photos),
     onboardingCompleted: profile.onboardingCompleted,
+    locationResolved: profile.location === null ? null : (profile.locationResolved ?? false),
+  };
+}
+
+/** Everything matching needs, coordinates included: this goes to services, never to members. */
+export function toProfileUpdatedPayload(profile: Profile, photos: readonly Photo[]): ProfileUpdatedPayload {
+  const visible = visiblePhotos(photos);
+  return {
+    userId: profile.userId,
+    name: profile.name,
+    age: profile.age,
+    gender: profile.gender,
+    lookingFor: profile.lookingFor,
+    interests: profile.interests ?? [],
+    height: profile.height,
+    education: profile.education,
+    latitude: profile.locationLat,
+    longitude: profile.locationLng,
+    locationText: profile.location,
+    hasPhoto: visible.length > 0,
+    profilePicture: profilePictureOf(visible),
+    isVerified: profile.isVerified,
+    onboardingCompleted: profile.onboardingCompleted,
+    updatedAt: profile.updatedAt.toISOString(),
   };
 }

@@ -1,28 +1,50 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Put, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AuthPrincipal, ProfileDto } from '@mate/contracts';
-import { CurrentUser } from '@mate/server-kit';
+import type { AuthPrincipal, OwnProfileDto, ProfileCompletionDto, PublicProfileDto } from '@mate/contracts';
+import { CurrentUser, notFound } from '@mate/server-kit';
 import { CompleteOnboardingDto } from './dto/complete-onboarding.dto';
-import { ProfilesService } from './profiles.service';
+import { UpdateProfileDto } from './dto/update-profile.dto';
+import { PROFILE_NOT_FOUND, ProfilesService } from './profiles.service';
 
-/** The member's own profile. Every route needs a live session (global guard). */
+/**
+ * Profiles. Every route needs a live session (global guard). The `me` routes are declared before
+ * `:userId`, and `:userId` only takes a UUID, so `/api/profile/me…` never reads as a member id.
+ */
 @Controller('api/profile')
 export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
 
   /** Clients add a timestamp parameter (`?t=…`) against caches; it is ignored, and nothing is stored. */
   @Get('me')
-  me(@CurrentUser() user: AuthPrincipal, @Res({ passthrough: true }) res: Response): Promise<ProfileDto> {
+  me(@CurrentUser() user: AuthPrincipal, @Res({ passthrough: true }) res: Response): Promise<OwnProfileDto> {
     res.setHeader('Cache-Control', 'no-store');
     return this.profiles.getOwnProfile(user.userId);
+  }
+
+  @Put('me')
+  update(@CurrentUser() user: AuthPrincipal, @Body() body: UpdateProfileDto): Promise<OwnProfileDto> {
+    return this.profiles.updateProfile(user.userId, body);
+  }
+
+  @Get('me/completion')
+  completion(@CurrentUser() user: AuthPrincipal): Promise<ProfileCompletionDto> {
+    return this.profiles.completion(user.userId);
   }
 
   @Post('me/complete-onboarding')
   @HttpCode(HttpStatus.OK)
   completeOnboarding(
     @CurrentUser() user: AuthPrincipal,
-    @Body() _body: CompleteOnboardingDto,
-  ): Promise<ProfileDto> {
-    return this.profiles.completeOnboarding(user.userId);
+    @Body() body: CompleteOnboardingDto,
+  ): Promise<OwnProfileDto> {
+    return this.profiles.completeOnboarding(user.userId, body);
+  }
+
+  /** Another member's profile as members may see it (no email, coordinates or hidden state). */
+  @Get(':userId')
+  other(
+    @Param('userId', new ParseUUIDPipe({ exceptionFactory: () => notFound(PROFILE_NOT_FOUND) })) userId: string,
+  ): Promise<PublicProfileDto> {
+    return this.profiles.getPublicProfile(userId);
   }
 }

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
+import { Geocoder } from '../geocoding/geocoder';
 import { ProfilesController } from './profiles.controller';
 import { ProfilesRepository } from './profiles.repository';
 import { ProfilesService } from './profiles.service';
 
-/** Profiles: the member's own profile, and its creation and verification from auth events. */
+/** Profiles: the own profile, onboarding, other members' public profiles, and the auth events. */
 @Module({
   controllers: [ProfilesController],
-  providers: [ProfilesRepository, ProfilesService],
-  exports: [ProfilesService],
+  providers: [ProfilesRepository, ProfilesService, Geocoder],
+  exports: [ProfilesService, ProfilesRepository],
 })
 export class ProfilesModule {}

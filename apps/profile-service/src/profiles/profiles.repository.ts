@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { Photo } from './photo.entity';
+import { DataSource, EntityManager } from 'typeorm';
+import { Photo } from '../photos/photo.entity';
 import { Profile } from './profile.entity';
 
 export interface RegistrationFields {
@@ -9,7 +9,29 @@ export interface RegistrationFields {
   age: number | null;
 }
 
-/** The SQL of profiles and photos. */
+/** Columns a member (or onboarding) may change, with the private location columns. */
+export type ProfilePatch = Partial<
+  Pick<
+    Profile,
+    | 'name'
+    | 'age'
+    | 'gender'
+    | 'bio'
+    | 'location'
+    | 'locationLat'
+    | 'locationLng'
+    | 'locationResolved'
+    | 'height'
+    | 'occupation'
+    | 'education'
+    | 'lookingFor'
+    | 'interests'
+    | 'onboardingCompleted'
+    | 'onboardingSkipped'
+  >
+>;
+
+/** The SQL of profiles (and the photo reads a profile answer needs). */
 @Injectable()
 export class ProfilesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -17,55 +39,65 @@ export class ProfilesRepository {
   /**
    * Creates the profile from the registration. When a profile already exists (the verification
    * arrived first, or this is a second registration event) only fields still empty are filled,
-   * so nothing the member or an earlier event set is overwritten.
+   * so nothing the member or an earlier event set is overwritten. True when a row changed.
    */
-  async upsertFromRegistration(manager: EntityManager, fields: RegistrationFields): Promise<void> {
-    await manager.query(
+  async upsertFromRegistration(manager: EntityManager, fields: RegistrationFields): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
       `INSERT INTO profiles (user_id, name, age) VALUES ($1, $2, $3)
        ON CONFLICT (user_id) DO UPDATE
          SET name = COALESCE(profiles.name, EXCLUDED.name),
              age = COALESCE(profiles.age, EXCLUDED.age),
              updated_at = now()
          WHERE (profiles.name IS NULL AND EXCLUDED.name IS NOT NULL)
-            OR (profiles.age IS NULL AND EXCLUDED.age IS NOT NULL)`,
+            OR (profiles.age IS NULL AND EXCLUDED.age IS NOT NULL)
+       RETURNING id`,
       [fields.userId, fields.name, fields.age],
     );
+    return rows.length > 0;
   }
 
   /** Marks the profile verified, creating it (verified) when the registration has not arrived yet. */
-  async upsertVerified(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query(
+  async upsertVerified(manager: EntityManager, userId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
       `INSERT INTO profiles (user_id, is_verified) VALUES ($1, true)
        ON CONFLICT (user_id) DO UPDATE SET is_verified = true, updated_at = now()
-         WHERE NOT profiles.is_verified`,
-      [userId],
-    );
-  }
-
-  /** Returns false when the user has no profile. Repeating it changes nothing. */
-  async markOnboardingCompleted(userId: string): Promise<boolean> {
-    // Wrapped in a CTE: TypeORM answers a bare UPDATE with [rows, count] rather than rows.
-    const rows: { id: string }[] = await this.dataSource.query(
-      `WITH updated AS (
-         UPDATE profiles
-            SET onboarding_completed = true,
-                updated_at = CASE WHEN onboarding_completed THEN updated_at ELSE now() END
-          WHERE user_id = $1
-          RETURNING id
-       )
-       SELECT id FROM updated`,
+         WHERE NOT profiles.is_verified
+       RETURNING id`,
       [userId],
     );
     return rows.length > 0;
   }
 
-  findByUserId(userId: string): Promise<Profile | null> {
-    return this.dataSource.getRepository(Profile).findOne({ where: { userId } });
+  findByUserId(userId: string, manager: EntityManager = this.dataSource.manager): Promise<Profile | null> {
+    return manager.getRepository(Profile).findOne({ where: { userId } });
   }
 
-  photosOf(profileId: string): Promise<Photo[]> {
-    return this.dataSource
+  /**
+   * The profile, locked until the transaction ends: every change to a member's profile or photos
+   * takes this lock first, so two requests of one member run one after the other.
+   */
+  lockByUserId(manager: EntityManager, userId: string): Promise<Profile | null> {
+    return manager
+      .getRepository(Profile)
+      .createQueryBuilder('p')
+      .setLock('pessimistic_write')
+      .where('p.user_id = :userId', { userId })
+      .getOne();
+  }
+
+  async update(manager: EntityManager, profileId: string, patch: ProfilePatch): Promise<void> {
+    await manager.getRepository(Profile).update({ id: profileId }, patch);
+  }
+
+  /** Visible (not rejected) photos in display order. */
+  photosOf(profileId: string, manager: EntityManager = this.dataSource.manager): Promise<Photo[]> {
+    return manager
       .getRepository(Photo)
-      .find({ where: { profileId }, order: { order: 'ASC', createdAt: 'ASC' } });
+      .createQueryBuilder('ph')
+      .where('ph.profile_id = :profileId', { profileId })
+      .andWhere("ph.moderation_status <> 'rejected'")
+      .orderBy('ph.order', 'ASC')
+      .addOrderBy('ph.created_at', 'ASC')
+      .getMany();
   }
 }

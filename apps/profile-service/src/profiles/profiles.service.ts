@@ -1,18 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
   NAME_MAX_LENGTH,
   PROFILE_MAX_AGE,
   PROFILE_MIN_AGE,
-  type ProfileDto,
+  ProfileMessages,
+  type OwnProfileDto,
+  type ProfileCompletionDto,
+  type PublicProfileDto,
   type UserRegisteredPayload,
   type UserVerifiedPayload,
 } from '@mate/contracts';
-import { notFound } from '@mate/server-kit';
-import { toProfileDto } from './profile.mapper';
-import { ProfilesRepository } from './profiles.repository';
+import { badRequest, notFound, OutboxService } from '@mate/server-kit';
+import { Geocoder } from '../geocoding/geocoder';
+import { completionPercentage } from './profile-completion';
+import type { Profile } from './profile.entity';
+import { toProfileDto, toProfileUpdatedPayload, toPublicProfileDto } from './profile.mapper';
+import { ProfilesRepository, type ProfilePatch } from './profiles.repository';
+import { PROFILE_FIELDS, type UpdateProfileDto } from './dto/update-profile.dto';
+import { isCompleting, type CompleteOnboardingDto } from './dto/complete-onboarding.dto';
 
-export const PROFILE_NOT_FOUND = 'Profile not found';
+export const PROFILE_NOT_FOUND = ProfileMessages.profileNotFound;
 
 /** What registration may put into a profile: a trimmed name, an age the profile rules allow. */
 export function registrationFields(payload: UserRegisteredPayload) {
@@ -25,30 +33,159 @@ export function registrationFields(payload: UserRegisteredPayload) {
   return { userId: payload.userId, name: name || null, age: allowedAge };
 }
 
+/** Only the columns whose value differs from what is stored. */
+function changesOf(profile: Profile, patch: ProfilePatch): ProfilePatch {
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const current = (profile as unknown as Record<string, unknown>)[key];
+    if (JSON.stringify(current ?? null) !== JSON.stringify(value ?? null)) changed[key] = value;
+  }
+  return changed as ProfilePatch;
+}
+
 /** The profile rules. */
 @Injectable()
 export class ProfilesService {
-  constructor(private readonly profiles: ProfilesRepository) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly profiles: ProfilesRepository,
+    private readonly outbox: OutboxService,
+    private readonly geocoder: Geocoder,
+  ) {}
 
-  async getOwnProfile(userId: string): Promise<ProfileDto> {
-    const profile = await this.profiles.findByUserId(userId);
+  async getOwnProfile(userId: string, manager?: EntityManager): Promise<OwnProfileDto> {
+    const profile = await this.profiles.findByUserId(userId, manager);
     // No profile yet: the registration event has not been handled (the client retries once).
     if (!profile) throw notFound(PROFILE_NOT_FOUND);
-    return toProfileDto(profile, await this.profiles.photosOf(profile.id));
+    return toProfileDto(profile, await this.profiles.photosOf(profile.id, manager));
   }
 
-  async completeOnboarding(userId: string): Promise<ProfileDto> {
-    if (!(await this.profiles.markOnboardingCompleted(userId))) throw notFound(PROFILE_NOT_FOUND);
-    return this.getOwnProfile(userId);
+  async getPublicProfile(userId: string): Promise<PublicProfileDto> {
+    const profile = await this.profiles.findByUserId(userId);
+    if (!profile) throw notFound(PROFILE_NOT_FOUND);
+    return toPublicProfileDto(profile, await this.profiles.photosOf(profile.id));
+  }
+
+  async completion(userId: string): Promise<ProfileCompletionDto> {
+    const profile = await this.profiles.findByUserId(userId);
+    if (!profile) throw notFound(PROFILE_NOT_FOUND);
+    const photos = await this.profiles.photosOf(profile.id);
+    return { percentage: completionPercentage({ ...profile, photoCount: photos.length }) };
+  }
+
+  /**
+   * PUT /api/profile/me: applies the fields that were sent (null clears one), geocodes a new
+   * location, and publishes profile.updated when something changed, all in one transaction.
+   */
+  async updateProfile(userId: string, body: UpdateProfileDto): Promise<OwnProfileDto> {
+    const patch: ProfilePatch = {};
+    for (const field of PROFILE_FIELDS) {
+      const value = body[field];
+      if (value === undefined) continue;
+      if (field === 'interests') patch.interests = (value as string[] | null) ?? [];
+      else (patch as Record<string, unknown>)[field] = value;
+    }
+    if (patch.location !== undefined) Object.assign(patch, await this.locate(patch.location));
+
+    const dto = await this.dataSource.transaction(async (manager) => {
+      const profile = await this.profiles.lockByUserId(manager, userId);
+      if (!profile) throw notFound(PROFILE_NOT_FOUND);
+      await this.applyChanges(manager, profile, patch);
+      return this.getOwnProfile(userId, manager);
+    });
+    return dto.location !== null && dto.locationResolved === false
+      ? { ...dto, locationNote: ProfileMessages.locationUnknown }
+      : dto;
+  }
+
+  /**
+   * POST /api/profile/me/complete-onboarding. No fields: skip (marks onboarding done). With the
+   * fields: saves them and completes, which needs a photo. Repeating either changes nothing;
+   * onboarding.completed is published when onboarding ends, and again if a skipped onboarding is
+   * completed later.
+   */
+  async completeOnboarding(userId: string, body: CompleteOnboardingDto | undefined): Promise<OwnProfileDto> {
+    const completing = isCompleting(body);
+    const patch: ProfilePatch = {};
+    if (completing && body) {
+      Object.assign(patch, {
+        name: body.name,
+        age: body.age,
+        gender: body.gender,
+        bio: body.bio,
+        interests: body.interests,
+        lookingFor: body.lookingFor,
+        location: body.location,
+      });
+      Object.assign(patch, await this.locate(body.location ?? null));
+    }
+
+    return this.dataSource.transaction(async (manager) => {
+      const profile = await this.profiles.lockByUserId(manager, userId);
+      if (!profile) throw notFound(PROFILE_NOT_FOUND);
+      let finishes = false;
+      if (completing) {
+        const photos = await this.profiles.photosOf(profile.id, manager);
+        if (photos.length === 0) throw badRequest(ProfileMessages.photoRequired);
+        finishes = !profile.onboardingCompleted || profile.onboardingSkipped;
+        Object.assign(patch, { onboardingCompleted: true, onboardingSkipped: false });
+      } else if (!profile.onboardingCompleted) {
+        finishes = true;
+        Object.assign(patch, { onboardingCompleted: true, onboardingSkipped: true });
+      }
+      await this.applyChanges(manager, profile, patch);
+      if (finishes) {
+        await this.outbox.publish(manager, 'onboarding.completed', {
+          userId,
+          completedAt: new Date().toISOString(),
+          skipped: !completing,
+        });
+      }
+      return this.getOwnProfile(userId, manager);
+    });
   }
 
   /** user.registered: both orders of registered/verified end in the same profile. */
   async applyRegistration(manager: EntityManager, payload: UserRegisteredPayload): Promise<void> {
-    await this.profiles.upsertFromRegistration(manager, registrationFields(payload));
+    if (await this.profiles.upsertFromRegistration(manager, registrationFields(payload))) {
+      await this.publishUpdated(manager, payload.userId);
+    }
   }
 
   /** user.verified, possibly before user.registered was handled. */
   async applyVerification(manager: EntityManager, payload: UserVerifiedPayload): Promise<void> {
-    await this.profiles.upsertVerified(manager, payload.userId);
+    if (await this.profiles.upsertVerified(manager, payload.userId)) {
+      await this.publishUpdated(manager, payload.userId);
+    }
+  }
+
+  /**
+   * Publishes profile.updated with the whole profile as it is inside this transaction (photos
+   * included): call it after any change, in the transaction that made it.
+   */
+  async publishUpdated(manager: EntityManager, userId: string): Promise<void> {
+    const profile = await this.profiles.findByUserId(userId, manager);
+    if (!profile) return;
+    const photos = await this.profiles.photosOf(profile.id, manager);
+    await this.outbox.publish(manager, 'profile.updated', toProfileUpdatedPayload(profile, photos));
+  }
+
+  /** Writes what differs from the stored profile and, if anything did, publishes the change. */
+  private async applyChanges(manager: EntityManager, profile: Profile, patch: ProfilePatch): Promise<void> {
+    const changes = changesOf(profile, patch);
+    if (Object.keys(changes).length === 0) return;
+    await this.profiles.update(manager, profile.id, changes);
+    await this.publishUpdated(manager, profile.userId);
+  }
+
+  /** The private coordinate columns for a location text (cleared with it). */
+  private async locate(location: string | null): Promise<ProfilePatch> {
+    if (location === null) return { locationLat: null, locationLng: null, locationResolved: null };
+    const place = await this.geocoder.geocode(location);
+    return {
+      locationLat: place?.latitude ?? null,
+      locationLng: place?.longitude ?? null,
+      locationResolved: place !== null,
+    };
   }
 }

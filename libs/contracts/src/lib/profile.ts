@@ -185,4 +185,52 @@ export const ProfileMessages = {
   tooManyPhotos: 'You can upload at most 6 photos',
   photoNotFound: 'Photo not found',
   profileNotFound: 'Profile not found',
+  photoRequired: 'Please upload a photo',
+  photoNotUploadedHere: 'Photos must be uploaded to Mate first',
+  photoOrderMismatch: 'The new order must list each of your photos exactly once',
+  imageTooLargeToProcess: 'Image dimensions are too large',
+  locationUnknown: "We couldn't find this city, so distance matching is off until you enter a known place.",
+  ageRangeOrder: 'Minimum age cannot be greater than maximum age',
+  heightRangeOrder: 'Minimum height cannot be greater than maximum height',
 } as const;
+
+/**
+ * The own profile as `GET/PUT /api/profile/me` answer it: `locationResolved` is null without a
+ * location, else whether the place was found (distance matching works only when it was);
+ * `locationNote` (PUT only) explains an unknown place. Coordinates are never sent to members.
+ */
+export interface OwnProfileDto extends ProfileDto {
+  locationResolved: boolean | null;
+  locationNote?: string;
+}
+
+/** Display sizes of an uploaded photo (longest side in pixels; never upscaled). */
+export const PHOTO_SIZES = { large: 1200, medium: 600, thumb: 200 } as const;
+export type PhotoSize = keyof typeof PHOTO_SIZES;
+
+/** Where an uploaded photo is served (public, immutable); `PhotoDto.url` is the `large` one. */
+export function photoFileUrl(photoId: string, size: PhotoSize = 'large'): string {
+  return `/api/photos/files/${photoId}/${size}.webp`;
+}
+
+/** Body of `PUT /api/photos/reorder` and `PUT /api/profile/me/photos/reorder`. */
+export interface PhotoReorderRequest {
+  photoOrders: { id: string; order: number }[];
+}
+
+/** Body of `POST /api/profile/me/photos`: attaches a photo uploaded to Mate, by its URL. */
+export interface AttachPhotoRequest {
+  url: string;
+  isPrimary?: boolean;
+}
+
+/** Body of `POST /api/profile/me/complete-onboarding`; no body (or `{}`) skips onboarding. */
+export interface CompleteOnboardingRequest {
+  name: string;
+  age: number;
+  gender: string;
+  bio: string;
+  interests: string[];
+  lookingFor: string;
+  location: string;
+}

@@ -1,6 +1,13 @@
 import { registrationFields } from '../profiles.service';
-import { isProfileCompleted, profilePictureOf, toProfileDto } from '../profile.mapper';
-import type { Photo } from '../photo.entity';
+import {
+  isProfileCompleted,
+  profilePictureOf,
+  toProfileDto,
+  toProfileUpdatedPayload,
+  toPublicProfileDto,
+} from '../profile.mapper';
+import { COMPLETION_WEIGHTS, completionPercentage, type CompletionInput } from '../profile-completion';
+import type { Photo } from '../../photos/photo.entity';
 import type { Profile } from '../profile.entity';
 
 function profile(overrides: Partial<Profile> = {}): Profile {
@@ -12,6 +19,9 @@ function profile(overrides: Partial<Profile> = {}): Profile {
     gender: 'female',
     bio: 'Climber and cook.',
     location: 'Lisbon, Portugal',
+    locationLat: 38.72,
+    locationLng: -9.13,
+    locationResolved: true,
     height: null,
     occupation: null,
     education: null,
@@ -19,6 +29,7 @@ function profile(overrides: Partial<Profile> = {}): Profile {
     interests: [],
     isVerified: true,
     onboardingCompleted: false,
+    onboardingSkipped: false,
     createdAt: new Date(),
     updatedAt: new Date(),
     ...overrides,
@@ -33,6 +44,11 @@ function photo(id: string, order: number, isPrimary = false): Photo {
     url: `/uploads/${id}.webp`,
     isPrimary,
     order,
+    storageKey: null,
+    sizes: {},
+    moderationStatus: 'pending',
+    moderatedAt: null,
+    rejectionReason: null,
     createdAt: new Date(order),
   };
 }
@@ -89,5 +105,112 @@ describe('profile mapping', () => {
       age: null,
     });
     expect(registrationFields({ ...base, name: 'x'.repeat(300), age: 30.5 }).name).toHaveLength(100);
+  });
+
+  it('leaves rejected photos out of everything a member sees', () => {
+    const rejected = { ...photo('r', 0, true), moderationStatus: 'rejected' as const };
+    const dto = toProfileDto(profile(), [rejected, photo('a', 1)]);
+    expect(dto.photos.map((p) => p.id)).toEqual(['a']);
+    expect(dto.profilePicture).toBe('/uploads/a.webp');
+    expect(isProfileCompleted(profile(), [rejected])).toBe(false);
+  });
+
+  it('tells whether the location was found, never where it is', () => {
+    expect(toProfileDto(profile(), []).locationResolved).toBe(true);
+    expect(toProfileDto(profile({ locationResolved: false, locationLat: null, locationLng: null }), []).locationResolved).toBe(false);
+    expect(toProfileDto(profile({ location: null, locationResolved: null }), []).locationResolved).toBeNull();
+    for (const dto of [toProfileDto(profile(), []), toPublicProfileDto(profile(), [])]) {
+      expect(JSON.stringify(dto)).not.toMatch(/38\.72|-9\.13|lat|lng|longitude/i);
+    }
+  });
+
+  it('shows other members no onboarding, verification or location state', () => {
+    expect(Object.keys(toPublicProfileDto(profile(), [photo('a', 0)])).sort()).toEqual(
+      [
+        'age',
+        'bio',
+        'education',
+        'gender',
+        'height',
+        'id',
+        'interests',
+        'location',
+        'lookingFor',
+        'name',
+        'occupation',
+        'photos',
+        'profilePicture',
+        'userId',
+      ].sort(),
+    );
+  });
+
+  it('gives services the coordinates in profile.updated', () => {
+    expect(toProfileUpdatedPayload(profile(), [photo('a', 0)])).toMatchObject({
+      userId: 'u1',
+      latitude: 38.72,
+      longitude: -9.13,
+      locationText: 'Lisbon, Portugal',
+      hasPhoto: true,
+      profilePicture: '/uploads/a.webp',
+    });
+  });
+});
+
+describe('profile completion', () => {
+  const empty: CompletionInput = {
+    name: null,
+    age: null,
+    gender: null,
+    bio: null,
+    location: null,
+    interests: [],
+    lookingFor: null,
+    occupation: null,
+    height: null,
+    education: null,
+    photoCount: 0,
+  };
+  const full: CompletionInput = {
+    name: 'Ana',
+    age: 29,
+    gender: 'female',
+    bio: 'Climber, cook and reader.',
+    location: 'Lisbon, Portugal',
+    interests: ['Travel', 'Music', 'Art'],
+    lookingFor: 'relationship',
+    occupation: 'Engineer',
+    height: 170,
+    education: null,
+    photoCount: 1,
+  };
+
+  it('adds up to 100 across its parts', () => {
+    expect(COMPLETION_WEIGHTS.reduce((sum, w) => sum + w.points, 0)).toBe(100);
+    expect(completionPercentage(empty)).toBe(0);
+    expect(completionPercentage(full)).toBe(100);
+  });
+
+  it('counts each part with its weight', () => {
+    expect(completionPercentage({ ...empty, name: 'Ana' })).toBe(10);
+    expect(completionPercentage({ ...empty, name: '   ' })).toBe(0);
+    expect(completionPercentage({ ...empty, age: 18 })).toBe(10);
+    expect(completionPercentage({ ...empty, gender: 'other' })).toBe(10);
+    expect(completionPercentage({ ...empty, location: 'Paris' })).toBe(10);
+    expect(completionPercentage({ ...empty, photoCount: 1 })).toBe(20);
+    expect(completionPercentage({ ...empty, lookingFor: 'casual' })).toBe(5);
+    expect(completionPercentage({ ...empty, occupation: 'Nurse' })).toBe(5);
+    expect(completionPercentage({ ...empty, height: 180 })).toBe(5);
+    expect(completionPercentage({ ...empty, education: 'MSc' })).toBe(5);
+    expect(completionPercentage({ ...empty, height: 180, education: 'MSc' })).toBe(5);
+  });
+
+  it('wants a bio of at least 20 characters and at least 3 interests', () => {
+    expect(completionPercentage({ ...empty, bio: 'x'.repeat(19) })).toBe(0);
+    expect(completionPercentage({ ...empty, bio: 'x'.repeat(20) })).toBe(15);
+    expect(completionPercentage({ ...empty, bio: `  ${'x'.repeat(19)}  ` })).toBe(0);
+    expect(completionPercentage({ ...empty, interests: ['a', 'b'] })).toBe(0);
+    expect(completionPercentage({ ...empty, interests: ['a', 'b', 'c'] })).toBe(10);
+    expect(completionPercentage({ ...full, photoCount: 0 })).toBe(80);
   });
 });

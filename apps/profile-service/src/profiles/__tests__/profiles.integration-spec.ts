@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import request from 'supertest';
 import { AuthMessages, eventQueueName, SERVICES, type EventEnvelope, type ProfileDto } from '@mate/contracts';
 import { createQueueConnection, EventConsumer, SessionStore } from '@mate/server-kit';
+import type { RunningService } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
 import { envelope, signIn, startProfileService, waitFor, type TestEnv } from '../../__tests__/test-app';
 
@@ -17,6 +18,7 @@ describe('profile-service (real PostgreSQL and Redis)', () => {
   let db: TestDatabase;
   let redisNs: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   let env: TestEnv;
+  let svc: RunningService;
   let app: NestExpressApplication;
   let consumer: EventConsumer;
   let dataSource: DataSource;
@@ -32,13 +34,14 @@ describe('profile-service (real PostgreSQL and Redis)', () => {
       OUTBOX_POLL_MS: '50',
       JWT_SECRET,
     };
-    app = await startProfileService(env);
+    svc = await startProfileService(env);
+    app = svc.app;
     consumer = app.get(EventConsumer);
     dataSource = app.get(DataSource);
   });
 
   afterAll(async () => {
-    await app?.close();
+    await svc?.close();
     await redisNs?.cleanup();
     await db?.drop();
   });
@@ -194,6 +197,7 @@ describe('profile-service (real PostgreSQL and Redis)', () => {
         isVerified: true,
         profileCompleted: false,
         onboardingCompleted: false,
+        locationResolved: null,
       });
     });
 

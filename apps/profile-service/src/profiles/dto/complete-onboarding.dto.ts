@@ -1,5 +1,93 @@
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import {
+  ALL_GENDERS,
+  ALL_LOOKING_FOR,
+  BIO_MAX_LENGTH,
+  INTEREST_MAX_LENGTH,
+  LOCATION_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  ONBOARDING_BIO_MIN_LENGTH,
+  ONBOARDING_MAX_AGE,
+  ONBOARDING_MAX_INTERESTS,
+  ONBOARDING_MIN_AGE,
+  ProfileMessages,
+} from '@mate/contracts';
+import { trim, wordList } from '../../common/transforms';
+import { AGE_INTEGER_MESSAGE, GENDER_MESSAGE, INTEREST_LENGTH_MESSAGE, LOOKING_FOR_MESSAGE } from './update-profile.dto';
+
+export const ONBOARDING_FIELDS = ['name', 'age', 'gender', 'bio', 'interests', 'lookingFor', 'location'] as const;
+
+/** A body with any onboarding field completes onboarding; no body (or `{}`) skips it. */
+export function isCompleting(body: object | null | undefined): boolean {
+  if (!body) return false;
+  return ONBOARDING_FIELDS.some((field) => (body as Record<string, unknown>)[field] !== undefined);
+}
+
+const INTERESTS_REQUIRED = 'Please add at least one interest';
+
 /**
- * POST /api/profile/me/complete-onboarding takes no fields. Declaring the empty body still lets
- * the global validation pipe refuse unknown ones with 400 instead of ignoring them.
+ * POST /api/profile/me/complete-onboarding. Completing needs every field, checked with the
+ * onboarding rules of spec 000 §5 (stricter than the profile form: age 18-99, bio of at least 20
+ * characters, 1 to 10 interests). Unknown fields are refused either way.
  */
-export class CompleteOnboardingDto {}
+export class CompleteOnboardingDto {
+  @ValidateIf(isCompleting)
+  @Transform(trim)
+  @IsString({ message: 'Name is required' })
+  @IsNotEmpty({ message: 'Name is required' })
+  @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
+  name?: string;
+
+  @ValidateIf(isCompleting)
+  @IsInt({ message: AGE_INTEGER_MESSAGE })
+  @Min(ONBOARDING_MIN_AGE, { message: ProfileMessages.underage })
+  @Max(ONBOARDING_MAX_AGE, { message: `Age must be at most ${ONBOARDING_MAX_AGE}` })
+  age?: number;
+
+  /** The onboarding reading (prefer-not-to-say) and the profile form's (other) are both accepted. */
+  @ValidateIf(isCompleting)
+  @IsIn(ALL_GENDERS, { message: GENDER_MESSAGE })
+  gender?: string;
+
+  @ValidateIf(isCompleting)
+  @Transform(trim)
+  @IsString({ message: `Bio must be at least ${ONBOARDING_BIO_MIN_LENGTH} characters` })
+  @MinLength(ONBOARDING_BIO_MIN_LENGTH, { message: `Bio must be at least ${ONBOARDING_BIO_MIN_LENGTH} characters` })
+  @MaxLength(BIO_MAX_LENGTH, { message: `Bio must be at most ${BIO_MAX_LENGTH} characters` })
+  bio?: string;
+
+  /** Trimmed, empty ones and case-insensitive duplicates dropped, then 1 to 10. */
+  @ValidateIf(isCompleting)
+  @Transform(wordList)
+  @IsArray({ message: INTERESTS_REQUIRED })
+  @ArrayMinSize(1, { message: INTERESTS_REQUIRED })
+  @ArrayMaxSize(ONBOARDING_MAX_INTERESTS, { message: ProfileMessages.maxInterests })
+  @IsString({ each: true, message: 'Interests must be a list of words' })
+  @MaxLength(INTEREST_MAX_LENGTH, { each: true, message: INTEREST_LENGTH_MESSAGE })
+  interests?: string[];
+
+  @ValidateIf(isCompleting)
+  @IsIn(ALL_LOOKING_FOR, { message: LOOKING_FOR_MESSAGE })
+  lookingFor?: string;
+
+  @ValidateIf(isCompleting)
+  @Transform(trim)
+  @IsString({ message: 'Location is required' })
+  @IsNotEmpty({ message: 'Location is required' })
+  @MaxLength(LOCATION_MAX_LENGTH, { message: `Location must be at most ${LOCATION_MAX_LENGTH} characters` })
+  location?: string;
+}

@@ -1,0 +1,47 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { ProfileMessages } from '@mate/contracts';
+
+/** POST /api/profile/me/photos: a photo already uploaded to Mate, named by its URL. */
+export class AttachPhotoDto {
+  @IsString({ message: ProfileMessages.photoNotUploadedHere })
+  @MaxLength(2048, { message: ProfileMessages.photoNotUploadedHere })
+  url!: string;
+
+  @IsOptional()
+  @IsBoolean({ message: 'isPrimary must be true or false' })
+  isPrimary?: boolean;
+}
+
+const ORDER_MESSAGE = 'Each photo order needs an id and a whole-number order';
+
+export class PhotoOrderDto {
+  @IsUUID('all', { message: ProfileMessages.photoOrderMismatch })
+  id!: string;
+
+  @IsInt({ message: ORDER_MESSAGE })
+  @Min(0, { message: ORDER_MESSAGE })
+  @Max(1000, { message: ORDER_MESSAGE })
+  order!: number;
+}
+
+/** PUT /api/photos/reorder: every visible photo of the member, each once, with its new place. */
+export class ReorderPhotosDto {
+  @IsArray({ message: ProfileMessages.photoOrderMismatch })
+  @ArrayMaxSize(50, { message: ProfileMessages.photoOrderMismatch })
+  @ValidateNested({ each: true })
+  @Type(() => PhotoOrderDto)
+  photoOrders!: PhotoOrderDto[];
+}

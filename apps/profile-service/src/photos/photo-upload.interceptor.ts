@@ -1,0 +1,68 @@
+import { HttpStatus, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import multer from 'multer';
+import type { Observable } from 'rxjs';
+import { ErrorCode, ONBOARDING_PHOTO_MAX_BYTES, PROFILE_PHOTO_MAX_BYTES, ProfileMessages } from '@mate/contracts';
+import { AppException, badRequest } from '@mate/server-kit';
+
+/** Field of the multipart body that carries the photo (spec 000 §7). */
+export const PHOTO_FIELD = 'photo';
+
+/** Onboarding allows bigger photos and says so in its own words (spec 000 §5). */
+export type UploadContext = 'profile' | 'onboarding';
+
+export function uploadContextOf(query: unknown): UploadContext {
+  return (query as { context?: unknown } | undefined)?.context === 'onboarding' ? 'onboarding' : 'profile';
+}
+
+export const UPLOAD_LIMITS: Record<UploadContext, { maxBytes: number; tooLarge: string; wrongType: string }> = {
+  profile: {
+    maxBytes: PROFILE_PHOTO_MAX_BYTES,
+    tooLarge: ProfileMessages.profilePhotoTooLarge,
+    wrongType: ProfileMessages.notAnImage,
+  },
+  onboarding: {
+    maxBytes: ONBOARDING_PHOTO_MAX_BYTES,
+    tooLarge: ProfileMessages.onboardingPhotoTooLarge,
+    wrongType: ProfileMessages.onboardingPhotoType,
+  },
+};
+
+export const photoTooLarge = (context: UploadContext) =>
+  new AppException(UPLOAD_LIMITS[context].tooLarge, ErrorCode.PayloadTooLarge, HttpStatus.PAYLOAD_TOO_LARGE);
+
+/** A multer failure in the words of the spec; anything but size means "no usable image". */
+function uploadError(error: unknown, context: UploadContext): AppException {
+  if ((error as { code?: string })?.code === 'LIMIT_FILE_SIZE') return photoTooLarge(context);
+  return badRequest(ProfileMessages.notAnImage);
+}
+
+/**
+ * Reads the multipart body into memory with multer, the size limit chosen per request
+ * (`?context=onboarding`: 10 MB, else 5 MB). Multer stops reading a file one byte past the limit
+ * (so an exactly-at-limit file passes and the service can still tell "over"), and one file only.
+ */
+@Injectable()
+export class PhotoUploadInterceptor implements NestInterceptor {
+  async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const http = ctx.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const context = uploadContextOf(req.query);
+    const upload = multer({
+      storage: multer.memoryStorage(),
+      limits: {
+        fileSize: UPLOAD_LIMITS[context].maxBytes + 1,
+        files: 1,
+        fields: 10,
+        parts: 12,
+        fieldSize: 10 * 1024,
+        headerPairs: 100,
+      },
+    }).single(PHOTO_FIELD);
+    await new Promise<void>((resolve, reject) => {
+      void upload(req, res, (error?: unknown) => (error ? reject(uploadError(error, context)) : resolve()));
+    });
+    return next.handle();
+  }
+}

@@ -1,0 +1,106 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Query,
+  Res,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { PHOTO_SIZES, ProfileMessages, type AuthPrincipal, type PhotoDto, type PhotoSize, type PhotoUploadResponse } from '@mate/contracts';
+import { CurrentUser, notFound, Public } from '@mate/server-kit';
+import { AttachPhotoDto, ReorderPhotosDto } from './dto/photo.dto';
+import { PhotoUploadInterceptor, uploadContextOf } from './photo-upload.interceptor';
+import { PHOTO_CONTENT_TYPE } from './image-processor';
+import { PhotosService, type UploadedPhotoFile } from './photos.service';
+
+const photoId = () => new ParseUUIDPipe({ exceptionFactory: () => notFound(ProfileMessages.photoNotFound) });
+
+/**
+ * The member's own photos, under both paths the clients use (`/api/photos/…` and
+ * `/api/profile/me/photos/…`, spec 000 §7). Every route needs a live session.
+ */
+@Controller(['api/photos', 'api/profile/me/photos'])
+export class PhotosController {
+  constructor(private readonly photos: PhotosService) {}
+
+  @Get()
+  list(@CurrentUser() user: AuthPrincipal): Promise<PhotoDto[]> {
+    return this.photos.list(user.userId);
+  }
+
+  /** Multipart, field `photo`; `?context=onboarding` allows 10 MB instead of 5 MB. */
+  @Post('upload')
+  @UseInterceptors(PhotoUploadInterceptor)
+  upload(
+    @CurrentUser() user: AuthPrincipal,
+    @UploadedFile() file: UploadedPhotoFile | undefined,
+    @Query() query: Record<string, unknown>,
+  ): Promise<PhotoUploadResponse> {
+    return this.photos.upload(user.userId, file, uploadContextOf(query));
+  }
+
+  @Put('reorder')
+  reorder(@CurrentUser() user: AuthPrincipal, @Body() body: ReorderPhotosDto): Promise<PhotoDto[]> {
+    return this.photos.reorder(user.userId, body.photoOrders);
+  }
+
+  @Put(':id/primary')
+  makePrimary(@CurrentUser() user: AuthPrincipal, @Param('id', photoId()) id: string): Promise<PhotoDto[]> {
+    return this.photos.makePrimary(user.userId, id);
+  }
+
+  @Delete(':id')
+  remove(@CurrentUser() user: AuthPrincipal, @Param('id', photoId()) id: string): Promise<PhotoDto[]> {
+    return this.photos.remove(user.userId, id);
+  }
+}
+
+/** POST /api/profile/me/photos: attach (or make primary) a photo already uploaded to Mate. */
+@Controller('api/profile/me/photos')
+export class ProfilePhotosController {
+  constructor(private readonly photos: PhotosService) {}
+
+  @Post()
+  @HttpCode(HttpStatus.OK)
+  attach(@CurrentUser() user: AuthPrincipal, @Body() body: AttachPhotoDto): Promise<PhotoDto> {
+    return this.photos.attach(user.userId, body.url, body.isPrimary);
+  }
+}
+
+const FILE_NAME = new RegExp(`^(${Object.keys(PHOTO_SIZES).join('|')})\\.webp$`);
+
+/**
+ * The photo files. Public: `<img>` tags cannot send a bearer token, and photo ids are random
+ * UUIDs. A file never changes (a new photo gets a new id), so it may be cached for a year.
+ */
+@Controller('api/photos/files')
+export class PhotoFilesController {
+  constructor(private readonly photos: PhotosService) {}
+
+  @Public()
+  @Get(':photoId/:file')
+  async file(
+    @Param('photoId', photoId()) id: string,
+    @Param('file') fileName: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const size = FILE_NAME.exec(fileName)?.[1] as PhotoSize | undefined;
+    const stream = size ? await this.photos.openFile(id, size) : null;
+    if (!stream) throw notFound(ProfileMessages.photoNotFound);
+    res.setHeader('Content-Type', PHOTO_CONTENT_TYPE);
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    await pipeline(stream, res).catch(() => res.destroy());
+  }
+}

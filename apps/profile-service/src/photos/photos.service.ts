@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
+import {
+  MAX_PHOTOS,
+  PHOTO_SIZES,
+  photoFileUrl,
+  ProfileMessages,
+  type PhotoDto,
+  type PhotoSize,
+  type PhotoUploadResponse,
+} from '@mate/contracts';
+import { badRequest, LOGGER, notFound, OutboxService } from '@mate/server-kit';
+import { ProfilesRepository } from '../profiles/profiles.repository';
+import { ProfilesService } from '../profiles/profiles.service';
+import { toPhotoDto } from '../profiles/profile.mapper';
+import type { Profile } from '../profiles/profile.entity';
+import { ImageProcessor, ImageRejected, PHOTO_CONTENT_TYPE, type EncodedPhoto } from './image-processor';
+import { photoTooLarge, UPLOAD_LIMITS, type UploadContext } from './photo-upload.interceptor';
+import type { StoredSizes } from './photo.entity';
+import { PhotosRepository } from './photos.repository';
+import { PHOTO_STORAGE, type PhotoStorage } from './storage/photo-storage';
+import type { PhotoOrderDto } from './dto/photo.dto';
+
+/** What multer hands over for the `photo` field. */
+export interface UploadedPhotoFile {
+  buffer: Buffer;
+  size: number;
+}
+
+const PHOTO_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** `/api/photos/files/<id>/…`, optionally behind an origin (`https://mate.example`). */
+const OWN_PHOTO_URL = new RegExp(`^(?:https?://[^/?#\\s]+)?/api/photos/files/(${PHOTO_ID})(?:/[^?#\\s]*)?(?:[?#]\\S*)?$`, 'i');
+
+/** The photo id in a URL of a photo served by Mate, else null. */
+export function photoIdOfUrl(url: string): string | null {
+  return OWN_PHOTO_URL.exec(url.trim())?.[1]?.toLowerCase() ?? null;
+}
+
+const storageKeyOf = (photoId: string) => `photos/${photoId}`;
+const fileKeyOf = (storageKey: string, size: PhotoSize) => `${storageKey}/${size}.webp`;
+const SIZE_NAMES = Object.keys(PHOTO_SIZES) as PhotoSize[];
+
+/**
+ * Photo rules: at most 6 visible photos per member, ordered 0..n-1 with exactly one primary;
+ * only the owner changes them; files are written before the row commits and removed after the
+ * row is gone, so a visible photo always has its files.
+ */
+@Injectable()
+export class PhotosService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly photos: PhotosRepository,
+    private readonly profiles: ProfilesRepository,
+    private readonly profileService: ProfilesService,
+    private readonly outbox: OutboxService,
+    private readonly images: ImageProcessor,
+    @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async list(userId: string): Promise<PhotoDto[]> {
+    return (await this.photos.listOfUser(userId)).map(toPhotoDto);
+  }
+
+  async upload(userId: string, file: UploadedPhotoFile | undefined, context: UploadContext): Promise<PhotoUploadResponse> {
+    const limits = UPLOAD_LIMITS[context];
+    if (!file?.buffer?.length) throw badRequest(ProfileMessages.notAnImage);
+    if (file.buffer.length > limits.maxBytes) throw photoTooLarge(context);
+    const profile = await this.profiles.findByUserId(userId);
+    if (!profile) throw notFound(ProfileMessages.profileNotFound);
+    // Checked again under the lock below; this spares the image work when already full.
+    if ((await this.photos.countOfProfile(profile.id)) >= MAX_PHOTOS) throw badRequest(ProfileMessages.tooManyPhotos);
+
+    let encoded: EncodedPhoto;
+    try {
+      encoded = await this.images.process(file.buffer);
+    } catch (e) {
+      if (e instanceof ImageRejected) {
+        throw badRequest(e.reason === 'too-many-pixels' ? ProfileMessages.imageTooLargeToProcess : limits.wrongType);
+      }
+      throw e;
+    }
+
+    const photoId = randomUUID();
+    const storageKey = storageKeyOf(photoId);
+    const url = photoFileUrl(photoId);
+    await Promise.all(
+      SIZE_NAMES.map((size) => this.storage.put(fileKeyOf(storageKey, size), encoded[size].body, PHOTO_CONTENT_TYPE)),
+    );
+    try {
+      const photo = await this.dataSource.transaction(async (manager) => {
+        const locked = await this.lockProfile(manager, userId);
+        const count = await this.photos.countOfProfile(locked.id, manager);
+        if (count >= MAX_PHOTOS) throw badRequest(ProfileMessages.tooManyPhotos);
+        const sizes: StoredSizes = {};
+        for (const size of SIZE_NAMES) sizes[size] = { width: encoded[size].width, height: encoded[size].height };
+        await this.photos.insert(manager, {
+          id: photoId,
+          profileId: locked.id,
+          userId,
+          url,
+          isPrimary: false,
+          order: count,
+          storageKey,
+          sizes,
+        });
+        await this.photos.normalise(manager, locked.id);
+        await this.outbox.publish(manager, 'photo.uploaded', {
+          photoId,
+          userId,
+          url,
+          uploadedAt: new Date().toISOString(),
+        });
+        await this.profileService.publishUpdated(manager, userId);
+        return this.ownPhoto(manager, userId, photoId);
+      });
+      return { url, photo };
+    } catch (e) {
+      await this.removeFiles(storageKey);
+      throw e;
+    }
+  }
+
+  /**
+   * POST /api/profile/me/photos: only a photo this member uploaded to Mate, named by its URL.
+   * Nothing is ever fetched from a URL.
+   */
+  async attach(userId: string, url: string, isPrimary: boolean | undefined): Promise<PhotoDto> {
+    const photoId = photoIdOfUrl(url);
+    if (!photoId) throw badRequest(ProfileMessages.photoNotUploadedHere);
+    return this.dataSource.transaction(async (manager) => {
+      const profile = await this.lockProfile(manager, userId);
+      const photo = await this.photos.findOwn(manager, userId, photoId);
+      if (!photo) throw badRequest(ProfileMessages.photoNotUploadedHere);
+      if (isPrimary && !photo.isPrimary) {
+        await this.photos.setPrimary(manager, profile.id, photo.id);
+        await this.profileService.publishUpdated(manager, userId);
+      }
+      return this.ownPhoto(manager, userId, photoId);
+    });
+  }
+
+  async makePrimary(userId: string, photoId: string): Promise<PhotoDto[]> {
+    return this.dataSource.transaction(async (manager) => {
+      const profile = await this.lockProfile(manager, userId);
+      const photo = await this.photos.findOwn(manager, userId, photoId);
+      if (!photo) throw notFound(ProfileMessages.photoNotFound);
+      if (!photo.isPrimary) {
+        await this.photos.setPrimary(manager, profile.id, photo.id);
+        await this.profileService.publishUpdated(manager, userId);
+      }
+      return (await this.photos.listOfUser(userId, manager)).map(toPhotoDto);
+    });
+  }
+
+  /** The given orders are ranks: photos are renumbered 0..n-1 in that sequence (ties keep list order). */
+  async reorder(userId: string, photoOrders: PhotoOrderDto[]): Promise<PhotoDto[]> {
+    return this.dataSource.transaction(async (manager) => {
+      const profile = await this.lockProfile(manager, userId);
+      const current = await this.photos.listOfUser(userId, manager);
+      const given = photoOrders.map((p) => p.id.toLowerCase());
+      const own = new Set(current.map((p) => p.id));
+      const sameSet =
+        given.length === current.length && new Set(given).size === given.length && given.every((id) => own.has(id));
+      if (!sameSet) throw badRequest(ProfileMessages.photoOrderMismatch);
+
+      const sequence = photoOrders
+        .map((p, index) => ({ id: p.id.toLowerCase(), order: p.order, index }))
+        .sort((a, b) => a.order - b.order || a.index - b.index)
+        .map((p) => p.id);
+      const changed = sequence.some((id, i) => current[i].id !== id || current[i].order !== i);
+      if (changed) {
+        await this.photos.applyOrder(manager, sequence);
+        await this.photos.normalise(manager, profile.id);
+        await this.profileService.publishUpdated(manager, userId);
+      }
+      return (await this.photos.listOfUser(userId, manager)).map(toPhotoDto);
+    });
+  }
+
+  /** Deletes the row (the next photo becomes primary, orders close up), then the files. */
+  async remove(userId: string, photoId: string): Promise<PhotoDto[]> {
+    const { remaining, storageKey } = await this.dataSource.transaction(async (manager) => {
+      const profile = await this.lockProfile(manager, userId);
+      const photo = await this.photos.findOwn(manager, userId, photoId);
+      if (!photo) throw notFound(ProfileMessages.photoNotFound);
+      await this.photos.delete(manager, photo.id);
+      await this.photos.normalise(manager, profile.id);
+      await this.outbox.publish(manager, 'photo.deleted', {
+        photoId: photo.id,
+        userId,
+        deletedAt: new Date().toISOString(),
+      });
+      await this.profileService.publishUpdated(manager, userId);
+      const left = (await this.photos.listOfUser(userId, manager)).map(toPhotoDto);
+      return { remaining: left, storageKey: photo.storageKey };
+    });
+    if (storageKey) await this.removeFiles(storageKey);
+    return remaining;
+  }
+
+  /** A stored size of a visible photo, or null (unknown id, deleted, rejected, no such size). */
+  async openFile(photoId: string, size: PhotoSize): Promise<Readable | null> {
+    const photo = await this.photos.findServable(photoId);
+    if (!photo?.storageKey || !photo.sizes?.[size]) return null;
+    return this.storage.get(fileKeyOf(photo.storageKey, size));
+  }
+
+  private async ownPhoto(manager: EntityManager, userId: string, photoId: string): Promise<PhotoDto> {
+    const photo = await this.photos.findOwn(manager, userId, photoId);
+    if (!photo) throw notFound(ProfileMessages.photoNotFound);
+    return toPhotoDto(photo);
+  }
+
+  private async lockProfile(manager: EntityManager, userId: string): Promise<Profile> {
+    const profile = await this.profiles.lockByUserId(manager, userId);
+    if (!profile) throw notFound(ProfileMessages.profileNotFound);
+    return profile;
+  }
+
+  /** Files of a photo whose row is gone (or never committed); a failure only leaves an orphan file. */
+  private async removeFiles(storageKey: string): Promise<void> {
+    const results = await Promise.allSettled(SIZE_NAMES.map((size) => this.storage.delete(fileKeyOf(storageKey, size))));
+    const failed = results.filter((r) => r.status === 'rejected');
+    if (failed.length) this.logger.warn({ storageKey, err: (failed[0] as PromiseRejectedResult).reason }, 'photo files left behind');
+  }
+}

@@ -1,0 +1,79 @@
+import type { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import type { PhotoStorage } from './photo-storage';
+
+export interface S3StorageOptions {
+  bucket: string;
+  region: string;
+  /** An S3-compatible service (MinIO, R2, …); AWS when absent. */
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `https://host/bucket/key` instead of `https://bucket.host/key` (MinIO needs it). */
+  forcePathStyle: boolean;
+}
+
+/** What the adapter needs of a client: `send`. Tests pass a fake (the network is an outside boundary). */
+export type S3Sender = Pick<S3Client, 'send'>;
+
+export function s3ClientConfig(options: S3StorageOptions): S3ClientConfig {
+  return {
+    region: options.region,
+    endpoint: options.endpoint || undefined,
+    forcePathStyle: options.forcePathStyle,
+    // Without keys the SDK's default chain applies (instance role, web identity, …).
+    credentials:
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
+  };
+}
+
+function isMissing(e: unknown): boolean {
+  if (e instanceof S3ServiceException) {
+    return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
+  }
+  return (e as { name?: string })?.name === 'NoSuchKey';
+}
+
+/** Photo files in an S3-compatible bucket (production). Files never change, so they cache forever. */
+export class S3PhotoStorage implements PhotoStorage {
+  constructor(
+    private readonly options: S3StorageOptions,
+    private readonly client: S3Sender = new S3Client(s3ClientConfig(options)),
+  ) {}
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: key,
+        Body: body,
+        ContentType: contentType,
+        ContentLength: body.length,
+        CacheControl: 'public, max-age=31536000, immutable',
+      }),
+    );
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return (res.Body as Readable | undefined) ?? null;
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+}
