@@ -5,4 +5,6 @@ export * from './lib/auth';
 export * from './lib/verification';
 export * from './lib/sessions';
 export * from './lib/profile';
+export * from './lib/photos';
+export * from './lib/preferences';
 export * from './lib/client';

@@ -4,9 +4,12 @@ import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
+import { FiltersScreen } from '../screens/filters/FiltersScreen';
 import { ForgotPasswordScreen } from '../screens/forgot-password/ForgotPasswordScreen';
 import { NotAvailableScreen, type NotAvailableScreenProps } from '../screens/not-available/NotAvailableScreen';
 import { OnboardingScreen } from '../screens/onboarding/OnboardingScreen';
+import { PreferencesScreen } from '../screens/preferences/PreferencesScreen';
+import { ProfileScreen } from '../screens/profile/ProfileScreen';
 import { ResetPasswordScreen } from '../screens/reset-password/ResetPasswordScreen';
 import { SessionsScreen } from '../screens/sessions/SessionsScreen';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
@@ -66,16 +69,8 @@ const GUARDED: ScreenRoute[] = [
     errorTitle: 'Call History Error',
     element: later({ title: 'Call History', icon: 'video', description: 'Your calls and call statistics.', back: toDashboard }),
   },
-  {
-    path: '/preferences',
-    errorTitle: 'Preferences Error',
-    element: later({ title: 'Match Preferences', icon: 'sliders', description: 'Who you would like to meet.' }),
-  },
-  {
-    path: '/profile',
-    errorTitle: 'Profile Error',
-    element: later({ title: 'Profile', icon: 'user', description: 'Your photos and what others see about you.' }),
-  },
+  { path: '/preferences', errorTitle: 'Preferences Error', element: <PreferencesScreen /> },
+  { path: '/profile', errorTitle: 'Profile Error', element: <ProfileScreen /> },
   {
     path: '/safety',
     errorTitle: 'Safety Error',
@@ -91,11 +86,7 @@ const GUARDED: ScreenRoute[] = [
     errorTitle: 'Notifications Error',
     element: later({ title: 'Notification Settings', icon: 'bell', description: 'Push notifications and what they tell you.' }),
   },
-  {
-    path: '/settings/filters',
-    errorTitle: 'Filters Error',
-    element: later({ title: 'Filter Preferences', icon: 'filter', description: 'Fine-tune who appears in Discover.' }),
-  },
+  { path: '/settings/filters', errorTitle: 'Filters Error', element: <FiltersScreen /> },
   { path: '/settings/sessions', errorTitle: 'Sessions Error', element: <SessionsScreen /> },
   {
     path: '/settings/privacy',

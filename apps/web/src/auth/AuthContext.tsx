@@ -28,8 +28,8 @@ export interface AuthContextValue {
   refreshProfile(): Promise<ProfileDto>;
   /** Forgets the local session without calling the server (e.g. after email verification). */
   clearSession(): void;
-  /** Applies a known change to the profile held in memory. */
-  updateProfile(patch: Partial<ProfileDto>): void;
+  /** Applies a known change to the profile held in memory (a patch, or one made from the current profile). */
+  updateProfile(patch: Partial<ProfileDto> | ((current: ProfileDto) => Partial<ProfileDto>)): void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -167,8 +167,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const refreshProfile = useCallback(async () => (await loadProfile('refresh')) as ProfileDto, [loadProfile]);
 
-  const updateProfile = useCallback((patch: Partial<ProfileDto>) => {
-    setProfile((current) => (current ? { ...current, ...patch } : current));
+  const updateProfile = useCallback((patch: Partial<ProfileDto> | ((current: ProfileDto) => Partial<ProfileDto>)) => {
+    setProfile((current) => (current ? { ...current, ...(typeof patch === 'function' ? patch(current) : patch) } : current));
   }, []);
 
   const value = useMemo<AuthContextValue>(

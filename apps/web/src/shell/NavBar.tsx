@@ -2,6 +2,7 @@ import { Avatar, Icon, Logo, useBodyScrollLock } from '@mate/ui';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
+import { usePhotoUrl } from '../profile/usePhotos';
 import { LARGE_BREAKPOINT_QUERY, NAV_GROUPS } from './nav-items';
 
 const NAV_ID = 'main-navigation';
@@ -13,6 +14,7 @@ const NAV_ID = 'main-navigation';
  */
 export function NavBar() {
   const { user, profile, isAdmin, logout } = useAuth();
+  const photoUrl = usePhotoUrl();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
@@ -85,7 +87,7 @@ export function NavBar() {
         </Link>
 
         <div className="app-nav__user">
-          <Avatar name={displayName} src={profile?.profilePicture} size="md" />
+          <Avatar name={displayName} src={photoUrl(profile?.profilePicture)} size="md" />
           <div className="app-nav__user-text">
             <span className="app-nav__user-name">{displayName}</span>
             {user?.email && <span className="app-nav__user-email">{user.email}</span>}

@@ -1,5 +1,5 @@
 import type { MateApi } from '@mate/api-client';
-import type { AuthResponse, ProfileDto, UserDto } from '@mate/contracts';
+import type { AuthResponse, PhotoDto, ProfileDto, UserDto } from '@mate/contracts';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
 import { vi, type Mock } from 'vitest';
 
@@ -30,7 +30,32 @@ export function createFakeApi(): FakeApi {
       deleteSession: unstubbed('sessions.deleteSession'),
       deleteOtherSessions: unstubbed('sessions.deleteOtherSessions'),
     },
-    profile: { getMyProfile: unstubbed('profile.getMyProfile'), completeOnboarding: unstubbed('profile.completeOnboarding') },
+    profile: {
+      getMyProfile: unstubbed('profile.getMyProfile'),
+      updateMyProfile: unstubbed('profile.updateMyProfile'),
+      getCompletion: unstubbed('profile.getCompletion'),
+      completeOnboarding: unstubbed('profile.completeOnboarding'),
+      getUserProfile: unstubbed('profile.getUserProfile'),
+      addPhoto: unstubbed('profile.addPhoto'),
+      deletePhoto: unstubbed('profile.deletePhoto'),
+      setPrimaryPhoto: unstubbed('profile.setPrimaryPhoto'),
+      reorderPhotos: unstubbed('profile.reorderPhotos'),
+    },
+    photos: {
+      list: unstubbed('photos.list'),
+      upload: unstubbed('photos.upload'),
+      delete: unstubbed('photos.delete'),
+      setPrimary: unstubbed('photos.setPrimary'),
+      reorder: unstubbed('photos.reorder'),
+      // Synchronous: photo URLs as the server gave them, under a fake API origin.
+      fileUrl: vi.fn((url: string | null | undefined) => (url ? `http://api.test${url}` : undefined)),
+    },
+    preferences: {
+      getMine: unstubbed('preferences.getMine'),
+      updateMine: unstubbed('preferences.updateMine'),
+      getFilters: unstubbed('preferences.getFilters'),
+      updateFilters: unstubbed('preferences.updateFilters'),
+    },
   } as FakeApi;
 }
 
@@ -73,3 +98,11 @@ export function storeSession(user: UserDto = aUser(), token = 'stored-token'): v
   window.localStorage.setItem(LEGACY_TOKEN_KEY, token);
   window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(user));
 }
+
+export const aPhoto = (n: number, overrides: Partial<PhotoDto> = {}): PhotoDto => ({
+  id: `ph${n}`,
+  url: `/api/photos/files/ph${n}/large.webp`,
+  isPrimary: n === 1,
+  order: n - 1,
+  ...overrides,
+});

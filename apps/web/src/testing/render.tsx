@@ -12,12 +12,19 @@ export function LocationProbe() {
   return <output data-testid="location">{location.pathname + location.search}</output>;
 }
 
-export function renderWithApp(api: FakeApi, { route = '/', children }: { route?: string; children?: ReactNode } = {}) {
+export interface RenderOptions {
+  route?: string;
+  /** Earlier entries of the in-app history, before `route` (for 'back one step'). */
+  history?: string[];
+  children?: ReactNode;
+}
+
+export function renderWithApp(api: FakeApi, { route = '/', history = [], children }: RenderOptions = {}) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   return render(
     <AppProviders api={api as unknown as MateApi} queryClient={queryClient}>
-      <MemoryRouter initialEntries={[route]}>
+      <MemoryRouter initialEntries={[...history, route]} initialIndex={history.length}>
         {children ?? <AppRoutes />}
         <LocationProbe />
       </MemoryRouter>

@@ -1,5 +1,7 @@
 import { createAuthApi, type AuthApi } from './auth';
 import { HttpClient, type ApiClientConfig } from './http';
+import { createPhotosApi, type PhotosApi } from './photos';
+import { createPreferencesApi, type PreferencesApi } from './preferences';
 import { createProfileApi, type ProfileApi } from './profile';
 import { createSessionsApi, type SessionsApi } from './sessions';
 import { createVerificationApi, type VerificationApi } from './verification';
@@ -10,6 +12,8 @@ export interface MateApi {
   verification: VerificationApi;
   sessions: SessionsApi;
   profile: ProfileApi;
+  photos: PhotosApi;
+  preferences: PreferencesApi;
 }
 
 export function createApiClient(config: ApiClientConfig = {}): MateApi {
@@ -19,5 +23,7 @@ export function createApiClient(config: ApiClientConfig = {}): MateApi {
     verification: createVerificationApi(http),
     sessions: createSessionsApi(http),
     profile: createProfileApi(http),
+    photos: createPhotosApi(http),
+    preferences: createPreferencesApi(http),
   };
 }

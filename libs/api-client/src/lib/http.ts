@@ -18,6 +18,7 @@ export interface ApiClientConfig {
 }
 
 export interface RequestOptions {
+  /** Sent as JSON, except a `FormData`, which goes as multipart (uploads). */
   body?: unknown;
   query?: Record<string, QueryValue>;
   /** Spec 000 §8 per-call message, used only when the server gives no `error` field. */
@@ -36,6 +37,11 @@ export class HttpClient {
 
   constructor(private readonly config: ApiClientConfig = {}) {
     this.baseUrl = (config.baseUrl ?? '').replace(/\/+$/, '');
+  }
+
+  /** The base every path is appended to ('' for the page's own origin). */
+  get base(): string {
+    return this.baseUrl;
   }
 
   url(path: string, query?: Record<string, QueryValue>): string {
@@ -72,7 +78,10 @@ export class HttpClient {
     const token = this.tokenFor(options.auth ?? true);
     if (token) headers['Authorization'] = `Bearer ${token}`;
     let body: BodyInit | undefined;
-    if (options.body !== undefined) {
+    if (isFormData(options.body)) {
+      // Multipart: fetch writes the Content-Type with its boundary itself.
+      body = options.body;
+    } else if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
@@ -124,4 +133,8 @@ async function readBody(response: Response): Promise<unknown> {
   } catch {
     return text;
   }
+}
+
+function isFormData(value: unknown): value is FormData {
+  return typeof FormData !== 'undefined' && value instanceof FormData;
 }

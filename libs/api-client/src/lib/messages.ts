@@ -17,5 +17,18 @@ export const ClientMessages = {
   deleteSessionFailed: 'Failed to delete session',
   logoutAllSessionsFailed: 'Failed to logout all sessions',
   getProfileFailed: 'Failed to get profile',
+  updateProfileFailed: 'Failed to update profile',
+  getProfileCompletionFailed: 'Failed to get profile completion',
+  addPhotoFailed: 'Failed to add photo',
+  deletePhotoFailed: 'Failed to delete photo',
+  setPrimaryPhotoFailed: 'Failed to set primary photo',
+  reorderPhotosFailed: 'Failed to reorder photos',
   completeOnboardingFailed: 'Failed to complete onboarding',
+  getUserProfileFailed: 'Failed to get user profile',
+  fetchPhotosFailed: 'Failed to fetch photos',
+  uploadPhotoFailed: 'Failed to upload photo',
+  /** The profile screen's own upload fallback (spec 000 §5). */
+  uploadFailed: 'Upload failed',
+  getPreferencesFailed: 'Failed to get preferences',
+  updatePreferencesFailed: 'Failed to update preferences',
 } as const;

@@ -1,11 +1,74 @@
-import type { PhotoDto, ProfileDto } from '@mate/contracts';
+import type { PhotoDto, ProfileCompletionDto, ProfileDto, PublicProfileDto } from '@mate/contracts';
 import type { HttpClient } from './http';
 import { ClientMessages } from './messages';
 
+/** The owner's profile as `GET /api/profile/me` answers it. */
+export interface MyProfileDto extends ProfileDto {
+  /** Whether the server could place `location` on the map; null/absent when there is no location. */
+  locationResolved?: boolean | null;
+}
+
+/** `PUT /api/profile/me`: only the fields sent change; `null` clears one. */
+export interface ProfileUpdateRequest {
+  name?: string | null;
+  age?: number | null;
+  gender?: string | null;
+  bio?: string | null;
+  location?: string | null;
+  height?: number | null;
+  occupation?: string | null;
+  education?: string | null;
+  lookingFor?: string | null;
+  interests?: string[] | null;
+}
+
+export interface ProfileUpdateResult extends MyProfileDto {
+  /** Set when the city is not known to the server: the profile is saved, the note says so. */
+  locationNote?: string;
+}
+
+/** The body of `POST /api/profile/me/complete-onboarding` when the wizard is finished (not skipped). */
+export interface CompleteOnboardingRequest {
+  name: string;
+  age: number;
+  gender: string;
+  bio: string;
+  interests: string[];
+  lookingFor: string;
+  location: string;
+}
+
+export interface AddPhotoRequest {
+  url: string;
+  isPrimary?: boolean;
+}
+
+/** One entry of the reorder payload (spec 000 §3). */
+export interface PhotoOrder {
+  id: string;
+  order: number;
+}
+
 export interface ProfileApi {
   /** GET /api/profile/me?t=<now>, never from a cache: gating decisions need the live flags. */
-  getMyProfile(): Promise<ProfileDto>;
-  completeOnboarding(): Promise<void>;
+  getMyProfile(): Promise<MyProfileDto>;
+  /** PUT /api/profile/me. */
+  updateMyProfile(update: ProfileUpdateRequest): Promise<ProfileUpdateResult>;
+  /** GET /api/profile/me/completion. */
+  getCompletion(): Promise<ProfileCompletionDto>;
+  /**
+   * POST /api/profile/me/complete-onboarding. Without a body it only marks onboarding complete
+   * ('Skip for now'); with one the server saves the profile too. Answers the profile when the
+   * server sends it, else null.
+   */
+  completeOnboarding(request?: CompleteOnboardingRequest): Promise<MyProfileDto | null>;
+  /** GET /api/profile/{userId}: another member's public profile. */
+  getUserProfile(userId: string): Promise<PublicProfileDto>;
+  /** The photo calls under /api/profile/me/photos (the same photos as the `photos` area). */
+  addPhoto(request: AddPhotoRequest): Promise<PhotoDto | null>;
+  deletePhoto(id: string): Promise<void>;
+  setPrimaryPhoto(id: string): Promise<void>;
+  reorderPhotos(photoOrders: PhotoOrder[]): Promise<void>;
 }
 
 type Raw = Record<string, unknown>;
@@ -31,7 +94,8 @@ function flag(value: unknown): boolean {
   return value === true || value === 'true' || value === 1;
 }
 
-function normalizePhoto(raw: Raw, index: number): PhotoDto {
+/** A photo in camelCase; `index` stands in for a missing id or order. */
+export function normalizePhoto(raw: Raw, index = 0): PhotoDto {
   return {
     id: text(raw['id']) ?? String(index),
     url: text(raw['url']) ?? '',
@@ -44,7 +108,7 @@ function normalizePhoto(raw: Raw, index: number): PhotoDto {
  * Spec 000 §3: the server may answer in snake_case; the client works in camelCase, and the three
  * flags default to false. camelCase wins when both are present.
  */
-export function normalizeProfile(input: unknown): ProfileDto {
+export function normalizeProfile(input: unknown): MyProfileDto {
   const outer = (input && typeof input === 'object' ? input : {}) as Raw;
   const raw = (outer['profile'] && typeof outer['profile'] === 'object' ? outer['profile'] : outer) as Raw;
   const photos = Array.isArray(raw['photos'])
@@ -54,7 +118,8 @@ export function normalizeProfile(input: unknown): ProfileDto {
     ? (raw['interests'] as unknown[]).filter((i): i is string => typeof i === 'string')
     : [];
   const primary = photos.find((p) => p.isPrimary) ?? photos[0];
-  return {
+  const locationResolved = pick(raw, 'locationResolved', 'location_resolved');
+  const profile: MyProfileDto = {
     id: text(raw['id']) ?? '',
     userId: text(pick(raw, 'userId', 'user_id')) ?? text(raw['id']) ?? '',
     name: text(raw['name']),
@@ -73,7 +138,47 @@ export function normalizeProfile(input: unknown): ProfileDto {
     profileCompleted: flag(pick(raw, 'profileCompleted', 'profile_completed')),
     onboardingCompleted: flag(pick(raw, 'onboardingCompleted', 'onboarding_completed')),
   };
+  if (typeof locationResolved === 'boolean') profile.locationResolved = locationResolved;
+  else if ('locationResolved' in raw || 'location_resolved' in raw) profile.locationResolved = null;
+  return profile;
 }
+
+function isRecord(value: unknown): value is Raw {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+function looksLikeProfile(body: unknown): boolean {
+  if (!isRecord(body)) return false;
+  const raw = isRecord(body['profile']) ? body['profile'] : body;
+  return typeof raw['id'] === 'string' || typeof raw['userId'] === 'string' || typeof raw['user_id'] === 'string';
+}
+
+function percentageOf(body: unknown): number {
+  const value = isRecord(body) ? num(pick(body, 'percentage', 'completion')) : num(body);
+  if (value === null) return 0;
+  return Math.min(100, Math.max(0, Math.round(value)));
+}
+
+function toPublicProfile(profile: ProfileDto): PublicProfileDto {
+  return {
+    id: profile.id,
+    userId: profile.userId,
+    name: profile.name,
+    age: profile.age,
+    gender: profile.gender,
+    bio: profile.bio,
+    location: profile.location,
+    height: profile.height,
+    occupation: profile.occupation,
+    education: profile.education,
+    lookingFor: profile.lookingFor,
+    interests: profile.interests,
+    photos: profile.photos,
+    profilePicture: profile.profilePicture,
+  };
+}
+
+const photoPath = (id: string) => `/api/profile/me/photos/${encodeURIComponent(id)}`;
 
 export function createProfileApi(http: HttpClient, now: () => number = Date.now): ProfileApi {
   return {
@@ -85,9 +190,55 @@ export function createProfileApi(http: HttpClient, now: () => number = Date.now)
       });
       return normalizeProfile(body);
     },
-    async completeOnboarding() {
-      await http.post<unknown>('/api/profile/me/complete-onboarding', {
+    async updateMyProfile(update) {
+      const body = await http.put<unknown>('/api/profile/me', {
+        body: update,
+        fallbackMessage: ClientMessages.updateProfileFailed,
+      });
+      const result: ProfileUpdateResult = normalizeProfile(body);
+      const inner = isRecord(body) && isRecord(body['profile']) ? body['profile'] : undefined;
+      const note = text(isRecord(body) ? (body['locationNote'] ?? inner?.['locationNote']) : undefined);
+      if (note) result.locationNote = note;
+      return result;
+    },
+    async getCompletion() {
+      const body = await http.get<unknown>('/api/profile/me/completion', {
+        cache: 'no-store',
+        fallbackMessage: ClientMessages.getProfileCompletionFailed,
+      });
+      return { percentage: percentageOf(body) };
+    },
+    async completeOnboarding(request) {
+      const body = await http.post<unknown>('/api/profile/me/complete-onboarding', {
+        body: request,
         fallbackMessage: ClientMessages.completeOnboardingFailed,
+      });
+      return looksLikeProfile(body) ? normalizeProfile(body) : null;
+    },
+    async getUserProfile(userId) {
+      const body = await http.get<unknown>(`/api/profile/${encodeURIComponent(userId)}`, {
+        fallbackMessage: ClientMessages.getUserProfileFailed,
+      });
+      return toPublicProfile(normalizeProfile(body));
+    },
+    async addPhoto(request) {
+      const body = await http.post<unknown>('/api/profile/me/photos', {
+        body: request,
+        fallbackMessage: ClientMessages.addPhotoFailed,
+      });
+      const raw = isRecord(body) && isRecord(body['photo']) ? body['photo'] : body;
+      return isRecord(raw) && typeof raw['id'] === 'string' ? normalizePhoto(raw) : null;
+    },
+    async deletePhoto(id) {
+      await http.delete<unknown>(photoPath(id), { fallbackMessage: ClientMessages.deletePhotoFailed });
+    },
+    async setPrimaryPhoto(id) {
+      await http.put<unknown>(`${photoPath(id)}/primary`, { fallbackMessage: ClientMessages.setPrimaryPhotoFailed });
+    },
+    async reorderPhotos(photoOrders) {
+      await http.put<unknown>('/api/profile/me/photos/reorder', {
+        body: { photoOrders },
+        fallbackMessage: ClientMessages.reorderPhotosFailed,
       });
     },
   };

@@ -6,7 +6,9 @@ export interface RecordedRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
+  /** Parsed JSON for JSON requests; the raw text otherwise (e.g. multipart uploads). */
   body: unknown;
+  rawBody: Buffer;
 }
 
 export type Reply = (req: RecordedRequest, res: ServerResponse) => void;
@@ -19,13 +21,16 @@ export async function startTestServer(reply: Reply) {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const raw = Buffer.concat(chunks).toString('utf8');
+      const rawBody = Buffer.concat(chunks);
+      const raw = rawBody.toString('utf8');
+      const isJson = (req.headers['content-type'] ?? '').includes('application/json');
       const recorded: RecordedRequest = {
         method: req.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
         headers: req.headers,
-        body: raw ? (JSON.parse(raw) as unknown) : undefined,
+        body: raw ? (isJson ? (JSON.parse(raw) as unknown) : raw) : undefined,
+        rawBody,
       };
       requests.push(recorded);
       reply(recorded, res);

@@ -33,7 +33,14 @@ export type IconName =
   | 'key'
   | 'chart'
   | 'camera'
-  | 'refresh';
+  | 'refresh'
+  | 'grip'
+  | 'edit'
+  | 'trash'
+  | 'star'
+  | 'upload'
+  | 'plus'
+  | 'map-pin';
 
 const paths: Record<IconName, ReactNode> = {
   home: (
@@ -186,6 +193,42 @@ const paths: Record<IconName, ReactNode> = {
       <path d="M4 4v4h4" />
       <path d="M4 13a8 8 0 0 0 14.5 4.5L20 16" />
       <path d="M20 20v-4h-4" />
+    </>
+  ),
+  grip: (
+    <>
+      <circle cx="9" cy="6" r="1.2" />
+      <circle cx="15" cy="6" r="1.2" />
+      <circle cx="9" cy="12" r="1.2" />
+      <circle cx="15" cy="12" r="1.2" />
+      <circle cx="9" cy="18" r="1.2" />
+      <circle cx="15" cy="18" r="1.2" />
+    </>
+  ),
+  edit: (
+    <>
+      <path d="M4 20h4L19 9a2.1 2.1 0 0 0-3-3L5 17z" />
+      <path d="m14.5 7.5 3 3" />
+    </>
+  ),
+  trash: (
+    <>
+      <path d="M4 7h16M10 11v6M14 11v6" />
+      <path d="M6 7l1 12.5A1.5 1.5 0 0 0 8.5 21h7a1.5 1.5 0 0 0 1.5-1.5L18 7M9 7V4.5A1.5 1.5 0 0 1 10.5 3h3A1.5 1.5 0 0 1 15 4.5V7" />
+    </>
+  ),
+  star: <path d="m12 3.5 2.6 5.4 5.9.8-4.3 4.1 1 5.8L12 16.8l-5.2 2.8 1-5.8-4.3-4.1 5.9-.8z" />,
+  upload: (
+    <>
+      <path d="M12 16V4M7 9l5-5 5 5" />
+      <path d="M4 16v2.5A1.5 1.5 0 0 0 5.5 20h13a1.5 1.5 0 0 0 1.5-1.5V16" />
+    </>
+  ),
+  plus: <path d="M12 5v14M5 12h14" />,
+  'map-pin': (
+    <>
+      <path d="M12 21s-6.5-5.6-6.5-11a6.5 6.5 0 0 1 13 0c0 5.4-6.5 11-6.5 11z" />
+      <circle cx="12" cy="10" r="2.3" />
     </>
   ),
 };

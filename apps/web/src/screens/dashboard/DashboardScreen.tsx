@@ -1,8 +1,10 @@
 import { DASHBOARD_USER_ID_PREFIX_LENGTH } from '@mate/contracts';
-import { Avatar, Badge, Button, Card, Icon, Logo, type IconName } from '@mate/ui';
+import { Avatar, Badge, Button, Card, Icon, Logo, Spinner, type IconName } from '@mate/ui';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useProfileCompletion } from '../../profile/useProfileCompletion';
+import { usePhotoUrl } from '../../profile/usePhotos';
 
 const COMING_SOON: Array<{ icon: IconName; label: string }> = [
   { icon: 'user', label: 'Complete your profile' },
@@ -12,8 +14,7 @@ const COMING_SOON: Array<{ icon: IconName; label: string }> = [
   { icon: 'filter', label: 'Advanced filters' },
 ];
 
-/** Spec 000 §1: the early dashboard has a fixed 25% completion and zero counts. */
-const PROFILE_COMPLETION_PLACEHOLDER = 25;
+/** Spec 000 §1 had a fixed 25%; the stats card now shows the real completion, and zero counts. */
 const STATS = ['Matches', 'Messages', 'Likes'] as const;
 
 const PHASE_ONE: Array<{ label: string; done: boolean }> = [
@@ -28,6 +29,8 @@ const PHASE_ONE: Array<{ label: string; done: boolean }> = [
 export function DashboardScreen() {
   const { user, profile, logout } = useAuth();
   const navigate = useNavigate();
+  const completion = useProfileCompletion();
+  const photoUrl = usePhotoUrl();
   useDocumentTitle('Dashboard');
   if (!user) return null;
 
@@ -55,7 +58,7 @@ export function DashboardScreen() {
       <div className="dashboard__grid">
         <Card className="dashboard__welcome" tone="accent" padding="lg">
           <div className="dashboard__welcome-row">
-            <Avatar name={name} src={profile?.profilePicture} size="xl" />
+            <Avatar name={name} src={photoUrl(profile?.profilePicture)} size="xl" />
             <div className="dashboard__welcome-text">
               <h2 className="dashboard__greeting">Welcome, {name}!</h2>
               <dl className="dashboard__facts">
@@ -76,7 +79,13 @@ export function DashboardScreen() {
           <div className="dashboard__completion">
             <div className="dashboard__completion-row">
               <span id="completion-label">Profile completion</span>
-              <strong>{PROFILE_COMPLETION_PLACEHOLDER}%</strong>
+              {completion.isSuccess ? (
+                <strong>{completion.data}%</strong>
+              ) : completion.isPending ? (
+                <Spinner size="sm" label="Loading profile completion..." />
+              ) : (
+                <strong aria-label="Not available">—</strong>
+              )}
             </div>
             <div
               className="dashboard__meter"
@@ -84,9 +93,10 @@ export function DashboardScreen() {
               aria-labelledby="completion-label"
               aria-valuemin={0}
               aria-valuemax={100}
-              aria-valuenow={PROFILE_COMPLETION_PLACEHOLDER}
+              aria-valuenow={completion.isSuccess ? completion.data : undefined}
+              aria-busy={completion.isPending || undefined}
             >
-              <span style={{ width: `${PROFILE_COMPLETION_PLACEHOLDER}%` }} />
+              <span style={{ width: `${completion.isSuccess ? completion.data : 0}%` }} />
             </div>
           </div>
           <dl className="dashboard__counts">

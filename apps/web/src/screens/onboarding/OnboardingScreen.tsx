@@ -1,37 +1,55 @@
-import { Button, Card, EmptyState, Icon, Spinner, type IconName } from '@mate/ui';
-import { useEffect, useState } from 'react';
+import { Button, Card, Icon, Spinner } from '@mate/ui';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { AboutStep } from './AboutStep';
+import { BasicInfoStep } from './BasicInfoStep';
+import { answersFrom, canLeaveStep, completionRequestOf, type OnboardingAnswers } from './onboarding-form';
+import { PhotoStep } from './PhotoStep';
+import { PreferencesStep } from './PreferencesStep';
 import { ONBOARDING_STEPS } from './steps';
 import { useCompleteOnboarding } from './useCompleteOnboarding';
+import { WelcomeStep } from './WelcomeStep';
 
-const WELCOME_POINTS: Array<{ icon: IconName; title: string; text: string }> = [
-  { icon: 'user', title: 'Tell us about you', text: 'Your name, age and what makes you, you.' },
-  { icon: 'camera', title: 'Add a photo', text: 'Profiles with a photo get far more matches.' },
-  { icon: 'sparkles', title: 'Get smart matches', text: 'We suggest people likely to like you back.' },
-];
+/** Spec 000 §8 alerts. */
+export const OnboardingAlerts = {
+  completeFailed: 'Failed to complete onboarding. Please try again.',
+  skipFailed: 'Failed to skip. Please try again.',
+} as const;
+
+const GATE_HINTS: Partial<Record<(typeof ONBOARDING_STEPS)[number], string>> = {
+  'Basic Info': 'Enter your name, an age of 18 or more and your gender to continue.',
+  Photo: 'Upload a photo to continue.',
+  'About You': 'Write a bio of at least 20 characters and add at least one interest to continue.',
+  Preferences: "Choose what you're looking for and enter your location to finish.",
+};
 
 /**
- * `/onboarding`. This slice builds the Welcome step, the progress indicator and 'Skip for now';
- * the later steps say they are not available yet.
+ * `/onboarding` (spec 000 §2, §4): the 5-step wizard with its progress indicator, Back, Next
+ * (Complete on the last step) and 'Skip for now'. Each step lets the member on only when its
+ * answers are there; Complete sends them all and lands on /discover.
  */
 export function OnboardingScreen() {
-  const { refreshProfile, updateProfile } = useAuth();
+  const { user, profile, refreshProfile, updateProfile } = useAuth();
   const navigate = useNavigate();
   const complete = useCompleteOnboarding();
   const [checking, setChecking] = useState(true);
   const [step, setStep] = useState(0);
+  const [answers, setAnswers] = useState<OnboardingAnswers | null>(null);
+  const [action, setAction] = useState<'skip' | 'complete' | null>(null);
+  const headingFocus = useRef(false);
   useDocumentTitle('Onboarding');
 
   // Spec 000 §4: on entry the profile is fetched; completed → /dashboard; unverified → prompt.
   useEffect(() => {
     let active = true;
     refreshProfile()
-      .then((profile) => {
+      .then((fresh) => {
         if (!active) return;
-        if (profile.onboardingCompleted) void navigate('/dashboard', { replace: true });
-        else if (!profile.isVerified) void navigate('/verify-email-prompt', { replace: true });
+        if (fresh.onboardingCompleted) void navigate('/dashboard', { replace: true });
+        else if (!fresh.isVerified) void navigate('/verify-email-prompt', { replace: true });
+        else setAnswers((current) => current ?? answersFrom(fresh, user?.name));
       })
       .catch(() => {
         // Could not check: show the wizard with what we know.
@@ -42,21 +60,46 @@ export function OnboardingScreen() {
     return () => {
       active = false;
     };
-  }, [refreshProfile, navigate]);
+  }, [refreshProfile, navigate, user?.name]);
+
+  // A new step takes the focus to its title, so keyboard and screen reader users start there.
+  useEffect(() => {
+    if (!headingFocus.current) return;
+    document.getElementById('onboarding-title')?.focus();
+  }, [step]);
+
+  const form = answers ?? answersFrom(profile, user?.name);
+  const change = (patch: Partial<OnboardingAnswers>) => setAnswers({ ...form, ...patch });
+
+  const leaveWizard = async (to: string) => {
+    updateProfile({ onboardingCompleted: true });
+    try {
+      await refreshProfile();
+    } catch {
+      // The server has it; the local flag above is enough to leave the wizard.
+    }
+    await navigate(to, { replace: true });
+  };
 
   const skip = () => {
+    setAction('skip');
     complete.mutate(undefined, {
-      onSuccess: async () => {
-        updateProfile({ onboardingCompleted: true });
-        try {
-          await refreshProfile();
-        } catch {
-          // The server has it; the local flag above is enough to leave the wizard.
-        }
-        await navigate('/dashboard', { replace: true });
-      },
-      onError: () => window.alert('Failed to skip. Please try again.'),
+      onSuccess: () => leaveWizard('/dashboard'),
+      onError: () => window.alert(OnboardingAlerts.skipFailed),
     });
+  };
+
+  const finish = () => {
+    setAction('complete');
+    complete.mutate(completionRequestOf(form), {
+      onSuccess: () => leaveWizard('/discover'),
+      onError: () => window.alert(OnboardingAlerts.completeFailed),
+    });
+  };
+
+  const go = (to: number) => {
+    headingFocus.current = true;
+    setStep(to);
   };
 
   if (checking) {
@@ -67,8 +110,10 @@ export function OnboardingScreen() {
     );
   }
 
-  const isLast = step === ONBOARDING_STEPS.length - 1;
   const stepName = ONBOARDING_STEPS[step];
+  const isLast = step === ONBOARDING_STEPS.length - 1;
+  const canGoOn = canLeaveStep(stepName, form);
+  const gateHint = canGoOn ? null : GATE_HINTS[stepName];
 
   return (
     <div className="screen screen--medium">
@@ -110,53 +155,60 @@ export function OnboardingScreen() {
           </ol>
         </div>
 
-        {step === 0 ? (
-          <section className="onboarding__welcome" aria-labelledby="onboarding-title">
-            <h1 id="onboarding-title" className="onboarding__title">
-              Welcome to Mate!
-            </h1>
-            <p className="onboarding__lede">
-              Let's set up your profile so we can find people you'll click with. It takes about three minutes.
-            </p>
-            <ul className="onboarding__points">
-              {WELCOME_POINTS.map((point) => (
-                <li key={point.title}>
-                  <span className="onboarding__point-icon" aria-hidden="true">
-                    <Icon name={point.icon} size={22} />
-                  </span>
-                  <span>
-                    <strong>{point.title}</strong>
-                    <span className="onboarding__point-text">{point.text}</span>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : (
-          <section aria-labelledby="onboarding-title">
-            <EmptyState
-              titleLevel={1}
-              icon={<Icon name="clock" size={32} />}
-              title={<span id="onboarding-title">{stepName}</span>}
-              description="This step is not available yet. You can skip for now and complete your profile later."
+        <div className="onboarding__body" key={stepName}>
+          {stepName === 'Welcome' && <WelcomeStep />}
+          {stepName === 'Basic Info' && <BasicInfoStep answers={form} onChange={change} />}
+          {stepName === 'Photo' && (
+            <PhotoStep
+              photos={form.photos}
+              onUploaded={(photo) =>
+                setAnswers((current) => {
+                  const base = current ?? form;
+                  return { ...base, photos: [...base.photos.filter((p) => p.id !== photo.id), photo] };
+                })
+              }
             />
-          </section>
+          )}
+          {stepName === 'About You' && <AboutStep answers={form} onChange={change} />}
+          {stepName === 'Preferences' && <PreferencesStep answers={form} onChange={change} />}
+        </div>
+
+        {gateHint && (
+          <p className="onboarding__gate" id="onboarding-gate">
+            {gateHint}
+          </p>
         )}
 
         <div className="onboarding__footer">
-          <Button variant="secondary" onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
+          <Button variant="secondary" onClick={() => go(Math.max(0, step - 1))} disabled={step === 0}>
             Back
           </Button>
           <div className="onboarding__footer-end">
-            <Button variant="ghost" onClick={skip} loading={complete.isPending}>
+            <Button
+              variant="ghost"
+              onClick={skip}
+              loading={complete.isPending && action === 'skip'}
+              disabled={complete.isPending}
+            >
               Skip for now
             </Button>
             {isLast ? (
-              <Button disabled title="Not available yet">
+              <Button
+                onClick={finish}
+                disabled={!canGoOn || complete.isPending}
+                loading={complete.isPending && action === 'complete'}
+                aria-describedby={gateHint ? 'onboarding-gate' : undefined}
+              >
                 Complete
               </Button>
             ) : (
-              <Button onClick={() => setStep((s) => s + 1)}>Next</Button>
+              <Button
+                onClick={() => go(step + 1)}
+                disabled={!canGoOn}
+                aria-describedby={gateHint ? 'onboarding-gate' : undefined}
+              >
+                Next
+              </Button>
             )}
           </div>
         </div>

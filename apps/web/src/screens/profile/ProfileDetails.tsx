@@ -1,0 +1,59 @@
+import type { ProfileDto } from '@mate/contracts';
+import { Card, Icon } from '@mate/ui';
+import type { ReactNode } from 'react';
+import { genderLabel, lookingForText } from '../../profile/labels';
+
+const NOT_SET = 'Not set';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="profile-facts__item">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** Spec 000 §2: About (or 'No bio yet'), the facts, Looking For with hyphens as spaces, Interests. */
+export function ProfileDetails({ profile }: { profile: ProfileDto }) {
+  return (
+    <>
+      <Card title="About" icon={<Icon name="user" size={20} />}>
+        <p className={profile.bio ? 'profile-about' : 'profile-about profile-about--empty'}>
+          {profile.bio || 'No bio yet'}
+        </p>
+      </Card>
+
+      <Card title="Details" icon={<Icon name="sparkles" size={20} />}>
+        <dl className="profile-facts">
+          <Fact label="Name">{profile.name || NOT_SET}</Fact>
+          <Fact label="Age">{profile.age ?? NOT_SET}</Fact>
+          <Fact label="Gender">{profile.gender ? genderLabel(profile.gender) : NOT_SET}</Fact>
+          <Fact label="Location">{profile.location || NOT_SET}</Fact>
+          <Fact label="Height">{profile.height ? `${profile.height} cm` : NOT_SET}</Fact>
+          <Fact label="Occupation">{profile.occupation || NOT_SET}</Fact>
+          <Fact label="Education">{profile.education || NOT_SET}</Fact>
+          <Fact label="Looking For">
+            <span className="profile-facts__looking">
+              {profile.lookingFor ? lookingForText(profile.lookingFor) : NOT_SET}
+            </span>
+          </Fact>
+        </dl>
+      </Card>
+
+      <Card title="Interests" icon={<Icon name="heart" size={20} />}>
+        {profile.interests.length > 0 ? (
+          <ul className="tag-list">
+            {profile.interests.map((interest) => (
+              <li key={interest} className="tag">
+                {interest}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="profile-about profile-about--empty">No interests yet</p>
+        )}
+      </Card>
+    </>
+  );
+}

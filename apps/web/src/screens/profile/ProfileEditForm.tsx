@@ -1,0 +1,204 @@
+import type { ProfileUpdateResult } from '@mate/api-client';
+import {
+  BIO_MAX_LENGTH,
+  HEIGHT_MAX_CM,
+  HEIGHT_MIN_CM,
+  PROFILE_GENDERS,
+  PROFILE_INTERESTS,
+  PROFILE_LOOKING_FOR,
+  PROFILE_MAX_AGE,
+  PROFILE_MIN_AGE,
+  type ProfileDto,
+} from '@mate/contracts';
+import { Alert, Button, Card, Chip, Icon, Input, Select, Textarea, type SelectOption } from '@mate/ui';
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { genderLabel, genderOptions, lookingForLabel } from '../../profile/labels';
+import {
+  formValuesOf,
+  profileUpdateOf,
+  validateProfileForm,
+  type ProfileFormErrors,
+  type ProfileFormValues,
+} from './profile-form';
+import { useUpdateProfile } from './useUpdateProfile';
+
+export interface ProfileEditFormProps {
+  profile: ProfileDto;
+  onSaved: (saved: ProfileUpdateResult) => void;
+  onCancel?: () => void;
+}
+
+/** Keeps a value the list does not offer (e.g. one chosen in onboarding) selectable and visible. */
+function withCurrent(options: SelectOption[], current: string, label: (value: string) => string): SelectOption[] {
+  if (!current || options.some((option) => option.value === current)) return options;
+  return [...options, { value: current, label: label(current) }];
+}
+
+/** Spec 000 §2 Edit Profile form: Save Profile and Cancel, a live bio counter, interests from 18. */
+export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormProps) {
+  const [values, setValues] = useState<ProfileFormValues>(() => formValuesOf(profile));
+  const [errors, setErrors] = useState<ProfileFormErrors>({});
+  const update = useUpdateProfile();
+  const interestsLabelId = useId();
+
+  const set = <K extends keyof ProfileFormValues>(key: K, value: ProfileFormValues[K]) =>
+    setValues((current) => ({ ...current, [key]: value }));
+
+  // The 18 of the spec, plus any the member already has from elsewhere (onboarding's own entries).
+  const interestChoices = useMemo(
+    () => [...PROFILE_INTERESTS, ...profile.interests.filter((i) => !(PROFILE_INTERESTS as readonly string[]).includes(i))],
+    [profile.interests],
+  );
+  const genderChoices = withCurrent(genderOptions(PROFILE_GENDERS), values.gender, genderLabel);
+  const lookingForChoices = withCurrent(
+    PROFILE_LOOKING_FOR.map(({ value, label }) => ({ value, label })),
+    values.lookingFor,
+    lookingForLabel,
+  );
+
+  const toggleInterest = (interest: string) =>
+    set(
+      'interests',
+      values.interests.includes(interest)
+        ? values.interests.filter((i) => i !== interest)
+        : [...values.interests, interest],
+    );
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateProfileForm(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    update.mutate(profileUpdateOf(values), { onSuccess: onSaved });
+  };
+
+  const saveError = update.isError ? update.error?.message || 'Failed to save profile' : null;
+
+  return (
+    <Card tone="strong" padding="lg" title="Edit Profile" icon={<Icon name="edit" size={20} />}>
+      <form className="profile-form" onSubmit={onSubmit} noValidate aria-label="Edit Profile">
+        {saveError && (
+          <Alert tone="error" className="profile-form__error">
+            {saveError}
+          </Alert>
+        )}
+        <div className="profile-form__grid">
+          <Input
+            label="Name"
+            name="name"
+            autoComplete="name"
+            value={values.name}
+            onChange={(event) => set('name', event.target.value)}
+          />
+          <Input
+            label="Age"
+            name="age"
+            type="number"
+            inputMode="numeric"
+            min={PROFILE_MIN_AGE}
+            max={PROFILE_MAX_AGE}
+            value={values.age}
+            error={errors.age}
+            onChange={(event) => set('age', event.target.value)}
+          />
+          <Select
+            label="Gender"
+            name="gender"
+            placeholder="Select..."
+            options={genderChoices}
+            value={values.gender}
+            onChange={(event) => set('gender', event.target.value)}
+          />
+          <Select
+            label="Looking For"
+            name="lookingFor"
+            placeholder="Select..."
+            options={lookingForChoices}
+            value={values.lookingFor}
+            onChange={(event) => set('lookingFor', event.target.value)}
+          />
+        </div>
+
+        <Textarea
+          label="Bio"
+          name="bio"
+          rows={5}
+          maxLength={BIO_MAX_LENGTH}
+          value={values.bio}
+          error={errors.bio}
+          placeholder="Tell people a little about yourself"
+          hint={`${values.bio.length}/${BIO_MAX_LENGTH} characters`}
+          liveHint
+          onChange={(event) => set('bio', event.target.value)}
+        />
+
+        <div className="profile-form__grid">
+          <Input
+            label="Location"
+            name="location"
+            autoComplete="address-level2"
+            placeholder="City, State/Country"
+            value={values.location}
+            onChange={(event) => set('location', event.target.value)}
+          />
+          <Input
+            label="Height"
+            name="height"
+            type="number"
+            inputMode="numeric"
+            min={HEIGHT_MIN_CM}
+            max={HEIGHT_MAX_CM}
+            hint="In cm"
+            value={values.height}
+            error={errors.height}
+            onChange={(event) => set('height', event.target.value)}
+          />
+          <Input
+            label="Occupation"
+            name="occupation"
+            autoComplete="organization-title"
+            value={values.occupation}
+            onChange={(event) => set('occupation', event.target.value)}
+          />
+          <Input
+            label="Education"
+            name="education"
+            value={values.education}
+            onChange={(event) => set('education', event.target.value)}
+          />
+        </div>
+
+        <div role="group" className="profile-form__interests" aria-labelledby={interestsLabelId}>
+          <div className="chip-group__head">
+            <span id={interestsLabelId} className="mate-field__label">
+              Interests
+            </span>
+            <span className="chip-group__count">{values.interests.length} selected</span>
+          </div>
+          <div className="chip-group">
+            {interestChoices.map((interest) => (
+              <Chip
+                key={interest}
+                selected={values.interests.includes(interest)}
+                onClick={() => toggleInterest(interest)}
+              >
+                {interest}
+              </Chip>
+            ))}
+          </div>
+        </div>
+
+        <div className="profile-form__actions">
+          {onCancel && (
+            <Button variant="secondary" onClick={onCancel} disabled={update.isPending}>
+              Cancel
+            </Button>
+          )}
+          <Button type="submit" disabled={update.isPending} aria-busy={update.isPending || undefined}>
+            {update.isPending ? 'Saving...' : 'Save Profile'}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

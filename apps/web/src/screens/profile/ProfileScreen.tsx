@@ -1,0 +1,74 @@
+import type { ProfileUpdateResult } from '@mate/api-client';
+import { Alert, Button, Card, Icon, ProgressBar, Spinner } from '@mate/ui';
+import { useState } from 'react';
+import { useAuth } from '../../auth/AuthContext';
+import { PageHeader } from '../../components/PageHeader';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useProfileCompletion } from '../../profile/useProfileCompletion';
+import { PhotosCard } from './PhotosCard';
+import { ProfileDetails } from './ProfileDetails';
+import { ProfileEditForm } from './ProfileEditForm';
+
+function CompletionCard() {
+  const completion = useProfileCompletion();
+  return (
+    <Card className="profile-completion">
+      {completion.isPending ? (
+        <Spinner size="sm" label="Loading profile completion..." showLabel />
+      ) : completion.isError ? (
+        <p className="profile-completion__error">{completion.error.message}</p>
+      ) : (
+        <ProgressBar label={`Profile ${completion.data}% complete`} value={completion.data} />
+      )}
+    </Card>
+  );
+}
+
+/** `/profile` (spec 000 §2): photos, completion, the profile and its Edit Profile form. */
+export function ProfileScreen() {
+  const { profile } = useAuth();
+  const [editing, setEditing] = useState(false);
+  const [locationNote, setLocationNote] = useState<string | null>(null);
+  useDocumentTitle('Profile');
+  if (!profile) return null;
+
+  const onSaved = (saved: ProfileUpdateResult) => {
+    setLocationNote(saved.locationNote ?? null);
+    setEditing(false);
+  };
+
+  return (
+    <div className="screen screen--medium profile">
+      <PageHeader
+        title={profile.name ? `${profile.name}'s Profile` : 'My Profile'}
+        subtitle="Your photos and what others see about you."
+        actions={
+          !editing && (
+            <Button
+              icon={<Icon name="edit" size={18} />}
+              onClick={() => {
+                setLocationNote(null);
+                setEditing(true);
+              }}
+            >
+              Edit Profile
+            </Button>
+          )
+        }
+      />
+
+      <CompletionCard />
+      {locationNote && (
+        <Alert tone="info" title="About your location">
+          {locationNote}
+        </Alert>
+      )}
+      <PhotosCard />
+      {editing ? (
+        <ProfileEditForm profile={profile} onSaved={onSaved} onCancel={() => setEditing(false)} />
+      ) : (
+        <ProfileDetails profile={profile} />
+      )}
+    </div>
+  );
+}

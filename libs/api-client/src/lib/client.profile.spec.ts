@@ -1,0 +1,273 @@
+import { DEFAULT_FILTER_PREFERENCES, DEFAULT_PREFERENCES, type FilterPreferencesDto } from '@mate/contracts';
+import { createApiClient } from './client';
+import { json, startTestServer, type Reply } from '../testing/http-test-server';
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+
+const profileBody = {
+  id: 'p1',
+  userId: 'u1',
+  name: 'Ada',
+  age: 30,
+  location: 'Lisbon, Portugal',
+  photos: [{ id: 'ph1', url: '/api/photos/files/ph1/large.webp', isPrimary: true, order: 0 }],
+  isVerified: true,
+  onboardingCompleted: true,
+};
+
+describe('profile, photos and preferences calls against a real HTTP server', () => {
+  let server: Server;
+  let reply: Reply;
+
+  beforeAll(async () => {
+    server = await startTestServer((req, res) => reply(req, res));
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+
+  const client = () => createApiClient({ baseUrl: server.baseUrl, getToken: () => 'tok-123' });
+  const ok = (body: unknown = { message: 'ok' }, status = 200): Reply => (_req, res) => json(res, status, body);
+  const fails = (status: number, body: unknown = {}): Reply => (_req, res) => json(res, status, body);
+
+  describe('profile', () => {
+    it('reads locationResolved with the profile', async () => {
+      reply = ok({ ...profileBody, locationResolved: false });
+      await expect(client().profile.getMyProfile()).resolves.toMatchObject({ id: 'p1', locationResolved: false });
+      reply = ok({ ...profileBody, locationResolved: null });
+      await expect(client().profile.getMyProfile()).resolves.toMatchObject({ locationResolved: null });
+    });
+
+    it('updates the profile with PUT, nulls included, and passes the location note on', async () => {
+      reply = ok({ ...profileBody, location: 'Nowhere', locationResolved: false, locationNote: "We couldn't find that city" });
+      const result = await client().profile.updateMyProfile({ name: 'Ada', age: null, interests: ['Art'] });
+      expect(server.requests[0]).toMatchObject({
+        method: 'PUT',
+        path: '/api/profile/me',
+        body: { name: 'Ada', age: null, interests: ['Art'] },
+      });
+      expect(server.requests[0].headers.authorization).toBe('Bearer tok-123');
+      expect(result).toMatchObject({ location: 'Nowhere', locationResolved: false, locationNote: "We couldn't find that city" });
+
+      reply = ok(profileBody);
+      expect((await client().profile.updateMyProfile({ bio: 'x' })).locationNote).toBeUndefined();
+    });
+
+    it("update falls back to 'Failed to update profile' and keeps the server's error", async () => {
+      reply = fails(500);
+      await expect(client().profile.updateMyProfile({ name: 'A' })).rejects.toThrow('Failed to update profile');
+      reply = fails(400, { error: 'Age must be between 18 and 120' });
+      await expect(client().profile.updateMyProfile({ age: 12 })).rejects.toMatchObject({
+        message: 'Age must be between 18 and 120',
+        status: 400,
+      });
+    });
+
+    it('reads the completion percentage', async () => {
+      reply = ok({ percentage: 60 });
+      await expect(client().profile.getCompletion()).resolves.toEqual({ percentage: 60 });
+      expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/profile/me/completion' });
+      reply = fails(503);
+      await expect(client().profile.getCompletion()).rejects.toThrow('Failed to get profile completion');
+    });
+
+    it('skips onboarding without a body and completes it with one', async () => {
+      reply = ok({ ...profileBody, onboardingCompleted: true });
+      await expect(client().profile.completeOnboarding()).resolves.toMatchObject({ onboardingCompleted: true });
+      expect(server.requests[0].body).toBeUndefined();
+      expect(server.requests[0].headers['content-type']).toBeUndefined();
+
+      const answers = {
+        name: 'Ada',
+        age: 30,
+        gender: 'female',
+        bio: 'I like long walks and short queues.',
+        interests: ['Travel', 'Chess'],
+        lookingFor: 'long-term',
+        location: 'Lisbon, Portugal',
+      };
+      await client().profile.completeOnboarding(answers);
+      expect(server.requests[1]).toMatchObject({
+        method: 'POST',
+        path: '/api/profile/me/complete-onboarding',
+        body: answers,
+      });
+
+      reply = ok({ message: 'done' });
+      await expect(client().profile.completeOnboarding()).resolves.toBeNull();
+      reply = fails(400, { error: 'Add at least one photo' });
+      await expect(client().profile.completeOnboarding(answers)).rejects.toThrow('Add at least one photo');
+    });
+
+    it("reads another member's profile without private flags", async () => {
+      reply = ok({ ...profileBody, id: 'p2', userId: 'u 2', name: 'Bea' });
+      const other = await client().profile.getUserProfile('u 2');
+      expect(server.requests[0].path).toBe('/api/profile/u%202');
+      expect(other).toMatchObject({ userId: 'u 2', name: 'Bea' });
+      expect(other).not.toHaveProperty('isVerified');
+      reply = fails(404);
+      await expect(client().profile.getUserProfile('x')).rejects.toThrow('Failed to get user profile');
+    });
+
+    it('manages photos under /api/profile/me/photos', async () => {
+      reply = ok({ id: 'ph9', url: '/x.webp', isPrimary: false, order: 3 }, 201);
+      await expect(client().profile.addPhoto({ url: '/x.webp', isPrimary: false })).resolves.toEqual({
+        id: 'ph9',
+        url: '/x.webp',
+        isPrimary: false,
+        order: 3,
+      });
+      reply = ok();
+      await client().profile.deletePhoto('ph9');
+      await client().profile.setPrimaryPhoto('ph9');
+      await client().profile.reorderPhotos([{ id: 'ph9', order: 0 }]);
+      expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        'POST /api/profile/me/photos',
+        'DELETE /api/profile/me/photos/ph9',
+        'PUT /api/profile/me/photos/ph9/primary',
+        'PUT /api/profile/me/photos/reorder',
+      ]);
+      expect(server.requests[0].body).toEqual({ url: '/x.webp', isPrimary: false });
+      expect(server.requests[3].body).toEqual({ photoOrders: [{ id: 'ph9', order: 0 }] });
+    });
+
+    it('has the spec fallbacks for the profile photo calls', async () => {
+      reply = fails(500);
+      await expect(client().profile.addPhoto({ url: '/x' })).rejects.toThrow('Failed to add photo');
+      await expect(client().profile.deletePhoto('a')).rejects.toThrow('Failed to delete photo');
+      await expect(client().profile.setPrimaryPhoto('a')).rejects.toThrow('Failed to set primary photo');
+      await expect(client().profile.reorderPhotos([])).rejects.toThrow('Failed to reorder photos');
+    });
+  });
+
+  describe('photos', () => {
+    it('lists photos in order, wrapped or not', async () => {
+      reply = ok([
+        { id: 'b', url: '/b', isPrimary: false, order: 1 },
+        { id: 'a', url: '/a', is_primary: true, order: 0 },
+      ]);
+      await expect(client().photos.list()).resolves.toEqual([
+        { id: 'a', url: '/a', isPrimary: true, order: 0 },
+        { id: 'b', url: '/b', isPrimary: false, order: 1 },
+      ]);
+      expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/photos' });
+      reply = ok({ photos: [{ id: 'c', url: '/c', isPrimary: true, order: 0 }] });
+      await expect(client().photos.list()).resolves.toHaveLength(1);
+      reply = fails(500);
+      await expect(client().photos.list()).rejects.toThrow('Failed to fetch photos');
+    });
+
+    it('uploads multipart field photo with the token passed in, and the onboarding context', async () => {
+      reply = ok({ url: '/api/photos/files/n1/large.webp', photo: { id: 'n1', url: '/api/photos/files/n1/large.webp', isPrimary: true, order: 0 } }, 201);
+      const file = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'me.jpg', { type: 'image/jpeg' });
+      const result = await client().photos.upload(file, { token: 'legacy-token', context: 'onboarding' });
+      expect(result).toEqual({
+        url: '/api/photos/files/n1/large.webp',
+        photo: { id: 'n1', url: '/api/photos/files/n1/large.webp', isPrimary: true, order: 0 },
+      });
+      const [req] = server.requests;
+      expect(req).toMatchObject({ method: 'POST', path: '/api/photos/upload' });
+      expect(req.query.get('context')).toBe('onboarding');
+      expect(req.headers.authorization).toBe('Bearer legacy-token');
+      expect(req.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+      const raw = req.rawBody.toString('latin1');
+      expect(raw).toContain('Content-Disposition: form-data; name="photo"; filename="me.jpg"');
+      expect(raw).toContain('Content-Type: image/jpeg');
+      expect(req.rawBody.includes(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe(true);
+
+      await client().photos.upload(new Blob(['x'], { type: 'image/png' }), { token: 'legacy-token' });
+      expect(server.requests[1].query.has('context')).toBe(false);
+    });
+
+    it("refuses to upload without a token and never calls the server", async () => {
+      await expect(client().photos.upload(new Blob(['x']), { token: null })).rejects.toThrow('Not authenticated');
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it("upload failures: the server's error, else the call's fallback", async () => {
+      const file = new Blob(['x'], { type: 'image/png' });
+      reply = fails(400, { error: 'Image must be less than 5MB' });
+      await expect(client().photos.upload(file, { token: 't' })).rejects.toThrow('Image must be less than 5MB');
+      reply = fails(500);
+      await expect(client().photos.upload(file, { token: 't' })).rejects.toThrow('Failed to upload photo');
+      await expect(client().photos.upload(file, { token: 't', fallbackMessage: 'Upload failed' })).rejects.toThrow(
+        'Upload failed',
+      );
+    });
+
+    it('deletes, sets primary and reorders under /api/photos', async () => {
+      reply = ok();
+      await client().photos.delete('p 1');
+      await client().photos.setPrimary('p2');
+      await client().photos.reorder([
+        { id: 'p2', order: 0 },
+        { id: 'p3', order: 1 },
+      ]);
+      expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+        'DELETE /api/photos/p%201',
+        'PUT /api/photos/p2/primary',
+        'PUT /api/photos/reorder',
+      ]);
+      expect(server.requests[2].body).toEqual({
+        photoOrders: [
+          { id: 'p2', order: 0 },
+          { id: 'p3', order: 1 },
+        ],
+      });
+      reply = fails(500);
+      await expect(client().photos.delete('a')).rejects.toThrow('Failed to delete photo');
+      await expect(client().photos.setPrimary('a')).rejects.toThrow('Failed to set primary photo');
+      await expect(client().photos.reorder([])).rejects.toThrow('Failed to reorder photos');
+    });
+
+    it('prefixes relative photo URLs with the API base', () => {
+      const photos = createApiClient({ baseUrl: 'http://localhost:3000/' }).photos;
+      expect(photos.fileUrl('/api/photos/files/a/large.webp')).toBe('http://localhost:3000/api/photos/files/a/large.webp');
+      expect(photos.fileUrl('https://cdn.example/a.webp')).toBe('https://cdn.example/a.webp');
+      expect(photos.fileUrl('blob:http://localhost:4200/123')).toBe('blob:http://localhost:4200/123');
+      expect(photos.fileUrl(null)).toBeUndefined();
+      expect(createApiClient({ baseUrl: '' }).photos.fileUrl('/api/x.webp')).toBe('/api/x.webp');
+    });
+  });
+
+  describe('preferences', () => {
+    it('reads match preferences, filling the defaults', async () => {
+      reply = ok({ minAge: 25, genderPreference: ['female'] });
+      await expect(client().preferences.getMine()).resolves.toEqual({
+        ...DEFAULT_PREFERENCES,
+        minAge: 25,
+        genderPreference: ['female'],
+      });
+      expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/preferences/me' });
+      reply = fails(500);
+      await expect(client().preferences.getMine()).rejects.toThrow('Failed to get preferences');
+    });
+
+    it('saves match preferences with PUT', async () => {
+      const prefs = { ...DEFAULT_PREFERENCES, maxDistance: 120, genderPreference: ['male', 'other'] };
+      reply = ok(prefs);
+      await expect(client().preferences.updateMine(prefs)).resolves.toEqual(prefs);
+      expect(server.requests[0]).toMatchObject({ method: 'PUT', path: '/api/preferences/me', body: prefs });
+      reply = fails(500);
+      await expect(client().preferences.updateMine(prefs)).rejects.toThrow('Failed to update preferences');
+    });
+
+    it('reads and saves the whole filter object', async () => {
+      reply = ok({ minAge: 30, minHeight: 160, petsPreference: ['dog'] });
+      const filters = await client().preferences.getFilters();
+      expect(filters).toEqual({ ...DEFAULT_FILTER_PREFERENCES, minAge: 30, minHeight: 160, petsPreference: ['dog'] });
+      expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/profile/me/preferences' });
+
+      const next: FilterPreferencesDto = { ...filters, maxHeight: null, smokingPreference: ['never'] };
+      reply = ok({ message: 'Preferences updated' });
+      await expect(client().preferences.updateFilters(next)).resolves.toEqual(next);
+      expect(server.requests[1]).toMatchObject({ method: 'PUT', path: '/api/profile/me/preferences', body: next });
+
+      reply = fails(400, { error: 'minAge must not be greater than maxAge' });
+      await expect(client().preferences.updateFilters(next)).rejects.toThrow('minAge must not be greater than maxAge');
+      reply = fails(500);
+      await expect(client().preferences.getFilters()).rejects.toThrow('Failed to get preferences');
+    });
+  });
+});
