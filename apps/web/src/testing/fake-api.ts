@@ -1,5 +1,5 @@
 import type { MateApi } from '@mate/api-client';
-import type { AuthResponse, PhotoDto, ProfileDto, UserDto } from '@mate/contracts';
+import type { AuthResponse, OwnProfileDto, PhotoDto, UserDto } from '@mate/contracts';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
 import { vi, type Mock } from 'vitest';
 
@@ -69,7 +69,7 @@ export const aUser = (overrides: Partial<UserDto> = {}): UserDto => ({
   ...overrides,
 });
 
-export const aProfile = (overrides: Partial<ProfileDto> = {}): ProfileDto => ({
+export const aProfile = (overrides: Partial<OwnProfileDto> = {}): OwnProfileDto => ({
   id: 'p1',
   userId: 'a1b2c3d4-e5f6-7890-abcd-ef0123456789',
   name: 'Ada',
@@ -87,6 +87,7 @@ export const aProfile = (overrides: Partial<ProfileDto> = {}): ProfileDto => ({
   isVerified: true,
   profileCompleted: false,
   onboardingCompleted: true,
+  locationResolved: null,
   ...overrides,
 });
 

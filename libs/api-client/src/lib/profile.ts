@@ -1,12 +1,15 @@
-import type { PhotoDto, ProfileCompletionDto, ProfileDto, PublicProfileDto } from '@mate/contracts';
+import type {
+  AttachPhotoRequest,
+  CompleteOnboardingRequest,
+  OwnProfileDto,
+  PhotoDto,
+  PhotoReorderRequest,
+  ProfileCompletionDto,
+  ProfileDto,
+  PublicProfileDto,
+} from '@mate/contracts';
 import type { HttpClient } from './http';
 import { ClientMessages } from './messages';
-
-/** The owner's profile as `GET /api/profile/me` answers it. */
-export interface MyProfileDto extends ProfileDto {
-  /** Whether the server could place `location` on the map; null/absent when there is no location. */
-  locationResolved?: boolean | null;
-}
 
 /** `PUT /api/profile/me`: only the fields sent change; `null` clears one. */
 export interface ProfileUpdateRequest {
@@ -22,38 +25,14 @@ export interface ProfileUpdateRequest {
   interests?: string[] | null;
 }
 
-export interface ProfileUpdateResult extends MyProfileDto {
-  /** Set when the city is not known to the server: the profile is saved, the note says so. */
-  locationNote?: string;
-}
-
-/** The body of `POST /api/profile/me/complete-onboarding` when the wizard is finished (not skipped). */
-export interface CompleteOnboardingRequest {
-  name: string;
-  age: number;
-  gender: string;
-  bio: string;
-  interests: string[];
-  lookingFor: string;
-  location: string;
-}
-
-export interface AddPhotoRequest {
-  url: string;
-  isPrimary?: boolean;
-}
-
 /** One entry of the reorder payload (spec 000 §3). */
-export interface PhotoOrder {
-  id: string;
-  order: number;
-}
+export type PhotoOrder = PhotoReorderRequest['photoOrders'][number];
 
 export interface ProfileApi {
   /** GET /api/profile/me?t=<now>, never from a cache: gating decisions need the live flags. */
-  getMyProfile(): Promise<MyProfileDto>;
+  getMyProfile(): Promise<OwnProfileDto>;
   /** PUT /api/profile/me. */
-  updateMyProfile(update: ProfileUpdateRequest): Promise<ProfileUpdateResult>;
+  updateMyProfile(update: ProfileUpdateRequest): Promise<OwnProfileDto>;
   /** GET /api/profile/me/completion. */
   getCompletion(): Promise<ProfileCompletionDto>;
   /**
@@ -61,11 +40,11 @@ export interface ProfileApi {
    * ('Skip for now'); with one the server saves the profile too. Answers the profile when the
    * server sends it, else null.
    */
-  completeOnboarding(request?: CompleteOnboardingRequest): Promise<MyProfileDto | null>;
+  completeOnboarding(request?: CompleteOnboardingRequest): Promise<OwnProfileDto | null>;
   /** GET /api/profile/{userId}: another member's public profile. */
   getUserProfile(userId: string): Promise<PublicProfileDto>;
   /** The photo calls under /api/profile/me/photos (the same photos as the `photos` area). */
-  addPhoto(request: AddPhotoRequest): Promise<PhotoDto | null>;
+  addPhoto(request: AttachPhotoRequest): Promise<PhotoDto | null>;
   deletePhoto(id: string): Promise<void>;
   setPrimaryPhoto(id: string): Promise<void>;
   reorderPhotos(photoOrders: PhotoOrder[]): Promise<void>;
@@ -108,7 +87,7 @@ export function normalizePhoto(raw: Raw, index = 0): PhotoDto {
  * Spec 000 §3: the server may answer in snake_case; the client works in camelCase, and the three
  * flags default to false. camelCase wins when both are present.
  */
-export function normalizeProfile(input: unknown): MyProfileDto {
+export function normalizeProfile(input: unknown): OwnProfileDto {
   const outer = (input && typeof input === 'object' ? input : {}) as Raw;
   const raw = (outer['profile'] && typeof outer['profile'] === 'object' ? outer['profile'] : outer) as Raw;
   const photos = Array.isArray(raw['photos'])
@@ -119,7 +98,7 @@ export function normalizeProfile(input: unknown): MyProfileDto {
     : [];
   const primary = photos.find((p) => p.isPrimary) ?? photos[0];
   const locationResolved = pick(raw, 'locationResolved', 'location_resolved');
-  const profile: MyProfileDto = {
+  return {
     id: text(raw['id']) ?? '',
     userId: text(pick(raw, 'userId', 'user_id')) ?? text(raw['id']) ?? '',
     name: text(raw['name']),
@@ -137,10 +116,8 @@ export function normalizeProfile(input: unknown): MyProfileDto {
     isVerified: flag(pick(raw, 'isVerified', 'is_verified')),
     profileCompleted: flag(pick(raw, 'profileCompleted', 'profile_completed')),
     onboardingCompleted: flag(pick(raw, 'onboardingCompleted', 'onboarding_completed')),
+    locationResolved: typeof locationResolved === 'boolean' ? locationResolved : null,
   };
-  if (typeof locationResolved === 'boolean') profile.locationResolved = locationResolved;
-  else if ('locationResolved' in raw || 'location_resolved' in raw) profile.locationResolved = null;
-  return profile;
 }
 
 function isRecord(value: unknown): value is Raw {
@@ -195,7 +172,7 @@ export function createProfileApi(http: HttpClient, now: () => number = Date.now)
         body: update,
         fallbackMessage: ClientMessages.updateProfileFailed,
       });
-      const result: ProfileUpdateResult = normalizeProfile(body);
+      const result: OwnProfileDto = normalizeProfile(body);
       const inner = isRecord(body) && isRecord(body['profile']) ? body['profile'] : undefined;
       const note = text(isRecord(body) ? (body['locationNote'] ?? inner?.['locationNote']) : undefined);
       if (note) result.locationNote = note;

@@ -1,4 +1,4 @@
-import { ONBOARDING_BIO_MIN_LENGTH, ONBOARDING_MAX_INTERESTS } from '@mate/contracts';
+import { BIO_MAX_LENGTH, INTEREST_MAX_LENGTH, ONBOARDING_BIO_MIN_LENGTH, ONBOARDING_MAX_INTERESTS } from '@mate/contracts';
 import { Button, Chip, Icon, Input, Textarea } from '@mate/ui';
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { StepProps } from './BasicInfoStep';
@@ -41,6 +41,7 @@ export function AboutStep({ answers, onChange }: StepProps) {
         label="Bio"
         name="bio"
         rows={5}
+        maxLength={BIO_MAX_LENGTH}
         value={answers.bio}
         placeholder="What should people know about you?"
         hint={
@@ -86,6 +87,7 @@ export function AboutStep({ answers, onChange }: StepProps) {
             label="Add your own"
             name="customInterest"
             value={custom}
+            maxLength={INTEREST_MAX_LENGTH}
             placeholder="e.g. Board games"
             onChange={(event) => setCustom(event.target.value)}
             onKeyDown={onKeyDown}

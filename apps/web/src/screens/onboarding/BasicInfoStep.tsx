@@ -1,4 +1,4 @@
-import { ONBOARDING_GENDERS, ONBOARDING_MAX_AGE, ONBOARDING_MIN_AGE } from '@mate/contracts';
+import { NAME_MAX_LENGTH, ONBOARDING_GENDERS, ONBOARDING_MAX_AGE, ONBOARDING_MIN_AGE } from '@mate/contracts';
 import { Input, Select } from '@mate/ui';
 import { genderOptions } from '../../profile/labels';
 import { ageError, type OnboardingAnswers } from './onboarding-form';
@@ -17,6 +17,7 @@ export function BasicInfoStep({ answers, onChange }: StepProps) {
         name="name"
         autoComplete="given-name"
         required
+        maxLength={NAME_MAX_LENGTH}
         value={answers.name}
         onChange={(event) => onChange({ name: event.target.value })}
       />

@@ -1,4 +1,4 @@
-import { ONBOARDING_LOOKING_FOR } from '@mate/contracts';
+import { LOCATION_MAX_LENGTH, ONBOARDING_LOOKING_FOR } from '@mate/contracts';
 import { Input, Select } from '@mate/ui';
 import { ONBOARDING_LOOKING_FOR_LABELS } from '../../profile/labels';
 import type { StepProps } from './BasicInfoStep';
@@ -27,6 +27,7 @@ export function PreferencesStep({ answers, onChange }: StepProps) {
         required
         autoComplete="address-level2"
         placeholder="City, State/Country"
+        maxLength={LOCATION_MAX_LENGTH}
         value={answers.location}
         onChange={(event) => onChange({ location: event.target.value })}
       />

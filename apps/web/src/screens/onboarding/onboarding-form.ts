@@ -1,4 +1,3 @@
-import type { CompleteOnboardingRequest } from '@mate/api-client';
 import {
   ONBOARDING_BIO_MIN_LENGTH,
   ONBOARDING_GENDERS,
@@ -8,6 +7,7 @@ import {
   ONBOARDING_MAX_INTERESTS,
   ONBOARDING_MIN_AGE,
   ProfileMessages,
+  type CompleteOnboardingRequest,
   type PhotoDto,
   type ProfileDto,
 } from '@mate/contracts';

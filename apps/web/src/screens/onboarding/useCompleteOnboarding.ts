@@ -1,4 +1,4 @@
-import type { CompleteOnboardingRequest } from '@mate/api-client';
+import type { CompleteOnboardingRequest } from '@mate/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useApi } from '../../api/ApiContext';
 

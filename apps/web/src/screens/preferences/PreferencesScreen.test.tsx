@@ -103,7 +103,7 @@ describe('PreferencesScreen', () => {
     await user.clear(screen.getByLabelText('Maximum age'));
     await user.type(screen.getByLabelText('Maximum age'), '40');
     await user.click(screen.getByRole('button', { name: 'Save Preferences' }));
-    expect(screen.getByText('Maximum age must not be below minimum age')).toBeInTheDocument();
+    expect(screen.getByText('Minimum age cannot be greater than maximum age')).toBeInTheDocument();
     await waitFor(() => expect(api.preferences.updateMine).not.toHaveBeenCalled());
   });
 });

@@ -5,6 +5,7 @@ import {
   INTERESTED_IN_OPTIONS,
   PREFERENCES_MAX_AGE,
   PREFERENCES_MIN_AGE,
+  ProfileMessages,
   SECOND,
   type PreferencesDto,
 } from '@mate/contracts';
@@ -38,7 +39,7 @@ function ageProblems({ minAge, maxAge }: AgeText): Partial<AgeText> {
   if (min === null || min < PREFERENCES_MIN_AGE || min > PREFERENCES_MAX_AGE) problems.minAge = range;
   if (max === null || max < PREFERENCES_MIN_AGE || max > PREFERENCES_MAX_AGE) problems.maxAge = range;
   if (!problems.minAge && !problems.maxAge && min !== null && max !== null && min > max) {
-    problems.maxAge = 'Maximum age must not be below minimum age';
+    problems.maxAge = ProfileMessages.ageRangeOrder;
   }
   return problems;
 }

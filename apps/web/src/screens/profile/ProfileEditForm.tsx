@@ -1,13 +1,17 @@
-import type { ProfileUpdateResult } from '@mate/api-client';
 import {
   BIO_MAX_LENGTH,
+  EDUCATION_MAX_LENGTH,
   HEIGHT_MAX_CM,
   HEIGHT_MIN_CM,
+  LOCATION_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  OCCUPATION_MAX_LENGTH,
   PROFILE_GENDERS,
   PROFILE_INTERESTS,
   PROFILE_LOOKING_FOR,
   PROFILE_MAX_AGE,
   PROFILE_MIN_AGE,
+  type OwnProfileDto,
   type ProfileDto,
 } from '@mate/contracts';
 import { Alert, Button, Card, Chip, Icon, Input, Select, Textarea, type SelectOption } from '@mate/ui';
@@ -24,7 +28,7 @@ import { useUpdateProfile } from './useUpdateProfile';
 
 export interface ProfileEditFormProps {
   profile: ProfileDto;
-  onSaved: (saved: ProfileUpdateResult) => void;
+  onSaved: (saved: OwnProfileDto) => void;
   onCancel?: () => void;
 }
 
@@ -87,6 +91,7 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
             label="Name"
             name="name"
             autoComplete="name"
+            maxLength={NAME_MAX_LENGTH}
             value={values.name}
             onChange={(event) => set('name', event.target.value)}
           />
@@ -138,6 +143,7 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
             name="location"
             autoComplete="address-level2"
             placeholder="City, State/Country"
+            maxLength={LOCATION_MAX_LENGTH}
             value={values.location}
             onChange={(event) => set('location', event.target.value)}
           />
@@ -157,12 +163,14 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
             label="Occupation"
             name="occupation"
             autoComplete="organization-title"
+            maxLength={OCCUPATION_MAX_LENGTH}
             value={values.occupation}
             onChange={(event) => set('occupation', event.target.value)}
           />
           <Input
             label="Education"
             name="education"
+            maxLength={EDUCATION_MAX_LENGTH}
             value={values.education}
             onChange={(event) => set('education', event.target.value)}
           />

@@ -1,4 +1,4 @@
-import type { ProfileUpdateResult } from '@mate/api-client';
+import type { OwnProfileDto } from '@mate/contracts';
 import { Alert, Button, Card, Icon, ProgressBar, Spinner } from '@mate/ui';
 import { useState } from 'react';
 import { useAuth } from '../../auth/AuthContext';
@@ -32,7 +32,7 @@ export function ProfileScreen() {
   useDocumentTitle('Profile');
   if (!profile) return null;
 
-  const onSaved = (saved: ProfileUpdateResult) => {
+  const onSaved = (saved: OwnProfileDto) => {
     setLocationNote(saved.locationNote ?? null);
     setEditing(false);
   };
