@@ -1,5 +1,1 @@
-// The preset is a workspace-root file, not a project, so the module-boundary rule does not apply.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-const preset = require('../../jest.preset.js');
-
-module.exports = { ...preset, displayName: 'profile-service', rootDir: __dirname };
+module.exports = { ...require('../../jest.preset.js'), displayName: 'profile-service', rootDir: __dirname };

@@ -28,7 +28,11 @@ export class AppModule {
         CoreModule.forRoot({ service: SERVICES.profile, envClass: ProfileEnv, env }),
         DatabaseModule.forRoot({
           entities: [...OUTBOX_ENTITIES, Profile, Photo, Preferences],
-          migrations: [CreateOutbox1763700000000, CreateProfiles1795284000000, PhotosLocationPreferences1795300000000],
+          migrations: [
+            CreateOutbox1763700000000,
+            CreateProfiles1795284000000,
+            PhotosLocationPreferences1795300000000,
+          ],
         }),
         // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
         PhotosModule,

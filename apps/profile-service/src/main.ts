@@ -1,9 +1,17 @@
 import { DEFAULT_PORTS, SERVICES } from '@mate/contracts';
 import { bootstrapService } from '@mate/server-kit';
 import { AppModule } from './app.module';
+import { ProfilesService } from './profiles/profiles.service';
 
 void bootstrapService({
   name: SERVICES.profile,
   defaultPort: DEFAULT_PORTS[SERVICES.profile],
   module: () => AppModule.forRoot(),
+  commands: {
+    /** `node main.js geocode-locations`: fills coordinates of locations written without them (seeders). */
+    'geocode-locations': async (app) => {
+      const handled = await app.get(ProfilesService).geocodeUngeocoded();
+      process.stdout.write(`geocoded ${handled} profile location(s)\n`);
+    },
+  },
 });

@@ -6,7 +6,13 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { SERVICES, type EventName, type EventPayloads } from '@mate/contracts';
 import { EventConsumer, SessionStore } from '@mate/server-kit';
-import { eventEnvelope, issueSession, startService, type RunningService, type TestEnv } from '@mate/server-kit/testing';
+import {
+  eventEnvelope,
+  issueSession,
+  startService,
+  type RunningService,
+  type TestEnv,
+} from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace } from '@mate/testing';
 import { AppModule } from '../app.module';
 
@@ -90,7 +96,8 @@ export async function startProfileTestBed(label: string, extraEnv: TestEnv = {})
           registeredAt: new Date().toISOString(),
         }),
       );
-      if (verified) await consumer.handle(envelope('user.verified', { userId, verifiedAt: new Date().toISOString() }));
+      if (verified)
+        await consumer.handle(envelope('user.verified', { userId, verifiedAt: new Date().toISOString() }));
       const session = await signIn(svc.app, JWT_SECRET, userId);
       return { userId, token: session.token, authorization: session.authorization };
     },

@@ -44,6 +44,8 @@ export type EncodedPhoto = Record<PhotoSize, EncodedSize>;
 
 export const PHOTO_CONTENT_TYPE = 'image/webp';
 const WEBP_QUALITY = 82;
+/** How libvips words a refusal of `limitInputPixels`. */
+const PIXEL_LIMIT = /pixel limit/i;
 
 /**
  * Turns an upload into the files that are stored: turned upright by its EXIF orientation, then
@@ -67,8 +69,8 @@ export class ImageProcessor {
     let metadata: Metadata;
     try {
       metadata = await sharp(upload, options).metadata();
-    } catch {
-      throw new ImageRejected('not-an-image');
+    } catch (e) {
+      throw new ImageRejected(PIXEL_LIMIT.test(String(e)) ? 'too-many-pixels' : 'not-an-image');
     }
     if (metadata.format !== sniffed || !metadata.width || !metadata.height) {
       throw new ImageRejected('not-an-image');
@@ -90,7 +92,7 @@ export class ImageProcessor {
       return Object.fromEntries(entries) as EncodedPhoto;
     } catch (e) {
       // A header that reads well over a body that does not decode (truncated, corrupt).
-      if (/pixel limit/i.test(String(e))) throw new ImageRejected('too-many-pixels');
+      if (PIXEL_LIMIT.test(String(e))) throw new ImageRejected('too-many-pixels');
       throw new ImageRejected('not-an-image');
     }
   }

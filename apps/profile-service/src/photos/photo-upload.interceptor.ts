@@ -1,8 +1,19 @@
-import { HttpStatus, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  HttpStatus,
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import type { Observable } from 'rxjs';
-import { ErrorCode, ONBOARDING_PHOTO_MAX_BYTES, PROFILE_PHOTO_MAX_BYTES, ProfileMessages } from '@mate/contracts';
+import {
+  ErrorCode,
+  ONBOARDING_PHOTO_MAX_BYTES,
+  PROFILE_PHOTO_MAX_BYTES,
+  ProfileMessages,
+} from '@mate/contracts';
 import { AppException, badRequest } from '@mate/server-kit';
 
 /** Field of the multipart body that carries the photo (spec 000 §7). */
@@ -15,18 +26,19 @@ export function uploadContextOf(query: unknown): UploadContext {
   return (query as { context?: unknown } | undefined)?.context === 'onboarding' ? 'onboarding' : 'profile';
 }
 
-export const UPLOAD_LIMITS: Record<UploadContext, { maxBytes: number; tooLarge: string; wrongType: string }> = {
-  profile: {
-    maxBytes: PROFILE_PHOTO_MAX_BYTES,
-    tooLarge: ProfileMessages.profilePhotoTooLarge,
-    wrongType: ProfileMessages.notAnImage,
-  },
-  onboarding: {
-    maxBytes: ONBOARDING_PHOTO_MAX_BYTES,
-    tooLarge: ProfileMessages.onboardingPhotoTooLarge,
-    wrongType: ProfileMessages.onboardingPhotoType,
-  },
-};
+export const UPLOAD_LIMITS: Record<UploadContext, { maxBytes: number; tooLarge: string; wrongType: string }> =
+  {
+    profile: {
+      maxBytes: PROFILE_PHOTO_MAX_BYTES,
+      tooLarge: ProfileMessages.profilePhotoTooLarge,
+      wrongType: ProfileMessages.notAnImage,
+    },
+    onboarding: {
+      maxBytes: ONBOARDING_PHOTO_MAX_BYTES,
+      tooLarge: ProfileMessages.onboardingPhotoTooLarge,
+      wrongType: ProfileMessages.onboardingPhotoType,
+    },
+  };
 
 export const photoTooLarge = (context: UploadContext) =>
   new AppException(UPLOAD_LIMITS[context].tooLarge, ErrorCode.PayloadTooLarge, HttpStatus.PAYLOAD_TOO_LARGE);

@@ -16,7 +16,14 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { PHOTO_SIZES, ProfileMessages, type AuthPrincipal, type PhotoDto, type PhotoSize, type PhotoUploadResponse } from '@mate/contracts';
+import {
+  PHOTO_SIZES,
+  ProfileMessages,
+  type AuthPrincipal,
+  type PhotoDto,
+  type PhotoSize,
+  type PhotoUploadResponse,
+} from '@mate/contracts';
 import { CurrentUser, notFound, Public } from '@mate/server-kit';
 import { AttachPhotoDto, ReorderPhotosDto } from './dto/photo.dto';
 import { PhotoUploadInterceptor, uploadContextOf } from './photo-upload.interceptor';

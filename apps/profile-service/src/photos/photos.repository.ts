@@ -8,10 +8,7 @@ export class PhotosRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private visible(manager: EntityManager) {
-    return manager
-      .getRepository(Photo)
-      .createQueryBuilder('ph')
-      .where("ph.moderation_status <> 'rejected'");
+    return manager.getRepository(Photo).createQueryBuilder('ph').where("ph.moderation_status <> 'rejected'");
   }
 
   /** A member's visible photos in display order. */
@@ -42,7 +39,10 @@ export class PhotosRepository {
       .getOne();
   }
 
-  async insert(manager: EntityManager, photo: Omit<Photo, 'createdAt' | 'moderatedAt' | 'rejectionReason' | 'moderationStatus'>) {
+  async insert(
+    manager: EntityManager,
+    photo: Omit<Photo, 'createdAt' | 'moderatedAt' | 'rejectionReason' | 'moderationStatus'>,
+  ) {
     await manager.getRepository(Photo).insert(photo);
   }
 
@@ -52,10 +52,10 @@ export class PhotosRepository {
 
   /** Makes this photo the only primary one (two steps: the one-primary index checks each row). */
   async setPrimary(manager: EntityManager, profileId: string, photoId: string): Promise<void> {
-    await manager.query('UPDATE photos SET is_primary = false WHERE profile_id = $1 AND is_primary AND id <> $2', [
-      profileId,
-      photoId,
-    ]);
+    await manager.query(
+      'UPDATE photos SET is_primary = false WHERE profile_id = $1 AND is_primary AND id <> $2',
+      [profileId, photoId],
+    );
     await manager.query('UPDATE photos SET is_primary = true WHERE id = $1 AND NOT is_primary', [photoId]);
   }
 
@@ -84,6 +84,7 @@ export class PhotosRepository {
       manager,
       rows.map((r) => r.id),
     );
-    if (rows.length > 0 && !rows.some((r) => r.is_primary)) await this.setPrimary(manager, profileId, rows[0].id);
+    if (rows.length > 0 && !rows.some((r) => r.is_primary))
+      await this.setPrimary(manager, profileId, rows[0].id);
   }
 }

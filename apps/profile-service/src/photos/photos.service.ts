@@ -32,7 +32,10 @@ export interface UploadedPhotoFile {
 
 const PHOTO_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** `/api/photos/files/<id>/…`, optionally behind an origin (`https://mate.example`). */
-const OWN_PHOTO_URL = new RegExp(`^(?:https?://[^/?#\\s]+)?/api/photos/files/(${PHOTO_ID})(?:/[^?#\\s]*)?(?:[?#]\\S*)?$`, 'i');
+const OWN_PHOTO_URL = new RegExp(
+  `^(?:https?://[^/?#\\s]+)?/api/photos/files/(${PHOTO_ID})(?:/[^?#\\s]*)?(?:[?#]\\S*)?$`,
+  'i',
+);
 
 /** The photo id in a URL of a photo served by Mate, else null. */
 export function photoIdOfUrl(url: string): string | null {
@@ -65,21 +68,28 @@ export class PhotosService {
     return (await this.photos.listOfUser(userId)).map(toPhotoDto);
   }
 
-  async upload(userId: string, file: UploadedPhotoFile | undefined, context: UploadContext): Promise<PhotoUploadResponse> {
+  async upload(
+    userId: string,
+    file: UploadedPhotoFile | undefined,
+    context: UploadContext,
+  ): Promise<PhotoUploadResponse> {
     const limits = UPLOAD_LIMITS[context];
     if (!file?.buffer?.length) throw badRequest(ProfileMessages.notAnImage);
     if (file.buffer.length > limits.maxBytes) throw photoTooLarge(context);
     const profile = await this.profiles.findByUserId(userId);
     if (!profile) throw notFound(ProfileMessages.profileNotFound);
     // Checked again under the lock below; this spares the image work when already full.
-    if ((await this.photos.countOfProfile(profile.id)) >= MAX_PHOTOS) throw badRequest(ProfileMessages.tooManyPhotos);
+    if ((await this.photos.countOfProfile(profile.id)) >= MAX_PHOTOS)
+      throw badRequest(ProfileMessages.tooManyPhotos);
 
     let encoded: EncodedPhoto;
     try {
       encoded = await this.images.process(file.buffer);
     } catch (e) {
       if (e instanceof ImageRejected) {
-        throw badRequest(e.reason === 'too-many-pixels' ? ProfileMessages.imageTooLargeToProcess : limits.wrongType);
+        throw badRequest(
+          e.reason === 'too-many-pixels' ? ProfileMessages.imageTooLargeToProcess : limits.wrongType,
+        );
       }
       throw e;
     }
@@ -88,7 +98,9 @@ export class PhotosService {
     const storageKey = storageKeyOf(photoId);
     const url = photoFileUrl(photoId);
     await Promise.all(
-      SIZE_NAMES.map((size) => this.storage.put(fileKeyOf(storageKey, size), encoded[size].body, PHOTO_CONTENT_TYPE)),
+      SIZE_NAMES.map((size) =>
+        this.storage.put(fileKeyOf(storageKey, size), encoded[size].body, PHOTO_CONTENT_TYPE),
+      ),
     );
     try {
       const photo = await this.dataSource.transaction(async (manager) => {
@@ -96,7 +108,8 @@ export class PhotosService {
         const count = await this.photos.countOfProfile(locked.id, manager);
         if (count >= MAX_PHOTOS) throw badRequest(ProfileMessages.tooManyPhotos);
         const sizes: StoredSizes = {};
-        for (const size of SIZE_NAMES) sizes[size] = { width: encoded[size].width, height: encoded[size].height };
+        for (const size of SIZE_NAMES)
+          sizes[size] = { width: encoded[size].width, height: encoded[size].height };
         await this.photos.insert(manager, {
           id: photoId,
           profileId: locked.id,
@@ -164,7 +177,9 @@ export class PhotosService {
       const given = photoOrders.map((p) => p.id.toLowerCase());
       const own = new Set(current.map((p) => p.id));
       const sameSet =
-        given.length === current.length && new Set(given).size === given.length && given.every((id) => own.has(id));
+        given.length === current.length &&
+        new Set(given).size === given.length &&
+        given.every((id) => own.has(id));
       if (!sameSet) throw badRequest(ProfileMessages.photoOrderMismatch);
 
       const sequence = photoOrders
@@ -223,8 +238,14 @@ export class PhotosService {
 
   /** Files of a photo whose row is gone (or never committed); a failure only leaves an orphan file. */
   private async removeFiles(storageKey: string): Promise<void> {
-    const results = await Promise.allSettled(SIZE_NAMES.map((size) => this.storage.delete(fileKeyOf(storageKey, size))));
+    const results = await Promise.allSettled(
+      SIZE_NAMES.map((size) => this.storage.delete(fileKeyOf(storageKey, size))),
+    );
     const failed = results.filter((r) => r.status === 'rejected');
-    if (failed.length) this.logger.warn({ storageKey, err: (failed[0] as PromiseRejectedResult).reason }, 'photo files left behind');
+    if (failed.length)
+      this.logger.warn(
+        { storageKey, err: (failed[0] as PromiseRejectedResult).reason },
+        'photo files left behind',
+      );
   }
 }

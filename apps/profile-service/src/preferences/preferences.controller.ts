@@ -31,7 +31,10 @@ export class FilterPreferencesController {
   }
 
   @Put()
-  update(@CurrentUser() user: AuthPrincipal, @Body() body: UpdateFilterPreferencesDto): Promise<FilterPreferencesDto> {
+  update(
+    @CurrentUser() user: AuthPrincipal,
+    @Body() body: UpdateFilterPreferencesDto,
+  ): Promise<FilterPreferencesDto> {
     return this.preferences.updateFilterPreferences(user.userId, body);
   }
 }

@@ -99,7 +99,14 @@ export class PreferencesService {
     return toPreferencesDto(
       await this.save(userId, (current) => {
         const next = { ...current };
-        for (const key of ['minAge', 'maxAge', 'maxDistance', 'genderPreference', 'interests', 'dealbreakers'] as const) {
+        for (const key of [
+          'minAge',
+          'maxAge',
+          'maxDistance',
+          'genderPreference',
+          'interests',
+          'dealbreakers',
+        ] as const) {
           if (body[key] !== undefined && body[key] !== null) Object.assign(next, { [key]: body[key] });
         }
         return next;
@@ -108,7 +115,10 @@ export class PreferencesService {
   }
 
   /** Whole: the filter set sent replaces the stored one (the match-only lists stay). */
-  async updateFilterPreferences(userId: string, body: UpdateFilterPreferencesDto): Promise<FilterPreferencesDto> {
+  async updateFilterPreferences(
+    userId: string,
+    body: UpdateFilterPreferencesDto,
+  ): Promise<FilterPreferencesDto> {
     return toFilterPreferencesDto(
       await this.save(userId, (current) => ({
         ...current,
@@ -130,7 +140,10 @@ export class PreferencesService {
   }
 
   /** Reads (locked), changes, checks, stores and publishes preferences.updated in one transaction. */
-  private save(userId: string, change: (current: PreferenceValues) => PreferenceValues): Promise<PreferenceValues> {
+  private save(
+    userId: string,
+    change: (current: PreferenceValues) => PreferenceValues,
+  ): Promise<PreferenceValues> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
       const next = change(valuesOf(await this.preferences.findForUpdate(manager, userId)));
       checkRanges(next);

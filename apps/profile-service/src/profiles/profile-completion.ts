@@ -4,7 +4,16 @@ import type { Profile } from './profile.entity';
 /** What the completion percentage looks at: the profile and how many photos it shows. */
 export type CompletionInput = Pick<
   Profile,
-  'name' | 'age' | 'gender' | 'bio' | 'location' | 'interests' | 'lookingFor' | 'occupation' | 'height' | 'education'
+  | 'name'
+  | 'age'
+  | 'gender'
+  | 'bio'
+  | 'location'
+  | 'interests'
+  | 'lookingFor'
+  | 'occupation'
+  | 'height'
+  | 'education'
 > & { photoCount: number };
 
 const filled = (value: string | null | undefined) => typeof value === 'string' && value.trim().length > 0;
@@ -13,7 +22,11 @@ const filled = (value: string | null | undefined) => typeof value === 'string' &
  * `GET /api/profile/me/completion`: each part of a profile earns its points, 100 in all. The
  * weights follow what another member needs to decide: a photo, then who, how old, about them.
  */
-export const COMPLETION_WEIGHTS: readonly { part: string; points: number; done: (p: CompletionInput) => boolean }[] = [
+export const COMPLETION_WEIGHTS: readonly {
+  part: string;
+  points: number;
+  done: (p: CompletionInput) => boolean;
+}[] = [
   { part: 'name', points: 10, done: (p) => filled(p.name) },
   { part: 'age', points: 10, done: (p) => p.age !== null && p.age !== undefined },
   { part: 'gender', points: 10, done: (p) => filled(p.gender) },

@@ -1,9 +1,4 @@
-import type {
-  OwnProfileDto,
-  PhotoDto,
-  ProfileUpdatedPayload,
-  PublicProfileDto,
-} from '@mate/contracts';
+import type { OwnProfileDto, PhotoDto, ProfileUpdatedPayload, PublicProfileDto } from '@mate/contracts';
 import type { Photo } from '../photos/photo.entity';
 import type { Profile } from './profile.entity';
 

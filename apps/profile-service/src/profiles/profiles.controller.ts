@@ -1,4 +1,15 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Put, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Put,
+  Res,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import type { AuthPrincipal, OwnProfileDto, ProfileCompletionDto, PublicProfileDto } from '@mate/contracts';
 import { CurrentUser, notFound } from '@mate/server-kit';
@@ -43,7 +54,8 @@ export class ProfilesController {
   /** Another member's profile as members may see it (no email, coordinates or hidden state). */
   @Get(':userId')
   other(
-    @Param('userId', new ParseUUIDPipe({ exceptionFactory: () => notFound(PROFILE_NOT_FOUND) })) userId: string,
+    @Param('userId', new ParseUUIDPipe({ exceptionFactory: () => notFound(PROFILE_NOT_FOUND) }))
+    userId: string,
   ): Promise<PublicProfileDto> {
     return this.profiles.getPublicProfile(userId);
   }

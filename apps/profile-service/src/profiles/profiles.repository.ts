@@ -85,6 +85,17 @@ export class ProfilesRepository {
       .getOne();
   }
 
+  /** Profiles whose location text was never geocoded (written by a seeder or before geocoding). */
+  ungeocoded(limit: number): Promise<Profile[]> {
+    return this.dataSource
+      .getRepository(Profile)
+      .createQueryBuilder('p')
+      .where('p.location IS NOT NULL AND p.location_resolved IS NULL')
+      .orderBy('p.created_at', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
   async update(manager: EntityManager, profileId: string, patch: ProfilePatch): Promise<void> {
     await manager.getRepository(Profile).update({ id: profileId }, patch);
   }

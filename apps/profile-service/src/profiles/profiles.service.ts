@@ -145,6 +145,28 @@ export class ProfilesService {
     });
   }
 
+  /**
+   * Geocodes every profile whose location was never geocoded (rows a seeder wrote directly, or
+   * written before geocoding existed) and publishes each change. Answers how many it handled.
+   */
+  async geocodeUngeocoded(batchSize = 200): Promise<number> {
+    const seen = new Set<string>();
+    for (;;) {
+      const batch = (await this.profiles.ungeocoded(batchSize)).filter((p) => !seen.has(p.userId));
+      if (batch.length === 0) return seen.size;
+      for (const { userId, location } of batch) {
+        seen.add(userId);
+        const patch = await this.locate(location);
+        await this.dataSource.transaction(async (manager) => {
+          const profile = await this.profiles.lockByUserId(manager, userId);
+          // Changed meanwhile (a member's edit geocodes by itself): nothing to do.
+          if (!profile || profile.location !== location || profile.locationResolved !== null) return;
+          await this.applyChanges(manager, profile, patch);
+        });
+      }
+    }
+  }
+
   /** user.registered: both orders of registered/verified end in the same profile. */
   async applyRegistration(manager: EntityManager, payload: UserRegisteredPayload): Promise<void> {
     if (await this.profiles.upsertFromRegistration(manager, registrationFields(payload))) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { PhotoStorage } from './photo-storage';
@@ -20,7 +20,7 @@ export class LocalPhotoStorage implements PhotoStorage {
     return file;
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  async put(key: string, body: Buffer, _contentType?: string): Promise<void> {
     const file = this.fileOf(key);
     await mkdir(path.dirname(file), { recursive: true });
     // Written aside then renamed: a reader never sees half a file.
@@ -45,6 +45,9 @@ export class LocalPhotoStorage implements PhotoStorage {
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.fileOf(key), { force: true });
+    const file = this.fileOf(key);
+    await rm(file, { force: true });
+    // The photo's folder goes with its last file (rmdir refuses a folder that still has some).
+    await rmdir(path.dirname(file)).catch(() => undefined);
   }
 }

@@ -3,11 +3,14 @@ import type { Provider } from '@nestjs/common';
 import { ProfileEnv } from '../../profile.env';
 import { LocalPhotoStorage } from './local-photo-storage';
 import { PHOTO_STORAGE, type PhotoStorage } from './photo-storage';
-import { S3PhotoStorage } from './s3-photo-storage';
 
-/** The storage adapter the settings choose (PHOTO_STORAGE=local|s3). */
-export function createPhotoStorage(env: ProfileEnv): PhotoStorage {
+/**
+ * The storage adapter the settings choose (PHOTO_STORAGE=local|s3). The AWS SDK is loaded only
+ * when S3 is chosen.
+ */
+export async function createPhotoStorage(env: ProfileEnv): Promise<PhotoStorage> {
   if (env.PHOTO_STORAGE === 's3') {
+    const { S3PhotoStorage } = await import('./s3-photo-storage');
     return new S3PhotoStorage({
       bucket: env.S3_BUCKET ?? '',
       region: env.S3_REGION,

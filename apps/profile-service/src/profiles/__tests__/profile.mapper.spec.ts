@@ -117,7 +117,10 @@ describe('profile mapping', () => {
 
   it('tells whether the location was found, never where it is', () => {
     expect(toProfileDto(profile(), []).locationResolved).toBe(true);
-    expect(toProfileDto(profile({ locationResolved: false, locationLat: null, locationLng: null }), []).locationResolved).toBe(false);
+    expect(
+      toProfileDto(profile({ locationResolved: false, locationLat: null, locationLng: null }), [])
+        .locationResolved,
+    ).toBe(false);
     expect(toProfileDto(profile({ location: null, locationResolved: null }), []).locationResolved).toBeNull();
     for (const dto of [toProfileDto(profile(), []), toPublicProfileDto(profile(), [])]) {
       expect(JSON.stringify(dto)).not.toMatch(/38\.72|-9\.13|lat|lng|longitude/i);

@@ -27,9 +27,22 @@ import {
   ProfileMessages,
 } from '@mate/contracts';
 import { trim, wordList } from '../../common/transforms';
-import { AGE_INTEGER_MESSAGE, GENDER_MESSAGE, INTEREST_LENGTH_MESSAGE, LOOKING_FOR_MESSAGE } from './update-profile.dto';
+import {
+  AGE_INTEGER_MESSAGE,
+  GENDER_MESSAGE,
+  INTEREST_LENGTH_MESSAGE,
+  LOOKING_FOR_MESSAGE,
+} from './update-profile.dto';
 
-export const ONBOARDING_FIELDS = ['name', 'age', 'gender', 'bio', 'interests', 'lookingFor', 'location'] as const;
+export const ONBOARDING_FIELDS = [
+  'name',
+  'age',
+  'gender',
+  'bio',
+  'interests',
+  'lookingFor',
+  'location',
+] as const;
 
 /** A body with any onboarding field completes onboarding; no body (or `{}`) skips it. */
 export function isCompleting(body: object | null | undefined): boolean {
@@ -39,6 +52,10 @@ export function isCompleting(body: object | null | undefined): boolean {
 
 const INTERESTS_REQUIRED = 'Please add at least one interest';
 
+/*
+ * class-validator reports the decorator nearest the property first, so each field lists its
+ * type check last: a wrong type says "must be a whole number", not "must be at most 120".
+ */
 /**
  * POST /api/profile/me/complete-onboarding. Completing needs every field, checked with the
  * onboarding rules of spec 000 §5 (stricter than the profile form: age 18-99, bio of at least 20
@@ -47,15 +64,15 @@ const INTERESTS_REQUIRED = 'Please add at least one interest';
 export class CompleteOnboardingDto {
   @ValidateIf(isCompleting)
   @Transform(trim)
-  @IsString({ message: 'Name is required' })
-  @IsNotEmpty({ message: 'Name is required' })
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
+  @IsNotEmpty({ message: 'Name is required' })
+  @IsString({ message: 'Name is required' })
   name?: string;
 
   @ValidateIf(isCompleting)
-  @IsInt({ message: AGE_INTEGER_MESSAGE })
-  @Min(ONBOARDING_MIN_AGE, { message: ProfileMessages.underage })
   @Max(ONBOARDING_MAX_AGE, { message: `Age must be at most ${ONBOARDING_MAX_AGE}` })
+  @Min(ONBOARDING_MIN_AGE, { message: ProfileMessages.underage })
+  @IsInt({ message: AGE_INTEGER_MESSAGE })
   age?: number;
 
   /** The onboarding reading (prefer-not-to-say) and the profile form's (other) are both accepted. */
@@ -65,19 +82,21 @@ export class CompleteOnboardingDto {
 
   @ValidateIf(isCompleting)
   @Transform(trim)
-  @IsString({ message: `Bio must be at least ${ONBOARDING_BIO_MIN_LENGTH} characters` })
-  @MinLength(ONBOARDING_BIO_MIN_LENGTH, { message: `Bio must be at least ${ONBOARDING_BIO_MIN_LENGTH} characters` })
   @MaxLength(BIO_MAX_LENGTH, { message: `Bio must be at most ${BIO_MAX_LENGTH} characters` })
+  @MinLength(ONBOARDING_BIO_MIN_LENGTH, {
+    message: `Bio must be at least ${ONBOARDING_BIO_MIN_LENGTH} characters`,
+  })
+  @IsString({ message: `Bio must be at least ${ONBOARDING_BIO_MIN_LENGTH} characters` })
   bio?: string;
 
   /** Trimmed, empty ones and case-insensitive duplicates dropped, then 1 to 10. */
   @ValidateIf(isCompleting)
   @Transform(wordList)
-  @IsArray({ message: INTERESTS_REQUIRED })
-  @ArrayMinSize(1, { message: INTERESTS_REQUIRED })
-  @ArrayMaxSize(ONBOARDING_MAX_INTERESTS, { message: ProfileMessages.maxInterests })
-  @IsString({ each: true, message: 'Interests must be a list of words' })
   @MaxLength(INTEREST_MAX_LENGTH, { each: true, message: INTEREST_LENGTH_MESSAGE })
+  @IsString({ each: true, message: 'Interests must be a list of words' })
+  @ArrayMaxSize(ONBOARDING_MAX_INTERESTS, { message: ProfileMessages.maxInterests })
+  @ArrayMinSize(1, { message: INTERESTS_REQUIRED })
+  @IsArray({ message: INTERESTS_REQUIRED })
   interests?: string[];
 
   @ValidateIf(isCompleting)
@@ -86,8 +105,8 @@ export class CompleteOnboardingDto {
 
   @ValidateIf(isCompleting)
   @Transform(trim)
-  @IsString({ message: 'Location is required' })
-  @IsNotEmpty({ message: 'Location is required' })
   @MaxLength(LOCATION_MAX_LENGTH, { message: `Location must be at most ${LOCATION_MAX_LENGTH} characters` })
+  @IsNotEmpty({ message: 'Location is required' })
+  @IsString({ message: 'Location is required' })
   location?: string;
 }

@@ -1,5 +1,15 @@
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import {
   ALL_GENDERS,
   ALL_LOOKING_FOR,
@@ -24,6 +34,10 @@ export const AGE_INTEGER_MESSAGE = 'Age must be a whole number';
 export const INTEREST_LENGTH_MESSAGE = `Each interest must be at most ${INTEREST_MAX_LENGTH} characters`;
 export const INTERESTS_LIST_MESSAGE = 'Interests must be a list of words';
 
+/*
+ * class-validator reports the decorator nearest the property first, so each field lists its
+ * type check last: a wrong type says "must be a whole number", not "must be at most 120".
+ */
 /**
  * PUT /api/profile/me (spec 000 §5, profile form). Every field is optional: a missing field is
  * left as it is, null (or empty text) clears it. Text is trimmed.
@@ -31,14 +45,14 @@ export const INTERESTS_LIST_MESSAGE = 'Interests must be a list of words';
 export class UpdateProfileDto {
   @IsOptional()
   @Transform(trimOrNull)
-  @IsString({ message: 'Name must be text' })
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
+  @IsString({ message: 'Name must be text' })
   name?: string | null;
 
   @IsOptional()
-  @IsInt({ message: AGE_INTEGER_MESSAGE })
-  @Min(PROFILE_MIN_AGE, { message: ProfileMessages.underage })
   @Max(PROFILE_MAX_AGE, { message: `Age must be at most ${PROFILE_MAX_AGE}` })
+  @Min(PROFILE_MIN_AGE, { message: ProfileMessages.underage })
+  @IsInt({ message: AGE_INTEGER_MESSAGE })
   age?: number | null;
 
   @IsOptional()
@@ -48,33 +62,37 @@ export class UpdateProfileDto {
 
   @IsOptional()
   @Transform(trimOrNull)
-  @IsString({ message: 'Bio must be text' })
   @MaxLength(BIO_MAX_LENGTH, { message: `Bio must be at most ${BIO_MAX_LENGTH} characters` })
+  @IsString({ message: 'Bio must be text' })
   bio?: string | null;
 
   /** Free text "City, State/Country"; geocoded offline. */
   @IsOptional()
   @Transform(trimOrNull)
-  @IsString({ message: 'Location must be text' })
   @MaxLength(LOCATION_MAX_LENGTH, { message: `Location must be at most ${LOCATION_MAX_LENGTH} characters` })
+  @IsString({ message: 'Location must be text' })
   location?: string | null;
 
   @IsOptional()
-  @IsInt({ message: 'Height must be a whole number of centimetres' })
-  @Min(HEIGHT_MIN_CM, { message: `Height must be between ${HEIGHT_MIN_CM} and ${HEIGHT_MAX_CM} cm` })
   @Max(HEIGHT_MAX_CM, { message: `Height must be between ${HEIGHT_MIN_CM} and ${HEIGHT_MAX_CM} cm` })
+  @Min(HEIGHT_MIN_CM, { message: `Height must be between ${HEIGHT_MIN_CM} and ${HEIGHT_MAX_CM} cm` })
+  @IsInt({ message: 'Height must be a whole number of centimetres' })
   height?: number | null;
 
   @IsOptional()
   @Transform(trimOrNull)
+  @MaxLength(OCCUPATION_MAX_LENGTH, {
+    message: `Occupation must be at most ${OCCUPATION_MAX_LENGTH} characters`,
+  })
   @IsString({ message: 'Occupation must be text' })
-  @MaxLength(OCCUPATION_MAX_LENGTH, { message: `Occupation must be at most ${OCCUPATION_MAX_LENGTH} characters` })
   occupation?: string | null;
 
   @IsOptional()
   @Transform(trimOrNull)
+  @MaxLength(EDUCATION_MAX_LENGTH, {
+    message: `Education must be at most ${EDUCATION_MAX_LENGTH} characters`,
+  })
   @IsString({ message: 'Education must be text' })
-  @MaxLength(EDUCATION_MAX_LENGTH, { message: `Education must be at most ${EDUCATION_MAX_LENGTH} characters` })
   education?: string | null;
 
   @IsOptional()
@@ -85,10 +103,10 @@ export class UpdateProfileDto {
   /** Trimmed, empty ones and case-insensitive duplicates dropped; at most 20 of up to 40 characters. */
   @IsOptional()
   @Transform(wordList)
-  @IsArray({ message: INTERESTS_LIST_MESSAGE })
-  @IsString({ each: true, message: INTERESTS_LIST_MESSAGE })
-  @MaxLength(INTEREST_MAX_LENGTH, { each: true, message: INTEREST_LENGTH_MESSAGE })
   @ArrayMaxSize(PROFILE_MAX_INTERESTS, { message: `Maximum ${PROFILE_MAX_INTERESTS} interests allowed` })
+  @MaxLength(INTEREST_MAX_LENGTH, { each: true, message: INTEREST_LENGTH_MESSAGE })
+  @IsString({ each: true, message: INTERESTS_LIST_MESSAGE })
+  @IsArray({ message: INTERESTS_LIST_MESSAGE })
   interests?: string[] | null;
 }
 
