@@ -2,13 +2,23 @@
 
 type TransformArgs = { value: unknown };
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text as PostgreSQL can store it: NUL characters dropped (text columns refuse them) and lone
+ * UTF-16 surrogates replaced (they are not valid UTF-8); then trimmed.
+ */
+export function cleanText(value: string): string {
+  return value.replaceAll(String.fromCharCode(0), '').replace(LONE_SURROGATE, '\uFFFD').trim();
+}
+
 /** Trims text; leaves anything else for the validators to refuse. */
-export const trim = ({ value }: TransformArgs) => (typeof value === 'string' ? value.trim() : value);
+export const trim = ({ value }: TransformArgs) => (typeof value === 'string' ? cleanText(value) : value);
 
 /** Trims text, and reads empty text as "clear this field" (null), as the profile form sends it. */
 export const trimOrNull = ({ value }: TransformArgs) => {
   if (typeof value !== 'string') return value;
-  const trimmed = value.trim();
+  const trimmed = cleanText(value);
   return trimmed === '' ? null : trimmed;
 };
 
@@ -25,7 +35,7 @@ export function cleanWordList(value: unknown): unknown {
       out.push(item);
       continue;
     }
-    const word = item.trim();
+    const word = cleanText(item);
     if (!word || seen.has(word.toLowerCase())) continue;
     seen.add(word.toLowerCase());
     out.push(word);

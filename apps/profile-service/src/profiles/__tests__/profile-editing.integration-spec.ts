@@ -506,6 +506,46 @@ describe('profile editing, completion, onboarding and public profiles', () => {
     });
   });
 
+  describe('odd input', () => {
+    it('never answers 500, whatever JSON arrives', async () => {
+      const member = await bed.member();
+      await addPhoto(member);
+      const routes: [string, string][] = [
+        ['put', '/api/profile/me'],
+        ['post', '/api/profile/me/complete-onboarding'],
+        ['post', '/api/profile/me/photos'],
+        ['put', '/api/photos/reorder'],
+        ['put', '/api/preferences/me'],
+        ['put', '/api/profile/me/preferences'],
+      ];
+      const bodies = [
+        '[]',
+        '[1,2]',
+        'null',
+        '"text"',
+        '42',
+        '{"__proto__":{"admin":true}}',
+        '{"constructor":{"prototype":{}}}',
+        '{"photoOrders":[null,1,"x",{}]}',
+        '{"interests":[null,{},[]],"age":null,"name":{}}',
+        '{"minAge":"18","maxAge":null,"genderPreference":[null]}',
+        '{"url":{"href":"x"},"isPrimary":"yes"}',
+        `{"bio":"${'\\u0000'.repeat(10)}","location":"\\ud800"}`,
+      ];
+      for (const [method, route] of routes) {
+        for (const body of bodies) {
+          const res = await (request(server) as unknown as Record<string, (url: string) => request.Test>)
+            [method](route)
+            .set('Authorization', member.authorization)
+            .set('Content-Type', 'application/json')
+            .send(body);
+          expect({ route, body, status: res.status < 500 }).toEqual({ route, body, status: true });
+          expect(typeof res.body).toBe('object');
+        }
+      }
+    });
+  });
+
   describe('authentication', () => {
     it('answers 401 without a session on every profile route', async () => {
       const routes: [string, string][] = [
