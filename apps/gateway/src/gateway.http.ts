@@ -11,14 +11,14 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
     parseBodies: false,
     corsOrigins: env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     beforeRoutes: (app: NestExpressApplication) => {
-      for (const handler of createEdge({
+      const edge = createEdge({
         env,
         redis: app.get<Redis>(REDIS),
         sessions: app.get(SessionStore),
         logger: app.get<Logger>(LOGGER),
-      })) {
-        app.use(handler);
-      }
+      });
+      app.use(edge.handler);
+      app.getHttpServer().once('close', () => edge.close());
     },
   };
 }

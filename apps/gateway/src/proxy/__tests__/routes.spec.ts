@@ -1,0 +1,117 @@
+import { SERVICES } from '@mate/contracts';
+import { GatewayEnv } from '../../gateway.env';
+import { matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
+
+describe('matchRoute', () => {
+  it.each([
+    ['/api/auth/login', SERVICES.auth],
+    ['/api/auth', SERVICES.auth],
+    ['/api/sessions/abc', SERVICES.auth],
+    ['/api/verification/verify', SERVICES.auth],
+    ['/api/gdpr/export', SERVICES.auth],
+    ['/api/profile/me', SERVICES.profile],
+    ['/api/photos/upload', SERVICES.profile],
+    ['/api/preferences', SERVICES.profile],
+    ['/api/matches/discover', SERVICES.matching],
+    ['/api/chat/conversations', SERVICES.chat],
+    ['/api/calls/123', SERVICES.call],
+    ['/api/whisper/transcribe', SERVICES.call],
+    ['/api/safety/reports', SERVICES.safety],
+    ['/api/notifications', SERVICES.notification],
+    ['/api/admin/stats', SERVICES.admin],
+    ['/admin/reports', SERVICES.admin],
+  ])('sends %s to %s', (path, service) => {
+    expect(matchRoute(path)?.service).toBe(service);
+  });
+
+  it('prefers the longest matching prefix, whatever the table order', () => {
+    // '/api/admin' and '/admin' both exist; '/api/admin/...' must match the longer, API one.
+    expect(matchRoute('/api/admin/users')?.prefix).toBe('/api/admin');
+    const original = [...ROUTE_TABLE];
+    try {
+      ROUTE_TABLE.splice(0, ROUTE_TABLE.length, ...original.reverse());
+      expect(matchRoute('/api/admin/users')?.prefix).toBe('/api/admin');
+      ROUTE_TABLE.push({ prefix: '/api/auth/special', service: SERVICES.profile });
+      expect(matchRoute('/api/auth/special/x')?.service).toBe(SERVICES.profile);
+      expect(matchRoute('/api/auth/specialist')?.service).toBe(SERVICES.auth);
+    } finally {
+      ROUTE_TABLE.splice(0, ROUTE_TABLE.length, ...original);
+    }
+  });
+
+  it('marks /admin and /api/admin, and only those, as admin routes', () => {
+    expect(matchRoute('/admin')?.admin).toBe(true);
+    expect(matchRoute('/admin/reports')?.admin).toBe(true);
+    expect(matchRoute('/api/admin')?.admin).toBe(true);
+    expect(matchRoute('/api/admin/stats')?.admin).toBe(true);
+    const adminPrefixes = ROUTE_TABLE.filter((r) => r.admin).map((r) => r.prefix).sort();
+    expect(adminPrefixes).toEqual(['/admin', '/api/admin']);
+    expect(matchRoute('/api/auth/me')?.admin).toBeFalsy();
+  });
+
+  it.each([
+    '/api/nope',
+    '/api',
+    '/api/',
+    '/',
+    '/health',
+    '/api/authx',
+    '/api/adminx/stats',
+    '/administrator',
+    '/API/admin/stats',
+    '/api/Admin/stats',
+    '/x/api/auth',
+  ])('finds no route for %s', (path) => {
+    expect(matchRoute(path)).toBeNull();
+  });
+});
+
+describe('PUBLIC_ROUTES', () => {
+  it('lists exactly the calls made before having a session', () => {
+    expect([...PUBLIC_ROUTES].sort()).toEqual(
+      [
+        'POST /api/auth/register',
+        'POST /api/auth/login',
+        'POST /api/auth/forgot-password',
+        'POST /api/auth/verify-reset-token',
+        'POST /api/auth/reset-password',
+        'POST /api/auth/verify-email-change',
+        'POST /api/verification/verify',
+      ].sort(),
+    );
+  });
+
+  it('has no GET, no admin and no signed-in-only call in it', () => {
+    for (const entry of PUBLIC_ROUTES) {
+      const [method, path] = entry.split(' ');
+      expect(method).toBe('POST');
+      expect(matchRoute(path)?.service).toBe(SERVICES.auth);
+      expect(matchRoute(path)?.admin).toBeFalsy();
+    }
+    expect(PUBLIC_ROUTES.has('GET /api/auth/me')).toBe(false);
+    expect(PUBLIC_ROUTES.has('POST /api/auth/logout')).toBe(false);
+    expect(PUBLIC_ROUTES.has('POST /api/verification/resend')).toBe(false);
+  });
+});
+
+describe('UPLOAD_ROUTES and serviceUrls', () => {
+  const isUpload = (path: string) => UPLOAD_ROUTES.some((r) => r.test(path));
+
+  it('allows larger bodies only on the upload endpoints', () => {
+    expect(isUpload('/api/photos/upload')).toBe(true);
+    expect(isUpload('/api/profile/me/photos')).toBe(true);
+    expect(isUpload('/api/profile/me/photos/upload')).toBe(true);
+    expect(isUpload('/api/whisper/transcribe')).toBe(true);
+    expect(isUpload('/api/photos/upload/extra')).toBe(false);
+    expect(isUpload('/api/auth/register')).toBe(false);
+    expect(isUpload('/api/profile/me')).toBe(false);
+  });
+
+  it('maps every routed service to its configured URL', () => {
+    const env = Object.assign(new GatewayEnv(), { AUTH_SERVICE_URL: 'http://auth.test:1', ADMIN_SERVICE_URL: 'http://admin.test:2' });
+    const urls = serviceUrls(env);
+    expect(urls[SERVICES.auth]).toBe('http://auth.test:1');
+    expect(urls[SERVICES.admin]).toBe('http://admin.test:2');
+    for (const route of ROUTE_TABLE) expect(urls[route.service]).toMatch(/^http:\/\//);
+  });
+});

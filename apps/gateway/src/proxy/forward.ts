@@ -1,0 +1,174 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { Transform, type TransformCallback } from 'node:stream';
+import type { Request, Response } from 'express';
+
+/** Headers that describe one connection, not the message: never passed on (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * How long an idle kept-alive connection to a service is kept. Without a value Node's agent keeps
+ * idle sockets forever and ignores the server's `Keep-Alive: timeout=5` hint, so it can reuse a
+ * socket at the moment the service closes it (ECONNRESET: a 503 for a healthy service). With it,
+ * the agent closes idle sockets first: after this long, or a second before the service's hint.
+ */
+export const IDLE_SOCKET_TIMEOUT_MS = 4000;
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body over ${limit} bytes`);
+  }
+}
+
+export class UpstreamTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+
+/** Passes a body through, failing once more than `limit` bytes went by (bodies without Content-Length). */
+class ByteLimit extends Transform {
+  private seen = 0;
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) {
+    this.seen += chunk.length;
+    if (this.seen > this.limit) return done(new BodyTooLargeError(this.limit));
+    done(null, chunk);
+  }
+}
+
+/** Hop-by-hop headers plus the ones the Connection header names for this hop. */
+function hopHeaders(connection: string | undefined): (name: string) => boolean {
+  if (!connection) return (name) => HOP_BY_HOP.has(name);
+  const listed = connection.toLowerCase().split(',').map((h) => h.trim());
+  return (name) => HOP_BY_HOP.has(name) || listed.includes(name);
+}
+
+function append(existing: string | string[] | undefined, value: string): string {
+  const prior = Array.isArray(existing) ? existing.join(', ') : existing;
+  return prior ? `${prior}, ${value}` : value;
+}
+
+/** The request's headers minus hop-by-hop ones, plus the X-Forwarded-* set. */
+function outgoingHeaders(req: Request): http.OutgoingHttpHeaders {
+  const incoming = req.headers;
+  const skip = hopHeaders(incoming.connection);
+  const out: http.OutgoingHttpHeaders = {};
+  for (const name in incoming) {
+    if (!skip(name)) out[name] = incoming[name];
+  }
+  const encrypted = (req.socket as TLSSocket).encrypted === true;
+  const host = incoming.host ?? '';
+  const port = /:(\d+)$/.exec(host)?.[1] ?? (encrypted ? '443' : '80');
+  out['x-forwarded-for'] = append(incoming['x-forwarded-for'], req.socket.remoteAddress ?? '');
+  out['x-forwarded-proto'] = append(incoming['x-forwarded-proto'], encrypted ? 'https' : 'http');
+  out['x-forwarded-port'] = append(incoming['x-forwarded-port'], port);
+  out['x-forwarded-host'] = incoming['x-forwarded-host'] ?? host;
+  return out;
+}
+
+export interface ForwardOptions {
+  timeoutMs: number;
+  /** Largest body passed on when the request has no Content-Length (a chunked body). */
+  bodyLimit: number;
+  /** Called once when the upstream cannot be reached or fails before answering (no headers sent yet). */
+  onUnavailable(err: Error): void;
+  /** Called once when a chunked body grows over bodyLimit (no headers sent yet). */
+  onTooLarge(): void;
+  /** Called when something fails after the answer started (the response is then cut off). */
+  onBroken(err: Error): void;
+}
+
+/**
+ * A small streaming reverse proxy on node:http: one upstream per target URL, keep-alive sockets,
+ * bodies streamed both ways, hop-by-hop headers dropped, X-Forwarded-* added, and each failure
+ * reported once to the caller (who answers it).
+ */
+export class Forwarder {
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+
+  constructor() {
+    const agent = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_TIMEOUT_MS };
+    this.httpAgent = new http.Agent(agent);
+    this.httpsAgent = new https.Agent(agent);
+  }
+
+  forward(req: Request, res: Response, target: URL, options: ForwardOptions): void {
+    const secure = target.protocol === 'https:';
+    const base = target.pathname === '/' ? '' : target.pathname.replace(/\/$/, '');
+    let settled = false;
+    const fail = (kind: 'unavailable' | 'tooLarge' | 'broken', err: Error) => {
+      if (settled) return;
+      settled = true;
+      proxyReq.destroy();
+      if (res.writableEnded || res.destroyed) return;
+      if (res.headersSent) {
+        options.onBroken(err);
+        res.destroy();
+      } else if (kind === 'tooLarge') {
+        options.onTooLarge();
+      } else {
+        options.onUnavailable(err);
+      }
+    };
+
+    const proxyReq = (secure ? https : http).request({
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port || (secure ? 443 : 80),
+      method: req.method,
+      path: base + req.url,
+      headers: outgoingHeaders(req),
+      agent: secure ? this.httpsAgent : this.httpAgent,
+    });
+    proxyReq.setTimeout(options.timeoutMs, () => fail('unavailable', new UpstreamTimeoutError(options.timeoutMs)));
+    proxyReq.on('error', (err) => fail('unavailable', err));
+    proxyReq.on('response', (upstream) => {
+      if (settled) return void upstream.resume();
+      const skip = hopHeaders(upstream.headers.connection);
+      const headers: http.OutgoingHttpHeaders = {};
+      for (const name in upstream.headers) {
+        if (!skip(name)) headers[name] = upstream.headers[name];
+      }
+      res.writeHead(upstream.statusCode ?? 502, headers);
+      upstream.on('error', (err) => fail('broken', err));
+      upstream.pipe(res);
+    });
+    // The caller went away: stop the upstream work too.
+    res.on('close', () => {
+      if (!res.writableFinished && !settled) {
+        settled = true;
+        proxyReq.destroy();
+      }
+    });
+    req.on('error', (err) => fail('broken', err));
+
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
+      const limited = new ByteLimit(options.bodyLimit);
+      limited.on('error', (err) => fail(err instanceof BodyTooLargeError ? 'tooLarge' : 'broken', err));
+      req.pipe(limited).pipe(proxyReq);
+    } else {
+      req.pipe(proxyReq);
+    }
+  }
+
+  close() {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+}

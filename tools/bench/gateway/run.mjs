@@ -1,0 +1,411 @@
+#!/usr/bin/env node
+// Gateway overhead benchmark (not a test): GET /api/auth/me with a bearer token, first straight
+// to auth-service, then through the gateway, with autocannon. Loopback only, bounded duration.
+//
+//   npm run bench:gateway -- [--duration 10] [--connections 20] [--rounds 1] [--build]
+//
+// --rounds N repeats the direct/gateway pair N times and reports medians (the ratio is the median
+// of the per-round ratios): use it on a machine that is busy with other work.
+//
+// Needs the local PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+// and Redis (REDIS_URL, default redis://127.0.0.1:6379). Creates and drops its own database and
+// deletes its own Redis keys. See tools/bench/README.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Redis from 'ioredis';
+import pg from 'pg';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const RESULT_FILE = path.join(ROOT, 'tools/bench/gateway/last-result.json');
+const GATEWAY_PORT = 3900;
+const AUTH_PORT = 3901;
+const TARGET_RATIO = 0.7;
+const WARMUP_SECONDS = 2;
+const MAX_DURATION = 300;
+const MAX_CONNECTIONS = 1000;
+const MAX_ROUNDS = 10;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+// ---------------------------------------------------------------- arguments
+
+function parseArgs(argv) {
+  const opts = { duration: 10, connections: 20, rounds: 1, build: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--duration') opts.duration = Number(value());
+    else if (flag === '--connections') opts.connections = Number(value());
+    else if (flag === '--rounds') opts.rounds = Number(value());
+    else if (flag === '--build') opts.build = true;
+    else if (flag === '--help' || flag === '-h') {
+      process.stdout.write('Usage: npm run bench:gateway -- [--duration <s>=10] [--connections <n>=20] [--rounds <n>=1] [--build]\n');
+      process.exit(0);
+    } else {
+      throw new Error(`Unknown argument: ${argv[i]}`);
+    }
+  }
+  if (!Number.isInteger(opts.duration) || opts.duration < 1 || opts.duration > MAX_DURATION) {
+    throw new Error(`--duration must be a whole number of seconds between 1 and ${MAX_DURATION}`);
+  }
+  if (!Number.isInteger(opts.connections) || opts.connections < 1 || opts.connections > MAX_CONNECTIONS) {
+    throw new Error(`--connections must be a whole number between 1 and ${MAX_CONNECTIONS}`);
+  }
+  if (!Number.isInteger(opts.rounds) || opts.rounds < 1 || opts.rounds > MAX_ROUNDS) {
+    throw new Error(`--rounds must be a whole number between 1 and ${MAX_ROUNDS}`);
+  }
+  return opts;
+}
+
+// ---------------------------------------------------------------- build
+
+const BUILT = ['dist/apps/gateway/main.js', 'dist/apps/auth-service/main.js'];
+const SOURCES = ['apps/gateway/src', 'apps/auth-service/src', 'libs/server-kit/src', 'libs/contracts/src'];
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (entry.name.endsWith('.ts') && !/\.(spec|integration-spec)\.ts$/.test(entry.name)) {
+      newest = Math.max(newest, statSync(full).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+function ensureBuilt(force) {
+  const missing = BUILT.filter((f) => !existsSync(path.join(ROOT, f)));
+  let reason = force ? '--build given' : missing.length ? `missing ${missing.join(', ')}` : '';
+  if (!reason) {
+    const builtAt = Math.min(...BUILT.map((f) => statSync(path.join(ROOT, f)).mtimeMs));
+    const sourcesAt = Math.max(...SOURCES.map((d) => newestMtime(path.join(ROOT, d))));
+    if (sourcesAt > builtAt) reason = 'sources changed since the last build';
+  }
+  if (!reason) return;
+  log(`building gateway and auth-service (${reason})`);
+  const r = spawnSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '-p', 'gateway', 'auth-service'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+  });
+  if (r.status !== 0) throw new Error('build failed');
+}
+
+// ---------------------------------------------------------------- infrastructure
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function withDatabase(url, name) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function adminQuery(adminUrl, sql) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteRedisKeys(redisUrl, prefix) {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  let deleted = 0;
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
+}
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+const children = new Set();
+
+function startNode(name, args, env) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  child.label = name;
+  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  children.add(child);
+  child.exited.then(() => children.delete(child));
+  return child;
+}
+
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  process.kill(child.pid, 'SIGTERM');
+  const timer = setTimeout(() => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+  }, 5000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+async function waitReady(name, url, child, timeoutMs = 30000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (code ${child.exitCode}) before it was ready`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${name} was not ready at ${url} within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---------------------------------------------------------------- measuring
+
+function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** One row of the table: the median of each figure over the rounds (the figures themselves for one round). */
+function combine(runs) {
+  return {
+    url: runs[0].url,
+    requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
+    latencyP50Ms: median(runs.map((r) => r.latencyP50Ms)),
+    latencyP99Ms: median(runs.map((r) => r.latencyP99Ms)),
+    latencyAvgMs: Math.round(median(runs.map((r) => r.latencyAvgMs)) * 100) / 100,
+    requests: runs.reduce((n, r) => n + r.requests, 0),
+    ok2xx: runs.reduce((n, r) => n + r.ok2xx, 0),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    timeouts: runs.reduce((n, r) => n + r.timeouts, 0),
+  };
+}
+
+async function measure(label, url, token, { duration, connections }) {
+  const opts = { url, connections, headers: { authorization: `Bearer ${token}` } };
+  log(`${label}: warm-up ${WARMUP_SECONDS} s`);
+  await cannon({ ...opts, duration: WARMUP_SECONDS });
+  log(`${label}: measuring ${duration} s, ${connections} connections`);
+  const r = await cannon({ ...opts, duration });
+  const summary = {
+    url,
+    requestsPerSecond: Math.round(r.requests.average),
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    latencyAvgMs: Math.round(r.latency.average * 100) / 100,
+    requests: r.requests.total,
+    ok2xx: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+  if (summary.non2xx || summary.errors || summary.timeouts) {
+    log(`WARNING: ${label} had ${summary.non2xx} non-2xx answers, ${summary.errors} errors, ${summary.timeouts} timeouts`);
+  }
+  return summary;
+}
+
+function printTable(direct, gateway, ratio, targetMet, rounds) {
+  const rows = [
+    ['', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'],
+    ['direct (auth-service :3901)', direct.requestsPerSecond, direct.latencyP50Ms, direct.latencyP99Ms, direct.non2xx + direct.errors],
+    ['gateway (:3900)', gateway.requestsPerSecond, gateway.latencyP50Ms, gateway.latencyP99Ms, gateway.non2xx + gateway.errors],
+  ].map((r) => r.map(String));
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const out = [
+    '',
+    rounds.length > 1 ? `GET /api/auth/me (bearer token), median of ${rounds.length} rounds` : 'GET /api/auth/me (bearer token)',
+    line(rows[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    line(rows[1]),
+    line(rows[2]),
+    '',
+    ...(rounds.length > 1 ? [`per-round ratios: ${rounds.map((r) => r.ratio.toFixed(3)).join(', ')}`] : []),
+    `gateway / direct req/s: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO})`,
+    targetMet ? 'target met' : `*** TARGET MISSED: the gateway keeps ${(ratio * 100).toFixed(1)}% of direct throughput, below ${TARGET_RATIO * 100}% ***`,
+    '',
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  ensureBuilt(opts.build);
+
+  for (const port of [GATEWAY_PORT, AUTH_PORT]) {
+    if (!(await portIsFree(port))) throw new Error(`port ${port} is in use; stop whatever listens there first`);
+  }
+
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  for (const [name, url] of [['DATABASE_URL', adminUrl], ['REDIS_URL', redisUrl]]) {
+    if (!LOOPBACK.has(new URL(url).hostname)) throw new Error(`${name} must point at this machine (loopback only), not ${new URL(url).hostname}`);
+  }
+  const id = randomBytes(4).toString('hex');
+  const dbName = `mate_bench_${id}`;
+  const keyPrefix = `bench-gateway-${id}`;
+  const databaseUrl = withDatabase(adminUrl, dbName);
+  const common = {
+    ...process.env,
+    NODE_ENV: 'production',
+    REDIS_URL: redisUrl,
+    KEY_PREFIX: keyPrefix,
+    JWT_SECRET: `bench-only-secret-${randomBytes(16).toString('hex')}`,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
+
+  let dbCreated = false;
+  const cleanup = async () => {
+    // Let the requests autocannon left in flight finish before the services shut down.
+    if (children.size) await new Promise((r) => setTimeout(r, 500));
+    await Promise.allSettled([...children].map(stopChild));
+    if (dbCreated) {
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).then(
+        () => log(`dropped database ${dbName}`),
+        (e) => log(`could not drop database ${dbName}: ${e.message}`),
+      );
+    }
+    await deleteRedisKeys(redisUrl, keyPrefix).then(
+      (n) => log(`deleted ${n} Redis keys under ${keyPrefix}:`),
+      (e) => log(`could not delete Redis keys under ${keyPrefix}: ${e.message}`),
+    );
+  };
+  let interrupted = false;
+  const onSignal = (signal) => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    await adminQuery(adminUrl, `CREATE DATABASE "${dbName}"`);
+    dbCreated = true;
+    log(`created database ${dbName}`);
+
+    const authEnv = { ...common, DATABASE_URL: databaseUrl, IP_RATE_LIMIT_MULTIPLIER: '1000' };
+    const migrate = spawnSync(process.execPath, ['dist/apps/auth-service/main.js', 'migrate'], {
+      cwd: ROOT,
+      env: authEnv,
+      stdio: 'inherit',
+      timeout: 60000,
+    });
+    if (migrate.status !== 0) throw new Error('auth-service migrate failed');
+
+    const auth = startNode('auth-service', ['dist/apps/auth-service/main.js'], { ...authEnv, PORT: String(AUTH_PORT) });
+    const gateway = startNode('gateway', ['dist/apps/gateway/main.js'], {
+      ...common,
+      PORT: String(GATEWAY_PORT),
+      AUTH_SERVICE_URL: `http://127.0.0.1:${AUTH_PORT}`,
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      IP_RATE_LIMIT_MULTIPLIER: '1000',
+    });
+    await Promise.all([
+      waitReady('auth-service', `http://127.0.0.1:${AUTH_PORT}/health/ready`, auth),
+      waitReady('gateway', `http://127.0.0.1:${GATEWAY_PORT}/health/ready`, gateway),
+    ]);
+    log('both services are ready');
+
+    const register = await fetch(`http://127.0.0.1:${GATEWAY_PORT}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `bench-${id}@mate.test`, password: `bench password ${id}` }),
+    });
+    const registered = await register.json();
+    if (register.status !== 201 || !registered.token) {
+      throw new Error(`register through the gateway failed: ${register.status} ${JSON.stringify(registered)}`);
+    }
+    const token = registered.token;
+    for (const [label, base] of [['direct', AUTH_PORT], ['gateway', GATEWAY_PORT]]) {
+      const me = await fetch(`http://127.0.0.1:${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+      if (me.status !== 200) throw new Error(`GET /api/auth/me (${label}) answered ${me.status}: ${await me.text()}`);
+    }
+
+    const loadBefore = os.loadavg()[0];
+    if (loadBefore > os.cpus().length * 0.5) {
+      log(`WARNING: the machine is busy (1-min load average ${loadBefore.toFixed(2)} on ${os.cpus().length} CPUs); expect noisy numbers, consider --rounds 3`);
+    }
+    const rounds = [];
+    for (let i = 1; i <= opts.rounds; i++) {
+      const tag = opts.rounds > 1 ? ` (round ${i}/${opts.rounds})` : '';
+      const direct = await measure(`direct${tag}`, `http://127.0.0.1:${AUTH_PORT}/api/auth/me`, token, opts);
+      const gateway = await measure(`gateway${tag}`, `http://127.0.0.1:${GATEWAY_PORT}/api/auth/me`, token, opts);
+      const ratio = direct.requestsPerSecond ? gateway.requestsPerSecond / direct.requestsPerSecond : 0;
+      rounds.push({ direct, gateway, ratio: Math.round(ratio * 1000) / 1000 });
+    }
+    const direct = combine(rounds.map((r) => r.direct));
+    const viaGateway = combine(rounds.map((r) => r.gateway));
+    const ratio = median(rounds.map((r) => r.ratio));
+    const targetMet = ratio >= TARGET_RATIO;
+
+    printTable(direct, viaGateway, ratio, targetMet, rounds);
+    const result = {
+      date: new Date().toISOString(),
+      endpoint: 'GET /api/auth/me',
+      durationSeconds: opts.duration,
+      warmupSeconds: WARMUP_SECONDS,
+      connections: opts.connections,
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model,
+        node: process.version,
+        platform: `${os.platform()} ${os.release()}`,
+        loadAverageBefore: Math.round(loadBefore * 100) / 100,
+        loadAverageAfter: Math.round(os.loadavg()[0] * 100) / 100,
+      },
+      direct,
+      gateway: viaGateway,
+      ratio: Math.round(ratio * 1000) / 1000,
+      target: TARGET_RATIO,
+      targetMet,
+      ...(rounds.length > 1 ? { rounds } : {}),
+    };
+    writeFileSync(RESULT_FILE, JSON.stringify(result, null, 2) + '\n');
+    log(`wrote ${path.relative(ROOT, RESULT_FILE)}`);
+  } finally {
+    if (!interrupted) await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`[bench] failed: ${e.message}\n`);
+    process.exit(1);
+  },
+);
