@@ -16,7 +16,7 @@ import {
 import type { LiveSession, SessionStore } from '@mate/server-kit';
 import type { GatewayEnv } from '../gateway.env';
 import { Forwarder } from './forward';
-import { matchRoute, PUBLIC_ROUTES, serviceUrls, UPLOAD_ROUTES } from './routes';
+import { isPublicRoute, matchRoute, serviceUrls, UPLOAD_ROUTES } from './routes';
 
 export interface EdgeDeps {
   env: GatewayEnv;
@@ -144,7 +144,7 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       refusal = () => tooLarge(req, res);
     } else if (!route) {
       refusal = () => send(res, 404, NOT_FOUND, req);
-    } else if (!PUBLIC_ROUTES.has(`${req.method} ${path}`)) {
+    } else if (!isPublicRoute(req.method, path)) {
       const claims = verify(req.headers.authorization);
       if (claims) session = settle(sessions.touch(claims.sid, claims.sub));
       else refusal = () => send(res, 401, AUTH_REQUIRED, req);

@@ -31,6 +31,19 @@ export const PUBLIC_ROUTES = new Set([
   'POST /api/verification/verify',
 ]);
 
+/**
+ * Public by pattern: photo files, because <img> tags cannot send a bearer token. Their ids are
+ * unguessable UUIDs and profile-service serves only photos that exist and were not rejected.
+ */
+export const PUBLIC_PATTERNS: { method: string; path: RegExp }[] = [
+  { method: 'GET', path: /^\/api\/photos\/files\/[0-9a-f-]{36}\/(large|medium|thumb)\.webp$/ },
+  { method: 'HEAD', path: /^\/api\/photos\/files\/[0-9a-f-]{36}\/(large|medium|thumb)\.webp$/ },
+];
+
+export function isPublicRoute(method: string, path: string): boolean {
+  return PUBLIC_ROUTES.has(`${method} ${path}`) || PUBLIC_PATTERNS.some((p) => p.method === method && p.path.test(path));
+}
+
 /** Multipart uploads, which may be larger than ordinary JSON bodies. */
 export const UPLOAD_ROUTES = [/^\/api\/photos\/upload$/, /^\/api\/profile\/me\/photos(\/upload)?$/, /^\/api\/whisper\/transcribe$/];
 

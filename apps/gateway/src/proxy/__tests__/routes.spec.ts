@@ -1,6 +1,6 @@
 import { SERVICES } from '@mate/contracts';
 import { GatewayEnv } from '../../gateway.env';
-import { matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
+import { isPublicRoute, matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
 
 describe('matchRoute', () => {
   it.each([
@@ -91,6 +91,23 @@ describe('PUBLIC_ROUTES', () => {
     expect(PUBLIC_ROUTES.has('GET /api/auth/me')).toBe(false);
     expect(PUBLIC_ROUTES.has('POST /api/auth/logout')).toBe(false);
     expect(PUBLIC_ROUTES.has('POST /api/verification/resend')).toBe(false);
+  });
+});
+
+describe('isPublicRoute', () => {
+  const file = '/api/photos/files/0b9c6c1e-4d1e-4c4a-9a51-6f4f2f2b9e11/large.webp';
+
+  it('lets <img> tags load photo files without a token', () => {
+    expect(isPublicRoute('GET', file)).toBe(true);
+    expect(isPublicRoute('GET', file.replace('large', 'thumb'))).toBe(true);
+  });
+
+  it('keeps every other photo call behind a session', () => {
+    expect(isPublicRoute('DELETE', file)).toBe(false);
+    expect(isPublicRoute('GET', '/api/photos')).toBe(false);
+    expect(isPublicRoute('GET', '/api/photos/files/not-a-uuid/large.webp')).toBe(false);
+    expect(isPublicRoute('GET', `${file}/../../../profile/me`)).toBe(false);
+    expect(isPublicRoute('GET', file.replace('large.webp', 'original.jpg'))).toBe(false);
   });
 });
 
