@@ -73,6 +73,7 @@ try {
       JWT_SECRET: process.env.JWT_SECRET ?? 'dev-only-jwt-secret-change-me',
     },
   });
+  await (await import('../seed/hook.mjs')).seedIfEmpty({ databaseUrl: DATABASE_URL });
 
   await createDemoAccounts({ gatewayUrl: `http://127.0.0.1:${ports.gateway}`, maildevUrl: `http://127.0.0.1:${ports.maildevWeb}` });
 

@@ -1,0 +1,169 @@
+// The SQL of the seeder: one multi-row INSERT per table and batch, columns passed as arrays and
+// spread by unnest (lists travel as '|'-joined text and come back through string_to_array).
+import pg from 'pg';
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** The URL of `database` on the server of `url` (what tools/scripts/lib/platform.mjs does). */
+export function withDatabase(url, database) {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function connect(url) {
+  const client = new pg.Client({ connectionString: url, application_name: 'mate-seed' });
+  try {
+    await client.connect();
+  } catch (e) {
+    if (/** @type {{ code?: string }} */ (e).code === '3D000') {
+      throw new Error(`database ${new URL(url).pathname.slice(1)} does not exist: create and migrate it first (npm run migrate, or npm start)`);
+    }
+    throw e;
+  }
+  return client;
+}
+
+/** Throws a helpful error when a service's migrations have not run yet. */
+export async function requireTables(client, tables, what) {
+  const { rows } = await client.query('SELECT t, to_regclass(t) IS NOT NULL AS present FROM unnest($1::text[]) AS t', [tables]);
+  const missing = rows.filter((r) => !r.present).map((r) => r.t);
+  if (missing.length) {
+    throw new Error(
+      `${what} database has no table ${missing.join(', ')}: apply the migrations first (npm run migrate, or npm start)`,
+    );
+  }
+}
+
+export async function hasProfiles(profileDb) {
+  const { rows } = await profileDb.query('SELECT EXISTS (SELECT 1 FROM profiles) AS any');
+  return rows[0].any;
+}
+
+/** The highest member number of earlier seeded accounts, so a new run continues after it. */
+export async function lastDemoNumber(authDb, domain) {
+  const { rows } = await authDb.query(
+    `SELECT coalesce(max(substring(email FROM '\\.([0-9]+)@')::bigint), 0) AS n
+       FROM users WHERE lower(email) LIKE '%@' || $1`,
+    [domain],
+  );
+  return Number(rows[0].n);
+}
+
+const iso = (d) => d.toISOString();
+const list = (values) => values.join('|');
+
+export async function insertUsers(authDb, members, passwordHash) {
+  await authDb.query(
+    `INSERT INTO users (id, email, password_hash, name, age, role, email_verified_at, created_at, updated_at)
+     SELECT id, email, $2, name, age, 'member', verified, created, updated
+       FROM unnest($1::uuid[], $3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[])
+         AS t(id, email, name, age, verified, created, updated)`,
+    [
+      members.map((m) => m.userId),
+      passwordHash,
+      members.map((m) => m.email),
+      members.map((m) => m.accountName),
+      members.map((m) => m.age),
+      members.map((m) => iso(m.verifiedAt)),
+      members.map((m) => iso(m.createdAt)),
+      members.map((m) => iso(m.verifiedAt)),
+    ],
+  );
+}
+
+export async function insertProfiles(profileDb, members) {
+  await profileDb.query(
+    `INSERT INTO profiles (id, user_id, name, age, gender, bio, location, height, occupation, education, looking_for,
+                           interests, is_verified, onboarding_completed, onboarding_skipped,
+                           location_lat, location_lng, location_resolved, created_at, updated_at)
+     SELECT id, user_id, name, age, gender, bio, location, height, occupation, education, looking_for,
+            string_to_array(interests, '|'), true, true, false, lat, lng, true, created, updated
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
+                   $9::text[], $10::text[], $11::text[], $12::text[], $13::float8[], $14::float8[],
+                   $15::timestamptz[], $16::timestamptz[])
+         AS t(id, user_id, name, age, gender, bio, location, height, occupation, education, looking_for,
+              interests, lat, lng, created, updated)`,
+    [
+      members.map((m) => m.profileId),
+      members.map((m) => m.userId),
+      members.map((m) => m.name),
+      members.map((m) => m.age),
+      members.map((m) => m.gender),
+      members.map((m) => m.bio),
+      members.map((m) => m.location),
+      members.map((m) => m.height),
+      members.map((m) => m.occupation),
+      members.map((m) => m.education),
+      members.map((m) => m.lookingFor),
+      members.map((m) => list(m.interests)),
+      members.map((m) => m.lat),
+      members.map((m) => m.lng),
+      members.map((m) => iso(m.createdAt)),
+      members.map((m) => iso(m.updatedAt)),
+    ],
+  );
+}
+
+/** Photo rows of members whose files are stored (`photo.sizes` set), approved. */
+export async function insertPhotos(profileDb, members, urlOf, storageKeyOf) {
+  const rows = members.flatMap((m) => m.photos.filter((p) => p.sizes).map((p) => ({ m, p })));
+  if (rows.length === 0) return 0;
+  await profileDb.query(
+    `INSERT INTO photos (id, profile_id, user_id, url, is_primary, "order", created_at, storage_key, sizes,
+                         moderation_status, moderated_at)
+     SELECT id, profile_id, user_id, url, is_primary, ord, created, storage_key, sizes::jsonb, 'approved', created
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::bool[], $6::int[], $7::timestamptz[],
+                   $8::text[], $9::text[])
+         AS t(id, profile_id, user_id, url, is_primary, ord, created, storage_key, sizes)`,
+    [
+      rows.map(({ p }) => p.id),
+      rows.map(({ m }) => m.profileId),
+      rows.map(({ m }) => m.userId),
+      rows.map(({ p }) => urlOf(p.id)),
+      rows.map(({ p }) => p.isPrimary),
+      rows.map(({ p }) => p.order),
+      rows.map(({ p }) => iso(p.createdAt)),
+      rows.map(({ p }) => storageKeyOf(p.id)),
+      rows.map(({ p }) => JSON.stringify(p.sizes)),
+    ],
+  );
+  return rows.length;
+}
+
+export async function insertPreferences(profileDb, members) {
+  const p = members.map((m) => m.preferences);
+  await profileDb.query(
+    `INSERT INTO preferences (user_id, min_age, max_age, max_distance, gender_preference, interests, dealbreakers,
+                              min_height, max_height, education_preference, relationship_goal_preference,
+                              smoking_preference, drinking_preference, exercise_preference, pets_preference,
+                              required_interests, created_at, updated_at)
+     SELECT user_id, min_age, max_age, max_distance, string_to_array(gp, '|'), string_to_array(i, '|'),
+            string_to_array(d, '|'), min_h, max_h, string_to_array(e, '|'), string_to_array(r, '|'),
+            string_to_array(s, '|'), string_to_array(dr, '|'), string_to_array(ex, '|'), string_to_array(pe, '|'),
+            string_to_array(ri, '|'), at, at
+       FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
+                   $9::int[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+                   $16::text[], $17::timestamptz[])
+         AS t(user_id, min_age, max_age, max_distance, gp, i, d, min_h, max_h, e, r, s, dr, ex, pe, ri, at)`,
+    [
+      members.map((m) => m.userId),
+      p.map((x) => x.minAge),
+      p.map((x) => x.maxAge),
+      p.map((x) => x.maxDistance),
+      p.map((x) => list(x.genderPreference)),
+      p.map((x) => list(x.interests)),
+      p.map((x) => list(x.dealbreakers)),
+      p.map((x) => x.minHeight),
+      p.map((x) => x.maxHeight),
+      p.map((x) => list(x.educationPreference)),
+      p.map((x) => list(x.relationshipGoalPreference)),
+      p.map((x) => list(x.smokingPreference)),
+      p.map((x) => list(x.drinkingPreference)),
+      p.map((x) => list(x.exercisePreference)),
+      p.map((x) => list(x.petsPreference)),
+      p.map((x) => list(x.requiredInterests)),
+      members.map((m) => iso(m.updatedAt)),
+    ],
+  );
+}

@@ -1,0 +1,247 @@
+// The seeding run: options in, summary out. See ../README.md.
+import os from 'node:os';
+import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import {
+  connect,
+  DEFAULT_DATABASE_URL,
+  hasProfiles,
+  insertPhotos,
+  insertPreferences,
+  insertProfiles,
+  insertUsers,
+  lastDemoNumber,
+  requireTables,
+  withDatabase,
+} from './db.mjs';
+import { EMAIL_DOMAIN, memberAt } from './population.mjs';
+import { uuidFrom } from './random.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The shared password of every seeded member (tools/scripts/lib/demo.mjs uses it for the demo member too). */
+export const DEMO_PASSWORD = 'mate-demo-2026';
+/** auth-service's hashing (accounts.service.ts): argon2id, 19 MiB, 2 passes. */
+const ARGON2_OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+const MAX_PHOTOS_PER_MEMBER = 4;
+
+export const USAGE = `Usage: npm run seed -- [options]
+
+  --members N          members to create (default 300)
+  --auth-db URL        auth-service database (default: DATABASE_URL's server, database mate_auth)
+  --profile-db URL     profile-service database (default: DATABASE_URL's server, database mate_profile)
+  --photo-dir DIR      profile-service's PHOTO_DIR (default: $PHOTO_DIR, else <repo>/.data/uploads)
+  --seed S             seed of the random choices; the same seed gives the same members (default 42)
+  --if-empty           do nothing when the profiles table already has members
+  --no-photos          members without photos
+  --batch-size N       rows per INSERT (default 1000)
+  --concurrency N      photos drawn at a time (default: CPU count)
+  --pool-threshold N   above this many members, photos reuse a pool of drawn pictures (default 1000)
+  --pool-size N        pictures in that pool (default 400)
+  --help
+`;
+
+function integer(name, value, min) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min} (got ${value})`);
+  return n;
+}
+
+/** The options of a command line (`argv` without node and the script). */
+export function parseOptions(argv, env = process.env) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      members: { type: 'string', default: '300' },
+      'auth-db': { type: 'string' },
+      'profile-db': { type: 'string' },
+      'photo-dir': { type: 'string' },
+      seed: { type: 'string', default: '42' },
+      'if-empty': { type: 'boolean', default: false },
+      'no-photos': { type: 'boolean', default: false },
+      'batch-size': { type: 'string', default: '1000' },
+      concurrency: { type: 'string' },
+      'pool-threshold': { type: 'string', default: '1000' },
+      'pool-size': { type: 'string', default: '400' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  return {
+    help: values.help,
+    members: integer('members', values.members, 0),
+    authDb: values['auth-db'] ?? withDatabase(databaseUrl, 'mate_auth'),
+    profileDb: values['profile-db'] ?? withDatabase(databaseUrl, 'mate_profile'),
+    photoDir: path.resolve(values['photo-dir'] ?? env.PHOTO_DIR ?? path.join(ROOT, '.data/uploads')),
+    seed: values.seed,
+    ifEmpty: values['if-empty'],
+    photos: !values['no-photos'],
+    batchSize: integer('batch-size', values['batch-size'], 1),
+    concurrency: integer('concurrency', values.concurrency ?? String(os.availableParallelism()), 1),
+    poolThreshold: integer('pool-threshold', values['pool-threshold'], 0),
+    poolSize: integer('pool-size', values['pool-size'], 2),
+  };
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Seeds the population. Writes into both databases inside one transaction each (the profile one
+ * commits first, then the auth one), so a failed run leaves no half population; the photo files
+ * it wrote are removed again. Returns the summary.
+ */
+export async function seed(options, log = (line) => process.stdout.write(`[seed] ${line}\n`)) {
+  const started = Date.now();
+  const authDb = await connect(options.authDb);
+  let profileDb;
+  try {
+    profileDb = await connect(options.profileDb);
+    await requireTables(profileDb, ['profiles'], 'The profile-service');
+    if (options.ifEmpty && (await hasProfiles(profileDb))) {
+      const { rows } = await profileDb.query('SELECT count(*)::int AS n FROM profiles');
+      log(`the profiles table already has ${rows[0].n} member(s); nothing to do (--if-empty)`);
+      return { skipped: true, members: 0, photos: 0, cities: 0, ms: Date.now() - started };
+    }
+    await requireTables(profileDb, ['photos', 'preferences'], 'The profile-service');
+    await requireTables(authDb, ['users'], 'The auth-service');
+    return await populate(options, authDb, profileDb, log, started);
+  } finally {
+    await profileDb?.end().catch(() => undefined);
+    await authDb.end().catch(() => undefined);
+  }
+}
+
+async function populate(options, authDb, profileDb, log, started) {
+  const { members: total, batchSize, seed: seedValue } = options;
+  if (options.photos && process.env.PHOTO_STORAGE === 's3') {
+    throw new Error('photos are written to local storage (PHOTO_DIR); with PHOTO_STORAGE=s3 seed with --no-photos');
+  }
+  // Heavy modules only once there is work to do (`--if-empty` on a seeded database stays quick).
+  const [{ default: argon2 }, { resolvedCities }, photos] = await Promise.all([
+    import('argon2'),
+    import('./cities.mjs'),
+    options.photos ? import('./photos.mjs') : Promise.resolve(null),
+  ]);
+  const cities = resolvedCities();
+  const first = (await lastDemoNumber(authDb, EMAIL_DOMAIN)) + 1;
+  const now = Date.now();
+  const passwordHash = await argon2.hash(DEMO_PASSWORD, { type: argon2.argon2id, ...ARGON2_OPTIONS });
+  const mode = !photos ? 'none' : total > options.poolThreshold ? 'pool' : 'unique';
+  log(
+    `seeding ${total} member(s) #${first}–#${first + total - 1} (seed ${seedValue}, photos: ${
+      mode === 'pool' ? `pool of ${options.poolSize} pictures, hard-linked` : mode
+    })`,
+  );
+
+  const stats = { members: 0, photos: 0, byCity: new Map(), photoMs: 0, dbWaitMs: 0 };
+  let pool = null;
+  let committed = false;
+  let attempted = 0; // members whose photo files may exist
+
+  await authDb.query('BEGIN');
+  await profileDb.query('BEGIN');
+  try {
+    if (photos && mode === 'pool') {
+      const t = Date.now();
+      pool = await photos.createPool(options.photoDir, seedValue, options.poolSize, options.concurrency);
+      stats.photoMs += Date.now() - t;
+    }
+    /** @type {Promise<unknown>} */
+    let inFlight = Promise.resolve();
+    let nextReport = Date.now() + 10_000;
+    for (let offset = 0; offset < total; offset += batchSize) {
+      const batch = [];
+      for (let i = offset; i < Math.min(total, offset + batchSize); i++) {
+        batch.push(memberAt(seedValue, first + i, { cities, now }));
+      }
+      if (photos && mode !== 'none') {
+        attempted = offset + batch.length;
+        const t = Date.now();
+        const slots = batch.flatMap((m) => m.photos);
+        const shared = pool;
+        if (!shared) {
+          await photos.forEachLimited(slots, options.concurrency, async (p) => {
+            p.sizes = await photos.makeUniquePhoto(options.photoDir, seedValue, p);
+          });
+        } else {
+          await photos.forEachLimited(slots, 32, async (p) => {
+            p.sizes = await shared.place(p, shared.pick(seedValue, p));
+          });
+        }
+        stats.photoMs += Date.now() - t;
+      }
+      const t = Date.now();
+      await inFlight; // one batch in the databases while the next one is made
+      stats.dbWaitMs += Date.now() - t;
+      inFlight = Promise.all([
+        insertUsers(authDb, batch, passwordHash),
+        (async () => {
+          await insertProfiles(profileDb, batch);
+          if (photos) stats.photos += await insertPhotos(profileDb, batch, photos.photoFileUrl, photos.storageKeyOf);
+          await insertPreferences(profileDb, batch);
+        })(),
+      ]);
+      inFlight.catch(() => undefined); // awaited (and thrown) at the next turn
+      for (const m of batch) stats.byCity.set(m.location, (stats.byCity.get(m.location) ?? 0) + 1);
+      stats.members += batch.length;
+      if (Date.now() >= nextReport) {
+        log(`${stats.members}/${total} members (${seconds(Date.now() - started)})`);
+        nextReport = Date.now() + 10_000;
+      }
+    }
+    const t = Date.now();
+    await inFlight;
+    await profileDb.query('COMMIT');
+    await authDb.query('COMMIT');
+    stats.dbWaitMs += Date.now() - t;
+    committed = true;
+  } catch (e) {
+    await profileDb.query('ROLLBACK').catch(() => undefined);
+    await authDb.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    await pool?.dispose();
+    if (!committed && attempted) await removePhotoFiles(options.photoDir, seedValue, first, attempted, options.concurrency);
+  }
+
+  const ms = Date.now() - started;
+  const cityCount = new Set([...stats.byCity.keys()].map((text) => text.split(',')[0])).size;
+  log(
+    `${stats.members} members, ${stats.photos} photos, ${cityCount} cities in ${seconds(ms)} ` +
+      `(photos ${seconds(stats.photoMs)}, waiting for the databases ${seconds(stats.dbWaitMs)}` +
+      `${stats.members ? `, ${Math.round(stats.members / (ms / 1000))} members/s` : ''})`,
+  );
+  if (stats.members) {
+    log(
+      [...stats.byCity.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([city, n]) => `${city} ${n}`)
+        .join(' · '),
+    );
+    const sample = memberAt(seedValue, first, { cities, now });
+    log(`sign in as any of them with password ${DEMO_PASSWORD}, e.g. ${sample.email}`);
+  }
+  return {
+    skipped: false,
+    members: stats.members,
+    photos: stats.photos,
+    cities: cityCount,
+    firstNumber: first,
+    photoMode: mode,
+    linkCopies: pool?.copies ?? 0,
+    ms,
+  };
+}
+
+/** Removes the photo folders a failed run may have written (ids follow from seed and number). */
+async function removePhotoFiles(photoDir, seedValue, first, total, concurrency) {
+  const { forEachLimited, storageKeyOf } = await import('./photos.mjs');
+  const numbers = Array.from({ length: total }, (_, i) => first + i);
+  await forEachLimited(numbers, Math.max(8, concurrency), async (n) => {
+    for (let order = 0; order < MAX_PHOTOS_PER_MEMBER; order++) {
+      await rm(path.join(photoDir, storageKeyOf(uuidFrom('photo', seedValue, n, order))), { recursive: true, force: true });
+    }
+  });
+}

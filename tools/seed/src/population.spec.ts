@@ -1,0 +1,278 @@
+import {
+  ALL_GENDERS,
+  ALL_LOOKING_FOR,
+  BIO_MAX_LENGTH,
+  EDUCATION_OPTIONS,
+  EXERCISE_OPTIONS,
+  FILTER_HEIGHT_MAX_CM,
+  FILTER_HEIGHT_MIN_CM,
+  HEIGHT_MAX_CM,
+  HEIGHT_MIN_CM,
+  INTERESTED_IN_OPTIONS,
+  LOCATION_MAX_LENGTH,
+  MAX_PHOTOS,
+  NAME_MAX_LENGTH,
+  OCCUPATION_MAX_LENGTH,
+  ONBOARDING_BIO_MIN_LENGTH,
+  ONBOARDING_INTEREST_SUGGESTIONS,
+  ONBOARDING_LOOKING_FOR,
+  PETS_OPTIONS,
+  PROFILE_INTERESTS,
+  PROFILE_LOOKING_FOR,
+  RELATIONSHIP_GOAL_OPTIONS,
+  SMOKING_DRINKING_OPTIONS,
+  PREFERENCES_MAX_AGE,
+  PREFERENCES_MIN_AGE,
+  DISTANCE_MAX_KM,
+  DISTANCE_MIN_KM,
+  PREFERENCE_LIST_MAX_ITEMS,
+} from '@mate/contracts';
+import { runModule } from './helpers';
+
+interface Member {
+  n: number;
+  userId: string;
+  profileId: string;
+  email: string;
+  accountName: string;
+  name: string;
+  age: number;
+  gender: string;
+  bio: string;
+  location: string;
+  lat: number;
+  lng: number;
+  height: number | null;
+  occupation: string | null;
+  education: string | null;
+  lookingFor: string;
+  interests: string[];
+  photos: { id: string; kind: string; order: number; isPrimary: boolean; createdAt: string }[];
+  preferences: {
+    minAge: number;
+    maxAge: number;
+    maxDistance: number;
+    genderPreference: string[];
+    interests: string[];
+    dealbreakers: string[];
+    minHeight: number | null;
+    maxHeight: number | null;
+    educationPreference: string[];
+    relationshipGoalPreference: string[];
+    smokingPreference: string[];
+    drinkingPreference: string[];
+    exercisePreference: string[];
+    petsPreference: string[];
+    requiredInterests: string[];
+  };
+  createdAt: string;
+  verifiedAt: string;
+  updatedAt: string;
+}
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const COUNT = 4000;
+
+function population(seed: string, from = 1, count = COUNT): Member[] {
+  return runModule<Member[]>(`
+    import { memberAt } from '$LIB/population.mjs';
+    import { resolvedCities } from '$LIB/cities.mjs';
+    const cities = resolvedCities();
+    const out = [];
+    for (let n = ${from}; n < ${from + count}; n++) out.push(memberAt(${JSON.stringify(seed)}, n, { cities, now: ${NOW} }));
+    process.stdout.write(JSON.stringify(out));
+  `);
+}
+
+const values = (options: readonly { value: string }[]) => options.map((o) => o.value);
+const share = (members: Member[], test: (m: Member) => boolean) => members.filter(test).length / members.length;
+
+describe('the demo population', () => {
+  const members = population('spec');
+
+  it('gives every member distinct ids and an email <first>.<last>.<n>@demo.mate.local', () => {
+    expect(new Set(members.map((m) => m.userId)).size).toBe(COUNT);
+    expect(new Set(members.map((m) => m.profileId)).size).toBe(COUNT);
+    expect(new Set(members.flatMap((m) => m.photos.map((p) => p.id))).size).toBe(
+      members.reduce((sum, m) => sum + m.photos.length, 0),
+    );
+    expect(new Set(members.map((m) => m.email)).size).toBe(COUNT);
+    for (const m of members) {
+      expect(m.email).toMatch(new RegExp(`^[a-z0-9]+\\.[a-z0-9]+\\.${m.n}@demo\\.mate\\.local$`));
+      expect(m.accountName.length).toBeLessThanOrEqual(NAME_MAX_LENGTH);
+      expect(m.accountName.startsWith(`${m.name} `)).toBe(true);
+    }
+  });
+
+  it('has ages 18–70, most of them in their twenties and thirties', () => {
+    const ages = members.map((m) => m.age);
+    expect(Math.min(...ages)).toBe(18);
+    expect(Math.max(...ages)).toBeLessThanOrEqual(70);
+    expect(Math.max(...ages)).toBeGreaterThanOrEqual(60);
+    expect(share(members, (m) => m.age >= 25 && m.age <= 34)).toBeGreaterThan(0.35);
+    expect(share(members, (m) => m.age >= 50)).toBeLessThan(0.15);
+    const sorted = [...ages].sort((a, b) => a - b);
+    expect(sorted[COUNT / 2]).toBeGreaterThanOrEqual(26);
+    expect(sorted[COUNT / 2]).toBeLessThanOrEqual(34);
+  });
+
+  it('uses every gender of both readings, mostly men and women', () => {
+    for (const m of members) expect(ALL_GENDERS).toContain(m.gender);
+    expect(new Set(members.map((m) => m.gender))).toEqual(new Set(ALL_GENDERS));
+    expect(share(members, (m) => m.gender === 'male')).toBeGreaterThan(0.4);
+    expect(share(members, (m) => m.gender === 'female')).toBeGreaterThan(0.4);
+  });
+
+  it('uses lookingFor values of both readings', () => {
+    for (const m of members) expect(ALL_LOOKING_FOR).toContain(m.lookingFor);
+    const used = new Set(members.map((m) => m.lookingFor));
+    for (const v of [...ONBOARDING_LOOKING_FOR, ...values(PROFILE_LOOKING_FOR)]) expect(used).toContain(v);
+  });
+
+  it('gives 2–8 distinct interests of the option lists, bios of 20–500 characters and sensible details', () => {
+    const allowed = new Set<string>([...PROFILE_INTERESTS, ...ONBOARDING_INTEREST_SUGGESTIONS]);
+    const labels = new Set<string>(EDUCATION_OPTIONS.map((o) => o.label));
+    for (const m of members) {
+      expect(m.interests.length).toBeGreaterThanOrEqual(2);
+      expect(m.interests.length).toBeLessThanOrEqual(8);
+      expect(new Set(m.interests).size).toBe(m.interests.length);
+      for (const i of m.interests) expect(allowed).toContain(i);
+      expect(m.bio.length).toBeGreaterThanOrEqual(ONBOARDING_BIO_MIN_LENGTH);
+      expect(m.bio.length).toBeLessThanOrEqual(BIO_MAX_LENGTH);
+      expect(m.bio).not.toMatch(/[{}]|undefined|null/);
+      if (m.height !== null) {
+        expect(m.height).toBeGreaterThanOrEqual(HEIGHT_MIN_CM);
+        expect(m.height).toBeLessThanOrEqual(HEIGHT_MAX_CM);
+      }
+      if (m.education !== null) expect(labels).toContain(m.education);
+      if (m.occupation !== null) expect(m.occupation.length).toBeLessThanOrEqual(OCCUPATION_MAX_LENGTH);
+      expect(m.location.length).toBeLessThanOrEqual(LOCATION_MAX_LENGTH);
+      expect(m.location).toMatch(/^[A-Za-z ]+, [A-Za-z ]+$/);
+    }
+    const mean = (g: string) => {
+      const hs = members.filter((m) => m.gender === g && m.height !== null).map((m) => m.height as number);
+      return hs.reduce((a, b) => a + b, 0) / hs.length;
+    };
+    expect(mean('male')).toBeGreaterThan(mean('female') + 8);
+    expect(share(members, (m) => m.height === null)).toBeGreaterThan(0.05);
+    expect(share(members, (m) => m.occupation !== null)).toBeGreaterThan(0.8);
+  });
+
+  it('spreads members over the nine cities, each with its coordinates', () => {
+    const cities = new Set(members.map((m) => m.location.split(',')[0]));
+    expect(cities).toEqual(
+      new Set(['New York', 'Brooklyn', 'Los Angeles', 'Chicago', 'London', 'Paris', 'Berlin', 'Toronto', 'Sydney']),
+    );
+    for (const m of members) {
+      expect(Number.isFinite(m.lat) && Number.isFinite(m.lng)).toBe(true);
+    }
+    const brooklyn = members.find((m) => m.location === 'Brooklyn, NY');
+    expect(brooklyn).toMatchObject({ lat: 40.6501, lng: -73.94958 });
+  });
+
+  it('gives valid preferences: ages around their own, distance 1–200, a plausible orientation mix', () => {
+    const interested = new Set<string>(INTERESTED_IN_OPTIONS);
+    const lists: [keyof Member['preferences'], Set<string>][] = [
+      ['educationPreference', new Set(values(EDUCATION_OPTIONS))],
+      ['relationshipGoalPreference', new Set(values(RELATIONSHIP_GOAL_OPTIONS))],
+      ['smokingPreference', new Set(values(SMOKING_DRINKING_OPTIONS))],
+      ['drinkingPreference', new Set(values(SMOKING_DRINKING_OPTIONS))],
+      ['exercisePreference', new Set(values(EXERCISE_OPTIONS))],
+      ['petsPreference', new Set(values(PETS_OPTIONS))],
+    ];
+    for (const m of members) {
+      const p = m.preferences;
+      expect(p.minAge).toBeGreaterThanOrEqual(PREFERENCES_MIN_AGE);
+      expect(p.minAge).toBeLessThanOrEqual(p.maxAge);
+      expect(p.maxAge).toBeLessThanOrEqual(PREFERENCES_MAX_AGE);
+      if (!(p.minAge === 18 && p.maxAge === 99)) {
+        expect(p.minAge).toBeLessThanOrEqual(m.age);
+        expect(p.maxAge).toBeGreaterThanOrEqual(Math.min(m.age, 99));
+        expect(p.maxAge - p.minAge).toBeLessThanOrEqual(24);
+      }
+      expect(p.maxDistance).toBeGreaterThanOrEqual(DISTANCE_MIN_KM);
+      expect(p.maxDistance).toBeLessThanOrEqual(DISTANCE_MAX_KM);
+      for (const g of p.genderPreference) expect(interested).toContain(g);
+      for (const [key, allowed] of lists) {
+        const list = p[key] as string[];
+        expect(list.length).toBeLessThanOrEqual(PREFERENCE_LIST_MAX_ITEMS);
+        for (const v of list) expect(allowed).toContain(v);
+      }
+      if (p.minHeight !== null || p.maxHeight !== null) {
+        expect(p.minHeight).toBeGreaterThanOrEqual(FILTER_HEIGHT_MIN_CM);
+        expect(p.maxHeight).toBeLessThanOrEqual(FILTER_HEIGHT_MAX_CM);
+        expect(p.minHeight).toBeLessThanOrEqual(p.maxHeight as number);
+      }
+      for (const i of [...p.requiredInterests, ...p.interests]) expect(m.interests).toContain(i);
+    }
+    const men = members.filter((m) => m.gender === 'male');
+    const women = members.filter((m) => m.gender === 'female');
+    const straightMen = share(men, (m) => m.preferences.genderPreference.join() === 'female');
+    const straightWomen = share(women, (m) => m.preferences.genderPreference.join() === 'male');
+    expect(straightMen).toBeGreaterThan(0.8);
+    expect(straightMen).toBeLessThan(0.95);
+    expect(straightWomen).toBeGreaterThan(0.75);
+    expect(straightWomen).toBeLessThan(0.92);
+    expect(share(men, (m) => m.preferences.genderPreference.join() === 'male')).toBeGreaterThan(0.02);
+    expect(share(members, (m) => m.preferences.genderPreference.length === 0)).toBeGreaterThan(0);
+    const filtered = share(members, (m) =>
+      lists.some(([key]) => (m.preferences[key] as string[]).length > 0) || m.preferences.minHeight !== null,
+    );
+    expect(filtered).toBeGreaterThan(0.15);
+    expect(filtered).toBeLessThan(0.5);
+  });
+
+  it('gives 1–4 photos, the first a primary portrait, ordered 0..n-1', () => {
+    for (const m of members) {
+      expect(m.photos.length).toBeGreaterThanOrEqual(1);
+      expect(m.photos.length).toBeLessThanOrEqual(Math.min(4, MAX_PHOTOS));
+      expect(m.photos.map((p) => p.order)).toEqual(m.photos.map((_, i) => i));
+      expect(m.photos.map((p) => p.isPrimary)).toEqual(m.photos.map((_, i) => i === 0));
+      expect(m.photos[0].kind).toBe('portrait');
+    }
+    expect(new Set(members.map((m) => m.photos.length))).toEqual(new Set([1, 2, 3, 4]));
+  });
+
+  it('dates accounts in the past: joined, then verified, then onboarded', () => {
+    for (const m of members) {
+      const [created, verified, updated] = [m.createdAt, m.verifiedAt, m.updatedAt].map(Date.parse);
+      expect(created).toBeLessThanOrEqual(verified);
+      expect(verified).toBeLessThanOrEqual(updated);
+      expect(updated).toBeLessThanOrEqual(NOW);
+      expect(NOW - created).toBeLessThan(560 * 24 * 3600 * 1000);
+    }
+  });
+
+  it('is the same for the same seed, member by member, and different for another seed', () => {
+    const again = population('spec', 1, 300);
+    expect(again).toEqual(members.slice(0, 300));
+    // A member depends on the seed and its number only, not on the members made before it.
+    expect(population('spec', 1234, 1)[0]).toEqual(members[1233]);
+    const other = population('other', 1, 300);
+    expect(other.filter((m, i) => m.userId === members[i].userId)).toHaveLength(0);
+    expect(other.filter((m, i) => m.bio === members[i].bio).length).toBeLessThan(30);
+  });
+});
+
+describe('the demo pictures', () => {
+  it('are SVG drawings of shapes and gradients only (no text), the same for the same seed', () => {
+    const out = runModule<{ kind: string; svg: string; again: string; other: string }[]>(`
+      import { pictureSvg, PHOTO_KINDS } from '$LIB/artwork.mjs';
+      import { Rng } from '$LIB/random.mjs';
+      const out = PHOTO_KINDS.map((kind) => ({
+        kind,
+        svg: pictureSvg(kind, new Rng('spec', kind), 640, 800),
+        again: pictureSvg(kind, new Rng('spec', kind), 640, 800),
+        other: pictureSvg(kind, new Rng('spec-2', kind), 640, 800),
+      }));
+      process.stdout.write(JSON.stringify(out));
+    `);
+    expect(out.map((o) => o.kind)).toEqual(['portrait', 'landscape', 'city', 'beach', 'abstract']);
+    for (const o of out) {
+      expect(o.svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="640" height="800"/);
+      expect(o.svg).not.toMatch(/<text|<image|href=|font/i);
+      expect(o.svg).toBe(o.again);
+      expect(o.svg).not.toBe(o.other);
+    }
+  });
+});
