@@ -80,6 +80,20 @@ describe('AuthProvider', () => {
       expect(localStorage.getItem(AUTH_USER_KEY)).toBeNull();
       expect(api.profile.getMyProfile).not.toHaveBeenCalled();
     });
+
+    it('finishes start-up when the session is cleared while the token is being checked (email verified meanwhile)', async () => {
+      storeSession();
+      let answer: (value: unknown) => void = () => undefined;
+      api.auth.me.mockReturnValue(new Promise((resolve) => (answer = resolve)) as never);
+      mount(api);
+      expect(auth.initializing).toBe(true);
+      act(() => auth.clearSession());
+      answer(aUser());
+      await settle();
+      expect(auth.initializing).toBe(false);
+      expect(auth.user).toBeNull();
+      expect(api.profile.getMyProfile).not.toHaveBeenCalled();
+    });
   });
 
   describe('login and register', () => {

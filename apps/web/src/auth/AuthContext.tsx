@@ -113,7 +113,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const gen = generation.current;
       try {
         const me = await api.auth.me();
-        if (gen !== generation.current) return;
+        // Signed out (or in again) while asking: that newer state wins, and start-up is over.
+        if (gen !== generation.current) {
+          setInitializing(false);
+          return;
+        }
         // The stored record keeps the role even if this server's answer leaves it out.
         const known = Object.fromEntries(Object.entries(me).filter(([, value]) => value !== undefined));
         const user = { ...(stored.user ?? {}), ...known } as UserDto;

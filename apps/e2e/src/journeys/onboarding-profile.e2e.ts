@@ -1,0 +1,140 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { uniqueEmail, waitForLink } from '../support/mailbox';
+
+const MAILDEV = process.env.E2E_MAILDEV_URL ?? 'http://127.0.0.1:1080';
+const GATEWAY = process.env.E2E_GATEWAY_URL ?? 'http://127.0.0.1:3000';
+const WORK_DIR = path.resolve(__dirname, '../../../../dist/e2e/uploads');
+
+/** A real JPEG from a camera-like gradient, written to disk for the file chooser. */
+async function makePhoto(name: string, hue: string): Promise<string> {
+  mkdirSync(WORK_DIR, { recursive: true });
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="1200">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="${hue}"/><stop offset="1" stop-color="#222"/></linearGradient></defs>
+    <rect width="900" height="1200" fill="url(#g)"/><circle cx="450" cy="480" r="220" fill="#f3d2c1"/>
+    <rect x="230" y="760" width="440" height="440" rx="200" fill="#f3d2c1"/></svg>`;
+  const file = path.join(WORK_DIR, `${name}.jpg`);
+  writeFileSync(file, await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer());
+  return file;
+}
+
+async function photoIds(page: Page): Promise<string[]> {
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  const res = await fetch(`${GATEWAY}/api/photos`, { headers: { authorization: `Bearer ${token}` } });
+  const photos = (await res.json()) as { id: string; order: number; isPrimary: boolean }[];
+  return photos.sort((a, b) => a.order - b.order).map((p) => p.id);
+}
+
+async function signUpVerifyAndSignIn(page: Page, email: string, password: string) {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+  await expect(page).toHaveURL(/\/verify-email-prompt$/);
+  const link = await waitForLink(MAILDEV, email, '/verify-email');
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+  await expect(page).toHaveURL(/\/$/, { timeout: 10_000 });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/onboarding$/);
+}
+
+test('a new member completes onboarding with a photo, edits the profile, reorders photos, and sets preferences and filters', async ({ page }) => {
+  const email = uniqueEmail('onboard');
+  await signUpVerifyAndSignIn(page, email, 'onboarding password 1');
+
+  // Welcome → Basic Info, with the under-18 rule.
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Name').fill('Morgan');
+  await page.getByLabel('Age').fill('17');
+  await page.getByLabel('Gender').selectOption('non-binary');
+  await expect(page.getByText('You must be 18 or older to use the product')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await page.getByLabel('Age').fill('27');
+  await expect(page.getByText('You must be 18 or older to use the product')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // Photo: a real upload through the gateway to profile-service.
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await page.getByLabel('Upload photo').setInputFiles(await makePhoto('first', '#c2185b'));
+  await expect(page.getByRole('img', { name: 'Your photo' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Your photo' })).toHaveJSProperty('complete', true);
+  expect(await page.getByRole('img', { name: 'Your photo' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // About You.
+  await page.getByLabel('Bio').fill('Weekend hiker, weekday coder, always up for good coffee.');
+  await page.getByRole('button', { name: 'Travel', exact: true }).click();
+  await page.getByLabel('Add your own').fill('Board games');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Remove Board games' })).toBeVisible();
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // Preferences, then Complete → /discover.
+  await page.getByLabel('Looking For').selectOption('long-term');
+  await page.getByLabel('Location').fill('Chicago, IL');
+  await page.getByRole('button', { name: 'Complete' }).click();
+  await expect(page).toHaveURL(/\/discover$/);
+
+  // Profile: the onboarding answers are there; edit it.
+  await page.goto('/profile');
+  await expect(page.getByText('1/6 photos uploaded')).toBeVisible();
+  await expect(page.getByText('Weekend hiker, weekday coder, always up for good coffee.')).toBeVisible();
+  await page.getByRole('button', { name: 'Edit Profile' }).click();
+  await page.getByLabel('Occupation').fill('Engineer');
+  await page.getByLabel('Height').fill('178');
+  await page.getByRole('button', { name: 'Save Profile' }).click();
+  await expect(page.getByText('Engineer')).toBeVisible();
+  await expect(page.getByText(/178/).first()).toBeVisible();
+
+  // Two more photos, then drag the first to the end.
+  await page.getByLabel('Upload photo').setInputFiles(await makePhoto('second', '#1976d2'));
+  await expect(page.getByText('2/6 photos uploaded')).toBeVisible();
+  await page.getByLabel('Upload photo').setInputFiles(await makePhoto('third', '#388e3c'));
+  await expect(page.getByText('3/6 photos uploaded')).toBeVisible();
+  const before = await photoIds(page);
+  expect(before).toHaveLength(3);
+
+  const handle = page.getByRole('button', { name: 'Reorder photo 1' });
+  const target = page.getByRole('listitem', { name: 'Photo 3' });
+  const from = await handle.boundingBox();
+  const to = await target.boundingBox();
+  if (!from || !to) throw new Error('photo grid not laid out');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(
+      from.x + ((to.x + to.width / 2 - from.x) * i) / 12,
+      from.y + ((to.y + to.height / 2 - from.y) * i) / 12,
+    );
+  }
+  await page.mouse.up();
+  await expect.poll(() => photoIds(page)).toEqual([before[1], before[2], before[0]]);
+
+  // Match preferences.
+  await page.goto('/preferences');
+  await page.getByLabel('Minimum age').fill('24');
+  await page.getByLabel('Maximum age').fill('38');
+  await page.getByRole('button', { name: 'Female', exact: true }).click();
+  await page.getByRole('button', { name: 'Save Preferences' }).click();
+  await expect(page.getByText('Preferences saved successfully!')).toBeVisible();
+
+  // Filter preferences: success is an alert, then back one step.
+  await page.goto('/settings/filters');
+  await page.getByRole('group', { name: 'Smoking' }).getByRole('button', { name: 'Never', exact: true }).click();
+  const alert = page.waitForEvent('dialog');
+  await page.getByRole('button', { name: 'Save Filters' }).click();
+  const dialog = await alert;
+  expect(dialog.message()).toBe('Filter preferences saved successfully!');
+  await dialog.accept();
+  await expect(page).toHaveURL(/\/preferences$/);
+
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  const filters = await (await fetch(`${GATEWAY}/api/profile/me/preferences`, { headers: { authorization: `Bearer ${token}` } })).json();
+  expect(filters).toMatchObject({ minAge: 24, maxAge: 38, genderPreference: ['female'], smokingPreference: ['never'] });
+});
