@@ -100,19 +100,21 @@ test('a new member completes onboarding with a photo, edits the profile, reorder
   const before = await photoIds(page);
   expect(before).toHaveLength(3);
 
+  // A real pointer drag: press on photo 1's handle, move past the activation distance, travel in
+  // steps onto photo 3, release.
   const handle = page.getByRole('button', { name: 'Reorder photo 1' });
-  const target = page.getByRole('listitem', { name: 'Photo 3' });
+  await handle.scrollIntoViewIfNeeded();
   const from = await handle.boundingBox();
-  const to = await target.boundingBox();
+  const to = await page.getByRole('listitem', { name: 'Photo 3' }).boundingBox();
   if (!from || !to) throw new Error('photo grid not laid out');
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  const start = { x: from.x + from.width / 2, y: from.y + from.height / 2 };
+  const end = { x: to.x + to.width * 0.75, y: to.y + to.height / 2 };
+  await page.mouse.move(start.x, start.y);
   await page.mouse.down();
-  for (let i = 1; i <= 12; i++) {
-    await page.mouse.move(
-      from.x + ((to.x + to.width / 2 - from.x) * i) / 12,
-      from.y + ((to.y + to.height / 2 - from.y) * i) / 12,
-    );
-  }
+  await page.mouse.move(start.x + 10, start.y + 2, { steps: 3 });
+  await page.waitForTimeout(100);
+  await page.mouse.move(end.x, end.y, { steps: 25 });
+  await page.waitForTimeout(200);
   await page.mouse.up();
   await expect.poll(() => photoIds(page)).toEqual([before[1], before[2], before[0]]);
 
@@ -124,8 +126,9 @@ test('a new member completes onboarding with a photo, edits the profile, reorder
   await page.getByRole('button', { name: 'Save Preferences' }).click();
   await expect(page.getByText('Preferences saved successfully!')).toBeVisible();
 
-  // Filter preferences: success is an alert, then back one step.
-  await page.goto('/settings/filters');
+  // Filter preferences, opened from the navigation: success is an alert, then back one step.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Filters' }).click();
+  await expect(page).toHaveURL(/\/settings\/filters$/);
   await page.getByRole('group', { name: 'Smoking' }).getByRole('button', { name: 'Never', exact: true }).click();
   const alert = page.waitForEvent('dialog');
   await page.getByRole('button', { name: 'Save Filters' }).click();
