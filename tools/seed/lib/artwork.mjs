@@ -28,7 +28,14 @@ function bokeh(rng, w, h, count, hue) {
   return { defs, shapes };
 }
 
-function portrait(rng, w, h) {
+/** Hair styles by how a portrait presents, so a member's photos fit the profile. */
+const STYLE_WEIGHTS = {
+  feminine: [['short', 12], ['long', 46], ['curly', 20], ['bun', 20], ['buzz', 2], ['bald', 0]],
+  masculine: [['short', 50], ['long', 6], ['curly', 12], ['bun', 2], ['buzz', 20], ['bald', 10]],
+  any: [['short', 30], ['long', 30], ['curly', 14], ['bun', 10], ['buzz', 10], ['bald', 6]],
+};
+
+function portrait(rng, w, h, { presentation = null } = {}) {
   const hue = rng.int(0, 359);
   const skin = rng.pick(SKIN);
   const hair = rng.pick(HAIR);
@@ -37,7 +44,7 @@ function portrait(rng, w, h) {
   const headY = h * rng.range(0.36, 0.42);
   const headRx = w * rng.range(0.15, 0.18);
   const headRy = headRx * rng.range(1.2, 1.32);
-  const style = rng.weighted([['short', 30], ['long', 30], ['curly', 14], ['bun', 10], ['buzz', 10], ['bald', 6]]);
+  const style = rng.weighted(STYLE_WEIGHTS[presentation ?? 'any'].filter(([, weight]) => weight > 0));
   const lights = bokeh(rng, w, h, rng.int(4, 9), hue);
   const top = headY - headRy;
   const shoulderY = headY + headRy * 1.55;
@@ -77,7 +84,7 @@ function portrait(rng, w, h) {
   const glasses = rng.chance(0.22)
     ? `<g stroke="#222" stroke-width="${headRx * 0.05}" fill="none"><circle cx="${cx - eyeDx}" cy="${eyeY}" r="${headRx * 0.24}"/><circle cx="${cx + eyeDx}" cy="${eyeY}" r="${headRx * 0.24}"/><path d="M${cx - eyeDx + headRx * 0.24},${eyeY} L${cx + eyeDx - headRx * 0.24},${eyeY}"/></g>`
     : '';
-  const earrings = rng.chance(0.25)
+  const earrings = rng.chance(presentation === 'feminine' ? 0.45 : presentation === 'masculine' ? 0.08 : 0.25)
     ? `<circle cx="${cx - headRx * 1.0}" cy="${headY + headRy * 0.3}" r="${headRx * 0.07}" fill="#e9c46a"/><circle cx="${cx + headRx * 1.0}" cy="${headY + headRy * 0.3}" r="${headRx * 0.07}" fill="#e9c46a"/>`
     : '';
 
@@ -172,8 +179,8 @@ function abstract(rng, w, h) {
 const DRAW = { portrait, landscape, city, beach, abstract };
 
 /** The SVG document of one picture of `kind`, `width` × `height` pixels. */
-export function pictureSvg(kind, rng, width, height) {
+export function pictureSvg(kind, rng, width, height, options = {}) {
   const draw = DRAW[kind];
   if (!draw) throw new Error(`unknown picture kind ${kind}`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${draw(rng, width, height)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${draw(rng, width, height, options)}</svg>`;
 }

@@ -34,8 +34,8 @@ export const fileKeyOf = (storageKey, size) => `${storageKey}/${size}.webp`;
 export const photoFileUrl = (photoId, size = 'large') => `/api/photos/files/${photoId}/${size}.webp`;
 
 /** The picture as an upload would decode: RGB pixels. `png: true` gives it as a PNG file instead. */
-export async function renderUpload(kind, rng, { width = SOURCE_WIDTH, height = SOURCE_HEIGHT, png = false } = {}) {
-  const svg = Buffer.from(pictureSvg(kind, rng, width, height));
+export async function renderUpload(kind, rng, { width = SOURCE_WIDTH, height = SOURCE_HEIGHT, png = false, presentation = null } = {}) {
+  const svg = Buffer.from(pictureSvg(kind, rng, width, height, { presentation }));
   const image = sharp(svg).flatten({ background: '#ffffff' }).removeAlpha();
   if (png) return image.png().toBuffer();
   const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
@@ -83,7 +83,7 @@ async function writeFiles(dir, encoded) {
 
 /** Draws and stores one photo of its own (small runs). Returns its `sizes`. */
 export async function makeUniquePhoto(photoDir, seed, photo) {
-  const upload = await renderUpload(photo.kind, new Rng('picture', seed, photo.id));
+  const upload = await renderUpload(photo.kind, new Rng('picture', seed, photo.id), { presentation: photo.presentation });
   const encoded = await encodeLikeProfileService(upload);
   await writeFiles(path.join(photoDir, storageKeyOf(photo.id)), encoded);
   return sizesOf(encoded);

@@ -246,9 +246,12 @@ export function memberAt(seed, n, { cities, now }) {
   const updatedAt = new Date(Math.min(now, verifiedAt.getTime() + rng.int(5, 4 * 24 * 60) * 60_000));
 
   const userId = uuidFrom('user', seed, n);
+  // Portraits present like the member's gender (either way for other genders).
+  const presentation = gender === 'female' ? 'feminine' : gender === 'male' ? 'masculine' : null;
   const photos = photoKindsOf(rng).map((kind, order) => ({
     id: uuidFrom('photo', seed, n, order),
     kind,
+    presentation,
     order,
     isPrimary: order === 0,
     createdAt: new Date(Math.min(now, verifiedAt.getTime() + (order + 1) * rng.int(1, 30) * 60_000)),

@@ -90,6 +90,13 @@ const share = (members: Member[], test: (m: Member) => boolean) => members.filte
 describe('the demo population', () => {
   const members = population('spec');
 
+  it("draws portraits that present like the member's gender", () => {
+    for (const m of members as unknown as { gender: string; photos: { presentation: string | null }[] }[]) {
+      const expected = m.gender === 'female' ? 'feminine' : m.gender === 'male' ? 'masculine' : null;
+      for (const p of m.photos) expect(p.presentation).toBe(expected);
+    }
+  });
+
   it('gives every member distinct ids and an email <first>.<last>.<n>@demo.mate.local', () => {
     expect(new Set(members.map((m) => m.userId)).size).toBe(COUNT);
     expect(new Set(members.map((m) => m.profileId)).size).toBe(COUNT);

@@ -294,7 +294,7 @@ describe('npm run seed', () => {
       const m = memberAt(${JSON.stringify(SEED)}, ${n}, { cities: resolvedCities(), now: Date.now() });
       const out = [];
       for (const p of m.photos) {
-        const png = await renderUpload(p.kind, new Rng('picture', ${JSON.stringify(SEED)}, p.id), { png: true });
+        const png = await renderUpload(p.kind, new Rng('picture', ${JSON.stringify(SEED)}, p.id), { png: true, presentation: p.presentation });
         out.push({ id: p.id, png: png.toString('base64') });
       }
       process.stdout.write(JSON.stringify(out));
