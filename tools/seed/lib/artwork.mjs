@@ -30,7 +30,7 @@ function bokeh(rng, w, h, count, hue) {
 
 /** Hair styles by how a portrait presents, so a member's photos fit the profile. */
 const STYLE_WEIGHTS = {
-  feminine: [['short', 12], ['long', 46], ['curly', 20], ['bun', 20], ['buzz', 2], ['bald', 0]],
+  feminine: [['short', 12], ['long', 46], ['curly', 20], ['bun', 20], ['buzz', 2]],
   masculine: [['short', 50], ['long', 6], ['curly', 12], ['bun', 2], ['buzz', 20], ['bald', 10]],
   any: [['short', 30], ['long', 30], ['curly', 14], ['bun', 10], ['buzz', 10], ['bald', 6]],
 };
@@ -44,7 +44,7 @@ function portrait(rng, w, h, { presentation = null } = {}) {
   const headY = h * rng.range(0.36, 0.42);
   const headRx = w * rng.range(0.15, 0.18);
   const headRy = headRx * rng.range(1.2, 1.32);
-  const style = rng.weighted(STYLE_WEIGHTS[presentation ?? 'any'].filter(([, weight]) => weight > 0));
+  const style = rng.weighted(STYLE_WEIGHTS[presentation ?? 'any']);
   const lights = bokeh(rng, w, h, rng.int(4, 9), hue);
   const top = headY - headRy;
   const shoulderY = headY + headRy * 1.55;
