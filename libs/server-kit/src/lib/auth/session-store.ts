@@ -18,12 +18,19 @@ export interface LiveSession {
   role: Role;
 }
 
+type TouchCommand = (key: string, userId: string, ttlMs: number, now: number) => Promise<string | null>;
+
 export class SessionStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly idleTtlMs = SESSION_IDLE_TTL,
-  ) {}
+  ) {
+    // Sent once and then called by its SHA (EVALSHA): this runs on every authenticated request.
+    if (!(redis as unknown as { mateTouchSession?: TouchCommand }).mateTouchSession) {
+      redis.defineCommand('mateTouchSession', { numberOfKeys: 1, lua: TOUCH_SCRIPT });
+    }
+  }
 
   private key(sessionId: string) {
     return `${this.prefix}:session:${sessionId}`;
@@ -43,9 +50,8 @@ export class SessionStore {
 
   /** Checks the session is alive and belongs to the user, and slides its expiry. */
   async touch(sessionId: string, userId: string, now = Date.now()): Promise<LiveSession | null> {
-    const role = (await this.redis.eval(TOUCH_SCRIPT, 1, this.key(sessionId), userId, this.idleTtlMs, now)) as
-      | string
-      | null;
+    const touch = (this.redis as unknown as { mateTouchSession: TouchCommand }).mateTouchSession.bind(this.redis);
+    const role = await touch(this.key(sessionId), userId, this.idleTtlMs, now);
     if (role === null || role === undefined) return null;
     return { role: (role as Role) || ROLE_MEMBER };
   }
