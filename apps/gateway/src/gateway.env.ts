@@ -16,6 +16,10 @@ export class GatewayEnv extends BaseServiceEnv {
   @IsUrl(url) ADMIN_SERVICE_URL = 'http://127.0.0.1:3107';
   @IsUrl(url) NOTIFICATION_SERVICE_URL = 'http://127.0.0.1:3108';
 
+  /** The edge believes no X-Forwarded-For by default; set "1" behind one ingress hop. */
+  @IsString()
+  override TRUST_PROXY = 'false';
+
   /** The two web apps' origins, comma-separated. */
   @IsString()
   CORS_ORIGINS = 'http://localhost:4200,http://127.0.0.1:4200,http://localhost:4300,http://127.0.0.1:4300';

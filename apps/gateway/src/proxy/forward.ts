@@ -74,7 +74,9 @@ function outgoingHeaders(req: Request): http.OutgoingHttpHeaders {
   const encrypted = (req.socket as TLSSocket).encrypted === true;
   const host = incoming.host ?? '';
   const port = /:(\d+)$/.exec(host)?.[1] ?? (encrypted ? '443' : '80');
-  out['x-forwarded-for'] = append(incoming['x-forwarded-for'], req.socket.remoteAddress ?? '');
+  // One value, never the client's own header: services rate-limit by this address, so a client
+  // must not be able to choose it. req.ip honours the gateway's TRUST_PROXY setting (the ingress).
+  out['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
   out['x-forwarded-proto'] = append(incoming['x-forwarded-proto'], encrypted ? 'https' : 'http');
   out['x-forwarded-port'] = append(incoming['x-forwarded-port'], port);
   out['x-forwarded-host'] = incoming['x-forwarded-host'] ?? host;

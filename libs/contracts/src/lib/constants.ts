@@ -32,7 +32,7 @@ export const MAX_PHOTOS = 6;
 export const PROFILE_PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 export const ONBOARDING_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** Limits the spec leaves open (profile form, preference lists); enforced by profile-service. */
-export const PROFILE_MAX_INTERESTS = 20;
+export const PROFILE_MAX_INTERESTS = 30;
 export const INTEREST_MAX_LENGTH = 40;
 export const LOCATION_MAX_LENGTH = 200;
 export const OCCUPATION_MAX_LENGTH = 100;

@@ -75,10 +75,42 @@ describe('auth-service', () => {
       ['an unknown field', { email: 'x@mate.test', password: PASSWORD, isAdmin: true }, 'Unknown field: isAdmin'],
       ['an under-age member', { email: 'kid@mate.test', password: PASSWORD, age: 17 }, 'You must be 18 or older to use the product'],
       ['an age over 120', { email: 'old@mate.test', password: PASSWORD, age: 121 }, 'Age must be at most 120'],
+      ['an age sent as text', { email: 'text-age@mate.test', password: PASSWORD, age: '17' }, 'Age must be a whole number'],
     ])('refuses %s with a clear error', async (_what, body, error) => {
       const res = await call(url, 'POST', '/api/auth/register', { body });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error });
+    });
+
+    it('accepts the age bounds 18 and 120', async () => {
+      for (const age of [18, 120]) {
+        const res = await call(url, 'POST', '/api/auth/register', { body: { email: `age${age}@mate.test`, password: PASSWORD, age } });
+        expect(res.status).toBe(201);
+      }
+    });
+
+    it('keeps control characters out of names instead of failing with a 500', async () => {
+      const res = await call<{ user: { name: string } }>(url, 'POST', '/api/auth/register', {
+        body: { email: 'nul@mate.test', password: PASSWORD, name: '\u0000Ev\u0007e ' },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.user.name).toBe('Eve');
+    });
+
+    it('reads JSON only: a form-encoded or unsupported-charset body is a 4xx', async () => {
+      const form = await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=login%40mate.test&password=x',
+      });
+      expect(form.status).toBe(400);
+      const latin = await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=latin1' },
+        body: '{"email":"a@mate.test","password":"x"}',
+      });
+      expect(latin.status).toBe(415);
+      expect(await latin.json()).toMatchObject({ error: 'Unsupported character set: send UTF-8 JSON' });
     });
 
     it('refuses malformed JSON with a 400, not a 500', async () => {

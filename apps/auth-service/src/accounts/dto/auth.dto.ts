@@ -9,7 +9,11 @@ import {
   SIGNUP_MIN_AGE,
 } from '@mate/contracts';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+// Control characters (NUL above all, which PostgreSQL refuses in text) never belong in a name.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+const trim = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.replace(CONTROL_CHARACTERS, '').trim() : value;
 const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
 const EMAIL_MESSAGE = 'Please enter a valid email address';
@@ -33,10 +37,11 @@ export class RegisterDto {
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
   name?: string;
 
+  // class-validator reports the decorators bottom-up: the type check comes first.
   @IsOptional()
-  @IsInt({ message: 'Age must be a whole number' })
-  @Min(SIGNUP_MIN_AGE, { message: 'You must be 18 or older to use the product' })
   @Max(SIGNUP_MAX_AGE, { message: `Age must be at most ${SIGNUP_MAX_AGE}` })
+  @Min(SIGNUP_MIN_AGE, { message: 'You must be 18 or older to use the product' })
+  @IsInt({ message: 'Age must be a whole number' })
   age?: number;
 }
 

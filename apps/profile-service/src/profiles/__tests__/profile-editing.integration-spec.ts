@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import request from 'supertest';
-import { AuthMessages, ProfileMessages, type OwnProfileDto } from '@mate/contracts';
+import { AuthMessages, PROFILE_MAX_INTERESTS, ProfileMessages, type OwnProfileDto } from '@mate/contracts';
 import { JWT_SECRET, signIn, startProfileTestBed, type ProfileTestBed } from '../../__tests__/test-app';
 import { ProfilesService } from '../profiles.service';
 
@@ -183,7 +183,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       ['education', 'e'.repeat(101), 'Education must be at most 100 characters'],
       ['gender', 'robot', expect.stringMatching(/^Gender must be one of/)],
       ['lookingFor', 'fling', expect.stringMatching(/^Looking for must be one of/)],
-      ['interests', Array.from({ length: 21 }, (_, i) => `Interest ${i}`), 'Maximum 20 interests allowed'],
+      ['interests', Array.from({ length: 31 }, (_, i) => `Interest ${i}`), 'Maximum 30 interests allowed'],
       ['interests', ['i'.repeat(41)], 'Each interest must be at most 40 characters'],
       ['interests', 'Travel', 'Interests must be a list of words'],
       ['interests', ['Travel', 7], 'Interests must be a list of words'],
@@ -205,8 +205,8 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       ['height', 250],
       ['bio', 'b'.repeat(500)],
       ['name', 'n'.repeat(100)],
-      ['interests', Array.from({ length: 20 }, (_, i) => `Interest ${i}`)],
-      ['interests', [...Array.from({ length: 20 }, (_, i) => `Interest ${i}`), 'INTEREST 3']],
+      ['interests', Array.from({ length: 30 }, (_, i) => `Interest ${i}`)],
+      ['interests', [...Array.from({ length: 30 }, (_, i) => `Interest ${i}`), 'INTEREST 3']],
       ['interests', ['i'.repeat(40)]],
       ...['male', 'female', 'non-binary', 'other', 'prefer-not-to-say'].map((g) => ['gender', g]),
       ...['relationship', 'casual', 'friendship', 'not-sure', 'long-term', 'short-term'].map((l) => [
@@ -218,7 +218,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       const res = await put(member, { [field]: value });
       expect(res.status).toBe(200);
       if (field === 'interests')
-        expect(res.body.interests).toHaveLength(Math.min((value as string[]).length, 20));
+        expect(res.body.interests).toHaveLength(Math.min((value as string[]).length, PROFILE_MAX_INTERESTS));
       else expect(res.body[field]).toEqual(value);
     });
 

@@ -27,7 +27,8 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  const trust = app.get<BaseServiceEnv>(SERVICE_ENV).TRUST_PROXY.trim();
+  app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
   app.use(requestLoggingMiddleware(logger));
   if (options.corsOrigins?.length) {
     app.enableCors({
@@ -39,8 +40,9 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   }
   options.beforeRoutes?.(app);
   if (options.parseBodies !== false) {
+    // JSON only (uploads are multipart, parsed by their own routes): a form-encoded body is not
+    // read, so it fails validation like an empty one.
     app.use(answerParseErrors(express.json({ limit: options.jsonLimit ?? '100kb', strict: true })));
-    app.use(answerParseErrors(express.urlencoded({ extended: false, limit: '20kb' })));
   }
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter(logger));

@@ -55,6 +55,14 @@ export class BaseServiceEnv {
   @IsIn(['on', 'off'])
   WORKERS: 'on' | 'off' = 'on';
 
+  /**
+   * Which hops' X-Forwarded-For to believe (Express "trust proxy"): "false", a hop count, or a
+   * list of addresses/ranges. Services sit behind the gateway on private networks; the gateway
+   * itself trusts nothing unless an ingress stands in front of it (then "1").
+   */
+  @IsString()
+  TRUST_PROXY = 'loopback, linklocal, uniquelocal';
+
   /** Bind address; 0.0.0.0 in containers. */
   @IsString()
   HOST = '127.0.0.1';

@@ -20,6 +20,12 @@ describe('toErrorBody', () => {
     expect(toErrorBody({ type: 'entity.too.large' }, 'r').status).toBe(413);
   });
 
+  it('refuses an unsupported charset or content encoding with a 415, not a 500', () => {
+    expect(toErrorBody({ type: 'charset.unsupported', status: 415 }, 'r')).toMatchObject({ status: 415 });
+    expect(toErrorBody({ type: 'encoding.unsupported', status: 415 }, 'r')).toMatchObject({ status: 415 });
+    expect(toErrorBody({ type: 'request.aborted', status: 400 }, 'r')).toMatchObject({ status: 400 });
+  });
+
   it('hides internal errors behind a generic 500 body', () => {
     const { status, body } = toErrorBody(new Error('db password is x'), 'r9');
     expect(status).toBe(500);

@@ -32,6 +32,14 @@ export function toErrorBody(exception: unknown, requestId: string | undefined): 
   if (parserError?.type === 'entity.too.large') {
     return { status: 413, body: { error: 'Request body is too large', code: ErrorCode.PayloadTooLarge, requestId } };
   }
+  if (parserError?.type === 'charset.unsupported' || parserError?.type === 'encoding.unsupported') {
+    const what = parserError.type === 'charset.unsupported' ? 'character set' : 'content encoding';
+    return { status: 415, body: { error: `Unsupported ${what}: send UTF-8 JSON`, code: ErrorCode.ValidationFailed, requestId } };
+  }
+  // Any other refusal of the body parser (aborted, bad length, ...) is the client's: say so.
+  if (typeof parserError?.type === 'string' && typeof parserError.status === 'number' && parserError.status < 500) {
+    return { status: parserError.status, body: { error: 'The request body could not be read', code: ErrorCode.ValidationFailed, requestId } };
+  }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const response = exception.getResponse();

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS, runWithRequestId, currentRequestId } from './logger';
+import { REDACTED_PATHS, runWithRequestId, currentRequestId, serializeError } from './logger';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -13,6 +13,7 @@ function capture() {
   const logger = pino(
     {
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: serializeError },
       mixin: () => {
         const requestId = currentRequestId();
         return requestId ? { requestId } : {};
@@ -39,5 +40,19 @@ describe('logger', () => {
     logger.info('outside');
     expect(lines[0].requestId).toBe('req-123');
     expect(lines[1].requestId).toBeUndefined();
+  });
+
+  it('logs a failed SQL statement without its values (password hashes, emails)', () => {
+    const { logger, lines } = capture();
+    const err = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+      query: 'INSERT INTO users (email, password_hash) VALUES ($1, $2)',
+      parameters: ['a@b.co', '$argon2id$v=19$m=19456,t=2,p=1$secret'],
+      driverError: { detail: 'Key (email)=(a@b.co) already exists.' },
+    });
+    logger.error({ err }, 'unhandled error');
+    const text = JSON.stringify(lines);
+    expect(text).toContain('invalid byte sequence');
+    expect(text).not.toContain('argon2id');
+    expect(text).not.toContain('a@b.co');
   });
 });

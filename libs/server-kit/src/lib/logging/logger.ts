@@ -36,11 +36,22 @@ export const REDACTED_PATHS = [
   'req.body',
 ];
 
+/** Fields of database errors that carry the statement's values (password hashes, emails, text). */
+const ERROR_FIELDS_WITH_VALUES = ['query', 'parameters', 'driverError', 'detail', 'where'];
+
+/** pino's error serializer, minus the values a failed SQL statement carries. */
+export function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  if (out && typeof out === 'object') for (const field of ERROR_FIELDS_WITH_VALUES) delete out[field];
+  return out;
+}
+
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
     level,
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin() {
       const requestId = currentRequestId();
