@@ -118,6 +118,20 @@ test('a new member completes onboarding with a photo, edits the profile, reorder
   await page.mouse.up();
   await expect.poll(() => photoIds(page)).toEqual([before[1], before[2], before[0]]);
 
+  // Set another photo as primary: exactly one Primary badge, on that photo.
+  const tiles = page.getByRole('list', { name: 'Your photos' }).getByRole('listitem');
+  await tiles.nth(1).getByRole('button', { name: 'Set as primary' }).click();
+  await expect(tiles.nth(1).getByText('Primary', { exact: true })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Your photos' }).getByText('Primary', { exact: true })).toHaveCount(1);
+
+  // Delete one, after the confirmation.
+  await tiles.nth(2).getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete Photo' });
+  await expect(confirm.getByText('Are you sure you want to delete this photo?')).toBeVisible();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('2/6 photos uploaded')).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: /Profile \d+% complete/ })).toBeVisible();
+
   // Match preferences.
   await page.goto('/preferences');
   await page.getByLabel('Minimum age').fill('24');
