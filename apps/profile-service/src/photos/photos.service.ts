@@ -78,6 +78,10 @@ export class PhotosService {
     if (file.buffer.length > limits.maxBytes) throw photoTooLarge(context);
     const profile = await this.profiles.findByUserId(userId);
     if (!profile) throw notFound(ProfileMessages.profileNotFound);
+    // The onboarding allowance ends with onboarding: afterwards the profile screen's 5 MB applies.
+    if (context === 'onboarding' && profile.onboardingCompleted && file.buffer.length > UPLOAD_LIMITS.profile.maxBytes) {
+      throw photoTooLarge('profile');
+    }
     // Checked again under the lock below; this spares the image work when already full.
     if ((await this.photos.countOfProfile(profile.id)) >= MAX_PHOTOS)
       throw badRequest(ProfileMessages.tooManyPhotos);

@@ -293,6 +293,16 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
       expect((await photosOf(member)).length).toBe(2);
     });
 
+    it('keeps the 10 MB onboarding allowance for members still onboarding', async () => {
+      const member = await bed.member();
+      await bed.dataSource.query('UPDATE profiles SET onboarding_completed = true WHERE user_id = $1', [member.userId]);
+      const six = await jpegOfSize(6 * 1024 * 1024);
+      const res = await upload(member, six, { path: '/api/photos/upload?context=onboarding' });
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ error: ProfileMessages.profilePhotoTooLarge });
+      expect((await photosOf(member)).length).toBe(0);
+    });
+
     it(`refuses a ${MAX_PHOTOS + 1}th photo`, async () => {
       const member = await bed.member();
       const picture = await jpeg(200, 200);
