@@ -62,7 +62,8 @@ export class ProfilesService {
 
   async getPublicProfile(userId: string): Promise<PublicProfileDto> {
     const profile = await this.profiles.findByUserId(userId);
-    if (!profile) throw notFound(PROFILE_NOT_FOUND);
+    // Only members who are really on the platform (verified, onboarded) can be looked at.
+    if (!profile || !profile.isVerified || !profile.onboardingCompleted) throw notFound(PROFILE_NOT_FOUND);
     return toPublicProfileDto(profile, await this.profiles.photosOf(profile.id));
   }
 

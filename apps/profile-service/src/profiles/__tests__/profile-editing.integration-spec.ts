@@ -444,6 +444,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       const other = await bed.member({ name: 'Zoe', age: 33 });
       await put(other, { location: 'Paris, France', bio: 'Hi', interests: ['Art'] }).expect(200);
       await addPhoto(other);
+      await bed.dataSource.query('UPDATE profiles SET onboarding_completed = true WHERE user_id = $1', [other.userId]);
       const res = await request(server)
         .get(`/api/profile/${other.userId}`)
         .set('Authorization', viewer.authorization)
@@ -487,6 +488,17 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       expect(JSON.stringify(res.body)).not.toMatch(/48\.8|2\.35|moderation|pending|onboarding/i);
       expect(res.body.photos).toHaveLength(1);
       expect(Object.keys(res.body.photos[0]).sort()).toEqual(['id', 'isPrimary', 'order', 'url']);
+    });
+
+    it('hides members who are not verified or have not finished onboarding', async () => {
+      const viewer = await bed.member();
+      const unverified = await bed.member({ verified: false });
+      const onboarding = await bed.member();
+      for (const other of [unverified, onboarding]) {
+        const res = await request(server).get(`/api/profile/${other.userId}`).set('Authorization', viewer.authorization);
+        expect(res.status).toBe(404);
+        expect(res.body).toMatchObject({ error: ProfileMessages.profileNotFound });
+      }
     });
 
     it('answers 404 for an unknown or malformed id, and keeps /me routes apart', async () => {
