@@ -24,7 +24,8 @@ export function createValidationPipe() {
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    stopAtFirstError: false,
+    // One message per field: the first rule it breaks (the type check, declared last, comes first).
+    stopAtFirstError: true,
     exceptionFactory: (errors) => {
       const details = flatten(errors);
       return new BadRequestException({ error: details[0] ?? 'Invalid request', code: ErrorCode.ValidationFailed, details });
