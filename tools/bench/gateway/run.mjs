@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Redis from 'ioredis';
-import pg from 'pg';
+import { dropDatabases, ensureDatabases, withDatabase } from '../../scripts/lib/platform.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const RESULT_FILE = path.join(ROOT, 'tools/bench/gateway/last-result.json');
@@ -101,22 +101,6 @@ function ensureBuilt(force) {
 
 function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
-}
-
-function withDatabase(url, name) {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function adminQuery(adminUrl, sql) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 async function deleteRedisKeys(redisUrl, prefix) {
@@ -293,7 +277,7 @@ async function main() {
     if (children.size) await new Promise((r) => setTimeout(r, 500));
     await Promise.allSettled([...children].map(stopChild));
     if (dbCreated) {
-      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).then(
+      await dropDatabases(adminUrl, [dbName]).then(
         () => log(`dropped database ${dbName}`),
         (e) => log(`could not drop database ${dbName}: ${e.message}`),
       );
@@ -314,7 +298,7 @@ async function main() {
   process.on('SIGTERM', onSignal);
 
   try {
-    await adminQuery(adminUrl, `CREATE DATABASE "${dbName}"`);
+    await ensureDatabases(adminUrl, [dbName]);
     dbCreated = true;
     log(`created database ${dbName}`);
 
