@@ -37,6 +37,13 @@ import type { LoginDto, RegisterDto, RequestEmailChangeDto, ResetPasswordDto } f
 /** argon2id with OWASP's minimum memory cost; about 50 ms a hash on this hardware. */
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * A hash to verify against when the account does not exist, so timing does not reveal it. Made
+ * once per process, on the first sign-in for an unknown email, not at start-up or per instance.
+ */
+let dummyHash: Promise<string> | undefined;
+const dummyPasswordHash = () => (dummyHash ??= argon2.hash('not-a-real-password', ARGON2_OPTIONS));
+
 function isUniqueViolation(e: unknown): boolean {
   return (e as { code?: string })?.code === '23505' || (e as { driverError?: { code?: string } })?.driverError?.code === '23505';
 }
@@ -47,8 +54,6 @@ function isUniqueViolation(e: unknown): boolean {
  */
 @Injectable()
 export class AccountsService {
-  /** A hash to verify against when the account does not exist, so timing does not reveal it. */
-  private readonly dummyHash: Promise<string>;
   private readonly admins: Set<string>;
 
   constructor(
@@ -62,7 +67,6 @@ export class AccountsService {
     @Inject(AUTH_RATE_LIMITER) private readonly limits: RateLimits<AuthRateLimit>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
-    this.dummyHash = argon2.hash('not-a-real-password', ARGON2_OPTIONS);
     this.admins = adminEmails(env);
   }
 
@@ -119,7 +123,7 @@ export class AccountsService {
     const user = await this.users.createQueryBuilder('u').where('lower(u.email) = :email', { email: dto.email }).getOne();
     const ok = user
       ? await argon2.verify(user.passwordHash, dto.password)
-      : (await argon2.verify(await this.dummyHash, dto.password), false);
+      : (await argon2.verify(await dummyPasswordHash(), dto.password), false);
     if (!user || !ok) {
       await this.limits.consume('loginAccount', dto.email);
       throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
