@@ -2,12 +2,13 @@ import { displayMessage, isApiError } from '@mate/api-client';
 import { AuthMessages, PASSWORD_RESET_REDIRECT_DELAY } from '@mate/contracts';
 import { Alert, Button, Input } from '@mate/ui';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
 import { AuthLayout } from '../../components/AuthLayout';
 import { StatusPanel } from '../../components/StatusPanel';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useRedirectHomeAfter } from '../../components/useEmailLink';
 import { validateNewPassword } from './reset-validation';
 
 function useResetTokenCheck(token: string | null) {
@@ -50,11 +51,7 @@ export function ResetPasswordScreen() {
   const [formError, setFormError] = useState<string | null>(null);
   useDocumentTitle('Reset Password');
 
-  useEffect(() => {
-    if (!reset.isSuccess) return;
-    const timer = setTimeout(() => void navigate('/', { replace: true }), PASSWORD_RESET_REDIRECT_DELAY);
-    return () => clearTimeout(timer);
-  }, [reset.isSuccess, navigate]);
+  useRedirectHomeAfter(reset.isSuccess, PASSWORD_RESET_REDIRECT_DELAY);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,39 +1,25 @@
 import { displayMessage } from '@mate/api-client';
 import { EMAIL_CHANGE_REDIRECT_DELAY } from '@mate/contracts';
 import { Button } from '@mate/ui';
-import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
 import { AuthLayout } from '../../components/AuthLayout';
 import { StatusPanel } from '../../components/StatusPanel';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-
-function useVerifyEmailChange() {
-  const api = useApi();
-  return useMutation({ mutationFn: (token: string) => api.auth.verifyEmailChange(token) });
-}
+import { useEmailLinkVerification } from '../../components/useEmailLink';
 
 /** `/verify-email-change?token=…` (spec 001 §2): verifying; success (→ / after 3 s); failure. */
 export function VerifyEmailChangeScreen() {
   const [params] = useSearchParams();
   const token = params.get('token');
   const navigate = useNavigate();
-  const verify = useVerifyEmailChange();
-  const started = useRef(false);
+  const api = useApi();
+  const verify = useEmailLinkVerification(
+    token,
+    (value: string) => api.auth.verifyEmailChange(value),
+    EMAIL_CHANGE_REDIRECT_DELAY,
+  );
   useDocumentTitle('Confirm Email Change');
-
-  useEffect(() => {
-    if (!token || started.current) return;
-    started.current = true;
-    verify.mutate(token);
-  }, [token, verify]);
-
-  useEffect(() => {
-    if (!verify.isSuccess) return;
-    const timer = setTimeout(() => void navigate('/', { replace: true }), EMAIL_CHANGE_REDIRECT_DELAY);
-    return () => clearTimeout(timer);
-  }, [verify.isSuccess, navigate]);
 
   const backHome = (
     <Button size="lg" onClick={() => void navigate('/')}>

@@ -1,19 +1,13 @@
 import { displayMessage } from '@mate/api-client';
 import { EMAIL_VERIFIED_REDIRECT_DELAY } from '@mate/contracts';
 import { Button } from '@mate/ui';
-import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
 import { useAuth } from '../../auth/AuthContext';
 import { AuthLayout } from '../../components/AuthLayout';
 import { StatusPanel } from '../../components/StatusPanel';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-
-function useVerifyEmail() {
-  const api = useApi();
-  return useMutation({ mutationFn: (token: string) => api.verification.verify(token) });
-}
+import { useEmailLinkVerification } from '../../components/useEmailLink';
 
 /** `/verify-email?token=…` (spec 000 §2): verifying, then success (→ / after 2 s) or error. */
 export function VerifyEmailScreen() {
@@ -21,25 +15,15 @@ export function VerifyEmailScreen() {
   const token = params.get('token');
   const navigate = useNavigate();
   const { clearSession } = useAuth();
-  const verify = useVerifyEmail();
-  const started = useRef(false);
+  const api = useApi();
+  const verify = useEmailLinkVerification(
+    token,
+    (value: string) => api.verification.verify(value),
+    EMAIL_VERIFIED_REDIRECT_DELAY,
+    // The member signs in again with the verified account (spec 000 §2).
+    () => clearSession(),
+  );
   useDocumentTitle('Verify Email');
-
-  useEffect(() => {
-    // The link is single use: one request, even when effects run twice in development.
-    if (!token || started.current) return;
-    started.current = true;
-    verify.mutate(token, {
-      // The member signs in again with the verified account (spec 000 §2).
-      onSuccess: () => clearSession(),
-    });
-  }, [token, verify, clearSession]);
-
-  useEffect(() => {
-    if (!verify.isSuccess) return;
-    const timer = setTimeout(() => void navigate('/', { replace: true }), EMAIL_VERIFIED_REDIRECT_DELAY);
-    return () => clearTimeout(timer);
-  }, [verify.isSuccess, navigate]);
 
   const goToLogin = (
     <Button size="lg" onClick={() => void navigate('/login')}>
