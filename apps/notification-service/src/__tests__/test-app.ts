@@ -1,26 +1,13 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createHttpApp, runMigrations } from '@mate/server-kit';
+import { createHttpApp } from '@mate/server-kit';
+import { migrateService, type TestEnv } from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
 
-export type TestEnv = Record<string, string>;
-
-/** Applies the migrations the way `main.js migrate` does: no workers, no relay. */
-export async function migrate(env: TestEnv): Promise<void> {
-  const ctx = await NestFactory.createApplicationContext(
-    AppModule.forRoot({ ...env, WORKERS: 'off', OUTBOX_RELAY: 'off' }),
-    { logger: false },
-  );
-  try {
-    await runMigrations(ctx);
-  } finally {
-    await ctx.close();
-  }
-}
+export { waitFor, type TestEnv } from '@mate/server-kit/testing';
 
 export async function startNotificationService(env: TestEnv): Promise<NestExpressApplication> {
-  await migrate(env);
+  await migrateService((e) => AppModule.forRoot(e), env);
   return createHttpApp(AppModule.forRoot(env));
 }
 
@@ -67,18 +54,5 @@ export class SmtpGate {
     this.server = null;
     for (const s of this.sockets) s.destroy();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
-
-export async function waitFor<T>(
-  probe: () => Promise<T | null | undefined | false>,
-  { timeoutMs = 15000, intervalMs = 50, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
