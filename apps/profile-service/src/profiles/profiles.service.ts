@@ -14,6 +14,7 @@ import {
 import { badRequest, notFound, OutboxService } from '@mate/server-kit';
 import { Geocoder } from '../geocoding/geocoder';
 import { completionPercentage } from './profile-completion';
+import type { Photo } from '../photos/photo.entity';
 import type { Profile } from './profile.entity';
 import { toProfileDto, toProfileUpdatedPayload, toPublicProfileDto } from './profile.mapper';
 import { ProfilesRepository, type ProfilePatch } from './profiles.repository';
@@ -53,11 +54,11 @@ export class ProfilesService {
     private readonly geocoder: Geocoder,
   ) {}
 
-  async getOwnProfile(userId: string, manager?: EntityManager): Promise<OwnProfileDto> {
-    const profile = await this.profiles.findByUserId(userId, manager);
+  async getOwnProfile(userId: string): Promise<OwnProfileDto> {
+    const profile = await this.profiles.findByUserId(userId);
     // No profile yet: the registration event has not been handled (the client retries once).
     if (!profile) throw notFound(PROFILE_NOT_FOUND);
-    return toProfileDto(profile, await this.profiles.photosOf(profile.id, manager));
+    return toProfileDto(profile, await this.profiles.photosOf(profile.id));
   }
 
   async getPublicProfile(userId: string): Promise<PublicProfileDto> {
@@ -91,8 +92,8 @@ export class ProfilesService {
     const dto = await this.dataSource.transaction(async (manager) => {
       const profile = await this.profiles.lockByUserId(manager, userId);
       if (!profile) throw notFound(PROFILE_NOT_FOUND);
-      await this.applyChanges(manager, profile, patch);
-      return this.getOwnProfile(userId, manager);
+      const photos = await this.profiles.photosOf(profile.id, manager);
+      return toProfileDto(await this.applyChanges(manager, profile, patch, photos), photos);
     });
     return dto.location !== null && dto.locationResolved === false
       ? { ...dto, locationNote: ProfileMessages.locationUnknown }
@@ -124,9 +125,9 @@ export class ProfilesService {
     return this.dataSource.transaction(async (manager) => {
       const profile = await this.profiles.lockByUserId(manager, userId);
       if (!profile) throw notFound(PROFILE_NOT_FOUND);
+      const photos = await this.profiles.photosOf(profile.id, manager);
       let finishes = false;
       if (completing) {
-        const photos = await this.profiles.photosOf(profile.id, manager);
         if (photos.length === 0) throw badRequest(ProfileMessages.photoRequired);
         finishes = !profile.onboardingCompleted || profile.onboardingSkipped;
         Object.assign(patch, { onboardingCompleted: true, onboardingSkipped: false });
@@ -134,7 +135,7 @@ export class ProfilesService {
         finishes = true;
         Object.assign(patch, { onboardingCompleted: true, onboardingSkipped: true });
       }
-      await this.applyChanges(manager, profile, patch);
+      const updated = await this.applyChanges(manager, profile, patch, photos);
       if (finishes) {
         await this.outbox.publish(manager, 'onboarding.completed', {
           userId,
@@ -142,7 +143,7 @@ export class ProfilesService {
           skipped: !completing,
         });
       }
-      return this.getOwnProfile(userId, manager);
+      return toProfileDto(updated, photos);
     });
   }
 
@@ -193,12 +194,24 @@ export class ProfilesService {
     await this.outbox.publish(manager, 'profile.updated', toProfileUpdatedPayload(profile, photos));
   }
 
-  /** Writes what differs from the stored profile and, if anything did, publishes the change. */
-  private async applyChanges(manager: EntityManager, profile: Profile, patch: ProfilePatch): Promise<void> {
+  /**
+   * Writes what differs from the stored profile and, if anything did, publishes the change.
+   * Answers the profile as it now is (re-read only when it changed, for its updatedAt). The
+   * caller's photos, when it has them already, save reading them again.
+   */
+  private async applyChanges(
+    manager: EntityManager,
+    profile: Profile,
+    patch: ProfilePatch,
+    photos?: Photo[],
+  ): Promise<Profile> {
     const changes = changesOf(profile, patch);
-    if (Object.keys(changes).length === 0) return;
+    if (Object.keys(changes).length === 0) return profile;
     await this.profiles.update(manager, profile.id, changes);
-    await this.publishUpdated(manager, profile.userId);
+    const updated = (await this.profiles.findByUserId(profile.userId, manager)) ?? profile;
+    const visible = photos ?? (await this.profiles.photosOf(profile.id, manager));
+    await this.outbox.publish(manager, 'profile.updated', toProfileUpdatedPayload(updated, visible));
+    return updated;
   }
 
   /** The private coordinate columns for a location text (cleared with it). */
