@@ -21,15 +21,20 @@ export interface LiveSession {
 type TouchCommand = (key: string, userId: string, ttlMs: number, now: number) => Promise<string | null>;
 
 export class SessionStore {
+  /** The touch script, bound once: it runs on every authenticated request. */
+  private readonly touchCommand: TouchCommand;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly idleTtlMs = SESSION_IDLE_TTL,
   ) {
-    // Sent once and then called by its SHA (EVALSHA): this runs on every authenticated request.
-    if (!(redis as unknown as { mateTouchSession?: TouchCommand }).mateTouchSession) {
+    // Sent once and then called by its SHA (EVALSHA).
+    const commands = redis as unknown as { mateTouchSession?: TouchCommand };
+    if (!commands.mateTouchSession) {
       redis.defineCommand('mateTouchSession', { numberOfKeys: 1, lua: TOUCH_SCRIPT });
     }
+    this.touchCommand = (commands.mateTouchSession as TouchCommand).bind(redis);
   }
 
   private key(sessionId: string) {
@@ -50,8 +55,7 @@ export class SessionStore {
 
   /** Checks the session is alive and belongs to the user, and slides its expiry. */
   async touch(sessionId: string, userId: string, now = Date.now()): Promise<LiveSession | null> {
-    const touch = (this.redis as unknown as { mateTouchSession: TouchCommand }).mateTouchSession.bind(this.redis);
-    const role = await touch(this.key(sessionId), userId, this.idleTtlMs, now);
+    const role = await this.touchCommand(this.key(sessionId), userId, this.idleTtlMs, now);
     if (role === null || role === undefined) return null;
     return { role: (role as Role) || ROLE_MEMBER };
   }
@@ -66,10 +70,6 @@ export class SessionStore {
       if (value) out.set(sessionIds[i], Number(value));
     });
     return out;
-  }
-
-  async isAlive(sessionId: string): Promise<boolean> {
-    return (await this.redis.exists(this.key(sessionId))) === 1;
   }
 
   async revoke(sessionId: string, userId: string): Promise<void> {
