@@ -75,11 +75,14 @@ export function requestLoggingMiddleware(logger: Logger) {
     res.setHeader(REQUEST_ID_HEADER, requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      const failed = res.statusCode >= 500;
+      // Nothing to build when the line would not be written (a production gateway at LOG_LEVEL=warn).
+      if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
       const path = (req.originalUrl ?? req.url).split('?')[0];
       if (path.startsWith('/health')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) logger.error(line, 'request failed');
+      if (failed) logger.error(line, 'request failed');
       else logger.info(line, 'request');
     });
     requestContext.run({ requestId }, next);
