@@ -71,6 +71,14 @@ export function normalizeFilterPreferences(body: unknown): FilterPreferencesDto 
   };
 }
 
+/**
+ * The answer's shape to a save is not promised: what was sent is what is saved, with whatever
+ * the server echoes back (bare or under `preferences`) laid over it.
+ */
+function savedOrSent<T extends object>(body: unknown, sent: T, normalize: (raw: unknown) => T): T {
+  return isRecord(body) ? normalize({ ...sent, ...(unwrap(body, 'preferences') ?? {}) }) : sent;
+}
+
 export function createPreferencesApi(http: HttpClient): PreferencesApi {
   return {
     async getMine() {
@@ -85,8 +93,7 @@ export function createPreferencesApi(http: HttpClient): PreferencesApi {
         body: preferences,
         fallbackMessage: ClientMessages.updatePreferencesFailed,
       });
-      // The answer's shape is not promised: what was sent is what is saved.
-      return isRecord(body) ? normalizePreferences({ ...preferences, ...(unwrap(body, 'preferences') ?? {}) }) : preferences;
+      return savedOrSent(body, preferences, normalizePreferences);
     },
     async getFilters() {
       const body = await http.get<unknown>('/api/profile/me/preferences', {
@@ -100,9 +107,7 @@ export function createPreferencesApi(http: HttpClient): PreferencesApi {
         body: filters,
         fallbackMessage: ClientMessages.updatePreferencesFailed,
       });
-      return isRecord(body)
-        ? normalizeFilterPreferences({ ...filters, ...(unwrap(body, 'preferences') ?? {}) })
-        : filters;
+      return savedOrSent(body, filters, normalizeFilterPreferences);
     },
   };
 }
