@@ -4,6 +4,7 @@ import request from 'supertest';
 import { AuthMessages, PROFILE_MAX_INTERESTS, ProfileMessages, type OwnProfileDto } from '@mate/contracts';
 import { JWT_SECRET, signIn, startProfileTestBed, type ProfileTestBed } from '../../__tests__/test-app';
 import { ProfilesService } from '../profiles.service';
+import { PUBLIC_PROFILE_KEYS } from './public-profile-keys';
 
 jest.setTimeout(120_000);
 
@@ -449,24 +450,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
         .get(`/api/profile/${other.userId}`)
         .set('Authorization', viewer.authorization)
         .expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(
-        [
-          'age',
-          'bio',
-          'education',
-          'gender',
-          'height',
-          'id',
-          'interests',
-          'location',
-          'lookingFor',
-          'name',
-          'occupation',
-          'photos',
-          'profilePicture',
-          'userId',
-        ].sort(),
-      );
+      expect(Object.keys(res.body).sort()).toEqual(PUBLIC_PROFILE_KEYS);
       expect(res.body).toMatchObject({
         userId: other.userId,
         name: 'Zoe',

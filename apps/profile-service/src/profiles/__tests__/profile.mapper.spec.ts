@@ -9,6 +9,7 @@ import {
 import { COMPLETION_WEIGHTS, completionPercentage, type CompletionInput } from '../profile-completion';
 import type { Photo } from '../../photos/photo.entity';
 import type { Profile } from '../profile.entity';
+import { PUBLIC_PROFILE_KEYS } from './public-profile-keys';
 
 function profile(overrides: Partial<Profile> = {}): Profile {
   return {
@@ -128,24 +129,7 @@ describe('profile mapping', () => {
   });
 
   it('shows other members no onboarding, verification or location state', () => {
-    expect(Object.keys(toPublicProfileDto(profile(), [photo('a', 0)])).sort()).toEqual(
-      [
-        'age',
-        'bio',
-        'education',
-        'gender',
-        'height',
-        'id',
-        'interests',
-        'location',
-        'lookingFor',
-        'name',
-        'occupation',
-        'photos',
-        'profilePicture',
-        'userId',
-      ].sort(),
-    );
+    expect(Object.keys(toPublicProfileDto(profile(), [photo('a', 0)])).sort()).toEqual(PUBLIC_PROFILE_KEYS);
   });
 
   it('gives services the coordinates in profile.updated', () => {
