@@ -21,6 +21,3 @@ export interface EmailJobData {
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;
 }
-
-export const EMAIL_JOB_ATTEMPTS = 5;
-export const EMAIL_JOB_BACKOFF_MS = 2000;

@@ -32,22 +32,8 @@ export interface PhotoDto {
   order: number;
 }
 
-/** Profile as the owner reads it (spec 000 §3), camelCase. */
-export interface ProfileDto {
-  id: string;
-  userId: string;
-  name: string | null;
-  age: number | null;
-  gender: string | null;
-  bio: string | null;
-  location: string | null;
-  height: number | null;
-  occupation: string | null;
-  education: string | null;
-  lookingFor: string | null;
-  interests: string[];
-  photos: PhotoDto[];
-  profilePicture: string | null;
+/** Profile as the owner reads it (spec 000 §3), camelCase: the public fields and the flags. */
+export interface ProfileDto extends PublicProfileDto {
   isVerified: boolean;
   profileCompleted: boolean;
   onboardingCompleted: boolean;
@@ -170,7 +156,7 @@ export interface PublicProfileDto {
   education: string | null;
   lookingFor: string | null;
   interests: string[];
-  photos: { id: string; url: string; isPrimary: boolean; order: number }[];
+  photos: PhotoDto[];
   profilePicture: string | null;
 }
 
