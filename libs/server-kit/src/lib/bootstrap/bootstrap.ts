@@ -12,8 +12,6 @@ import { GlobalErrorFilter, toErrorBody } from '../errors/error.filter';
 import { createValidationPipe } from '../errors/validation';
 
 export interface HttpOptions {
-  /** Largest JSON body accepted (bytes or a size string). */
-  jsonLimit?: string;
   /** Origins allowed by CORS; none when omitted (services sit behind the gateway). */
   corsOrigins?: string[];
   /** false leaves bodies unparsed (the gateway streams them through). */
@@ -42,7 +40,7 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   if (options.parseBodies !== false) {
     // JSON only (uploads are multipart, parsed by their own routes): a form-encoded body is not
     // read, so it fails validation like an empty one.
-    app.use(answerParseErrors(express.json({ limit: options.jsonLimit ?? '100kb', strict: true })));
+    app.use(answerParseErrors(express.json({ limit: '100kb', strict: true })));
   }
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter(logger));
