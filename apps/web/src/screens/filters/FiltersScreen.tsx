@@ -1,19 +1,11 @@
 import { displayMessage } from '@mate/api-client';
-import {
-  DISTANCE_MAX_KM,
-  DISTANCE_MIN_KM,
-  FILTER_HEIGHT_MAX_CM,
-  FILTER_HEIGHT_MIN_CM,
-  PREFERENCES_MAX_AGE,
-  PREFERENCES_MIN_AGE,
-  type FilterPreferencesDto,
-} from '@mate/contracts';
+import type { FilterPreferencesDto } from '@mate/contracts';
 import { Alert, Button, Card, Chip, Icon, Slider, Spinner } from '@mate/ui';
 import { useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { FILTER_LISTS, toggleValue, type FilterList } from './filter-lists';
+import { FILTER_LISTS, FILTER_SLIDERS, toggleValue, type FilterList } from './filter-lists';
 import { useFilterPreferences, useSaveFilterPreferences } from './useFilterPreferences';
 
 export const FILTERS_SAVED = 'Filter preferences saved successfully!';
@@ -48,11 +40,17 @@ function OptionList({
         <h3 id={titleId} className="filter-list__title">
           {list.title}
         </h3>
-        <span className="chip-group__count">{selected.length === 0 ? 'All' : `${selected.length} selected`}</span>
+        <span className="chip-group__count">
+          {selected.length === 0 ? 'All' : `${selected.length} selected`}
+        </span>
       </div>
       <div className="chip-group">
         {list.options.map((option) => (
-          <Chip key={option.value} selected={selected.includes(option.value)} onClick={() => onToggle(option.value)}>
+          <Chip
+            key={option.value}
+            selected={selected.includes(option.value)}
+            onClick={() => onToggle(option.value)}
+          >
             {option.label}
           </Chip>
         ))}
@@ -84,44 +82,17 @@ function FiltersForm({ initial }: { initial: FilterPreferencesDto }) {
     <>
       <Card tone="strong" title="Basics" icon={<Icon name="sliders" size={20} />}>
         <div className="filters__sliders">
-          <Slider
-            label="Minimum age"
-            min={PREFERENCES_MIN_AGE}
-            max={PREFERENCES_MAX_AGE}
-            value={filters.minAge}
-            onValueChange={(value) => set('minAge', value)}
-          />
-          <Slider
-            label="Maximum age"
-            min={PREFERENCES_MIN_AGE}
-            max={PREFERENCES_MAX_AGE}
-            value={filters.maxAge}
-            onValueChange={(value) => set('maxAge', value)}
-          />
-          <Slider
-            label="Maximum distance"
-            min={DISTANCE_MIN_KM}
-            max={DISTANCE_MAX_KM}
-            value={filters.maxDistance}
-            onValueChange={(value) => set('maxDistance', value)}
-            format={(km) => `${km} km`}
-          />
-          <Slider
-            label="Minimum height"
-            min={FILTER_HEIGHT_MIN_CM}
-            max={FILTER_HEIGHT_MAX_CM}
-            value={filters.minHeight ?? FILTER_HEIGHT_MIN_CM}
-            onValueChange={(value) => set('minHeight', value)}
-            format={(cm) => `${cm} cm`}
-          />
-          <Slider
-            label="Maximum height"
-            min={FILTER_HEIGHT_MIN_CM}
-            max={FILTER_HEIGHT_MAX_CM}
-            value={filters.maxHeight ?? FILTER_HEIGHT_MAX_CM}
-            onValueChange={(value) => set('maxHeight', value)}
-            format={(cm) => `${cm} cm`}
-          />
+          {FILTER_SLIDERS.map((slider) => (
+            <Slider
+              key={slider.key}
+              label={slider.label}
+              min={slider.min}
+              max={slider.max}
+              value={filters[slider.key] ?? slider.unset}
+              onValueChange={(value) => set(slider.key, value)}
+              format={slider.unit ? (value) => `${value} ${slider.unit}` : String}
+            />
+          ))}
         </div>
       </Card>
 
