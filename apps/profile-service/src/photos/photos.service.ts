@@ -131,7 +131,7 @@ export class PhotosService {
           url,
           uploadedAt: new Date().toISOString(),
         });
-        await this.profileService.publishUpdated(manager, userId);
+        await this.profileService.publishUpdated(manager, userId, locked);
         return this.ownPhoto(manager, userId, photoId);
       });
       return { url, photo };
@@ -154,7 +154,7 @@ export class PhotosService {
       if (!photo) throw badRequest(ProfileMessages.photoNotUploadedHere);
       if (isPrimary && !photo.isPrimary) {
         await this.photos.setPrimary(manager, profile.id, photo.id);
-        await this.profileService.publishUpdated(manager, userId);
+        await this.profileService.publishUpdated(manager, userId, profile);
       }
       return this.ownPhoto(manager, userId, photoId);
     });
@@ -167,7 +167,7 @@ export class PhotosService {
       if (!photo) throw notFound(ProfileMessages.photoNotFound);
       if (!photo.isPrimary) {
         await this.photos.setPrimary(manager, profile.id, photo.id);
-        await this.profileService.publishUpdated(manager, userId);
+        await this.profileService.publishUpdated(manager, userId, profile);
       }
       return (await this.photos.listOfUser(userId, manager)).map(toPhotoDto);
     });
@@ -194,7 +194,7 @@ export class PhotosService {
       if (changed) {
         await this.photos.applyOrder(manager, sequence);
         await this.photos.normalise(manager, profile.id);
-        await this.profileService.publishUpdated(manager, userId);
+        await this.profileService.publishUpdated(manager, userId, profile);
       }
       return (await this.photos.listOfUser(userId, manager)).map(toPhotoDto);
     });
@@ -213,7 +213,7 @@ export class PhotosService {
         userId,
         deletedAt: new Date().toISOString(),
       });
-      await this.profileService.publishUpdated(manager, userId);
+      await this.profileService.publishUpdated(manager, userId, profile);
       const left = (await this.photos.listOfUser(userId, manager)).map(toPhotoDto);
       return { remaining: left, storageKey: photo.storageKey };
     });

@@ -185,10 +185,11 @@ export class ProfilesService {
 
   /**
    * Publishes profile.updated with the whole profile as it is inside this transaction (photos
-   * included): call it after any change, in the transaction that made it.
+   * included): call it after any change, in the transaction that made it. A caller that changed
+   * only photos passes the profile it locked (its row is unchanged), which saves reading it again.
    */
-  async publishUpdated(manager: EntityManager, userId: string): Promise<void> {
-    const profile = await this.profiles.findByUserId(userId, manager);
+  async publishUpdated(manager: EntityManager, userId: string, locked?: Profile): Promise<void> {
+    const profile = locked ?? (await this.profiles.findByUserId(userId, manager));
     if (!profile) return;
     const photos = await this.profiles.photosOf(profile.id, manager);
     await this.outbox.publish(manager, 'profile.updated', toProfileUpdatedPayload(profile, photos));
