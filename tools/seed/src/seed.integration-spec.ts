@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as argon2 from 'argon2';
@@ -24,7 +23,7 @@ import {
   photoFileUrl,
   type PhotoSize,
 } from '@mate/contracts';
-import { createTestDatabase, createTestRedisNamespace, testInfra, type TestDatabase } from '@mate/testing';
+import { createTestDatabase, createTestRedisNamespace, freePort, testInfra, type TestDatabase } from '@mate/testing';
 import { ROOT, run, runModule, runSeeder } from './helpers';
 
 /*
@@ -142,17 +141,6 @@ interface PhotoRow {
 
 const photoFile = (dir: string, photo: Pick<PhotoRow, 'storage_key'>, size: PhotoSize) =>
   path.join(dir, photo.storage_key, `${size}.webp`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('npm run seed', () => {
   let a: Pair;
