@@ -96,6 +96,4 @@ export const FILTER_SLIDERS: FilterSlider[] = [
 ];
 
 /** Spec 001 §4: toggling adds or removes a value. */
-export function toggleValue(list: readonly string[], value: string): string[] {
-  return list.includes(value) ? list.filter((item) => item !== value) : [...list, value];
-}
+export { toggleValue } from '../../lib/toggle-value';

@@ -13,6 +13,7 @@ import { Alert, Button, Card, Chip, Icon, Input, Slider, Spinner } from '@mate/u
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { toggleValue } from '../../lib/toggle-value';
 import { genderLabel } from '../../profile/labels';
 import { useMatchPreferences, useSaveMatchPreferences } from './usePreferences';
 
@@ -46,7 +47,10 @@ function ageProblems({ minAge, maxAge }: AgeText): Partial<AgeText> {
 
 function PreferencesForm({ initial }: { initial: PreferencesDto }) {
   const save = useSaveMatchPreferences();
-  const [ages, setAges] = useState<AgeText>({ minAge: String(initial.minAge), maxAge: String(initial.maxAge) });
+  const [ages, setAges] = useState<AgeText>({
+    minAge: String(initial.minAge),
+    maxAge: String(initial.maxAge),
+  });
   const [distance, setDistance] = useState(initial.maxDistance || DEFAULT_MAX_DISTANCE_KM);
   const [genders, setGenders] = useState<string[]>(initial.genderPreference);
   const [problems, setProblems] = useState<Partial<AgeText>>({});
@@ -57,8 +61,7 @@ function PreferencesForm({ initial }: { initial: PreferencesDto }) {
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const toggleGender = (gender: string) =>
-    setGenders((current) => (current.includes(gender) ? current.filter((g) => g !== gender) : [...current, gender]));
+  const toggleGender = (gender: string) => setGenders((current) => toggleValue(current, gender));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -127,7 +130,11 @@ function PreferencesForm({ initial }: { initial: PreferencesDto }) {
       </Card>
 
       <Card tone="strong" title="Interested In" icon={<Icon name="heart" size={20} />}>
-        <div role="group" aria-labelledby={gendersLabelId} aria-describedby={genders.length === 0 ? gendersHintId : undefined}>
+        <div
+          role="group"
+          aria-labelledby={gendersLabelId}
+          aria-describedby={genders.length === 0 ? gendersHintId : undefined}
+        >
           <span id={gendersLabelId} className="mate-visually-hidden">
             Interested in
           </span>

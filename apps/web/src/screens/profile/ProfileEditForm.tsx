@@ -16,6 +16,7 @@ import {
 } from '@mate/contracts';
 import { Alert, Button, Card, Chip, Icon, Input, Select, Textarea, type SelectOption } from '@mate/ui';
 import { useId, useMemo, useState, type FormEvent } from 'react';
+import { toggleValue } from '../../lib/toggle-value';
 import { genderLabel, genderOptions, lookingForLabel } from '../../profile/labels';
 import {
   formValuesOf,
@@ -33,7 +34,11 @@ export interface ProfileEditFormProps {
 }
 
 /** Keeps a value the list does not offer (e.g. one chosen in onboarding) selectable and visible. */
-function withCurrent(options: SelectOption[], current: string, label: (value: string) => string): SelectOption[] {
+function withCurrent(
+  options: SelectOption[],
+  current: string,
+  label: (value: string) => string,
+): SelectOption[] {
   if (!current || options.some((option) => option.value === current)) return options;
   return [...options, { value: current, label: label(current) }];
 }
@@ -50,7 +55,10 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
 
   // The 18 of the spec, plus any the member already has from elsewhere (onboarding's own entries).
   const interestChoices = useMemo(
-    () => [...PROFILE_INTERESTS, ...profile.interests.filter((i) => !(PROFILE_INTERESTS as readonly string[]).includes(i))],
+    () => [
+      ...PROFILE_INTERESTS,
+      ...profile.interests.filter((i) => !(PROFILE_INTERESTS as readonly string[]).includes(i)),
+    ],
     [profile.interests],
   );
   const genderChoices = withCurrent(genderOptions(PROFILE_GENDERS), values.gender, genderLabel);
@@ -60,13 +68,7 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
     lookingForLabel,
   );
 
-  const toggleInterest = (interest: string) =>
-    set(
-      'interests',
-      values.interests.includes(interest)
-        ? values.interests.filter((i) => i !== interest)
-        : [...values.interests, interest],
-    );
+  const toggleInterest = (interest: string) => set('interests', toggleValue(values.interests, interest));
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
