@@ -31,6 +31,7 @@ import {
   AGE_INTEGER_MESSAGE,
   GENDER_MESSAGE,
   INTEREST_LENGTH_MESSAGE,
+  INTERESTS_LIST_MESSAGE,
   LOOKING_FOR_MESSAGE,
 } from './update-profile.dto';
 
@@ -93,7 +94,7 @@ export class CompleteOnboardingDto {
   @ValidateIf(isCompleting)
   @Transform(wordList)
   @MaxLength(INTEREST_MAX_LENGTH, { each: true, message: INTEREST_LENGTH_MESSAGE })
-  @IsString({ each: true, message: 'Interests must be a list of words' })
+  @IsString({ each: true, message: INTERESTS_LIST_MESSAGE })
   @ArrayMaxSize(ONBOARDING_MAX_INTERESTS, { message: ProfileMessages.maxInterests })
   @ArrayMinSize(1, { message: INTERESTS_REQUIRED })
   @IsArray({ message: INTERESTS_REQUIRED })
