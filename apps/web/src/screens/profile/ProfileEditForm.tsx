@@ -15,7 +15,7 @@ import {
   type ProfileDto,
 } from '@mate/contracts';
 import { Alert, Button, Card, Chip, Icon, Input, Select, Textarea, type SelectOption } from '@mate/ui';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { toggleValue } from '../../lib/toggle-value';
 import { genderLabel, genderOptions, lookingForLabel } from '../../profile/labels';
 import {
@@ -43,6 +43,8 @@ function withCurrent(
   return [...options, { value: current, label: label(current) }];
 }
 
+type TextFieldKey = Exclude<keyof ProfileFormValues, 'interests'>;
+
 /** Spec 000 §2 Edit Profile form: Save Profile and Cancel, a live bio counter, interests from 18. */
 export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormProps) {
   const [values, setValues] = useState<ProfileFormValues>(() => formValuesOf(profile));
@@ -52,6 +54,15 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
 
   const set = <K extends keyof ProfileFormValues>(key: K, value: ProfileFormValues[K]) =>
     setValues((current) => ({ ...current, [key]: value }));
+
+  /** What every text field, select and the bio share: name, value, its error if any, and the update. */
+  const field = (key: TextFieldKey) => ({
+    name: key,
+    value: values[key],
+    error: errors[key as keyof ProfileFormErrors],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+      set(key, event.target.value),
+  });
 
   // The 18 of the spec, plus any the member already has from elsewhere (onboarding's own entries).
   const interestChoices = useMemo(
@@ -91,90 +102,69 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
         <div className="profile-form__grid">
           <Input
             label="Name"
-            name="name"
             autoComplete="name"
             maxLength={NAME_MAX_LENGTH}
-            value={values.name}
-            onChange={(event) => set('name', event.target.value)}
+            {...field('name')}
           />
           <Input
             label="Age"
-            name="age"
             type="number"
             inputMode="numeric"
             min={PROFILE_MIN_AGE}
             max={PROFILE_MAX_AGE}
-            value={values.age}
-            error={errors.age}
-            onChange={(event) => set('age', event.target.value)}
+            {...field('age')}
           />
           <Select
             label="Gender"
-            name="gender"
             placeholder="Select..."
             options={genderChoices}
-            value={values.gender}
-            onChange={(event) => set('gender', event.target.value)}
+            {...field('gender')}
           />
           <Select
             label="Looking For"
-            name="lookingFor"
             placeholder="Select..."
             options={lookingForChoices}
-            value={values.lookingFor}
-            onChange={(event) => set('lookingFor', event.target.value)}
+            {...field('lookingFor')}
           />
         </div>
 
         <Textarea
           label="Bio"
-          name="bio"
           rows={5}
           maxLength={BIO_MAX_LENGTH}
-          value={values.bio}
-          error={errors.bio}
           placeholder="Tell people a little about yourself"
           hint={`${values.bio.length}/${BIO_MAX_LENGTH} characters`}
           liveHint
-          onChange={(event) => set('bio', event.target.value)}
+          {...field('bio')}
         />
 
         <div className="profile-form__grid">
           <Input
             label="Location"
-            name="location"
             autoComplete="address-level2"
             placeholder="City, State/Country"
             maxLength={LOCATION_MAX_LENGTH}
-            value={values.location}
-            onChange={(event) => set('location', event.target.value)}
+            {...field('location')}
           />
           <Input
             label="Height"
-            name="height"
             type="number"
             inputMode="numeric"
             min={HEIGHT_MIN_CM}
             max={HEIGHT_MAX_CM}
             hint="In cm"
-            value={values.height}
-            error={errors.height}
-            onChange={(event) => set('height', event.target.value)}
+            {...field('height')}
           />
           <Input
             label="Occupation"
-            name="occupation"
             autoComplete="organization-title"
             maxLength={OCCUPATION_MAX_LENGTH}
-            value={values.occupation}
-            onChange={(event) => set('occupation', event.target.value)}
+            {...field('occupation')}
           />
           <Input
             label="Education"
-            name="education"
             maxLength={EDUCATION_MAX_LENGTH}
-            value={values.education}
-            onChange={(event) => set('education', event.target.value)}
+            {...field('education')}
           />
         </div>
 
