@@ -4,6 +4,7 @@ export * from './lib/errors/app.exception';
 export * from './lib/errors/error.filter';
 export * from './lib/errors/validation';
 export * from './lib/health/health';
+export * from './lib/metrics/metrics';
 export * from './lib/redis/redis';
 export * from './lib/clock';
 export * from './lib/auth/session-store';
