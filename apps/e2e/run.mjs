@@ -11,6 +11,7 @@ import Redis from 'ioredis';
 import {
   ROOT,
   SERVICES,
+  SERVICE_DATABASES,
   dropDatabases,
   ensureDatabases,
   ensurePostgres,
@@ -25,14 +26,17 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const id = randomBytes(3).toString('hex');
+/** Keeps the e2e platform clear of a running `npm start` (3000, 3101-3199, 4200). */
+const E2E_PORT_OFFSET = 850;
 const ports = {
   gateway: 3950,
   web: 4250,
   smtp: 2025,
   maildevWeb: 2080,
-  services: { 'auth-service': 3951, 'profile-service': 3952, 'notification-service': 3958 },
+  // Each service on its registry port moved up by E2E_PORT_OFFSET (auth-service 3101 -> 3951).
+  services: Object.fromEntries(SERVICES.map((s) => [s.name, s.port + E2E_PORT_OFFSET])),
 };
-const dbNames = Object.fromEntries(SERVICES.map((s) => [s.db, `mate_e2e_${id}_${s.db}`]));
+const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_e2e_${id}_${db}`]));
 const keyPrefix = `e2e-${id}`;
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
 

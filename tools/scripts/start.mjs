@@ -16,7 +16,7 @@ if (!existsSync(path.join(ROOT, 'node_modules/.bin/nx'))) {
 }
 
 const platform = await import('./lib/platform.mjs');
-const { log, ensurePostgres, ensureRedis, ensureDatabases, nx, startPlatform, SERVICES } = platform;
+const { log, ensurePostgres, ensureRedis, ensureDatabases, nx, startPlatform, SERVICES, SERVICE_DATABASES } = platform;
 const { createDemoAccounts, DEMO_ACCOUNTS } = await import('./lib/demo.mjs');
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -56,7 +56,7 @@ try {
   log('building the services and the web app...');
   nx(['run-many', '-t', 'build', '-p', 'gateway', ...SERVICES.map((s) => s.name), 'web']);
 
-  const dbNames = Object.fromEntries(SERVICES.map((s) => [s.db, `mate_${s.db}`]));
+  const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_${db}`]));
   await ensureDatabases(DATABASE_URL, Object.values(dbNames));
 
   log('starting maildev, the services, the gateway and the web app...');

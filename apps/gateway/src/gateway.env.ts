@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsString, IsUrl, Min } from 'class-validator';
+import { SERVICE_REGISTRY } from '@mate/contracts';
 import { BaseServiceEnv } from '@mate/server-kit';
 
 const url = { require_tld: false, require_protocol: true };
@@ -7,14 +8,17 @@ const int = ({ value }: { value: unknown }) => Number(value);
 
 /** Settings of the gateway: where each service lives, and the edge limits. */
 export class GatewayEnv extends BaseServiceEnv {
-  @IsUrl(url) AUTH_SERVICE_URL = 'http://127.0.0.1:3101';
-  @IsUrl(url) PROFILE_SERVICE_URL = 'http://127.0.0.1:3102';
-  @IsUrl(url) MATCHING_SERVICE_URL = 'http://127.0.0.1:3103';
-  @IsUrl(url) CHAT_SERVICE_URL = 'http://127.0.0.1:3104';
-  @IsUrl(url) CALL_SERVICE_URL = 'http://127.0.0.1:3105';
-  @IsUrl(url) SAFETY_SERVICE_URL = 'http://127.0.0.1:3106';
-  @IsUrl(url) ADMIN_SERVICE_URL = 'http://127.0.0.1:3107';
-  @IsUrl(url) NOTIFICATION_SERVICE_URL = 'http://127.0.0.1:3108';
+  /**
+   * `<NAME>_SERVICE_URL` of every service in the registry (`AUTH_SERVICE_URL`, ...), by default
+   * its registry port on this machine. Declared from the registry below, so a new service needs
+   * no edit here.
+   */
+  [urlVariable: `${string}_SERVICE_URL`]: string;
+
+  constructor() {
+    super();
+    for (const service of SERVICE_REGISTRY) this[service.urlVariable] = `http://127.0.0.1:${service.port}`;
+  }
 
   /** The edge believes no X-Forwarded-For by default; set "1" behind one ingress hop. */
   @IsString()
@@ -34,3 +38,7 @@ export class GatewayEnv extends BaseServiceEnv {
   /** How long a service may take to answer before the gateway gives up. */
   @Transform(int) @IsInt() @Min(100) UPSTREAM_TIMEOUT_MS = 30000;
 }
+
+// The URL variables are validated like declared fields: config validation whitelists decorated
+// properties only.
+for (const service of SERVICE_REGISTRY) IsUrl(url)(GatewayEnv.prototype, service.urlVariable);

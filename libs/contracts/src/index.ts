@@ -6,3 +6,4 @@ export * from './lib/events';
 export * from './lib/jobs';
 export * from './lib/sockets';
 export * from './lib/ports';
+export * from './lib/services';

@@ -3,24 +3,29 @@
 // waits until each answers its health check. Used by `npm start` and by the e2e runner.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { existsSync, mkdirSync, createWriteStream, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, createWriteStream, chmodSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const require = createRequire(import.meta.url);
 
-/** The services of this slice, in start order (the gateway last). */
-export const SERVICES = [
-  { name: 'auth-service', port: 3101, db: 'auth' },
-  { name: 'profile-service', port: 3102, db: 'profile' },
-  { name: 'notification-service', port: 3108, db: 'notification' },
-];
-export const SERVICE_URL_VARS = {
-  'auth-service': 'AUTH_SERVICE_URL',
-  'profile-service': 'PROFILE_SERVICE_URL',
-  'notification-service': 'NOTIFICATION_SERVICE_URL',
-};
+/**
+ * The service registry of libs/contracts (read as JSON: this launcher runs before anything is
+ * built, docs/adr/0006): every service with its port, database and gateway URL variable.
+ */
+export const REGISTRY = JSON.parse(readFileSync(path.join(ROOT, 'libs/contracts/src/lib/services.json'), 'utf8')).services;
+
+/** The services that exist today, in start order (the gateway starts after them). */
+export const SERVICES = REGISTRY.filter((s) => s.status === 'deployed').map((s) => ({
+  name: s.name,
+  port: s.port,
+  db: s.database,
+  urlVariable: s.urlVariable,
+}));
+
+/** Databases (by registry short name) of the services that have one. */
+export const SERVICE_DATABASES = SERVICES.flatMap((s) => (s.db ? [s.db] : []));
 
 export const log = (msg) => process.stdout.write(`[mate] ${msg}\n`);
 
@@ -214,7 +219,7 @@ export async function stopAll(children) {
 
 /**
  * Starts maildev, the services, the gateway and the web app.
- * options: { ports: { gateway, web, smtp, maildevWeb, services: {name: port} }, dbNames: {auth, profile, notification},
+ * options: { ports: { gateway, web, smtp, maildevWeb, services: {name: port} }, dbNames: {<registry database>: name},
  *            databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv, echo }
  */
 export async function startPlatform(options) {
@@ -247,10 +252,12 @@ export async function startPlatform(options) {
       const env = {
         ...common,
         PORT: String(ports.services[svc.name]),
-        DATABASE_URL: withDatabase(databaseUrl, options.dbNames[svc.db]),
+        ...(svc.db ? { DATABASE_URL: withDatabase(databaseUrl, options.dbNames[svc.db]) } : {}),
         SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
       };
-      run(process.execPath, [`dist/apps/${svc.name}/main.js`, 'migrate'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
+      if (svc.db) {
+        run(process.execPath, [`dist/apps/${svc.name}/main.js`, 'migrate'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
+      }
       const child = startProcess(svc.name, process.execPath, [`dist/apps/${svc.name}/main.js`], env, { logDir, echo });
       children.push(child);
     }
@@ -259,7 +266,7 @@ export async function startPlatform(options) {
       await waitForHttp(`http://127.0.0.1:${ports.services[svc.name]}/health/ready`, { child });
     }
     const gatewayEnv = { ...common, PORT: String(ports.gateway) };
-    for (const svc of SERVICES) gatewayEnv[SERVICE_URL_VARS[svc.name]] = `http://127.0.0.1:${ports.services[svc.name]}`;
+    for (const svc of SERVICES) gatewayEnv[svc.urlVariable] = `http://127.0.0.1:${ports.services[svc.name]}`;
     gatewayEnv.CORS_ORIGINS = [ports.web, 4300].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(',');
     const gateway = startProcess('gateway', process.execPath, ['dist/apps/gateway/main.js'], gatewayEnv, { logDir, echo });
     children.push(gateway);

@@ -1,35 +1,23 @@
-import { SERVICES, type ServiceName } from '@mate/contracts';
+import { SERVICE_REGISTRY, type ServiceName } from '@mate/contracts';
 import type { GatewayEnv } from '../gateway.env';
 
-/** Which service owns which path prefix (ARCHITECTURE §1). Longest prefix wins. */
-export const ROUTE_TABLE: { prefix: string; service: ServiceName; admin?: boolean }[] = [
-  { prefix: '/api/auth', service: SERVICES.auth },
-  { prefix: '/api/verification', service: SERVICES.auth },
-  { prefix: '/api/sessions', service: SERVICES.auth },
-  { prefix: '/api/gdpr', service: SERVICES.auth },
-  { prefix: '/api/profile', service: SERVICES.profile },
-  { prefix: '/api/photos', service: SERVICES.profile },
-  { prefix: '/api/preferences', service: SERVICES.profile },
-  { prefix: '/api/matches', service: SERVICES.matching },
-  { prefix: '/api/chat', service: SERVICES.chat },
-  { prefix: '/api/calls', service: SERVICES.call },
-  { prefix: '/api/whisper', service: SERVICES.call },
-  { prefix: '/api/safety', service: SERVICES.safety },
-  { prefix: '/api/notifications', service: SERVICES.notification },
-  { prefix: '/api/admin', service: SERVICES.admin, admin: true },
-  { prefix: '/admin', service: SERVICES.admin, admin: true },
-];
+export interface Route {
+  prefix: string;
+  service: ServiceName;
+  admin?: boolean;
+}
 
-/** Calls a visitor makes before having a session. Everything else needs a live one. */
-export const PUBLIC_ROUTES = new Set([
-  'POST /api/auth/register',
-  'POST /api/auth/login',
-  'POST /api/auth/forgot-password',
-  'POST /api/auth/verify-reset-token',
-  'POST /api/auth/reset-password',
-  'POST /api/auth/verify-email-change',
-  'POST /api/verification/verify',
+/**
+ * Which service owns which path prefix, from the service registry (planned services included:
+ * their calls are answered 503 until they ship). Longest prefix wins.
+ */
+export const ROUTE_TABLE: Route[] = SERVICE_REGISTRY.flatMap((s) => [
+  ...s.routes.map((prefix) => ({ prefix, service: s.name })),
+  ...s.adminRoutes.map((prefix) => ({ prefix, service: s.name, admin: true })),
 ]);
+
+/** Calls a visitor makes before having a session, from the registry. Everything else needs a live one. */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set(SERVICE_REGISTRY.flatMap((s) => s.publicRoutes));
 
 /**
  * Public by pattern: photo files, because <img> tags cannot send a bearer token. Their ids are
@@ -48,7 +36,7 @@ export function isPublicRoute(method: string, path: string): boolean {
 export const UPLOAD_ROUTES = [/^\/api\/photos\/upload$/, /^\/api\/profile\/me\/photos(\/upload)?$/, /^\/api\/whisper\/transcribe$/];
 
 export function matchRoute(path: string) {
-  let best: (typeof ROUTE_TABLE)[number] | null = null;
+  let best: Route | null = null;
   for (const route of ROUTE_TABLE) {
     if ((path === route.prefix || path.startsWith(`${route.prefix}/`)) && (!best || route.prefix.length > best.prefix.length)) {
       best = route;
@@ -57,16 +45,6 @@ export function matchRoute(path: string) {
   return best;
 }
 
-export function serviceUrls(env: GatewayEnv): Record<ServiceName, string> {
-  return {
-    [SERVICES.gateway]: '',
-    [SERVICES.auth]: env.AUTH_SERVICE_URL,
-    [SERVICES.profile]: env.PROFILE_SERVICE_URL,
-    [SERVICES.matching]: env.MATCHING_SERVICE_URL,
-    [SERVICES.chat]: env.CHAT_SERVICE_URL,
-    [SERVICES.call]: env.CALL_SERVICE_URL,
-    [SERVICES.safety]: env.SAFETY_SERVICE_URL,
-    [SERVICES.admin]: env.ADMIN_SERVICE_URL,
-    [SERVICES.notification]: env.NOTIFICATION_SERVICE_URL,
-  };
+export function serviceUrls(env: GatewayEnv): Partial<Record<ServiceName, string>> {
+  return Object.fromEntries(SERVICE_REGISTRY.map((s) => [s.name, env[s.urlVariable]]));
 }

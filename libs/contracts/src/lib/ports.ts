@@ -1,21 +1,17 @@
 import type { ServiceName } from './events';
+import { SERVICE_REGISTRY } from './services';
 
-/** Default ports on one machine (ARCHITECTURE §1). */
+type PortName = ServiceName | 'web' | 'admin-web' | 'smtp' | 'maildevWeb';
+
+/** Default ports on one machine (ARCHITECTURE §1); the services' come from their registry. */
 export const DEFAULT_PORTS = {
   gateway: 3000,
-  'auth-service': 3101,
-  'profile-service': 3102,
-  'matching-service': 3103,
-  'chat-service': 3104,
-  'call-service': 3105,
-  'safety-service': 3106,
-  'admin-service': 3107,
-  'notification-service': 3108,
+  ...(Object.fromEntries(SERVICE_REGISTRY.map((s) => [s.name, s.port])) as Record<Exclude<ServiceName, 'gateway'>, number>),
   web: 4200,
   'admin-web': 4300,
   smtp: 1025,
   maildevWeb: 1080,
-} as const satisfies Record<ServiceName | 'web' | 'admin-web' | 'smtp' | 'maildevWeb', number>;
+} as const satisfies Record<PortName, number>;
 
 /** Public routes of the web app that emails link to (spec 000 §2). */
 export const WEB_ROUTES = {

@@ -1,4 +1,5 @@
-import { SERVICES } from '@mate/contracts';
+import { SERVICE_REGISTRY, SERVICES } from '@mate/contracts';
+import { loadEnv } from '@mate/server-kit';
 import { GatewayEnv } from '../../gateway.env';
 import { isPublicRoute, matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
 
@@ -130,5 +131,20 @@ describe('UPLOAD_ROUTES and serviceUrls', () => {
     expect(urls[SERVICES.auth]).toBe('http://auth.test:1');
     expect(urls[SERVICES.admin]).toBe('http://admin.test:2');
     for (const route of ROUTE_TABLE) expect(urls[route.service]).toMatch(/^http:\/\//);
+  });
+
+  it('routes every prefix of the service registry, planned services included, and reads each one’s URL variable', () => {
+    for (const service of SERVICE_REGISTRY) {
+      for (const prefix of service.routes) expect(matchRoute(`${prefix}/x`)).toEqual({ prefix, service: service.name });
+      for (const prefix of service.adminRoutes) expect(matchRoute(prefix)).toEqual({ prefix, service: service.name, admin: true });
+    }
+    expect(ROUTE_TABLE).toHaveLength(SERVICE_REGISTRY.reduce((n, s) => n + s.routes.length + s.adminRoutes.length, 0));
+
+    const env = loadEnv(GatewayEnv, { PROFILE_SERVICE_URL: 'http://profile.internal:80' });
+    const urls = serviceUrls(env);
+    for (const service of SERVICE_REGISTRY) {
+      expect(urls[service.name]).toBe(service.name === SERVICES.profile ? 'http://profile.internal:80' : `http://127.0.0.1:${service.port}`);
+    }
+    expect(() => loadEnv(GatewayEnv, { CHAT_SERVICE_URL: 'not a url' })).toThrow(/CHAT_SERVICE_URL/);
   });
 });
