@@ -4,12 +4,18 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOGGER, REDIS, SessionStore, type HttpOptions } from '@mate/server-kit';
 import { GatewayEnv } from './gateway.env';
 import { createEdge } from './proxy/edge';
+import { matchRoute } from './proxy/routes';
 
 /** HTTP options of the gateway: CORS for the two web apps, unparsed bodies, the edge before Nest. */
 export function gatewayHttp(env: GatewayEnv): HttpOptions {
   return {
     parseBodies: false,
     corsOrigins: env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    // The proxy's requests are labelled by the prefix that routed them, never by the raw path.
+    metricsRoute: (req) => {
+      const route = matchRoute(req.path);
+      return route ? `${route.prefix}/*` : undefined;
+    },
     beforeRoutes: (app: NestExpressApplication) => {
       const edge = createEdge({
         env,

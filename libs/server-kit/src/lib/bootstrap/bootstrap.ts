@@ -10,6 +10,9 @@ import { BaseServiceEnv, ConfigError, SERVICE_ENV } from '../config/config';
 import { createLogger, LOGGER, PinoNestLogger, requestLoggingMiddleware } from '../logging/logger';
 import { GlobalErrorFilter, toErrorBody } from '../errors/error.filter';
 import { createValidationPipe } from '../errors/validation';
+import { SERVICE_NAME } from '../core.module';
+import { collectProcessMetrics } from '../metrics/metrics';
+import { httpMetricsMiddleware, METRICS_PATH, metricsHandler } from '../metrics/http-metrics';
 
 export interface HttpOptions {
   /** Origins allowed by CORS; none when omitted (services sit behind the gateway). */
@@ -18,6 +21,8 @@ export interface HttpOptions {
   parseBodies?: boolean;
   /** Express middleware that runs before Nest's routes (the gateway's proxy). */
   beforeRoutes?: (app: NestExpressApplication) => void;
+  /** Names the route of a request for the latency metrics before Nest's routing (the gateway's prefixes). */
+  metricsRoute?: (req: Request) => string | undefined;
 }
 
 /** The same HTTP behaviour for every service, in production and in tests. */
@@ -25,9 +30,14 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));
   app.disable('x-powered-by');
-  const trust = app.get<BaseServiceEnv>(SERVICE_ENV).TRUST_PROXY.trim();
+  const env = app.get<BaseServiceEnv>(SERVICE_ENV);
+  const trust = env.TRUST_PROXY.trim();
   app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
   app.use(requestLoggingMiddleware(logger));
+  collectProcessMetrics();
+  app.use(httpMetricsMiddleware(app.get<string>(SERVICE_NAME), options.metricsRoute));
+  // Before the gateway's edge and Nest's routes; never under /api, so the gateway cannot proxy it.
+  (app.getHttpAdapter().getInstance() as express.Express).get(METRICS_PATH, metricsHandler(logger, env.METRICS_TOKEN));
   if (options.corsOrigins?.length) {
     app.enableCors({
       origin: options.corsOrigins,

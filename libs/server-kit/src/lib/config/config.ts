@@ -51,6 +51,18 @@ export class BaseServiceEnv {
   @Min(10)
   OUTBOX_POLL_MS = 500;
 
+  /** Published outbox rows and processed_event rows older than this are pruned. */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  EVENT_RETENTION_DAYS = 7;
+
+  /** How often the pruning job runs (once per tick for all replicas of a service). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(100)
+  EVENT_PRUNE_EVERY_MS = 3600 * 1000;
+
   /** 'off' stops this replica from consuming events and jobs (API-only replicas, one-off commands). */
   @IsIn(['on', 'off'])
   WORKERS: 'on' | 'off' = 'on';
@@ -66,6 +78,17 @@ export class BaseServiceEnv {
   /** Bind address; 0.0.0.0 in containers. */
   @IsString()
   HOST = '127.0.0.1';
+
+  /**
+   * When set, `GET /metrics` asks for it as a bearer token (a port published on a single host).
+   * In a cluster the scraper reaches the pod port and the Ingress never routes /metrics.
+   */
+  @Secret()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
 }
 
 export class DatabaseEnv extends BaseServiceEnv {
