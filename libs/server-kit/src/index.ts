@@ -17,5 +17,6 @@ export * from './lib/events/outbox.entities';
 export * from './lib/events/outbox.service';
 export * from './lib/events/event-consumer';
 export * from './lib/events/events.module';
+export * from './lib/events/ops';
 export * from './lib/core.module';
 export * from './lib/bootstrap/bootstrap';

@@ -10,6 +10,7 @@ import {
   type EventConsumerOptions,
   type EventHandlers,
 } from './event-consumer';
+import { EventMaintenance } from './ops/event-maintenance';
 
 /** Something that knows how to handle the events its service consumes. */
 export interface EventHandlerSet {
@@ -39,8 +40,10 @@ export class EventsModule {
         }),
       },
       OutboxService,
+      // Pruning on a job scheduler and the event figures on /metrics, for every service with an outbox.
+      EventMaintenance,
     ];
-    const exports: (symbol | Type<unknown>)[] = [OutboxService];
+    const exports: (symbol | Type<unknown>)[] = [OutboxService, EventMaintenance];
     if (options.handlers) {
       providers.push(
         options.handlers,

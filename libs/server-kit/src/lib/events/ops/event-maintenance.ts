@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Queue, Worker } from 'bullmq';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { eventQueueName, eventsConsumedBy, type ServiceName } from '@mate/contracts';
+import { SERVICE_ENV, type BaseServiceEnv } from '../../config/config';
+import { SERVICE_NAME } from '../../core.module';
+import { LOGGER } from '../../logging/logger';
+import { createQueueConnection } from '../../redis/redis';
+import { QUEUE_CONNECTION } from '../outbox.service';
+import { registerEventMetrics } from './event-metrics';
+import { DAY_MS, pruneEventTables, type PruneResult } from './pruning';
+import { sqlOf } from './sql';
+
+/** The queue of a service's own housekeeping jobs; shared by its replicas, never by other services. */
+export function maintenanceQueueName(service: ServiceName): string {
+  return `maintenance.${service}`;
+}
+
+export const PRUNE_SCHEDULER_ID = 'prune-event-tables';
+export const PRUNE_JOB_NAME = 'prune-event-tables';
+/** Runs kept in Redis, so `status` and the tests can see the last ones. */
+const KEEP_RUNS = 50;
+
+/** What a prune run answers (its BullMQ return value). */
+export interface PruneRun extends PruneResult {
+  replica: string;
+}
+
+/**
+ * Event housekeeping every service with an outbox gets from the kit:
+ * - pruning: a BullMQ job scheduler (upserted by every replica under one id) creates one job per
+ *   tick for the whole deployment, and whichever replica's worker takes it deletes published
+ *   outbox rows and processed_event rows older than EVENT_RETENTION_DAYS. A per-replica timer
+ *   would run N times per tick and race itself.
+ * - metrics: its outbox backlog and consumer queue on `/metrics`.
+ */
+@Injectable()
+export class EventMaintenance implements OnModuleInit, OnApplicationShutdown {
+  /** Names this replica in prune results (tests count runs per replica with it). */
+  readonly replica = `${process.pid}-${randomBytes(3).toString('hex')}`;
+  private queue: Queue | null = null;
+  private worker: Worker | null = null;
+  private consumerQueue: Queue | null = null;
+  private stopMetrics: (() => void) | null = null;
+  /** Settles once the scheduler is upserted (or that failed and was logged). */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(SERVICE_ENV) private readonly env: BaseServiceEnv,
+    @Inject(SERVICE_NAME) private readonly service: ServiceName,
+    @Inject(QUEUE_CONNECTION) private readonly connection: Redis,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit() {
+    const prefix = this.env.KEY_PREFIX;
+    if (eventsConsumedBy(this.service).length > 0) {
+      this.consumerQueue = new Queue(eventQueueName(this.service), { connection: this.connection, prefix });
+    }
+    this.stopMetrics = registerEventMetrics({
+      service: this.service,
+      outbox: sqlOf(this.dataSource),
+      consumerQueue: this.consumerQueue ?? undefined,
+    });
+    if (this.env.WORKERS !== 'on') return;
+    const name = maintenanceQueueName(this.service);
+    this.queue = new Queue(name, { connection: this.connection, prefix });
+    this.worker = new Worker(name, () => this.prune(), {
+      connection: createQueueConnection(this.env.REDIS_URL),
+      prefix,
+      concurrency: 1,
+    });
+    this.worker.on('error', (err) => this.logger.warn({ err }, 'event maintenance worker error'));
+    // Not awaited: with Redis down, start-up must not wait for it; BullMQ retries the connection.
+    this.ready = this.queue
+      .upsertJobScheduler(
+        PRUNE_SCHEDULER_ID,
+        { every: this.env.EVENT_PRUNE_EVERY_MS },
+        { name: PRUNE_JOB_NAME, opts: { removeOnComplete: KEEP_RUNS, removeOnFail: KEEP_RUNS } },
+      )
+      .then(
+        () => undefined,
+        (err: unknown) => this.logger.warn({ err }, 'could not schedule event pruning'),
+      );
+  }
+
+  /** Deletes what is past the retention in this service's database. */
+  async prune(): Promise<PruneRun> {
+    const result = await pruneEventTables(sqlOf(this.dataSource), this.env.EVENT_RETENTION_DAYS * DAY_MS);
+    this.logger.info({ ...result, retentionDays: this.env.EVENT_RETENTION_DAYS }, 'event tables pruned');
+    return { ...result, replica: this.replica };
+  }
+
+  async onApplicationShutdown() {
+    this.stopMetrics?.();
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) {
+      await worker.close();
+      await worker.disconnect();
+    }
+    await Promise.allSettled([this.queue?.close(), this.consumerQueue?.close()]);
+  }
+}
