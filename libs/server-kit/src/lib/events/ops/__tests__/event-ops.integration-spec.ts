@@ -4,6 +4,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
+import { register as metrics } from 'prom-client';
 import { eventQueueName, SERVICES, type ServiceName, type UserRegisteredPayload } from '@mate/contracts';
 import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
 import { CoreModule } from '../../../core.module';
@@ -131,6 +132,10 @@ describe('event operations: status, redrive, replay', () => {
     const backlog = await outboxStatus(SERVICES.auth, outbox);
     expect(backlog.unpublished).toBe(3);
     expect(backlog.oldestUnpublishedAt).not.toBeNull();
+    // The same figures on /metrics: the kit registered both services' sources at start-up.
+    const scraped = await metrics.metrics();
+    expect(scraped).toContain('mate_outbox_unpublished_events{service="auth-service"} 3');
+    expect(scraped).toMatch(/mate_outbox_oldest_unpublished_seconds\{service="auth-service"\} [0-9.e-]+/);
 
     expect(await producer.get(OutboxService).relayOnce()).toBe(3);
     expect(await outboxStatus(SERVICES.auth, outbox)).toMatchObject({ unpublished: 0, oldestUnpublishedAt: null, lagMs: 0 });
@@ -138,6 +143,9 @@ describe('event operations: status, redrive, replay', () => {
     expect(waiting).toMatchObject({ waiting: 3, active: 0, failed: 0, workers: 0, state: 'not-running' });
     expect(waiting.oldestWaitingAt).not.toBeNull();
     expect(await consumerStatus(SERVICES.profile, queue, { deployed: false })).toMatchObject({ state: 'not-deployed' });
+    expect(await metrics.metrics()).toContain(
+      'mate_queue_jobs{service="profile-service",queue="events.profile-service",state="waiting"} 3',
+    );
 
     consumer.get(EventConsumer).start();
     const done = await waitFor(async () => {
