@@ -3,6 +3,7 @@ import { SERVICES } from '@mate/contracts';
 import { CoreModule } from '@mate/server-kit';
 import { GatewayEnv } from './gateway.env';
 import { GatewayController } from './gateway.controller';
+import { RealtimeServer } from './realtime/realtime.server';
 
 @Module({})
 export class AppModule {
@@ -11,6 +12,7 @@ export class AppModule {
       module: AppModule,
       imports: [CoreModule.forRoot({ service: SERVICES.gateway, envClass: GatewayEnv, env })],
       controllers: [GatewayController],
+      providers: [RealtimeServer],
     };
   }
 }

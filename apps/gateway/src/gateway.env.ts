@@ -37,6 +37,17 @@ export class GatewayEnv extends BaseServiceEnv {
 
   /** How long a service may take to answer before the gateway gives up. */
   @Transform(int) @IsInt() @Min(100) UPSTREAM_TIMEOUT_MS = 30000;
+
+  /** Realtime (`/socket.io`): largest message a socket may send (a chat message, a call signal). */
+  @Transform(int) @IsInt() @Min(1024) SOCKET_MAX_PAYLOAD_BYTES = 100_000;
+  /** Client events one socket may send per 10 s; twice that in refusals disconnects it. */
+  @Transform(int) @IsInt() @Min(1) SOCKET_EVENTS_PER_10_SECONDS = 100;
+  /** How long the owning service may take to answer a client event before its ack is `{ error }`. */
+  @Transform(int) @IsInt() @Min(100) SOCKET_ACK_TIMEOUT_MS = 10_000;
+  /** How often the sockets' sessions are looked up again, in case a revocation notice was lost. */
+  @Transform(int) @IsInt() @Min(100) SOCKET_SESSION_RECHECK_MS = 30_000;
+  /** A socket that reconnects within this window gets the pushes it missed (connection state recovery). */
+  @Transform(int) @IsInt() @Min(0) SOCKET_RECOVERY_WINDOW_MS = 2 * 60_000;
 }
 
 // The URL variables are validated like declared fields: config validation whitelists decorated

@@ -4,9 +4,10 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOGGER, REDIS, SessionStore, type HttpOptions } from '@mate/server-kit';
 import { GatewayEnv } from './gateway.env';
 import { createEdge } from './proxy/edge';
+import { RealtimeServer } from './realtime/realtime.server';
 import { matchRoute } from './proxy/routes';
 
-/** HTTP options of the gateway: CORS for the two web apps, unparsed bodies, the edge before Nest. */
+/** HTTP options of the gateway: CORS for the two web apps, unparsed bodies, the edge before Nest, socket.io. */
 export function gatewayHttp(env: GatewayEnv): HttpOptions {
   return {
     parseBodies: false,
@@ -25,6 +26,8 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
       });
       app.use(edge.handler);
       app.getHttpServer().once('close', () => edge.close());
+      // socket.io takes `/socket.io` requests and upgrades before Express (and its access log) sees them.
+      app.get(RealtimeServer).attach(app.getHttpServer());
     },
   };
 }

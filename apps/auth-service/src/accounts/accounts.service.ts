@@ -208,11 +208,18 @@ export class AccountsService {
       const row = await this.tokens.find(m, token, 'verify_email', true);
       if (!row) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
       await this.tokens.spend(m, row);
-      const user = await m.findOneOrFail(User, { where: { id: row.userId } });
+      // Locked: the event below carries the user's state as of this transaction (ADR 0004).
+      const user = await m.findOneOrFail(User, { where: { id: row.userId }, lock: { mode: 'pessimistic_write' } });
       if (user.emailVerifiedAt) return;
       const verifiedAt = this.clock.now();
       await m.update(User, { id: user.id }, { emailVerifiedAt: verifiedAt });
-      await this.outbox.publish(m, 'user.verified', { userId: user.id, verifiedAt: verifiedAt.toISOString() });
+      // Name and age again: a consumer that skips an older user.registered still gets them.
+      await this.outbox.publish(m, 'user.verified', {
+        userId: user.id,
+        verifiedAt: verifiedAt.toISOString(),
+        name: user.name,
+        age: user.age,
+      });
     });
   }
 

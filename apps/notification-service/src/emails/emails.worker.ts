@@ -1,9 +1,8 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Job, UnrecoverableError, Worker } from 'bullmq';
-import type Redis from 'ioredis';
+import { Inject, Injectable } from '@nestjs/common';
+import { Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
-import { QueueName, type EmailJobData } from '@mate/contracts';
-import { createQueueConnection, LOGGER, runWithRequestId } from '@mate/server-kit';
+import { QueueName, SERVICES, type EmailJobData } from '@mate/contracts';
+import { JobWorker, LOGGER, type JobData } from '@mate/server-kit';
 import { NotificationEnv } from '../notification.env';
 import { EmailDeliveryError, EmailsService, type DeliveryOutcome } from './emails.service';
 
@@ -13,61 +12,37 @@ import { EmailDeliveryError, EmailsService, type DeliveryOutcome } from './email
  * Off when WORKERS=off (API-only replicas, one-off commands).
  */
 @Injectable()
-export class EmailWorker implements OnModuleInit, OnApplicationShutdown {
-  private worker: Worker<EmailJobData, DeliveryOutcome> | null = null;
-  private connection: Redis | null = null;
-
+export class EmailWorker extends JobWorker<QueueName.Email, DeliveryOutcome> {
   constructor(
-    @Inject(NotificationEnv) private readonly env: NotificationEnv,
+    @Inject(NotificationEnv) env: NotificationEnv,
     private readonly emails: EmailsService,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onModuleInit() {
-    if (this.env.WORKERS === 'on') this.start();
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super(
+      {
+        service: SERVICES.notification,
+        queue: QueueName.Email,
+        redisUrl: env.REDIS_URL,
+        keyPrefix: env.KEY_PREFIX,
+        concurrency: env.EMAIL_CONCURRENCY,
+        enabled: env.WORKERS === 'on',
+      },
+      logger,
+    );
   }
 
-  get running(): boolean {
-    return this.worker !== null;
-  }
-
-  start() {
-    if (this.worker) return;
-    this.connection = createQueueConnection(this.env.REDIS_URL);
-    this.worker = new Worker<EmailJobData, DeliveryOutcome>(QueueName.Email, (job) => this.process(job), {
-      connection: this.connection,
-      prefix: this.env.KEY_PREFIX,
-      concurrency: this.env.EMAIL_CONCURRENCY,
-    });
-    this.worker.on('error', (err) => this.logger.warn({ err }, 'email worker error'));
-  }
-
-  async stop() {
-    const worker = this.worker;
-    const connection = this.connection;
-    this.worker = null;
-    this.connection = null;
-    if (worker) await worker.close();
-    if (connection) await connection.quit().catch(() => connection.disconnect());
-  }
-
-  async onApplicationShutdown() {
-    await this.stop();
-  }
-
-  private process(job: Job<EmailJobData, DeliveryOutcome>): Promise<DeliveryOutcome> {
-    return runWithRequestId(`email:${job.id}`, async () => {
-      try {
-        return await this.emails.deliver({
-          jobKey: `${job.id}@${job.timestamp}`,
-          data: job.data,
-          attempt: job.attemptsMade + 1,
-          maxAttempts: job.opts.attempts ?? 1,
-        });
-      } catch (e) {
-        if (e instanceof EmailDeliveryError && e.final) throw new UnrecoverableError(e.message);
-        throw e;
-      }
-    });
+  protected async handle(data: EmailJobData, job: Job<JobData<QueueName.Email>, DeliveryOutcome>): Promise<DeliveryOutcome> {
+    try {
+      return await this.emails.deliver({
+        // The job id alone (the outbox row's id): a re-added job is the same delivery, not a new one.
+        jobKey: String(job.id),
+        data,
+        attempt: job.attemptsMade + 1,
+        maxAttempts: job.opts.attempts ?? 1,
+      });
+    } catch (e) {
+      if (e instanceof EmailDeliveryError && e.final) throw new UnrecoverableError(e.message);
+      throw e;
+    }
   }
 }

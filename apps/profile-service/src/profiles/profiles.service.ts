@@ -24,7 +24,7 @@ import { isCompleting, type CompleteOnboardingDto } from './dto/complete-onboard
 export const PROFILE_NOT_FOUND = ProfileMessages.profileNotFound;
 
 /** What registration may put into a profile: a trimmed name, an age the profile rules allow. */
-export function registrationFields(payload: UserRegisteredPayload) {
+export function registrationFields(payload: Pick<UserRegisteredPayload, 'userId' | 'name' | 'age'>) {
   const name = typeof payload.name === 'string' ? payload.name.trim().slice(0, NAME_MAX_LENGTH) : '';
   const { age } = payload;
   const allowedAge =
@@ -176,11 +176,21 @@ export class ProfilesService {
     }
   }
 
-  /** user.verified, possibly before user.registered was handled. */
+  /**
+   * user.verified, possibly before user.registered was handled. From schema version 2 it carries
+   * the name and age too: the consumer skips a user.registered older than an applied verification,
+   * so the verification fills what that registration would have.
+   */
   async applyVerification(manager: EntityManager, payload: UserVerifiedPayload): Promise<void> {
-    if (await this.profiles.upsertVerified(manager, payload.userId)) {
-      await this.publishUpdated(manager, payload.userId);
-    }
+    const carriesRegistration = payload.name !== undefined || payload.age !== undefined;
+    const filled =
+      carriesRegistration &&
+      (await this.profiles.upsertFromRegistration(
+        manager,
+        registrationFields({ userId: payload.userId, name: payload.name ?? null, age: payload.age ?? null }),
+      ));
+    const verified = await this.profiles.upsertVerified(manager, payload.userId);
+    if (filled || verified) await this.publishUpdated(manager, payload.userId);
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The domain event catalogue (ARCHITECTURE §2.1): every durable event with its one payload type,
- * its producer and its consumers. Producers write events to their outbox; the relay copies each
- * event to the queue `events.<consumer>` of every consumer listed here.
+ * its producer, its consumers and the aggregate it describes. Producers write events to their
+ * outbox; the relay copies each event to the queue `events.<consumer>` of every consumer listed
+ * here (docs/adr/0004-event-backbone.md).
  */
 export const SERVICES = {
   gateway: 'gateway',
@@ -26,6 +27,13 @@ export interface UserRegisteredPayload {
 export interface UserVerifiedPayload {
   userId: string;
   verifiedAt: string;
+  /**
+   * Schema version 2: the account's name and age again, so a verification applied before (or
+   * instead of) an older registration still gives the consumer everything the registration had.
+   * Absent in version 1 envelopes.
+   */
+  name?: string | null;
+  age?: number | null;
 }
 export interface UserEmailChangedPayload {
   userId: string;
@@ -92,62 +100,106 @@ export interface EventPayloads {
 }
 export type EventName = keyof EventPayloads;
 
-export interface EventDefinition {
+/**
+ * What a state-carrying event describes. The producer's outbox numbers the events of each
+ * aggregate (1, 2, 3, ... in commit order) and consumers apply an event only when its number is
+ * higher than the last one they applied for that aggregate.
+ */
+export type AggregateType = 'user' | 'profile' | 'photo' | 'preferences';
+
+export interface EventAggregate<N extends EventName> {
+  type: AggregateType;
+  /** The payload field that holds the aggregate's id. */
+  idField: keyof EventPayloads[N] & string;
+}
+
+export interface EventDefinition<N extends EventName = EventName> {
+  /** Schema version of the payload (not the aggregate's version, which each envelope carries). */
   version: number;
   producer: ServiceName;
+  /** Services the relay routes the event to today: only services that are deployed. */
   consumers: readonly ServiceName[];
+  /**
+   * Services that will consume it once they exist. They are not routed to (an undeployed queue
+   * fills forever and reads as "behind"); they catch up by replay or the producer's republish.
+   */
+  later: readonly ServiceName[];
+  /**
+   * The aggregate whose state the event carries, or null for a pure fact (each one matters on its
+   * own, so consumers handle every one once, whatever its order).
+   */
+  aggregate: EventAggregate<N> | null;
   description: string;
 }
 
-export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition } = {
+export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } = {
   'user.registered': {
     version: 1,
     producer: SERVICES.auth,
     consumers: [SERVICES.profile],
+    later: [SERVICES.admin],
+    aggregate: { type: 'user', idField: 'userId' },
     description: 'An account was created; profile-service creates the empty profile.',
   },
   'user.verified': {
-    version: 1,
+    version: 2,
     producer: SERVICES.auth,
     consumers: [SERVICES.profile],
-    description: 'The account email was verified; profile-service marks the profile verified.',
+    later: [SERVICES.admin],
+    aggregate: { type: 'user', idField: 'userId' },
+    description:
+      'The account email was verified; profile-service marks the profile verified (and fills name and age if the registration was skipped as older).',
   },
   'user.email_changed': {
     version: 1,
     producer: SERVICES.auth,
     consumers: [SERVICES.notification],
+    later: [],
+    // A fact: every change is told to its old address, even one that arrives after a newer change.
+    aggregate: null,
     description: 'The account email changed after the new address was verified.',
   },
-  // The consumers below start in later issues; their queues keep every event until they do.
+  // matching-service and admin-service come in later issues: they are listed under `later`, not
+  // routed to, and fill their queues from the outbox (replay) or the producer's republish.
   'profile.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.matching],
-    description: 'A profile changed; matching-service refreshes its candidate row.',
+    consumers: [],
+    later: [SERVICES.matching],
+    aggregate: { type: 'profile', idField: 'userId' },
+    description: 'A profile changed (its whole state); matching-service refreshes its candidate row.',
   },
   'photo.uploaded': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.admin],
+    consumers: [],
+    later: [SERVICES.admin],
+    aggregate: { type: 'photo', idField: 'photoId' },
     description: 'A photo entered the moderation queue (it stays visible until rejected).',
   },
   'photo.deleted': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.admin],
+    consumers: [],
+    later: [SERVICES.admin],
+    aggregate: { type: 'photo', idField: 'photoId' },
     description: 'A photo was deleted by its owner; admin-service drops it from the queue.',
   },
   'onboarding.completed': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.admin],
+    consumers: [],
+    later: [SERVICES.admin],
+    aggregate: null,
     description: 'A member finished (or skipped) onboarding; feeds the funnel analytics.',
   },
   'preferences.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.matching],
-    description: 'Match or filter preferences changed; matching-service re-filters candidates.',
+    consumers: [],
+    later: [SERVICES.matching],
+    aggregate: { type: 'preferences', idField: 'userId' },
+    description: 'Match or filter preferences changed (their whole state); matching-service re-filters candidates.',
   },
 };
 
@@ -155,9 +207,20 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition } = {
 export interface EventEnvelope<N extends EventName = EventName> {
   id: string;
   name: N;
+  /** Schema version of the payload (EVENT_CATALOGUE[name].version when it was written). */
   version: number;
   producer: ServiceName;
   occurredAt: string;
+  /**
+   * The aggregate a state-carrying event describes and its version (1, 2, 3, ... per aggregate,
+   * in commit order). Absent on pure facts and on envelopes written before versions existed:
+   * those are handled once per event id, in any order.
+   */
+  aggregateType?: AggregateType;
+  aggregateId?: string;
+  aggregateVersion?: number;
+  /** The request that caused the event; the consumer logs its handling under the same id. */
+  requestId?: string;
   payload: EventPayloads[N];
 }
 
@@ -173,4 +236,17 @@ export function eventsConsumedBy(consumer: ServiceName): EventName[] {
   return (Object.keys(EVENT_CATALOGUE) as EventName[]).filter((name) =>
     EVENT_CATALOGUE[name].consumers.includes(consumer),
   );
+}
+
+/** The aggregate id an event's payload names, or null for a pure fact. */
+export function aggregateIdOf<N extends EventName>(name: N, payload: EventPayloads[N]): string | null {
+  const aggregate = EVENT_CATALOGUE[name].aggregate as EventAggregate<N> | null;
+  if (!aggregate) return null;
+  const id = payload[aggregate.idField];
+  return typeof id === 'string' ? id : null;
+}
+
+/** True for the names this build's catalogue knows (a newer producer may write others). */
+export function isKnownEvent(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(EVENT_CATALOGUE, name);
 }

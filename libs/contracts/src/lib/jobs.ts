@@ -21,3 +21,15 @@ export interface EmailJobData {
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;
 }
+
+/**
+ * What travels in a job's data: the payload with the request that caused it, so the worker logs
+ * its handling under that request id. The job's id is the outbox row's id; a re-added job keeps it.
+ */
+export interface JobEnvelope<Q extends QueueName = QueueName> {
+  id: string;
+  queue: Q;
+  requestId?: string;
+  createdAt: string;
+  data: JobPayloads[Q];
+}

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { AuthMessages, MINUTE, QueueName, type EmailJobData } from '@mate/contracts';
+import { AuthMessages, MINUTE, QueueName, type EmailJobData, type JobEnvelope } from '@mate/contracts';
 import { CLOCK, ManualClock } from '@mate/server-kit';
 import { call, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
@@ -49,9 +49,10 @@ describe('auth-service', () => {
   async function emailsTo(address: string): Promise<EmailJobData[]> {
     const jobs = await emailQueue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
     return jobs
-      .filter((j) => (j.data as EmailJobData).to === address)
+      .map((j) => ({ timestamp: j.timestamp, email: (j.data as JobEnvelope<QueueName.Email>).data }))
+      .filter((j) => j.email.to === address)
       .sort((a, b) => a.timestamp - b.timestamp)
-      .map((j) => j.data as EmailJobData);
+      .map((j) => j.email);
   }
   async function nextEmail(address: string, template: EmailJobData['template'], after = 0) {
     return waitFor(async () => (await emailsTo(address)).filter((e) => e.template === template)[after], {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
@@ -39,6 +39,7 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
   let app: NestExpressApplication;
   let connection: Redis;
   let emailQueue: Queue<EmailJobData>;
+  let emailQueueEvents: QueueEvents;
   let eventQueue: Queue<EventEnvelope>;
   let deliveries: EmailDeliveryRepository;
 
@@ -64,12 +65,15 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     deliveries = app.get(EmailDeliveryRepository);
     connection = createQueueConnection(redisNs.url);
     emailQueue = new Queue(QueueName.Email, { connection, prefix: redisNs.prefix });
+    emailQueueEvents = new QueueEvents(QueueName.Email, { connection: { url: redisNs.url }, prefix: redisNs.prefix });
+    await emailQueueEvents.waitUntilReady();
     eventQueue = new Queue(eventQueueName(SERVICES.notification), { connection, prefix: redisNs.prefix });
   });
 
   afterAll(async () => {
     await app?.close();
     await emailQueue?.close();
+    await emailQueueEvents?.close();
     await eventQueue?.close();
     await connection?.quit();
     await gate?.close();
@@ -100,7 +104,7 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
 
     const logged = await waitFor(
       async () => {
-        const row = await deliveries.findByJobKey(`${job.id}@${job.timestamp}`);
+        const row = await deliveries.findByJobKey(String(job.id));
         return row?.status === 'sent' ? row : null;
       },
       { what: 'the delivery log' },
@@ -124,7 +128,7 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
       { template: 'reset-password', to: 'ben@mate.test', name: null, link },
       { attempts: 6, backoff: { type: 'exponential', delay: 300 } },
     );
-    const key = `${job.id}@${job.timestamp}`;
+    const key = String(job.id);
 
     const failed = await waitFor(
       async () => {
@@ -153,6 +157,29 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     expect(sent.attempts).toBeGreaterThanOrEqual(2);
   });
 
+  it('sends a re-added job (same id, new timestamp) once: the delivery key is the job id alone', async () => {
+    const jobId = randomUUID();
+    const data: EmailJobData = {
+      template: 'verify-email',
+      to: 'readded@mate.test',
+      name: null,
+      link: `http://localhost:4200${WEB_ROUTES.verifyEmail}?token=again`,
+    };
+    const first = await emailQueue.add('email', data, { jobId });
+    expect(await first.waitUntilFinished(emailQueueEvents)).toBe('sent');
+    // The relay publishes a row again (its mark failed after Redis took the job) once the job is
+    // gone from Redis: same id, a new job with its own timestamp.
+    await first.remove();
+    const again = await emailQueue.add('email', data, { jobId });
+    expect(again.timestamp).not.toBe(first.timestamp);
+    expect(await again.waitUntilFinished(emailQueueEvents)).toBe('already-sent');
+
+    const delivery = await deliveries.findByJobKey(jobId);
+    expect(delivery).toMatchObject({ status: 'sent', to: 'readded@mate.test' });
+    expect(await deliveries.findByRecipient('readded@mate.test')).toHaveLength(1);
+    expect((await mailbox.all()).filter((e) => e.to.some((t) => t.address === 'readded@mate.test'))).toHaveLength(1);
+  });
+
   it('does not retry a job that can never render', async () => {
     const job = await emailQueue.add(
       'email',
@@ -161,7 +188,7 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     );
     const row = await waitFor(
       async () => {
-        const r = await deliveries.findByJobKey(`${job.id}@${job.timestamp}`);
+        const r = await deliveries.findByJobKey(String(job.id));
         return r?.status === 'failed' ? r : null;
       },
       { what: 'the failed delivery' },

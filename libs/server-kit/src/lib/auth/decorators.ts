@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { AuthPrincipal, Role } from '@mate/contracts';
+import { principalOf } from './auth-context';
 
 export const IS_PUBLIC = 'mate:isPublic';
 export const REQUIRED_ROLES = 'mate:roles';
@@ -10,7 +11,5 @@ export const Public = () => SetMetadata(IS_PUBLIC, true);
 /** The route needs one of these roles (checked on the server, whatever the client shows). */
 export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);
 
-/** The authenticated principal of the request. */
-export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthPrincipal => {
-  return ctx.switchToHttp().getRequest().user as AuthPrincipal;
-});
+/** The authenticated principal of the request, socket or service call. */
+export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthPrincipal => principalOf(ctx));

@@ -18,6 +18,12 @@ export interface LiveSession {
   role: Role;
 }
 
+/**
+ * The pub/sub channel on which ended session ids are announced, so every gateway replica closes
+ * their sockets at once (a socket is not a request: nothing else would notice the revocation).
+ */
+export const sessionRevokedChannel = (prefix: string) => `${prefix}:sessions:revoked`;
+
 type TouchCommand = (key: string, userId: string, ttlMs: number, now: number) => Promise<string | null>;
 
 export class SessionStore {
@@ -73,7 +79,12 @@ export class SessionStore {
   }
 
   async revoke(sessionId: string, userId: string): Promise<void> {
-    await this.redis.multi().del(this.key(sessionId)).srem(this.userKey(userId), sessionId).exec();
+    await this.redis
+      .multi()
+      .del(this.key(sessionId))
+      .srem(this.userKey(userId), sessionId)
+      .publish(sessionRevokedChannel(this.prefix), sessionId)
+      .exec();
   }
 
   /** Ends every session of a user (suspension, deletion, password reset), optionally keeping one. */
@@ -82,7 +93,9 @@ export class SessionStore {
     const ended = ids.filter((id) => id !== exceptSessionId);
     if (ended.length === 0) return [];
     const multi = this.redis.multi();
-    for (const id of ended) multi.del(this.key(id)).srem(this.userKey(userId), id);
+    for (const id of ended) {
+      multi.del(this.key(id)).srem(this.userKey(userId), id).publish(sessionRevokedChannel(this.prefix), id);
+    }
     await multi.exec();
     return ended;
   }

@@ -1,7 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { throwError } from 'rxjs';
 import { ApiErrorBody, ErrorCode, REQUEST_ID_HEADER } from '@mate/contracts';
+import { currentRequestId } from '../logging/logger';
 
 const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   400: ErrorCode.ValidationFailed,
@@ -68,11 +70,33 @@ export function toErrorBody(exception: unknown, requestId: string | undefined): 
   };
 }
 
+interface SocketLike {
+  emit?: (event: string, body: unknown) => unknown;
+}
+
+/**
+ * One filter for the three kinds of handler. HTTP answers with the status and body; a socket.io
+ * handler ('ws') gets the body as Nest's `exception` event; a service call ('rpc') fails with the
+ * body, which the caller reads as `{ error, code }`. 500s are logged with their stack in every case.
+ */
 @Catch()
 export class GlobalErrorFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost) {
+    const type = host.getType();
+    if (type === 'http') return this.answerHttp(exception, host);
+    const requestId = currentRequestId();
+    const { status, body } = toErrorBody(exception, requestId);
+    if (status >= 500) this.logger.error({ requestId, err: exception, context: type }, 'unhandled error');
+    if (type === 'ws') {
+      host.switchToWs().getClient<SocketLike>()?.emit?.('exception', body);
+      return body;
+    }
+    return throwError(() => body);
+  }
+
+  private answerHttp(exception: unknown, host: ArgumentsHost) {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
     const req = http.getRequest<Request>();

@@ -1,6 +1,6 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Job, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import {
   eventQueueName,
@@ -10,8 +10,9 @@ import {
   type EventPayloads,
   type ServiceName,
 } from '@mate/contracts';
-import { LOGGER, runWithRequestId } from '../logging/logger';
-import { createQueueConnection } from '../redis/redis';
+import { LOGGER } from '../logging/logger';
+import { eventLagSeconds } from '../metrics/metrics';
+import { QueueWorker } from '../workers/queue-worker';
 
 export type EventHandler<N extends EventName> = (
   payload: EventPayloads[N],
@@ -33,6 +34,12 @@ export interface EventConsumerOptions {
   concurrency: number;
 }
 
+/**
+ * handled: the handler ran. duplicate: this event id was handled before. stale: a newer version
+ * of its aggregate had been applied, so the handler did not run (recorded in processed_event).
+ */
+export type EventOutcome = 'handled' | 'duplicate' | 'stale';
+
 /** Thrown at start-up when the catalogue routes an event here that no handler takes. */
 export class MissingEventHandlerError extends Error {}
 
@@ -45,52 +52,33 @@ export function assertHandlersCoverCatalogue(service: ServiceName, handlers: Eve
 
 /**
  * Consumes `events.<service>`. Each event is handled inside one database transaction that first
- * records its id in `processed_event`; a redelivered event finds the id and changes nothing.
+ * records its id in `processed_event` (a redelivered event finds the id and changes nothing) and,
+ * for a state-carrying event, raises the aggregate's applied version in `applied_version`: an
+ * event not newer than what was applied is recorded as stale and its handler never runs, so a
+ * retried or reordered old version never rolls state back.
  */
 @Injectable()
-export class EventConsumer implements OnModuleInit, OnApplicationShutdown {
-  private worker: Worker | null = null;
-
+export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(EVENT_HANDLERS) private readonly handlers: EventHandlers,
-    @Inject(EVENT_CONSUMER_OPTIONS) private readonly options: EventConsumerOptions,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onModuleInit() {
-    assertHandlersCoverCatalogue(this.options.service, this.handlers);
-    if (this.options.enabled) this.start();
+    @Inject(EVENT_CONSUMER_OPTIONS) options: EventConsumerOptions,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super({ ...options, queue: eventQueueName(options.service) }, logger);
   }
 
-  start() {
-    if (this.worker) return;
-    this.worker = new Worker(eventQueueName(this.options.service), (job) => this.process(job), {
-      connection: createQueueConnection(this.options.redisUrl),
-      prefix: this.options.keyPrefix,
-      concurrency: this.options.concurrency,
-    });
-    this.worker.on('failed', (job, err) =>
-      this.logger.warn({ eventId: job?.id, name: job?.name, attempts: job?.attemptsMade, err }, 'event handler failed'),
-    );
-    this.worker.on('error', (err) => this.logger.warn({ err }, 'event worker error'));
+  override onModuleInit() {
+    assertHandlersCoverCatalogue(this.settings.service, this.handlers);
+    super.onModuleInit();
   }
 
-  async stop() {
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) {
-      await worker.close();
-      await worker.disconnect();
-    }
-  }
-
-  async onApplicationShutdown() {
-    await this.stop();
-  }
-
-  /** Handles one event; returns false when it had been handled before. */
+  /** Handles one event; true when its handler ran (false: a duplicate, or older than what was applied). */
   async handle(envelope: EventEnvelope): Promise<boolean> {
+    return (await this.apply(envelope)) === 'handled';
+  }
+
+  async apply(envelope: EventEnvelope): Promise<EventOutcome> {
     const handler = this.handlers[envelope.name] as EventHandler<EventName> | undefined;
     if (!handler) throw new MissingEventHandlerError(`No handler for ${envelope.name}`);
     return this.dataSource.transaction(async (manager) => {
@@ -98,18 +86,49 @@ export class EventConsumer implements OnModuleInit, OnApplicationShutdown {
         'INSERT INTO processed_event (event_id, name) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id',
         [envelope.id, envelope.name],
       );
-      if (inserted.length === 0) return false;
+      if (inserted.length === 0) return 'duplicate';
+      if (!(await this.isNewest(manager, envelope))) {
+        await manager.query(`UPDATE processed_event SET outcome = 'stale' WHERE event_id = $1`, [envelope.id]);
+        return 'stale';
+      }
       await handler(envelope.payload, manager, envelope);
-      return true;
+      return 'handled';
     });
   }
 
-  private async process(job: Job): Promise<string> {
-    const envelope = job.data as EventEnvelope;
-    return runWithRequestId(`event:${envelope.id}`, async () => {
-      const handled = await this.handle(envelope);
-      this.logger.info({ eventId: envelope.id, name: envelope.name, duplicate: !handled }, 'event consumed');
-      return handled ? 'handled' : 'duplicate';
-    });
+  /**
+   * Raises the aggregate's applied version to this event's, unless it is there already or beyond.
+   * The row lock this takes makes two versions of one aggregate apply one after the other.
+   * Facts, and envelopes from before versions existed, are always newest.
+   */
+  private async isNewest(manager: EntityManager, envelope: EventEnvelope): Promise<boolean> {
+    const { aggregateType, aggregateId, aggregateVersion } = envelope;
+    if (!aggregateType || !aggregateId || typeof aggregateVersion !== 'number') return true;
+    const raised: unknown[] = await manager.query(
+      `INSERT INTO applied_version (aggregate_type, aggregate_id, version) VALUES ($1, $2, $3)
+       ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET version = EXCLUDED.version, applied_at = now()
+         WHERE applied_version.version < EXCLUDED.version
+       RETURNING version`,
+      [aggregateType, aggregateId, aggregateVersion],
+    );
+    return raised.length > 0;
+  }
+
+  protected requestIdOf(job: Job<EventEnvelope, EventOutcome>): string {
+    return job.data.requestId ?? `event:${job.data.id}`;
+  }
+
+  protected async process(job: Job<EventEnvelope, EventOutcome>): Promise<EventOutcome> {
+    const envelope = job.data;
+    const outcome = await this.apply(envelope);
+    if (outcome !== 'duplicate') {
+      const lagSeconds = (Date.now() - Date.parse(envelope.occurredAt)) / 1000;
+      if (Number.isFinite(lagSeconds)) eventLagSeconds().observe({ service: this.settings.service, event: envelope.name }, lagSeconds);
+    }
+    this.logger.info(
+      { eventId: envelope.id, name: envelope.name, aggregateVersion: envelope.aggregateVersion, outcome },
+      'event consumed',
+    );
+    return outcome;
   }
 }

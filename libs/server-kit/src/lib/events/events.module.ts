@@ -34,6 +34,7 @@ export class EventsModule {
         inject: [SERVICE_ENV, SERVICE_NAME],
         useFactory: (env: BaseServiceEnv, service: ServiceName): OutboxOptions => ({
           service,
+          redisUrl: env.REDIS_URL,
           keyPrefix: env.KEY_PREFIX,
           pollIntervalMs: env.OUTBOX_POLL_MS,
           relayEnabled: env.OUTBOX_RELAY === 'on',

@@ -1,27 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Queue } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import {
+  aggregateIdOf,
   EVENT_CATALOGUE,
   eventQueueName,
+  QueueName,
   type EventEnvelope,
   type EventName,
   type EventPayloads,
+  type JobEnvelope,
   type JobPayloads,
-  type QueueName,
   type ServiceName,
 } from '@mate/contracts';
-import { LOGGER } from '../logging/logger';
-import { OutboxEntry } from './outbox.entities';
+import { currentRequestId, LOGGER } from '../logging/logger';
+import { createRelayConnection, withTimeout } from './relay-connection';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 export const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
 
 export interface OutboxOptions {
   service: ServiceName;
+  /** Redis of the queues the relay publishes to. */
+  redisUrl: string;
   keyPrefix: string;
   /** How often the relay looks for unpublished rows; it is also nudged after each write. */
   pollIntervalMs: number;
@@ -36,22 +40,52 @@ export const EVENT_JOB_OPTIONS = {
   removeOnFail: false,
 };
 
+/** Rows one relay pass claims. */
+export const RELAY_BATCH_SIZE = 100;
+/** A relay that dies mid-publish leaves its claimed rows to another relay after this long. */
+export const RELAY_CLAIM_LEASE_MS = 30_000;
+/** Longest a publish to Redis may take; then the batch is released and tried again later. */
+export const RELAY_PUBLISH_TIMEOUT_MS = 5_000;
+/** Longest pause between tries while Redis is unreachable. */
+export const RELAY_MAX_BACKOFF_MS = 5_000;
+
+const MAX_ERROR_LENGTH = 500;
+
+/** The event and job names this build knows; rows with other names wait for a newer relay. */
+const KNOWN_EVENTS = Object.keys(EVENT_CATALOGUE);
+const KNOWN_QUEUES = Object.values(QueueName) as string[];
+
+interface ClaimedRow {
+  id: string;
+  kind: 'event' | 'job';
+  name: string;
+  body: object;
+  created_at: Date;
+}
+
 /**
  * Writes events and jobs into the outbox inside the caller's transaction, and relays them to
  * BullMQ: events to `events.<consumer>` of every consumer in the catalogue, jobs to their queue.
- * Delivery is at least once; the job id is the row id so a relayed twice row is one job.
+ *
+ * The relay never holds a transaction or a lock while it talks to Redis: it claims a batch with
+ * one short statement (a lease in `claimed_until`), publishes with `addBulk` outside any
+ * transaction, and stamps `published_at` with another short statement. While Redis is down the
+ * claim is released and the relay backs off; it resumes on its own. Delivery is at least once;
+ * the job id is the row id, so a batch published twice is one job per queue.
  */
 @Injectable()
 export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private readonly queues = new Map<string, Queue>();
+  private connection: Redis | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
+  /** Failed passes in a row; the next pass waits longer while it is above zero. */
+  private failures = 0;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
-    @Inject(QUEUE_CONNECTION) private readonly connection: Redis,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -63,32 +97,51 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    // A queue that never reached Redis would wait for it forever on close.
+    await Promise.allSettled([...this.queues.values()].map((q) => withTimeout(q.close(), RELAY_PUBLISH_TIMEOUT_MS)));
+    this.connection?.disconnect();
   }
 
-  async publish<N extends EventName>(manager: EntityManager, name: N, payload: EventPayloads[N]): Promise<string> {
+  /**
+   * Writes an event in the caller's transaction. A state-carrying event (the catalogue names its
+   * aggregate) gets the aggregate's next version here, under the lock of its counter row, so
+   * versions of one aggregate follow commit order. Read the state you publish under the
+   * aggregate's own row lock (every producer locks the row it changes), then call this.
+   */
+  async publish<N extends EventName>(manager: EntityManager, name: N, payload: EventPayloads[N]): Promise<EventEnvelope<N>> {
+    const definition = EVENT_CATALOGUE[name];
     const id = randomUUID();
     const envelope: EventEnvelope<N> = {
       id,
       name,
-      version: EVENT_CATALOGUE[name].version,
+      version: definition.version,
       producer: this.options.service,
       occurredAt: new Date().toISOString(),
       payload,
     };
-    await manager.insert(OutboxEntry, { id, kind: 'event', name, body: envelope as unknown as object });
-    this.nudgeAfterCommit(manager);
-    return id;
+    if (definition.aggregate) {
+      const aggregateId = aggregateIdOf(name, payload);
+      if (!aggregateId) throw new Error(`${name} needs its ${definition.aggregate.idField} to be published`);
+      envelope.aggregateType = definition.aggregate.type;
+      envelope.aggregateId = aggregateId;
+      envelope.aggregateVersion = await this.nextVersion(manager, definition.aggregate.type, aggregateId);
+    }
+    const requestId = currentRequestId();
+    if (requestId) envelope.requestId = requestId;
+    await this.insert(manager, id, 'event', name, envelope);
+    return envelope;
   }
 
   async enqueueJob<Q extends QueueName>(manager: EntityManager, queue: Q, data: JobPayloads[Q]): Promise<string> {
     const id = randomUUID();
-    await manager.insert(OutboxEntry, { id, kind: 'job', name: queue, body: data as unknown as object });
-    this.nudgeAfterCommit(manager);
+    const envelope: JobEnvelope<Q> = { id, queue, createdAt: new Date().toISOString(), data };
+    const requestId = currentRequestId();
+    if (requestId) envelope.requestId = requestId;
+    await this.insert(manager, id, 'job', queue, envelope);
     return id;
   }
 
-  /** Publishes what is waiting; returns how many rows it handed on. */
+  /** Publishes what is waiting; returns how many rows it handed on. Throws when Redis failed. */
   relayOnce(): Promise<number> {
     if (this.running) return this.running;
     this.running = this.relayBatch().finally(() => {
@@ -100,42 +153,94 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
+      this.connection ??= createRelayConnection(this.options.redisUrl);
       queue = new Queue(name, { connection: this.connection, prefix: this.options.keyPrefix });
+      queue.on('error', () => undefined); // reported by the pass that failed, not once per reconnect
       this.queues.set(name, queue);
     }
     return queue;
   }
 
+  private async insert(manager: EntityManager, id: string, kind: 'event' | 'job', name: string, body: object) {
+    await manager.query('INSERT INTO outbox (id, kind, name, body) VALUES ($1, $2, $3, $4)', [id, kind, name, body]);
+    this.nudgeAfterCommit(manager);
+  }
+
+  private async nextVersion(manager: EntityManager, type: string, id: string): Promise<number> {
+    const rows: { version: string }[] = await manager.query(
+      `INSERT INTO aggregate_version (aggregate_type, aggregate_id, version) VALUES ($1, $2, 1)
+       ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET version = aggregate_version.version + 1
+       RETURNING version`,
+      [type, id],
+    );
+    return Number(rows[0].version);
+  }
+
   private async relayBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxEntry[] = await manager
-        .createQueryBuilder(OutboxEntry, 'o')
-        .where('o.published_at IS NULL')
-        .orderBy('o.created_at', 'ASC')
-        .limit(100)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
-      if (rows.length === 0) return 0;
-      for (const row of rows) {
-        const targets =
-          row.kind === 'event' ? EVENT_CATALOGUE[row.name as EventName].consumers.map(eventQueueName) : [row.name];
-        for (const target of targets) {
-          await this.queue(target).add(row.name, row.body, { ...EVENT_JOB_OPTIONS, jobId: row.id });
-        }
+    const rows = await this.claim();
+    if (rows.length === 0) return 0;
+    const jobsByQueue = new Map<string, { name: string; data: object; opts: JobsOptions }[]>();
+    for (const row of rows) {
+      const targets =
+        row.kind === 'event' ? EVENT_CATALOGUE[row.name as EventName].consumers.map(eventQueueName) : [row.name];
+      for (const target of targets) {
+        const jobs = jobsByQueue.get(target) ?? [];
+        jobs.push({ name: row.name, data: row.body, opts: { ...EVENT_JOB_OPTIONS, jobId: row.id } });
+        jobsByQueue.set(target, jobs);
       }
-      await manager
-        .createQueryBuilder()
-        .update(OutboxEntry)
-        .set({ publishedAt: () => 'now()' })
-        .whereInIds(rows.map((r) => r.id))
-        .execute();
-      return rows.length;
-    });
+    }
+    try {
+      await withTimeout(
+        Promise.all([...jobsByQueue].map(([target, jobs]) => this.queue(target).addBulk(jobs))),
+        RELAY_PUBLISH_TIMEOUT_MS,
+      );
+    } catch (e) {
+      await this.release(rows, e);
+      throw e;
+    }
+    await this.dataSource.query(
+      'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1::uuid[])',
+      [rows.map((r) => r.id)],
+    );
+    return rows.length;
+  }
+
+  /**
+   * One statement, so one short transaction: the oldest unpublished rows this build knows and no
+   * other relay holds, leased to this one. Unknown names are not even looked at, so they never
+   * block the rows behind them.
+   */
+  private async claim(): Promise<ClaimedRow[]> {
+    // TypeORM answers an UPDATE with [rows, count].
+    const [rows]: [ClaimedRow[], number] = await this.dataSource.query(
+      `UPDATE outbox o
+          SET claimed_until = now() + make_interval(secs => $3::double precision / 1000), attempts = o.attempts + 1
+         FROM (SELECT id FROM outbox
+                WHERE published_at IS NULL
+                  AND (claimed_until IS NULL OR claimed_until < now())
+                  AND ((kind = 'event' AND name = ANY($1::text[])) OR (kind = 'job' AND name = ANY($2::text[])))
+                ORDER BY created_at
+                LIMIT $4
+                FOR UPDATE SKIP LOCKED) claimable
+        WHERE o.id = claimable.id
+        RETURNING o.id, o.kind, o.name, o.body, o.created_at`,
+      [KNOWN_EVENTS, KNOWN_QUEUES, RELAY_CLAIM_LEASE_MS, RELAY_BATCH_SIZE],
+    );
+    return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
+  }
+
+  /** Gives the rows back at once (rather than at the lease's end), with the reason. */
+  private async release(rows: ClaimedRow[], error: unknown) {
+    const message = error instanceof Error ? error.message : String(error);
+    await this.dataSource.query('UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1::uuid[])', [
+      rows.map((r) => r.id),
+      message.slice(0, MAX_ERROR_LENGTH),
+    ]);
   }
 
   private nudgeAfterCommit(manager: EntityManager) {
-    if (!this.options.relayEnabled) return;
+    // While Redis is failing the backoff paces the relay; writes must not hurry it.
+    if (!this.options.relayEnabled || this.failures > 0) return;
     // The row is visible only after the caller's transaction commits; a short delay covers that,
     // and the poll loop covers anything the nudge misses.
     const runner = manager.queryRunner;
@@ -147,16 +252,23 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     if (this.stopped) return;
     this.relayOnce()
       .then((n) => {
-        if (n === 100) setImmediate(() => this.tick());
+        if (this.failures > 0) this.logger.info({ failures: this.failures }, 'outbox relay publishing again');
+        this.failures = 0;
+        if (n === RELAY_BATCH_SIZE) setImmediate(() => this.tick());
       })
-      .catch((e) => this.logger.warn({ err: e }, 'outbox relay failed; will retry'));
+      .catch((err) => {
+        this.failures += 1;
+        // One line when the trouble starts, then one every ten failed passes.
+        if (this.failures % 10 === 1) this.logger.warn({ err, failures: this.failures }, 'outbox relay failed; will retry');
+      });
   }
 
   private schedule(ms: number) {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.tick();
-      this.schedule(ms);
+      const backoff = Math.min(this.options.pollIntervalMs * 2 ** this.failures, RELAY_MAX_BACKOFF_MS);
+      this.schedule(this.failures > 0 ? Math.max(backoff, this.options.pollIntervalMs) : this.options.pollIntervalMs);
     }, ms);
     this.timer.unref();
   }

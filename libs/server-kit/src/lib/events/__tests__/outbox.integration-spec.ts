@@ -8,7 +8,7 @@ import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from 
 import { CoreModule } from '../../core.module';
 import { DatabaseEnv } from '../../config/config';
 import { DatabaseModule } from '../../database/database.module';
-import { CreateOutbox1763700000000, OUTBOX_ENTITIES } from '../outbox.entities';
+import { KIT_MIGRATIONS, OUTBOX_ENTITIES } from '../outbox.entities';
 import { EventsModule, type EventHandlerSet } from '../events.module';
 import { OutboxService } from '../outbox.service';
 import { EventConsumer } from '../event-consumer';
@@ -38,7 +38,7 @@ async function build(service: (typeof SERVICES)[keyof typeof SERVICES], db: Test
         envClass: DatabaseEnv,
         env: { DATABASE_URL: db.url, REDIS_URL: redisUrl, KEY_PREFIX: prefix, OUTBOX_RELAY: 'off', LOG_LEVEL: 'silent' },
       }),
-      DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: [CreateOutbox1763700000000] }),
+      DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: KIT_MIGRATIONS }),
       withConsumer ? EventsModule.forRoot({ handlers: RecordingHandlers, imports: [HandlersHost] }) : EventsModule.forRoot(),
     ],
   }).compile();

@@ -1,0 +1,322 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import { register } from 'prom-client';
+import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
+import {
+  AuthMessages,
+  ErrorCode,
+  SOCKET_PATH,
+  SocketMessages,
+  sessionRoom,
+  userRoom,
+  type ChatMessagePayload,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@mate/contracts';
+import { MetricName, SessionStore } from '@mate/server-kit';
+import { issueSession, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
+import { createTestRedisNamespace } from '@mate/testing';
+import { AppModule } from '../../app.module';
+import type { GatewayEnv } from '../../gateway.env';
+import { gatewayHttp } from '../../gateway.http';
+import { RealtimeServer } from '../realtime.server';
+import { slowReads, TestChatServiceModule } from './test-chat-service';
+
+const JWT_SECRET = 'realtime-integration-secret-0123456789';
+const APP_ORIGIN = 'http://app.mate.test';
+const PAYLOAD_LIMIT = 4096;
+const EVENTS_PER_10_SECONDS = 20;
+const ACK_TIMEOUT_MS = 400;
+
+type MemberSocket = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A loopback URL nothing listens on: a service that is down. */
+async function closedPortUrl(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+describe('gateway realtime (socket.io)', () => {
+  let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
+  let chat: RunningService;
+  let gateway: RunningService;
+  let redis: Redis;
+  let sessions: SessionStore;
+  const sockets: MemberSocket[] = [];
+
+  beforeAll(async () => {
+    ns = await createTestRedisNamespace('realtime');
+    const common = { REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, JWT_SECRET, LOG_LEVEL: 'silent', WORKERS: 'off', OUTBOX_RELAY: 'off' };
+    chat = await startService((e) => TestChatServiceModule.forRoot(e), common, {}, { migrate: false });
+    gateway = await startService(
+      (e) => AppModule.forRoot(e),
+      {
+        ...common,
+        CORS_ORIGINS: APP_ORIGIN,
+        CHAT_SERVICE_URL: chat.url,
+        CALL_SERVICE_URL: await closedPortUrl(),
+        SOCKET_MAX_PAYLOAD_BYTES: String(PAYLOAD_LIMIT),
+        SOCKET_EVENTS_PER_10_SECONDS: String(EVENTS_PER_10_SECONDS),
+        SOCKET_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS),
+      },
+      (env) => gatewayHttp(env as GatewayEnv),
+      { migrate: false },
+    );
+    redis = new Redis(ns.url);
+    sessions = new SessionStore(redis, ns.prefix);
+  });
+
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.disconnect();
+  });
+
+  afterAll(async () => {
+    slowReads.open();
+    await gateway?.close();
+    await chat?.close();
+    await redis?.quit();
+    await ns?.cleanup();
+  });
+
+  function socket(auth: Record<string, unknown> | undefined, options: Parameters<typeof connect>[1] = {}): MemberSocket {
+    const s: MemberSocket = connect(gateway.url, {
+      path: SOCKET_PATH,
+      auth,
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      ...options,
+    });
+    sockets.push(s);
+    return s;
+  }
+
+  /** Resolves once connected (and the server's `connected` event arrived), rejects on connect_error. */
+  function connected(s: MemberSocket): Promise<{ userId: string }> {
+    return new Promise((resolve, reject) => {
+      s.once('connected', resolve);
+      s.once('connect_error', reject);
+    });
+  }
+
+  function refusal(s: MemberSocket): Promise<Error & { data?: { code?: string } }> {
+    return new Promise((resolve, reject) => {
+      s.once('connect_error', resolve);
+      s.once('connect', () => reject(new Error('connected, but should have been refused')));
+    });
+  }
+
+  function disconnection(s: MemberSocket): Promise<string> {
+    return new Promise((resolve) => s.once('disconnect', (reason) => resolve(reason)));
+  }
+
+  async function member() {
+    const session = await issueSession(sessions, JWT_SECRET);
+    const s = socket({ token: session.token });
+    await connected(s);
+    return { ...session, socket: s };
+  }
+
+  const realtime = () => gateway.app.get(RealtimeServer);
+
+  describe('handshake', () => {
+    it('refuses a connection without a token', async () => {
+      const err = await refusal(socket(undefined));
+      expect(err.message).toBe(AuthMessages.authRequired);
+      expect(err.data?.code).toBe(ErrorCode.Unauthorized);
+    });
+
+    it('refuses a forged token', async () => {
+      const { token } = await issueSession(sessions, 'another-secret-0123456789-abcdef');
+      expect((await refusal(socket({ token }))).message).toBe(AuthMessages.authRequired);
+    });
+
+    it('refuses a signed token whose session is no longer live', async () => {
+      const { token, sessionId, userId } = await issueSession(sessions, JWT_SECRET);
+      await sessions.revoke(sessionId, userId);
+      const err = await refusal(socket({ token }));
+      expect(err.message).toBe(AuthMessages.sessionExpired);
+      expect(err.data?.code).toBe(ErrorCode.SessionExpired);
+    });
+
+    it('accepts a live session, says who is connected and joins the user and session rooms', async () => {
+      const { userId, sessionId, socket: s } = await member();
+      const [server] = await realtime().server.in(sessionRoom(sessionId)).fetchSockets();
+      expect(server.data.userId).toBe(userId);
+      expect([...server.rooms]).toEqual(expect.arrayContaining([userRoom(userId), sessionRoom(sessionId)]));
+      expect(s.connected).toBe(true);
+    });
+
+    it('takes the token from the query parameter too', async () => {
+      const { token, userId } = await issueSession(sessions, JWT_SECRET);
+      const s = socket(undefined, { query: { token } });
+      expect(await connected(s)).toEqual({ userId });
+    });
+
+    it('slides the session like a request does', async () => {
+      const { token, sessionId } = await issueSession(sessions, JWT_SECRET);
+      await redis.hset(`${ns.prefix}:session:${sessionId}`, 'lastActivity', '1');
+      await connected(socket({ token }));
+      expect(Number(await redis.hget(`${ns.prefix}:session:${sessionId}`, 'lastActivity'))).toBeGreaterThan(1);
+    });
+
+    it('counts open sockets in mate_socket_connections', async () => {
+      const value = async () => (await register.getSingleMetric(MetricName.socketConnections)?.get())?.values.find((v) => v.labels.service === 'gateway')?.value ?? 0;
+      const open = () => realtime().server.of('/').sockets.size;
+      // The previous tests' sockets close asynchronously: start from a settled count.
+      await waitFor(async () => (await value()) === open(), { what: 'the gauge to match the open sockets' });
+      const before = await value();
+      const { socket: s } = await member();
+      expect(await value()).toBe(before + 1);
+      s.disconnect();
+      await waitFor(async () => (await value()) === before, { what: 'the gauge to drop again' });
+    });
+  });
+
+  describe('origin', () => {
+    it('refuses a browser on another origin, over WebSocket and over polling', async () => {
+      const { token } = await issueSession(sessions, JWT_SECRET);
+      await refusal(socket({ token }, { extraHeaders: { origin: 'http://evil.example' } }));
+      await refusal(socket({ token }, { transports: ['polling'], extraHeaders: { origin: 'http://evil.example' } }));
+      const res = await fetch(`${gateway.url}${SOCKET_PATH}/?EIO=4&transport=polling`, { headers: { origin: 'http://evil.example' } });
+      expect(res.status).toBe(403);
+    });
+
+    it("accepts the apps' origin", async () => {
+      const { token, userId } = await issueSession(sessions, JWT_SECRET);
+      expect(await connected(socket({ token }, { extraHeaders: { origin: APP_ORIGIN } }))).toEqual({ userId });
+      expect(await connected(socket({ token }, { transports: ['polling'], extraHeaders: { origin: APP_ORIGIN } }))).toEqual({ userId });
+    });
+  });
+
+  describe('revocation', () => {
+    it('disconnects the sockets of a revoked session within 1 s and tells them why; other sessions stay', async () => {
+      const a = await member();
+      const b = await member();
+      const revoked = new Promise<{ reason: string }>((resolve) => a.socket.once('session_revoked', resolve));
+      const gone = disconnection(a.socket);
+      const started = Date.now();
+      await sessions.revoke(a.sessionId, a.userId);
+      await gone;
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeLessThan(1000);
+      expect(await revoked).toEqual({ reason: 'revoked' });
+      expect(b.socket.connected).toBe(true);
+    });
+
+    it('disconnects every other device on "log out other devices", keeping the current one', async () => {
+      const current = await member();
+      const otherSession = await issueSession(sessions, JWT_SECRET, current.userId);
+      const other = socket({ token: otherSession.token });
+      await connected(other);
+      const gone = disconnection(other);
+      const started = Date.now();
+      await sessions.revokeAllForUser(current.userId, current.sessionId);
+      await gone;
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(current.socket.connected).toBe(true);
+    });
+
+    it('closes a socket whose session vanished without a notice (lost message) on the next re-check', async () => {
+      const a = await member();
+      const gone = disconnection(a.socket);
+      await redis.del(`${ns.prefix}:session:${a.sessionId}`);
+      await realtime().recheckSessions();
+      await gone;
+      expect(a.socket.connected).toBe(false);
+    });
+  });
+
+  describe('client events', () => {
+    it('routes send_message to chat-service with the sender, acknowledges the result and pushes to the recipient', async () => {
+      const alice = await member();
+      const bob = await member();
+      const delivered = new Promise<ChatMessagePayload>((resolve) => bob.socket.once('new_message', resolve));
+      const ack = await alice.socket.timeout(5000).emitWithAck('send_message', { recipientId: bob.userId, content: 'Hi Bob', clientMessageId: 'c1' });
+      expect(ack).toMatchObject({ senderId: alice.userId, recipientId: bob.userId, content: 'Hi Bob', clientMessageId: 'c1' });
+      expect(await delivered).toEqual(ack);
+    });
+
+    it('answers a payload the service refuses with its validation error', async () => {
+      const alice = await member();
+      expect(await alice.socket.timeout(5000).emitWithAck('send_message', { recipientId: alice.userId, content: 'x', admin: true } as never)).toMatchObject({
+        error: 'Unknown field: admin',
+        code: ErrorCode.ValidationFailed,
+      });
+      expect(await alice.socket.timeout(5000).emitWithAck('typing', { recipientId: 'not-a-user' })).toMatchObject({
+        error: 'recipientId must be a user id',
+      });
+    });
+
+    it('answers an unknown client event with an error', async () => {
+      const alice = await member();
+      const ack = await (alice.socket as unknown as ClientSocket).timeout(5000).emitWithAck('delete_everything', { all: true });
+      expect(ack).toEqual({ error: SocketMessages.unknownEvent, code: ErrorCode.NotFound });
+    });
+
+    it('answers a payload that is not one JSON object with an error', async () => {
+      const alice = await member();
+      const raw = alice.socket as unknown as ClientSocket;
+      expect(await raw.timeout(5000).emitWithAck('typing', 'bob')).toEqual({ error: SocketMessages.invalidPayload, code: ErrorCode.ValidationFailed });
+      expect(await raw.timeout(5000).emitWithAck('typing', { recipientId: alice.userId }, 'extra')).toMatchObject({ error: SocketMessages.invalidPayload });
+    });
+
+    it('answers with an error when the owning service is down', async () => {
+      const alice = await member();
+      expect(await alice.socket.timeout(5000).emitWithAck('call:initiate', { to: alice.userId, callerName: 'Alice' })).toMatchObject({
+        error: SocketMessages.serviceUnavailable,
+        code: ErrorCode.ServiceUnavailable,
+      });
+    });
+
+    it('answers with an error when the service is slower than the timeout', async () => {
+      const alice = await member();
+      slowReads.reset();
+      const started = Date.now();
+      const ack = await alice.socket.timeout(5000).emitWithAck('mark_as_read', { otherUserId: alice.userId });
+      expect(ack).toMatchObject({ error: SocketMessages.serviceTimeout });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(ACK_TIMEOUT_MS - 50);
+      slowReads.open();
+    });
+
+    it('refuses a session revoked after connecting when the service checks it again', async () => {
+      const alice = await member();
+      // Deleted behind the gateway's back (no revocation notice): the service's guard still refuses.
+      await redis.del(`${ns.prefix}:session:${alice.sessionId}`);
+      expect(await alice.socket.timeout(5000).emitWithAck('typing', { recipientId: alice.userId })).toMatchObject({
+        error: AuthMessages.sessionExpired,
+        code: ErrorCode.SessionExpired,
+      });
+    });
+  });
+
+  describe('limits', () => {
+    it('closes a socket that sends a message over the payload limit; one under it goes through', async () => {
+      const alice = await member();
+      const bob = await member();
+      expect(await alice.socket.timeout(5000).emitWithAck('send_message', { recipientId: bob.userId, content: 'y'.repeat(PAYLOAD_LIMIT / 2) })).toMatchObject({
+        senderId: alice.userId,
+      });
+      const gone = disconnection(alice.socket);
+      alice.socket.emit('send_message', { recipientId: bob.userId, content: 'y'.repeat(PAYLOAD_LIMIT * 2) });
+      expect(await gone).toBe('transport close');
+    });
+
+    it('refuses events over the per-socket rate with an error ack, and disconnects a socket that keeps flooding', async () => {
+      const alice = await member();
+      const acks = await Promise.all(
+        Array.from({ length: EVENTS_PER_10_SECONDS + 5 }, () => alice.socket.timeout(5000).emitWithAck('typing', { recipientId: alice.userId })),
+      );
+      const refused = acks.filter((a) => 'error' in a && a.error === SocketMessages.tooManyEvents);
+      expect(refused).toHaveLength(5);
+      expect(refused[0]).toMatchObject({ code: ErrorCode.RateLimited });
+      const gone = disconnection(alice.socket);
+      for (let i = 0; i < EVENTS_PER_10_SECONDS * 2; i++) alice.socket.emit('typing', { recipientId: alice.userId });
+      expect(await gone).toBe('io server disconnect');
+    });
+  });
+});

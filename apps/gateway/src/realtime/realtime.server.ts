@@ -1,0 +1,213 @@
+import type { Server as HttpServer, IncomingMessage } from 'node:http';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { Server, type Socket } from 'socket.io';
+import {
+  ErrorCode,
+  SERVICES,
+  SOCKET_EVENT_OWNERS,
+  SOCKET_PATH,
+  SocketMessages,
+  sessionRoom,
+  userRoom,
+  type ClientEventName,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SessionEndReason,
+} from '@mate/contracts';
+import {
+  LOGGER,
+  REALTIME_STREAM_MAX_LEN,
+  REDIS,
+  SessionStore,
+  realtimeChannelPrefix,
+  realtimeSessionKeyPrefix,
+  realtimeStreamName,
+  sessionRevokedChannel,
+  socketConnections,
+} from '@mate/server-kit';
+import { GatewayEnv } from '../gateway.env';
+import { serviceUrls } from '../proxy/routes';
+import { EventRouter } from './event-router';
+import { createSocketAuthenticator, HandshakeRefused, type SocketIdentity } from './socket-auth';
+import { createEventChecks } from './socket-limits';
+
+type RealtimeIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+type MemberSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+
+/**
+ * How long the adapter's stream reader blocks per XREAD. Short, because a closing replica's
+ * reader only stops when its current XREAD returns; delivery itself is not delayed by it.
+ */
+const STREAM_BLOCK_MS = 1000;
+
+/**
+ * The socket.io server of the gateway (ARCHITECTURE §3, docs/adr/0005-realtime.md), on the
+ * gateway's own HTTP server at `/socket.io`:
+ * - a handshake needs a bearer token and a live session; the socket joins `user:<id>` and
+ *   `session:<sid>`; browsers' origins must be one of the apps' (`CORS_ORIGINS`);
+ * - replicas share one Redis stream (`@socket.io/redis-streams-adapter`), which services push
+ *   into with `RealtimeEmitter` and which keeps connection state recovery working across them;
+ * - a revoked session's sockets are closed at once on every replica (the `SessionStore`
+ *   announces it on pub/sub), with a periodic liveness re-check for announcements lost in transit;
+ * - client events pass the per-socket limits and are routed to their owning service, and answered
+ *   through the acknowledgement.
+ */
+@Injectable()
+export class RealtimeServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private io: RealtimeIo | null = null;
+  private subscriber: Redis | null = null;
+  private subscribed: Promise<unknown> = Promise.resolve();
+  private recheckTimer: NodeJS.Timeout | null = null;
+  private readonly connected = socketConnections();
+
+  constructor(
+    @Inject(GatewayEnv) private readonly env: GatewayEnv,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly sessions: SessionStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** The server, once attached (tests look at its sockets). */
+  get server(): RealtimeIo {
+    if (!this.io) throw new Error('The realtime server is not attached');
+    return this.io;
+  }
+
+  attach(httpServer: HttpServer): void {
+    const { env } = this;
+    const origins = new Set(env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean));
+    const io: RealtimeIo = new Server(httpServer, {
+      path: SOCKET_PATH,
+      serveClient: false,
+      maxHttpBufferSize: env.SOCKET_MAX_PAYLOAD_BYTES,
+      cors: { origin: [...origins], credentials: false },
+      allowRequest: (req, answer) =>
+        this.originAllowed(req, origins) ? answer(null, true) : answer(SocketMessages.originNotAllowed, false),
+      connectionStateRecovery: { maxDisconnectionDuration: env.SOCKET_RECOVERY_WINDOW_MS, skipMiddlewares: false },
+      adapter: createAdapter(this.redis, {
+        streamName: realtimeStreamName(env.KEY_PREFIX),
+        channelPrefix: realtimeChannelPrefix(env.KEY_PREFIX),
+        sessionKeyPrefix: realtimeSessionKeyPrefix(env.KEY_PREFIX),
+        maxLen: REALTIME_STREAM_MAX_LEN,
+        blockTimeInMs: STREAM_BLOCK_MS,
+        onlyPlaintext: true,
+      }),
+    });
+    this.io = io;
+
+    const authenticate = createSocketAuthenticator(env.JWT_SECRET, this.sessions);
+    io.use((socket, next) => {
+      authenticate(socket).then(
+        (identity) => {
+          socket.data = identity;
+          next();
+        },
+        (err: unknown) => {
+          if (!(err instanceof HandshakeRefused)) this.logger.error({ err }, 'socket handshake failed');
+          next(err instanceof HandshakeRefused ? err : new HandshakeRefused(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable));
+        },
+      );
+    });
+
+    const router = new EventRouter({ serviceUrls: serviceUrls(env), timeoutMs: env.SOCKET_ACK_TIMEOUT_MS, logger: this.logger });
+    const checks = createEventChecks(env.SOCKET_EVENTS_PER_10_SECONDS, (socket) => {
+      this.logger.warn({ userId: socket.data.userId, socketId: socket.id }, 'socket disconnected for flooding events');
+      socket.disconnect(true);
+    });
+
+    io.on('connection', (socket: MemberSocket) => {
+      const { userId, sessionId } = socket.data;
+      if (!socket.recovered) void socket.join([userRoom(userId), sessionRoom(sessionId)]);
+      this.connected.inc({ service: SERVICES.gateway });
+      this.logger.info({ userId, sessionId, socketId: socket.id, recovered: socket.recovered }, 'socket connected');
+      socket.emit('connected', { userId });
+
+      socket.use((packet, next) => {
+        checks(socket as unknown as Socket)(packet as [string, ...unknown[]], next).catch((err: unknown) => {
+          this.logger.error({ err, socketId: socket.id }, 'socket event check failed');
+        });
+      });
+      for (const event of Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[]) {
+        (socket as unknown as Socket).on(event, (payload: unknown, ack?: (answer: unknown) => void) => {
+          void router.route(event, payload, socket.data).then((answer) => ack?.(answer));
+        });
+      }
+      socket.on('disconnect', (reason) => {
+        this.connected.dec({ service: SERVICES.gateway });
+        this.logger.info({ userId, sessionId, socketId: socket.id, reason }, 'socket disconnected');
+      });
+    });
+
+    this.subscriber = this.redis.duplicate();
+    this.subscriber.on('error', (err) => this.logger.warn({ err: { message: err.message } }, 'session revocation subscriber error'));
+    this.subscriber.on('message', (_channel: string, sessionId: string) => this.endSession(sessionId, 'revoked'));
+    this.subscribed = this.subscriber.subscribe(sessionRevokedChannel(env.KEY_PREFIX));
+    this.recheckTimer = setInterval(() => {
+      this.recheckSessions().catch((err: unknown) => this.logger.warn({ err }, 'socket session re-check failed'));
+    }, env.SOCKET_SESSION_RECHECK_MS);
+    this.recheckTimer.unref();
+  }
+
+  /** Start-up waits for the revocation subscription: no socket may outlive a revocation sent before it. */
+  async onApplicationBootstrap() {
+    await this.subscribed;
+  }
+
+  async beforeApplicationShutdown() {
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    this.recheckTimer = null;
+    const io = this.io;
+    this.io = null;
+    // Closes every socket first, so the HTTP server's close does not wait for them.
+    if (io) {
+      io.local.disconnectSockets(true);
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+    }
+    await this.subscriber?.quit().catch(() => undefined);
+    this.subscriber = null;
+  }
+
+  /** Tells this replica's sockets of the session why, then closes them. */
+  endSession(sessionId: string, reason: SessionEndReason): void {
+    if (!this.io) return;
+    const sockets = this.io.local.in(sessionRoom(sessionId));
+    sockets.emit('session_revoked', { reason });
+    sockets.disconnectSockets(true);
+  }
+
+  /**
+   * The safety net for a lost revocation announcement (pub/sub has no delivery guarantee): every
+   * SOCKET_SESSION_RECHECK_MS the sessions of this replica's sockets are looked up, without
+   * sliding them, and the ended ones are closed.
+   */
+  async recheckSessions(): Promise<void> {
+    if (!this.io) return;
+    const sessionIds = [...new Set([...this.io.of('/').sockets.values()].map((s) => s.data.sessionId).filter(Boolean))];
+    if (sessionIds.length === 0) return;
+    const alive = await this.sessions.lastActivity(sessionIds);
+    for (const sessionId of sessionIds) if (!alive.has(sessionId)) this.endSession(sessionId, 'expired');
+  }
+
+  /**
+   * Browsers always send Origin on a WebSocket or cross-origin request: it must be one of the
+   * apps', or the gateway's own. A request without one comes from a same-origin poll or a
+   * non-browser client, which cannot ride on a member's browser credentials.
+   */
+  private originAllowed(req: IncomingMessage, origins: Set<string>): boolean {
+    const origin = req.headers.origin;
+    if (!origin) return true;
+    if (origins.has(origin)) return true;
+    try {
+      return new URL(origin).host === req.headers.host;
+    } catch {
+      return false;
+    }
+  }
+}

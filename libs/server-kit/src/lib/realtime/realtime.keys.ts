@@ -1,0 +1,16 @@
+/**
+ * Redis names of the realtime channel, scoped by the deployment's key prefix so test suites and
+ * deployments sharing one Redis never see each other's sockets. The gateway's socket.io adapter
+ * and every service's `RealtimeEmitter` must agree on them.
+ */
+export const realtimeStreamName = (prefix: string) => `${prefix}:socket.io`;
+/** Pub/sub channels of the adapter's ephemeral messages (heartbeats, fetchSockets). */
+export const realtimeChannelPrefix = (prefix: string) => `${prefix}:socket.io`;
+/** Keys of the sessions kept for connection state recovery. */
+export const realtimeSessionKeyPrefix = (prefix: string) => `${prefix}:sio:session:`;
+
+/** Entries kept in the stream (the adapter's default): how far back a recovering socket can resume. */
+export const REALTIME_STREAM_MAX_LEN = 10_000;
+
+/** The path, on each service, where the gateway delivers client events: `POST <path>/<event>`. */
+export const SOCKET_EVENTS_PATH = '/internal/socket-events';

@@ -1,0 +1,107 @@
+import { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Job, Worker } from 'bullmq';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import type { JobEnvelope, JobPayloads, QueueName, ServiceName } from '@mate/contracts';
+import { runWithRequestId } from '../logging/logger';
+import { createQueueConnection } from '../redis/redis';
+import { jobsFailedTotal } from '../metrics/metrics';
+
+export interface QueueWorkerSettings {
+  service: ServiceName;
+  queue: string;
+  redisUrl: string;
+  keyPrefix: string;
+  concurrency: number;
+  /** False when WORKERS=off (API-only replicas, one-off commands); `start()` still starts it. */
+  enabled: boolean;
+}
+
+/**
+ * The one way a service works a BullMQ queue, for events and jobs alike: it starts with the
+ * service when WORKERS=on and stops with it, owns its connection, runs each job under the request
+ * id that caused it (so the handler's log lines carry it), logs failed attempts and counts them
+ * in `mate_jobs_failed_total`. A subclass says what a job does (`process`) and whose request it
+ * belongs to (`requestIdOf`).
+ */
+export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationShutdown {
+  private worker: Worker<D, R> | null = null;
+  private connection: Redis | null = null;
+
+  protected constructor(
+    protected readonly settings: QueueWorkerSettings,
+    protected readonly logger: Logger,
+  ) {}
+
+  protected abstract process(job: Job<D, R>): Promise<R>;
+
+  /** The request id a job's work runs under. */
+  protected abstract requestIdOf(job: Job<D, R>): string;
+
+  onModuleInit() {
+    if (this.settings.enabled) this.start();
+  }
+
+  async onApplicationShutdown() {
+    await this.stop();
+  }
+
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  start() {
+    if (this.worker) return;
+    const { service, queue } = this.settings;
+    this.connection = createQueueConnection(this.settings.redisUrl);
+    this.worker = new Worker<D, R>(queue, (job) => runWithRequestId(this.requestIdOf(job), () => this.process(job)), {
+      connection: this.connection,
+      prefix: this.settings.keyPrefix,
+      concurrency: this.settings.concurrency,
+    });
+    this.worker.on('failed', (job, err) => {
+      const final = !job || job.attemptsMade >= (job.opts.attempts ?? 1) || err.name === 'UnrecoverableError';
+      jobsFailedTotal().inc({ service, queue, final: String(final) });
+      if (!job) return this.logger.warn({ queue, err }, 'job failed');
+      runWithRequestId(this.requestIdOf(job), () =>
+        this.logger.warn({ queue, jobId: job.id, name: job.name, attempts: job.attemptsMade, final, err }, 'job failed'),
+      );
+    });
+    // Connection trouble: BullMQ reconnects by itself; say so without flooding the log.
+    this.worker.on('error', (err) => this.logger.warn({ queue, err }, 'queue worker error'));
+  }
+
+  async stop() {
+    const worker = this.worker;
+    const connection = this.connection;
+    this.worker = null;
+    this.connection = null;
+    if (worker) await worker.close();
+    if (connection) await connection.quit().catch(() => connection.disconnect());
+  }
+}
+
+/** Job data as the outbox writes it (an envelope), or as written before envelopes existed. */
+export type JobData<Q extends QueueName> = JobEnvelope<Q> | JobPayloads[Q];
+
+function isEnvelope<Q extends QueueName>(data: JobData<Q>, queue: Q): data is JobEnvelope<Q> {
+  return typeof data === 'object' && data !== null && (data as JobEnvelope<Q>).queue === queue && 'data' in data;
+}
+
+/**
+ * A worker of one job queue (ARCHITECTURE §2.2). The job's id is the outbox row's id, the same
+ * however often the job is re-added: use it as the delivery key.
+ */
+export abstract class JobWorker<Q extends QueueName, R> extends QueueWorker<JobData<Q>, R> {
+  protected abstract handle(data: JobPayloads[Q], job: Job<JobData<Q>, R>): Promise<R>;
+
+  protected process(job: Job<JobData<Q>, R>): Promise<R> {
+    const data = isEnvelope(job.data, this.settings.queue as Q) ? job.data.data : (job.data as JobPayloads[Q]);
+    return this.handle(data, job);
+  }
+
+  protected requestIdOf(job: Job<JobData<Q>, R>): string {
+    const envelope = isEnvelope(job.data, this.settings.queue as Q) ? job.data : null;
+    return envelope?.requestId ?? `job:${job.id}`;
+  }
+}
