@@ -22,7 +22,6 @@ export * from './lib/events/outbox.entities';
 export * from './lib/events/outbox.service';
 export * from './lib/events/event-consumer';
 export * from './lib/workers/queue-worker';
-export * from './lib/workers/queue-worker';
 export * from './lib/events/events.module';
 export * from './lib/events/ops';
 export * from './lib/core.module';

@@ -1,0 +1,74 @@
+import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
+import { BaseServiceEnv, SERVICE_ENV } from '../config/config';
+import { SERVICE_NAME } from '../core.module';
+import type { ServiceName } from '@mate/contracts';
+import { OUTBOX_OPTIONS, OutboxService, type OutboxOptions } from './outbox.service';
+import {
+  EVENT_CONSUMER_OPTIONS,
+  EVENT_HANDLERS,
+  EventConsumer,
+  type EventConsumerOptions,
+  type EventHandlers,
+} from './event-consumer';
+import { EventMaintenance } from './ops/event-maintenance';
+
+/** Something that knows how to handle the events its service consumes. */
+export interface EventHandlerSet {
+  handlers(): EventHandlers;
+}
+
+/** The outbox (for producers) and, when a handler set is given, the event consumer. */
+@Module({})
+export class EventsModule {
+  static forRoot(
+    options: {
+      handlers?: Type<EventHandlerSet>;
+      /** Modules whose providers the handler set injects. */
+      imports?: DynamicModule['imports'];
+      consumerConcurrency?: number;
+    } = {},
+  ): DynamicModule {
+    const providers: Provider[] = [
+      {
+        provide: OUTBOX_OPTIONS,
+        inject: [SERVICE_ENV, SERVICE_NAME],
+        useFactory: (env: BaseServiceEnv, service: ServiceName): OutboxOptions => ({
+          service,
+          redisUrl: env.REDIS_URL,
+          keyPrefix: env.KEY_PREFIX,
+          pollIntervalMs: env.OUTBOX_POLL_MS,
+          relayEnabled: env.OUTBOX_RELAY === 'on',
+        }),
+      },
+      OutboxService,
+      // Pruning on a job scheduler and the event figures on /metrics, for every service with an outbox.
+      EventMaintenance,
+    ];
+    const exports: (symbol | Type<unknown>)[] = [OutboxService, EventMaintenance];
+    if (options.handlers) {
+      providers.push(
+        options.handlers,
+        {
+          provide: EVENT_HANDLERS,
+          inject: [options.handlers],
+          useFactory: (set: EventHandlerSet) => set.handlers(),
+        },
+        {
+          provide: EVENT_CONSUMER_OPTIONS,
+          inject: [SERVICE_ENV, SERVICE_NAME],
+          useFactory: (env: BaseServiceEnv, service: ServiceName): EventConsumerOptions => ({
+            service,
+            redisUrl: env.REDIS_URL,
+            keyPrefix: env.KEY_PREFIX,
+            enabled: env.WORKERS === 'on',
+            concurrency: options.consumerConcurrency ?? 4,
+          }),
+        },
+        EventConsumer,
+      );
+      exports.push(EventConsumer);
+    }
+    // Global: every feature module of the service writes to the same outbox.
+    return { global: true, module: EventsModule, imports: options.imports ?? [], providers, exports };
+  }
+}
