@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
+import { Inject, Injectable } from '@nestjs/common';
+import { Queue, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -8,7 +8,7 @@ import { eventQueueName, eventsConsumedBy, type ServiceName } from '@mate/contra
 import { SERVICE_ENV, type BaseServiceEnv } from '../../config/config';
 import { SERVICE_NAME } from '../../core.module';
 import { LOGGER } from '../../logging/logger';
-import { createQueueConnection } from '../../redis/redis';
+import { QueueWorker } from '../../workers/queue-worker';
 import { QUEUE_CONNECTION } from '../outbox.service';
 import { registerEventMetrics } from './event-metrics';
 import { DAY_MS, pruneEventTables, type PruneResult } from './pruning';
@@ -21,7 +21,7 @@ export function maintenanceQueueName(service: ServiceName): string {
 
 export const PRUNE_SCHEDULER_ID = 'prune-event-tables';
 export const PRUNE_JOB_NAME = 'prune-event-tables';
-/** Runs kept in Redis, so `status` and the tests can see the last ones. */
+/** Runs kept in Redis, so an operator (and the tests) can see the last ones. */
 const KEEP_RUNS = 50;
 
 /** What a prune run answers (its BullMQ return value). */
@@ -38,11 +38,10 @@ export interface PruneRun extends PruneResult {
  * - metrics: its outbox backlog and consumer queue on `/metrics`.
  */
 @Injectable()
-export class EventMaintenance implements OnModuleInit, OnApplicationShutdown {
-  /** Names this replica in prune results (tests count runs per replica with it). */
+export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRun> {
+  /** Names this replica in prune results (tests tell the replicas' runs apart with it). */
   readonly replica = `${process.pid}-${randomBytes(3).toString('hex')}`;
-  private queue: Queue | null = null;
-  private worker: Worker | null = null;
+  private scheduler: Queue | null = null;
   private consumerQueue: Queue | null = null;
   private stopMetrics: (() => void) | null = null;
   /** Settles once the scheduler is upserted (or that failed and was logged). */
@@ -52,31 +51,37 @@ export class EventMaintenance implements OnModuleInit, OnApplicationShutdown {
     private readonly dataSource: DataSource,
     @Inject(SERVICE_ENV) private readonly env: BaseServiceEnv,
     @Inject(SERVICE_NAME) private readonly service: ServiceName,
-    @Inject(QUEUE_CONNECTION) private readonly connection: Redis,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(QUEUE_CONNECTION) private readonly queueConnection: Redis,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    super(
+      {
+        service,
+        queue: maintenanceQueueName(service),
+        redisUrl: env.REDIS_URL,
+        keyPrefix: env.KEY_PREFIX,
+        concurrency: 1,
+        enabled: env.WORKERS === 'on',
+      },
+      logger,
+    );
+  }
 
-  onModuleInit() {
+  override onModuleInit() {
     const prefix = this.env.KEY_PREFIX;
     if (eventsConsumedBy(this.service).length > 0) {
-      this.consumerQueue = new Queue(eventQueueName(this.service), { connection: this.connection, prefix });
+      this.consumerQueue = new Queue(eventQueueName(this.service), { connection: this.queueConnection, prefix });
     }
     this.stopMetrics = registerEventMetrics({
       service: this.service,
       outbox: sqlOf(this.dataSource),
       consumerQueue: this.consumerQueue ?? undefined,
     });
-    if (this.env.WORKERS !== 'on') return;
-    const name = maintenanceQueueName(this.service);
-    this.queue = new Queue(name, { connection: this.connection, prefix });
-    this.worker = new Worker(name, () => this.prune(), {
-      connection: createQueueConnection(this.env.REDIS_URL),
-      prefix,
-      concurrency: 1,
-    });
-    this.worker.on('error', (err) => this.logger.warn({ err }, 'event maintenance worker error'));
+    if (!this.settings.enabled) return;
+    super.onModuleInit();
+    this.scheduler = new Queue(this.settings.queue, { connection: this.queueConnection, prefix });
     // Not awaited: with Redis down, start-up must not wait for it; BullMQ retries the connection.
-    this.ready = this.queue
+    this.ready = this.scheduler
       .upsertJobScheduler(
         PRUNE_SCHEDULER_ID,
         { every: this.env.EVENT_PRUNE_EVERY_MS },
@@ -88,6 +93,12 @@ export class EventMaintenance implements OnModuleInit, OnApplicationShutdown {
       );
   }
 
+  override async onApplicationShutdown() {
+    this.stopMetrics?.();
+    await super.onApplicationShutdown();
+    await Promise.allSettled([this.scheduler?.close(), this.consumerQueue?.close()]);
+  }
+
   /** Deletes what is past the retention in this service's database. */
   async prune(): Promise<PruneRun> {
     const result = await pruneEventTables(sqlOf(this.dataSource), this.env.EVENT_RETENTION_DAYS * DAY_MS);
@@ -95,14 +106,11 @@ export class EventMaintenance implements OnModuleInit, OnApplicationShutdown {
     return { ...result, replica: this.replica };
   }
 
-  async onApplicationShutdown() {
-    this.stopMetrics?.();
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) {
-      await worker.close();
-      await worker.disconnect();
-    }
-    await Promise.allSettled([this.queue?.close(), this.consumerQueue?.close()]);
+  protected process(): Promise<PruneRun> {
+    return this.prune();
+  }
+
+  protected requestIdOf(job: Job): string {
+    return `prune:${job.id}`;
   }
 }
