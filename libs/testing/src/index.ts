@@ -1,2 +1,3 @@
 export * from './lib/infra';
 export * from './lib/maildev';
+export * from './lib/redis-server';

@@ -1,0 +1,114 @@
+import { Writable } from 'node:stream';
+import { Injectable, type Type } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
+import pino from 'pino';
+import type { ServiceName } from '@mate/contracts';
+import type { TestDatabase } from '@mate/testing';
+import { CoreModule } from '../../core.module';
+import { DatabaseEnv } from '../../config/config';
+import { DatabaseModule } from '../../database/database.module';
+import { currentRequestId, LOGGER } from '../../logging/logger';
+import { runMigrations } from '../../bootstrap/bootstrap';
+import { KIT_MIGRATIONS, OUTBOX_ENTITIES } from '../outbox.entities';
+import { EventsModule, type EventHandlerSet } from '../events.module';
+import { OutboxService } from '../outbox.service';
+import { EventConsumer, type EventHandlers } from '../event-consumer';
+
+export type LogLine = Record<string, unknown> & { msg: string; requestId?: string };
+
+/** A pino logger like the kit's (request id on every line), writing into `lines`. */
+export function capturingLogger(service: string, lines: LogLine[]) {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return pino(
+    {
+      level: 'info',
+      base: { service },
+      mixin() {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+    },
+    sink,
+  );
+}
+
+/** A handler set for the kit's EventsModule from plain functions. */
+export function handlerSet(handlers: EventHandlers): Type<EventHandlerSet> {
+  @Injectable()
+  class TestHandlers implements EventHandlerSet {
+    handlers() {
+      return handlers;
+    }
+  }
+  return TestHandlers;
+}
+
+export interface KitService {
+  moduleRef: TestingModule;
+  dataSource: DataSource;
+  outbox: OutboxService;
+  consumer: EventConsumer | null;
+  logs: LogLine[];
+  close(): Promise<void>;
+}
+
+/**
+ * A service made of the kit alone (settings, database with the kit's migrations, outbox, and a
+ * consumer when handlers are given), migrated before anything starts. `setup` runs after the
+ * migrations and before the relay or consumer start (create the tables the handlers write).
+ */
+export async function startKitService(options: {
+  service: ServiceName;
+  db: TestDatabase;
+  redisUrl: string;
+  prefix: string;
+  handlers?: EventHandlers;
+  env?: Record<string, string>;
+  consumerConcurrency?: number;
+  setup?: (dataSource: DataSource) => Promise<void>;
+}): Promise<KitService> {
+  const logs: LogLine[] = [];
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      CoreModule.forRoot({
+        service: options.service,
+        envClass: DatabaseEnv,
+        env: {
+          DATABASE_URL: options.db.url,
+          REDIS_URL: options.redisUrl,
+          KEY_PREFIX: options.prefix,
+          OUTBOX_RELAY: 'off',
+          WORKERS: options.handlers ? 'on' : 'off',
+          LOG_LEVEL: 'silent',
+          ...options.env,
+        },
+      }),
+      DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: KIT_MIGRATIONS }),
+      EventsModule.forRoot({
+        handlers: options.handlers ? handlerSet(options.handlers) : undefined,
+        consumerConcurrency: options.consumerConcurrency,
+      }),
+    ],
+  })
+    .overrideProvider(LOGGER)
+    .useValue(capturingLogger(options.service, logs))
+    .compile();
+  await runMigrations(moduleRef);
+  const dataSource = moduleRef.get(DataSource);
+  await options.setup?.(dataSource);
+  await moduleRef.init();
+  return {
+    moduleRef,
+    dataSource,
+    outbox: moduleRef.get(OutboxService),
+    consumer: options.handlers ? moduleRef.get(EventConsumer) : null,
+    logs,
+    close: () => moduleRef.close(),
+  };
+}
