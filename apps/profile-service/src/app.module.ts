@@ -15,6 +15,7 @@ import { PreferencesModule } from './preferences/preferences.module';
 import { Profile } from './profiles/profile.entity';
 import { ProfileEventHandlers } from './profiles/profile-event.handlers';
 import { ProfilesModule } from './profiles/profiles.module';
+import { RepublishModule } from './republish/republish.module';
 import { CreateProfiles1795284000000 } from './migrations/1795284000000-CreateProfiles';
 import { PhotosLocationPreferences1795300000000 } from './migrations/1795300000000-PhotosLocationPreferences';
 
@@ -38,6 +39,7 @@ export class AppModule {
         PhotosModule,
         PreferencesModule,
         ProfilesModule,
+        RepublishModule,
         EventsModule.forRoot({ handlers: ProfileEventHandlers, imports: [ProfilesModule] }),
       ],
     };

@@ -2,6 +2,7 @@ import { DEFAULT_PORTS, SERVICES } from '@mate/contracts';
 import { bootstrapService } from '@mate/server-kit';
 import { AppModule } from './app.module';
 import { ProfilesService } from './profiles/profiles.service';
+import { ProfileRepublisher } from './republish/profile-republisher';
 
 void bootstrapService({
   name: SERVICES.profile,
@@ -12,6 +13,11 @@ void bootstrapService({
     'geocode-locations': async (app) => {
       const handled = await app.get(ProfilesService).geocodeUngeocoded();
       process.stdout.write(`geocoded ${handled} profile location(s)\n`);
+    },
+    /** `node main.js republish`: every profile's profile.updated and preferences.updated again (backfill). */
+    republish: async (app) => {
+      const { profiles, preferences } = await app.get(ProfileRepublisher).republishAll();
+      process.stdout.write(`republished ${profiles} profile.updated and ${preferences} preferences.updated event(s)\n`);
     },
   },
 });

@@ -7,5 +7,6 @@ import { PreferencesService } from './preferences.service';
 @Module({
   controllers: [PreferencesController, FilterPreferencesController],
   providers: [PreferencesRepository, PreferencesService],
+  exports: [PreferencesRepository],
 })
 export class PreferencesModule {}

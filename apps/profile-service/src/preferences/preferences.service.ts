@@ -6,6 +6,7 @@ import {
   ProfileMessages,
   type FilterPreferencesDto,
   type PreferencesDto,
+  type PreferencesUpdatedPayload,
 } from '@mate/contracts';
 import { badRequest, OutboxService } from '@mate/server-kit';
 import type { Preferences, PreferenceValues } from './preferences.entity';
@@ -63,6 +64,20 @@ export function toFilterPreferencesDto(v: PreferenceValues): FilterPreferencesDt
     exercisePreference: v.exercisePreference,
     petsPreference: v.petsPreference,
     requiredInterests: v.requiredInterests,
+  };
+}
+
+/** preferences.updated: the whole stored row, so a consumer needs no earlier event. */
+export function toPreferencesUpdatedPayload(stored: Preferences): PreferencesUpdatedPayload {
+  const { minAge, maxAge, maxDistance, genderPreference, ...filters } = valuesOf(stored);
+  return {
+    userId: stored.userId,
+    minAge,
+    maxAge,
+    maxDistance,
+    genderPreference,
+    filters,
+    updatedAt: stored.updatedAt.toISOString(),
   };
 }
 
@@ -148,18 +163,8 @@ export class PreferencesService {
       const next = change(valuesOf(await this.preferences.findForUpdate(manager, userId)));
       checkRanges(next);
       const stored = await this.preferences.save(manager, userId, next);
-      const values = valuesOf(stored);
-      const { minAge, maxAge, maxDistance, genderPreference, ...filters } = values;
-      await this.outbox.publish(manager, 'preferences.updated', {
-        userId,
-        minAge,
-        maxAge,
-        maxDistance,
-        genderPreference,
-        filters,
-        updatedAt: stored.updatedAt.toISOString(),
-      });
-      return values;
+      await this.outbox.publish(manager, 'preferences.updated', toPreferencesUpdatedPayload(stored));
+      return valuesOf(stored);
     });
   }
 }
