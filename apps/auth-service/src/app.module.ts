@@ -3,6 +3,7 @@ import { SERVICES } from '@mate/contracts';
 import { CoreModule, CreateOutbox1763700000000, DatabaseModule, EventsModule, OUTBOX_ENTITIES } from '@mate/server-kit';
 import { AuthEnv } from './auth.env';
 import { AccountsModule } from './accounts/accounts.module';
+import { RepublishModule } from './republish/republish.module';
 import { User } from './accounts/user.entity';
 import { Session } from './sessions/session.entity';
 import { AuthToken } from './tokens/auth-token.entity';
@@ -22,6 +23,7 @@ export class AppModule {
         }),
         EventsModule.forRoot(),
         AccountsModule,
+        RepublishModule,
       ],
     };
   }
