@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { CoreModule, CreateOutbox1763700000000, DatabaseModule, EventsModule, OUTBOX_ENTITIES } from '@mate/server-kit';
+import { ServiceModule } from '@mate/server-kit';
 import { AuthEnv } from './auth.env';
 import { AccountsModule } from './accounts/accounts.module';
 import { RepublishModule } from './republish/republish.module';
@@ -13,18 +13,13 @@ import { CreateAccounts1795290000000 } from './migrations/1795290000000-CreateAc
 export class AppModule {
   /** `env` wins over process.env, so a test can run this service next to others in one process. */
   static forRoot(env?: Partial<Record<string, string>>): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        CoreModule.forRoot({ service: SERVICES.auth, envClass: AuthEnv, env }),
-        DatabaseModule.forRoot({
-          entities: [...OUTBOX_ENTITIES, User, Session, AuthToken],
-          migrations: [CreateOutbox1763700000000, CreateAccounts1795290000000],
-        }),
-        EventsModule.forRoot(),
-        AccountsModule,
-        RepublishModule,
-      ],
-    };
+    return ServiceModule.forRoot({
+      service: SERVICES.auth,
+      envClass: AuthEnv,
+      env,
+      entities: [User, Session, AuthToken],
+      migrations: [CreateAccounts1795290000000],
+      features: [AccountsModule, RepublishModule],
+    });
   }
 }

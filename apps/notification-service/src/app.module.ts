@@ -1,12 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import {
-  CoreModule,
-  CreateOutbox1763700000000,
-  DatabaseModule,
-  EventsModule,
-  OUTBOX_ENTITIES,
-} from '@mate/server-kit';
+import { ServiceModule } from '@mate/server-kit';
 import { NotificationEnv } from './notification.env';
 import { EmailDelivery } from './emails/email-delivery.entity';
 import { EmailsModule } from './emails/emails.module';
@@ -17,17 +11,14 @@ import { CreateEmailDelivery1795284000000 } from './migrations/1795284000000-Cre
 export class AppModule {
   /** `env` wins over process.env, so a test can run this service next to others in one process. */
   static forRoot(env?: Partial<Record<string, string>>): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        CoreModule.forRoot({ service: SERVICES.notification, envClass: NotificationEnv, env }),
-        DatabaseModule.forRoot({
-          entities: [...OUTBOX_ENTITIES, EmailDelivery],
-          migrations: [CreateOutbox1763700000000, CreateEmailDelivery1795284000000],
-        }),
-        EmailsModule,
-        EventsModule.forRoot({ handlers: NotificationEventHandlers }),
-      ],
-    };
+    return ServiceModule.forRoot({
+      service: SERVICES.notification,
+      envClass: NotificationEnv,
+      env,
+      entities: [EmailDelivery],
+      migrations: [CreateEmailDelivery1795284000000],
+      features: [EmailsModule],
+      handlers: NotificationEventHandlers,
+    });
   }
 }

@@ -1,12 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import {
-  CoreModule,
-  CreateOutbox1763700000000,
-  DatabaseModule,
-  EventsModule,
-  OUTBOX_ENTITIES,
-} from '@mate/server-kit';
+import { ServiceModule } from '@mate/server-kit';
 import { ProfileEnv } from './profile.env';
 import { Photo } from './photos/photo.entity';
 import { PhotosModule } from './photos/photos.module';
@@ -23,25 +17,15 @@ import { PhotosLocationPreferences1795300000000 } from './migrations/17953000000
 export class AppModule {
   /** `env` wins over process.env, so a test can run this service next to others in one process. */
   static forRoot(env?: Partial<Record<string, string>>): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        CoreModule.forRoot({ service: SERVICES.profile, envClass: ProfileEnv, env }),
-        DatabaseModule.forRoot({
-          entities: [...OUTBOX_ENTITIES, Profile, Photo, Preferences],
-          migrations: [
-            CreateOutbox1763700000000,
-            CreateProfiles1795284000000,
-            PhotosLocationPreferences1795300000000,
-          ],
-        }),
-        // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
-        PhotosModule,
-        PreferencesModule,
-        ProfilesModule,
-        RepublishModule,
-        EventsModule.forRoot({ handlers: ProfileEventHandlers, imports: [ProfilesModule] }),
-      ],
-    };
+    return ServiceModule.forRoot({
+      service: SERVICES.profile,
+      envClass: ProfileEnv,
+      env,
+      entities: [Profile, Photo, Preferences],
+      migrations: [CreateProfiles1795284000000, PhotosLocationPreferences1795300000000],
+      // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
+      features: [PhotosModule, PreferencesModule, ProfilesModule, RepublishModule],
+      handlers: ProfileEventHandlers,
+    });
   }
 }

@@ -25,4 +25,5 @@ export * from './lib/workers/queue-worker';
 export * from './lib/events/events.module';
 export * from './lib/events/ops';
 export * from './lib/core.module';
+export * from './lib/service.module';
 export * from './lib/bootstrap/bootstrap';

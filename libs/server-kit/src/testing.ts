@@ -1,2 +1,3 @@
 /** Test helpers for services built on server-kit (used only by test files). */
 export * from './testing/service-app';
+export * from './testing/service-test-bed';
