@@ -73,7 +73,16 @@ try {
       JWT_SECRET: process.env.JWT_SECRET ?? 'dev-only-jwt-secret-change-me',
     },
   });
-  await (await import('../seed/hook.mjs')).seedIfEmpty({ databaseUrl: DATABASE_URL });
+  const seeding = await import('../seed/hook.mjs');
+  await seeding.seedIfEmpty({ databaseUrl: DATABASE_URL });
+  // The seeder writes tables, not events: the producers republish so every consumer holds the members.
+  await seeding.backfillConsumers({
+    databases: Object.fromEntries(
+      SERVICES.filter((s) => s.db).map((s) => [s.name, platform.withDatabase(DATABASE_URL, dbNames[s.db])]),
+    ),
+    redisUrl: REDIS_URL,
+    keyPrefix: process.env.KEY_PREFIX ?? 'mate',
+  });
 
   await createDemoAccounts({ gatewayUrl: `http://127.0.0.1:${ports.gateway}`, maildevUrl: `http://127.0.0.1:${ports.maildevWeb}` });
 

@@ -25,3 +25,82 @@ export function seedIfEmpty({ databaseUrl }) {
     child.once('exit', (code, signal) => (code === 0 ? resolve(true) : failed(signal ?? `exit ${code}`)));
   });
 }
+
+/**
+ * Producers whose `republish` command emits the state the seeder wrote without events:
+ * auth-service (user.registered, user.verified) and profile-service (profile.updated,
+ * preferences.updated).
+ */
+export const REPUBLISHERS = ['auth-service', 'profile-service'];
+
+/** How long `npm start` waits for every consumer to catch up after a backfill. */
+const CATCH_UP_SECONDS = 120;
+
+/**
+ * After seeding: the seeder writes tables directly, so no consumer has heard of the seeded
+ * members. When profile-service holds members that no user event reached (seeded now, or an
+ * earlier backfill was interrupted), run each producer's `republish` (the running services'
+ * relays publish the events), then wait until `npm run events -- status` shows every consumer
+ * caught up, and print it. Every consumer then holds each seeded member as if they had signed up
+ * through the API; a start with nothing to backfill only counts rows.
+ *
+ * options: { databases: { [service]: url } (every producer database), redisUrl, keyPrefix,
+ *            waitSeconds }. Resolves { republished, caughtUp }; a failure is reported, never fatal.
+ */
+export async function backfillConsumers({ databases, redisUrl, keyPrefix, waitSeconds = CATCH_UP_SECONDS }) {
+  const say = (line) => process.stdout.write(`[mate] ${line}\n`);
+  try {
+    const pending = await membersNotDelivered(databases['profile-service']);
+    if (pending === 0) return { republished: false, caughtUp: true };
+    say(`backfilling the event consumers: ${pending} member(s) were written without events (npm run events -- status shows progress)`);
+    for (const service of REPUBLISHERS) {
+      const result = await runNode([path.join('dist/apps', service, 'main.js'), 'republish'], {
+        DATABASE_URL: databases[service],
+        REDIS_URL: redisUrl,
+        KEY_PREFIX: keyPrefix,
+        LOG_LEVEL: 'warn',
+      });
+      if (result.code !== 0) throw new Error(`${service} republish failed (exit ${result.code}): ${result.stderr.trim()}`);
+      say(`${service}: ${result.stdout.trim()}`);
+    }
+    const databaseArgs = Object.entries(databases).flatMap(([service, url]) => ['--database', `${service}=${url}`]);
+    const status = await runNode(
+      ['tools/events/events.cjs', 'status', '--wait', String(waitSeconds), '--redis-url', redisUrl, '--prefix', keyPrefix, ...databaseArgs],
+      {},
+    );
+    process.stdout.write(status.stdout);
+    if (status.code !== 0) say(`the consumers had not caught up after ${waitSeconds} s; see npm run events -- status`);
+    return { republished: true, caughtUp: status.code === 0 };
+  } catch (e) {
+    say(`the event consumers were not backfilled (${e instanceof Error ? e.message : e}); retry by restarting, or run each producer's republish command`);
+    return { republished: false, caughtUp: false };
+  }
+}
+
+/** Profiles of profile-service that no user.registered/user.verified event has reached. */
+async function membersNotDelivered(profileDbUrl) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: profileDbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT count(*)::int AS n FROM profiles p
+        WHERE NOT EXISTS (SELECT 1 FROM applied_version v WHERE v.aggregate_type = 'user' AND v.aggregate_id = p.user_id::text)`,
+    );
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+function runNode(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
