@@ -9,7 +9,7 @@ import { createQueueConnection, createRedis, REDIS } from './redis/redis';
 import { SessionStore } from './auth/session-store';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { SessionAuthGuard } from './auth/auth.guard';
-import { HealthController, HealthRegistry } from './health/health';
+import { HealthController, HealthRegistry, redisConnectionCheck } from './health/health';
 import { CLOCK, systemClock } from './clock';
 import { QUEUE_CONNECTION } from './events/outbox.service';
 
@@ -35,6 +35,8 @@ class RedisLifecycle implements OnApplicationShutdown {
     this.health.register('redis', async () => {
       await this.redis.ping();
     });
+    // The connection the outbox relay publishes to the queues on.
+    this.health.register('queues', redisConnectionCheck(this.queueConnection));
   }
   async onApplicationShutdown() {
     await Promise.allSettled([this.redis.quit(), this.queueConnection.quit()]);

@@ -1,8 +1,35 @@
 import { Controller, Get, HttpStatus, Injectable, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
+import type Redis from 'ioredis';
+import type { Worker } from 'bullmq';
 import { Public } from '../auth/decorators';
 
 export type HealthCheck = () => Promise<void>;
+
+/**
+ * A Redis connection is up: ready, and answering a PING. The status is read first because a
+ * BullMQ connection (maxRetriesPerRequest: null) would hold a PING until Redis returns.
+ */
+export function redisConnectionCheck(connection: Redis): HealthCheck {
+  return async () => {
+    if (connection.status !== 'ready') throw new Error(`connection ${connection.status}`);
+    await connection.ping();
+  };
+}
+
+/**
+ * A BullMQ worker this replica should be running is running and its connection is up. `worker`
+ * is read on every check (it is created on start and dropped on stop); a replica started with
+ * WORKERS=off should not register the check at all.
+ */
+export function workerCheck(worker: () => Worker | null | undefined): HealthCheck {
+  return async () => {
+    const current = worker();
+    if (!current || !current.isRunning()) throw new Error('worker not running');
+    await redisConnectionCheck((await current.getBackend().client) as unknown as Redis)();
+  };
+}
 
 /** Readiness checks registered by the modules a service uses (database, Redis, queues). */
 @Injectable()
@@ -10,6 +37,13 @@ export class HealthRegistry {
   private readonly checks = new Map<string, HealthCheck>();
   register(name: string, check: HealthCheck) {
     this.checks.set(name, check);
+  }
+  /** `queue:<name>` is ready while the worker consuming that queue runs (see workerCheck). */
+  registerWorker(queue: string, worker: () => Worker | null | undefined) {
+    this.register(`queue:${queue}`, workerCheck(worker));
+  }
+  unregister(name: string) {
+    this.checks.delete(name);
   }
   async run(timeoutMs = 2000): Promise<{ ok: boolean; checks: Record<string, string> }> {
     const results: Record<string, string> = {};
@@ -32,6 +66,8 @@ export class HealthRegistry {
   }
 }
 
+/** Probes for the orchestrator, not part of the API: left out of the OpenAPI documents. */
+@ApiExcludeController()
 @Controller('health')
 export class HealthController {
   constructor(private readonly registry: HealthRegistry) {}
