@@ -1,0 +1,1 @@
+export { serviceGenerator, type ServiceGeneratorOptions } from './service/generator';
