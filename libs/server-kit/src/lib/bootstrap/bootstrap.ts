@@ -13,6 +13,7 @@ import { createValidationPipe } from '../errors/validation';
 import { SERVICE_NAME } from '../core.module';
 import { collectProcessMetrics } from '../metrics/metrics';
 import { httpMetricsMiddleware, METRICS_PATH, metricsHandler } from '../metrics/http-metrics';
+import { OPENAPI_PATH, openApiHandler } from '../openapi/openapi';
 
 export interface HttpOptions {
   /** Origins allowed by CORS; none when omitted (services sit behind the gateway). */
@@ -35,9 +36,12 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
   app.use(requestLoggingMiddleware(logger));
   collectProcessMetrics();
-  app.use(httpMetricsMiddleware(app.get<string>(SERVICE_NAME), options.metricsRoute));
-  // Before the gateway's edge and Nest's routes; never under /api, so the gateway cannot proxy it.
-  (app.getHttpAdapter().getInstance() as express.Express).get(METRICS_PATH, metricsHandler(logger, env.METRICS_TOKEN));
+  const service = app.get<string>(SERVICE_NAME);
+  app.use(httpMetricsMiddleware(service, options.metricsRoute));
+  // Before the gateway's edge and Nest's routes; never under /api, so the gateway cannot proxy them.
+  const internal = app.getHttpAdapter().getInstance() as express.Express;
+  internal.get(METRICS_PATH, metricsHandler(logger, env.METRICS_TOKEN));
+  internal.get(OPENAPI_PATH, openApiHandler(app, service, logger));
   if (options.corsOrigins?.length) {
     app.enableCors({
       origin: options.corsOrigins,
