@@ -10,10 +10,10 @@ import {
   eventEnvelope,
   issueSession,
   startService,
+  startServiceTestBed,
   type RunningService,
   type TestEnv,
 } from '@mate/server-kit/testing';
-import { createTestDatabase, createTestRedisNamespace } from '@mate/testing';
 import { AppModule } from '../app.module';
 
 export { waitFor, type TestEnv } from '@mate/server-kit/testing';
@@ -57,32 +57,22 @@ export interface ProfileTestBed {
 }
 
 /**
- * A fresh database, Redis namespace and photo folder, and profile-service on them. Members are
- * created the way production creates them: from user.registered (and user.verified) events.
+ * profile-service on the service test bed (fresh database and Redis namespace) with its own photo
+ * folder. Members are created the way production creates them: from user.registered (and
+ * user.verified) events.
  */
 export async function startProfileTestBed(label: string, extraEnv: TestEnv = {}): Promise<ProfileTestBed> {
-  const [db, ns] = await Promise.all([createTestDatabase(label), createTestRedisNamespace(label)]);
   const photoDir = await mkdtemp(path.join(tmpdir(), `mate-${label}-photos-`));
-  const env: TestEnv = {
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: db.url,
-    REDIS_URL: ns.url,
-    KEY_PREFIX: ns.prefix,
-    OUTBOX_POLL_MS: '50',
-    JWT_SECRET,
-    PHOTO_STORAGE: 'local',
-    PHOTO_DIR: photoDir,
-    ...extraEnv,
-  };
-  const svc = await startProfileService(env);
-  const consumer = svc.app.get(EventConsumer);
-  const dataSource = svc.app.get(DataSource);
+  const bed = await startServiceTestBed((e) => AppModule.forRoot(e), {
+    label,
+    env: { JWT_SECRET, PHOTO_STORAGE: 'local', PHOTO_DIR: photoDir, ...extraEnv },
+  });
+  const consumer = bed.app.get(EventConsumer);
   return {
-    svc,
-    app: svc.app,
-    url: svc.url,
-    dataSource,
+    svc: { app: bed.app, url: bed.url, close: () => bed.close() },
+    app: bed.app,
+    url: bed.url,
+    dataSource: bed.dataSource,
     consumer,
     photoDir,
     async member({ name = 'Ana', age = 29, verified = true } = {}) {
@@ -98,20 +88,18 @@ export async function startProfileTestBed(label: string, extraEnv: TestEnv = {})
       );
       if (verified)
         await consumer.handle(envelope('user.verified', { userId, verifiedAt: new Date().toISOString() }));
-      const session = await signIn(svc.app, JWT_SECRET, userId);
+      const session = await bed.signIn(userId);
       return { userId, token: session.token, authorization: session.authorization };
     },
     async eventsOf(userId: string) {
-      return dataSource.query(
+      return bed.dataSource.query(
         `SELECT name, body->'payload' AS payload FROM outbox
           WHERE kind = 'event' AND body->'payload'->>'userId' = $1 ORDER BY body->>'occurredAt', created_at`,
         [userId],
       );
     },
     async close() {
-      await svc.close();
-      await ns.cleanup();
-      await db.drop();
+      await bed.close();
       await rm(photoDir, { recursive: true, force: true });
     },
   };

@@ -1,25 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
+import { DEFAULT_PORTS, SERVICE_REGISTRY, serviceDatabaseName } from '@mate/contracts';
 
 /** Repository root (this file is tools/infra-tests/src/lib/workspace.ts). */
 export const ROOT = path.resolve(__dirname, '../../../..');
 
 export const rootPath = (...parts: string[]) => path.join(ROOT, ...parts);
 
-/** Ports fixed by ARCHITECTURE §1: gateway, services 3101-3108 in order, web apps. */
+/** Ports of ARCHITECTURE §1: the gateway and web apps, and every service's from the service registry. */
 export const PORTS: Readonly<Record<string, number>> = {
-  gateway: 3000,
-  'auth-service': 3101,
-  'profile-service': 3102,
-  'matching-service': 3103,
-  'chat-service': 3104,
-  'call-service': 3105,
-  'safety-service': 3106,
-  'admin-service': 3107,
-  'notification-service': 3108,
-  web: 4200,
-  'admin-web': 4300,
+  gateway: DEFAULT_PORTS.gateway,
+  ...Object.fromEntries(SERVICE_REGISTRY.map((s) => [s.name, s.port])),
+  web: DEFAULT_PORTS.web,
+  'admin-web': DEFAULT_PORTS['admin-web'],
 };
 
 export type AppKind = 'gateway' | 'service' | 'web' | 'other';
@@ -32,7 +26,7 @@ export interface App {
   kind: AppKind;
   /** Port from ARCHITECTURE §1, when the app is listed there. */
   port: number | undefined;
-  /** Every NestJS service owns a PostgreSQL database (ARCHITECTURE §1): mate_<name without -service>. */
+  /** The PostgreSQL database the service registry gives it (ARCHITECTURE §1: mate_<name without -service>). */
   database: string | undefined;
 }
 
@@ -69,15 +63,21 @@ export function discoverApps(appsDir = process.env.INFRA_TESTS_APPS_DIR || path.
         projectName: project.name,
         kind,
         port: PORTS[d.name],
-        database: kind === 'service' ? `mate_${d.name.replace(/-service$/, '')}` : undefined,
+        database: kind === 'service' ? registeredDatabase(d.name) : undefined,
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** auth-service -> AUTH_SERVICE_URL, the variable the gateway reads. */
+/** A service's database from the registry; an unregistered one gets the convention's name. */
+function registeredDatabase(app: string): string | undefined {
+  const entry = SERVICE_REGISTRY.find((s) => s.name === app);
+  return entry ? (serviceDatabaseName(entry) ?? undefined) : `mate_${app.replace(/-service$/, '').replace(/-/g, '_')}`;
+}
+
+/** auth-service -> AUTH_SERVICE_URL, the variable the gateway reads (the registry's, when registered). */
 export function urlVariable(app: string): string {
-  return `${app.toUpperCase().replace(/-/g, '_')}_URL`;
+  return SERVICE_REGISTRY.find((s) => s.name === app)?.urlVariable ?? `${app.toUpperCase().replace(/-/g, '_')}_URL`;
 }
 
 export function loadYamlDocuments(file: string): unknown[] {
