@@ -3,46 +3,34 @@ import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuthMessages, MINUTE, QueueName, type EmailJobData, type JobEnvelope } from '@mate/contracts';
 import { CLOCK, ManualClock } from '@mate/server-kit';
-import { call, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
-import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
+import { call, startServiceTestBed, waitFor, type ServiceTestBed } from '@mate/server-kit/testing';
 import { AppModule } from '../../app.module';
 import { AccountsService } from '../accounts.service';
 
 const PASSWORD = 'correct horse battery';
 
 describe('auth-service', () => {
-  let db: TestDatabase;
-  let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
-  let svc: RunningService;
+  let svc: ServiceTestBed;
   let url: string;
   let emailQueue: Queue;
   let queueConnection: Redis;
   const clock = new ManualClock(new Date());
 
   beforeAll(async () => {
-    [db, ns] = await Promise.all([createTestDatabase('auth'), createTestRedisNamespace('auth')]);
-    const env = {
-      DATABASE_URL: db.url,
-      REDIS_URL: ns.url,
-      KEY_PREFIX: ns.prefix,
-      LOG_LEVEL: 'silent',
-      OUTBOX_POLL_MS: '50',
-      WEB_URL: 'http://app.mate.test',
-      ADMIN_EMAILS: 'boss@mate.test',
-      IP_RATE_LIMIT_MULTIPLIER: '10',
-    };
-    svc = await startService((e) => AppModule.forRoot(e), env, {}, { overrides: [{ provide: CLOCK, useValue: clock }] });
+    svc = await startServiceTestBed((e) => AppModule.forRoot(e), {
+      label: 'auth',
+      env: { WEB_URL: 'http://app.mate.test', ADMIN_EMAILS: 'boss@mate.test', IP_RATE_LIMIT_MULTIPLIER: '10' },
+      overrides: [{ provide: CLOCK, useValue: clock }],
+    });
     url = svc.url;
-    queueConnection = new Redis(ns.url, { maxRetriesPerRequest: null });
-    emailQueue = new Queue(QueueName.Email, { connection: queueConnection, prefix: ns.prefix });
+    queueConnection = new Redis(svc.env.REDIS_URL, { maxRetriesPerRequest: null });
+    emailQueue = new Queue(QueueName.Email, { connection: queueConnection, prefix: svc.env.KEY_PREFIX });
   });
 
   afterAll(async () => {
     await emailQueue.close();
     await queueConnection.quit();
     await svc.close();
-    await ns.cleanup();
-    await db.drop();
   });
 
   /** The emails auth-service handed to notification-service for this address, oldest first. */
