@@ -1,22 +1,27 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthMessages, type AuthPrincipal } from '@mate/contracts';
-import { CurrentUser, Public } from '@mate/server-kit';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, CurrentUser, MessageResponseDto, Public } from '@mate/server-kit';
 import { AccountsService } from './accounts.service';
 import { describeDevice } from './device';
 import { ForgotPasswordDto, LoginDto, RegisterDto, RequestEmailChangeDto, ResetPasswordDto, TokenDto } from './dto/auth.dto';
+import { AuthResponseDto, UserResponseDto, VerifyEmailChangeResponseDto, VerifyResetTokenResponseDto } from './dto/auth-responses.dto';
 
 function device(req: Request) {
   const userAgent = req.headers['user-agent'];
   return { userAgent, deviceInfo: describeDevice(userAgent), ipAddress: req.ip ?? null };
 }
 
+@ApiTags('auth')
 @Controller('api/auth')
 export class AuthController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Public()
   @Post('register')
+  @ApiCreatedResponse({ type: AuthResponseDto, description: 'Account created and signed in' })
+  @ApiErrors(400, 409, 429)
   register(@Body() dto: RegisterDto, @Req() req: Request) {
     return this.accounts.register(dto, device(req));
   }
@@ -24,18 +29,22 @@ export class AuthController {
   @Public()
   @Post('login')
   @HttpCode(200)
+  @ApiOkResponse({ type: AuthResponseDto })
+  @ApiErrors(400, 401, 403, 429)
   login(@Body() dto: LoginDto, @Req() req: Request) {
     return this.accounts.login(dto, device(req));
   }
 
   @Post('logout')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto })
   async logout(@CurrentUser() principal: AuthPrincipal) {
     await this.accounts.logout(principal);
     return { message: AuthMessages.loggedOut };
   }
 
   @Get('me')
+  @ApiOkResponse({ type: UserResponseDto })
   me(@CurrentUser() principal: AuthPrincipal) {
     return this.accounts.me(principal);
   }
@@ -43,6 +52,8 @@ export class AuthController {
   @Public()
   @Post('forgot-password')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto, description: 'The same answer whether or not the account exists' })
+  @ApiErrors(400, 429)
   async forgotPassword(@Body() dto: ForgotPasswordDto, @Req() req: Request) {
     await this.accounts.forgotPassword(dto.email, req.ip ?? null);
     return { message: AuthMessages.forgotPasswordSent };
@@ -51,6 +62,8 @@ export class AuthController {
   @Public()
   @Post('verify-reset-token')
   @HttpCode(200)
+  @ApiOkResponse({ type: VerifyResetTokenResponseDto })
+  @ApiErrors(400, 429)
   async verifyResetToken(@Body() dto: TokenDto, @Req() req: Request) {
     await this.accounts.verifyResetToken(dto.token, req.ip ?? null);
     return { valid: true };
@@ -59,6 +72,8 @@ export class AuthController {
   @Public()
   @Post('reset-password')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto })
+  @ApiErrors(400, 429)
   async resetPassword(@Body() dto: ResetPasswordDto, @Req() req: Request) {
     await this.accounts.resetPassword(dto, req.ip ?? null);
     return { message: AuthMessages.passwordReset };
@@ -66,6 +81,8 @@ export class AuthController {
 
   @Post('request-email-change')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto, description: 'A link was sent to the new address' })
+  @ApiErrors(400, 409, 429)
   async requestEmailChange(@CurrentUser() principal: AuthPrincipal, @Body() dto: RequestEmailChangeDto) {
     await this.accounts.requestEmailChange(principal, dto);
     return { message: AuthMessages.emailChangeRequested };
@@ -74,18 +91,23 @@ export class AuthController {
   @Public()
   @Post('verify-email-change')
   @HttpCode(200)
+  @ApiOkResponse({ type: VerifyEmailChangeResponseDto })
+  @ApiErrors(400, 409, 429)
   async verifyEmailChange(@Body() dto: TokenDto, @Req() req: Request) {
     const newEmail = await this.accounts.verifyEmailChange(dto.token, req.ip ?? null);
     return { message: AuthMessages.emailChanged, newEmail };
   }
 }
 
+@ApiTags('auth')
 @Controller('api/verification')
 export class VerificationController {
   constructor(private readonly accounts: AccountsService) {}
 
   @Post('resend')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto })
+  @ApiErrors(400, 429)
   async resend(@CurrentUser() principal: AuthPrincipal) {
     await this.accounts.resendVerification(principal);
     return { message: AuthMessages.verificationSent };
@@ -94,6 +116,8 @@ export class VerificationController {
   @Public()
   @Post('verify')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto })
+  @ApiErrors(400, 429)
   async verify(@Body() dto: TokenDto, @Req() req: Request) {
     await this.accounts.verifyEmail(dto.token, req.ip ?? null);
     return { message: AuthMessages.emailVerified };

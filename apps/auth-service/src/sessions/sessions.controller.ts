@@ -1,19 +1,24 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe } from '@nestjs/common';
 import { AuthMessages, type AuthPrincipal } from '@mate/contracts';
-import { CurrentUser, notFound } from '@mate/server-kit';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, CurrentUser, MessageResponseDto, notFound } from '@mate/server-kit';
+import { OtherSessionsEndedDto, SessionResponseDto } from './dto/session-responses.dto';
 import { SessionsService } from './sessions.service';
 
+@ApiTags('sessions')
 @Controller('api/sessions')
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}
 
   @Get('my')
+  @ApiOkResponse({ type: [SessionResponseDto] })
   my(@CurrentUser() principal: AuthPrincipal) {
     return this.sessions.list(principal);
   }
 
   @Delete('all/except-current')
   @HttpCode(200)
+  @ApiOkResponse({ type: OtherSessionsEndedDto })
   async endOthers(@CurrentUser() principal: AuthPrincipal) {
     const count = await this.sessions.endAll(principal.userId, principal.sessionId);
     return { message: AuthMessages.otherSessionsRevoked, count };
@@ -21,6 +26,8 @@ export class SessionsController {
 
   @Delete(':id')
   @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto })
+  @ApiErrors(400, 404)
   async endOne(
     @CurrentUser() principal: AuthPrincipal,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => notFound(AuthMessages.sessionNotFound) })) id: string,

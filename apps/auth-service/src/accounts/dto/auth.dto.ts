@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import {
   EMAIL_MAX_LENGTH,
@@ -20,17 +21,20 @@ const EMAIL_MESSAGE = 'Please enter a valid email address';
 const PASSWORD_MESSAGE = `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
 
 export class RegisterDto {
+  @ApiProperty({ format: 'email', maxLength: EMAIL_MAX_LENGTH, example: 'alex@example.com' })
   @Transform(normaliseEmail)
   @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })
   @IsNotEmpty({ message: 'Email is required' })
   email!: string;
 
+  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, format: 'password' })
   @IsString({ message: 'Password is required' })
   @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_MESSAGE })
   @MaxLength(PASSWORD_MAX_LENGTH, { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` })
   password!: string;
 
+  @ApiPropertyOptional({ maxLength: NAME_MAX_LENGTH, example: 'Alex' })
   @IsOptional()
   @Transform(trim)
   @IsString({ message: 'Name must be text' })
@@ -38,6 +42,7 @@ export class RegisterDto {
   name?: string;
 
   // class-validator reports the decorators bottom-up: the type check comes first.
+  @ApiPropertyOptional({ type: 'integer', minimum: SIGNUP_MIN_AGE, maximum: SIGNUP_MAX_AGE })
   @IsOptional()
   @Max(SIGNUP_MAX_AGE, { message: `Age must be at most ${SIGNUP_MAX_AGE}` })
   @Min(SIGNUP_MIN_AGE, { message: 'You must be 18 or older to use the product' })
@@ -46,11 +51,13 @@ export class RegisterDto {
 }
 
 export class LoginDto {
+  @ApiProperty({ format: 'email', example: 'alex@example.com' })
   @Transform(normaliseEmail)
   @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })
   email!: string;
 
+  @ApiProperty({ format: 'password' })
   @IsString({ message: 'Password is required' })
   @IsNotEmpty({ message: 'Password is required' })
   @MaxLength(PASSWORD_MAX_LENGTH, { message: 'Invalid email or password' })
@@ -58,6 +65,7 @@ export class LoginDto {
 }
 
 export class ForgotPasswordDto {
+  @ApiProperty({ format: 'email', example: 'alex@example.com' })
   @Transform(normaliseEmail)
   @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })
@@ -65,6 +73,7 @@ export class ForgotPasswordDto {
 }
 
 export class TokenDto {
+  @ApiProperty({ maxLength: 200, description: 'The token from the emailed link' })
   @IsString({ message: 'Token is required' })
   @IsNotEmpty({ message: 'Token is required' })
   @MaxLength(200, { message: 'Token is invalid' })
@@ -72,6 +81,7 @@ export class TokenDto {
 }
 
 export class ResetPasswordDto extends TokenDto {
+  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, format: 'password' })
   @IsString({ message: 'Password is required' })
   @MinLength(PASSWORD_MIN_LENGTH, { message: PASSWORD_MESSAGE })
   @MaxLength(PASSWORD_MAX_LENGTH, { message: `Password must be at most ${PASSWORD_MAX_LENGTH} characters` })
@@ -79,6 +89,7 @@ export class ResetPasswordDto extends TokenDto {
 }
 
 export class RequestEmailChangeDto {
+  @ApiProperty({ format: 'email', example: 'alex.new@example.com' })
   @Transform(normaliseEmail)
   @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(EMAIL_MAX_LENGTH, { message: EMAIL_MESSAGE })

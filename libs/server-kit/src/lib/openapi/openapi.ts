@@ -19,6 +19,8 @@ export const API_VERSION = '1';
 /** Express routes the kit adds to every process; they are not part of the API. */
 export const INFRASTRUCTURE_PATHS = [METRICS_PATH, OPENAPI_PATH];
 
+type OperationObject = NonNullable<OpenAPIObject['paths'][string]['get']>;
+
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head' | 'options';
 
 export interface ControllerRoute {
@@ -167,14 +169,26 @@ export function documentationGaps(app: INestApplication, document: OpenAPIObject
       gaps.push(`${name} documents no 2xx response`);
     }
   }
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of Object.keys(item) as HttpMethod[]) {
-      if (['get', 'post', 'put', 'patch', 'delete', 'head', 'options'].includes(method) && !served.has(`${method} ${path}`)) {
-        gaps.push(`${method.toUpperCase()} ${path} is documented but not served`);
-      }
-    }
+  for (const { method, path } of operationsOf(document)) {
+    if (!served.has(`${method} ${path}`)) gaps.push(`${method.toUpperCase()} ${path} is documented but not served`);
   }
   return gaps;
+}
+
+const OPERATION_METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
+
+/** Every operation of a document with its method and path. */
+export function operationsOf(document: OpenAPIObject): { method: HttpMethod; path: string; operation: OperationObject }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    OPERATION_METHODS.filter((method) => item[method]).map((method) => ({ method, path, operation: item[method] as OperationObject })),
+  );
+}
+
+/** `POST /api/auth/login`, ...: the operations a document marks as needing no token. */
+export function publicOperations(document: OpenAPIObject): string[] {
+  return operationsOf(document)
+    .filter(({ operation }) => Array.isArray(operation.security) && operation.security.length === 0)
+    .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
 }
 
 /**
