@@ -28,7 +28,6 @@ describe('service registry', () => {
       ['admin-service', 3107],
       ['notification-service', 3108],
     ]);
-    expect(DEPLOYED_SERVICES.map((s) => s.name)).toEqual(['auth-service', 'profile-service', 'notification-service']);
   });
 
   it('names each URL variable and database after the service', () => {
