@@ -17,6 +17,11 @@ jest.setTimeout(60_000);
  * The consumer's member table, written the naive way a handler would: whatever arrives last wins.
  * Only the version check stands between a late v1 and a rolled-back state.
  */
+function consumerOf(service: KitService) {
+  if (!service.consumer) throw new Error('this service has no consumer');
+  return service.consumer;
+}
+
 async function writeMember(manager: EntityManager, userId: string, name: string | null, verified: boolean) {
   await manager.query(
     `INSERT INTO member (user_id, name, verified) VALUES ($1, $2, $3)
@@ -168,7 +173,7 @@ describe('aggregate versions: a retried or reordered old event never rolls state
   });
 
   it('ends in the newest state whatever order concurrent deliveries take', async () => {
-    const consumerService = consumer.consumer!;
+    const consumerService = consumerOf(consumer);
     const envelopes = (userId: string): [EventEnvelope, EventEnvelope] => {
       const base = { producer: SERVICES.auth, occurredAt: new Date().toISOString(), aggregateType: 'user' as const, aggregateId: userId };
       return [
@@ -188,7 +193,7 @@ describe('aggregate versions: a retried or reordered old event never rolls state
   });
 
   it('tells a redelivered event (duplicate) from an older version (stale), and handles facts once each in any order', async () => {
-    const consumerService = consumer.consumer!;
+    const consumerService = consumerOf(consumer);
     const userId = randomUUID();
     const base = { producer: SERVICES.auth, occurredAt: new Date().toISOString(), aggregateType: 'user' as const, aggregateId: userId };
     const v3: EventEnvelope = { ...base, id: randomUUID(), name: 'user.verified', version: 2, aggregateVersion: 3, payload: verified(userId) };
