@@ -24,8 +24,10 @@ import {
   type PhotoSize,
   type PhotoUploadResponse,
 } from '@mate/contracts';
-import { CurrentUser, notFound, Public } from '@mate/server-kit';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, CurrentUser, notFound, Public } from '@mate/server-kit';
 import { AttachPhotoDto, ReorderPhotosDto } from './dto/photo.dto';
+import { PhotoResponseDto, PhotoUploadResponseDto } from './dto/photo-responses.dto';
 import { PhotoUploadInterceptor, uploadContextOf } from './photo-upload.interceptor';
 import { PHOTO_CONTENT_TYPE } from './image-processor';
 import { PhotosService, type UploadedPhotoFile } from './photos.service';
@@ -36,11 +38,13 @@ const photoId = () => new ParseUUIDPipe({ exceptionFactory: () => notFound(Profi
  * The member's own photos, under both paths the clients use (`/api/photos/…` and
  * `/api/profile/me/photos/…`, spec 000 §7). Every route needs a live session.
  */
+@ApiTags('photos')
 @Controller(['api/photos', 'api/profile/me/photos'])
 export class PhotosController {
   constructor(private readonly photos: PhotosService) {}
 
   @Get()
+  @ApiOkResponse({ type: [PhotoResponseDto] })
   list(@CurrentUser() user: AuthPrincipal): Promise<PhotoDto[]> {
     return this.photos.list(user.userId);
   }
@@ -48,6 +52,11 @@ export class PhotosController {
   /** Multipart, field `photo`; `?context=onboarding` allows 10 MB instead of 5 MB. */
   @Post('upload')
   @UseInterceptors(PhotoUploadInterceptor)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['photo'], properties: { photo: { type: 'string', format: 'binary' } } } })
+  @ApiQuery({ name: 'context', required: false, enum: ['onboarding'], description: 'onboarding allows 10 MB instead of 5 MB' })
+  @ApiCreatedResponse({ type: PhotoUploadResponseDto })
+  @ApiErrors(400, 404, 413)
   upload(
     @CurrentUser() user: AuthPrincipal,
     @UploadedFile() file: UploadedPhotoFile | undefined,
@@ -57,28 +66,37 @@ export class PhotosController {
   }
 
   @Put('reorder')
+  @ApiOkResponse({ type: [PhotoResponseDto] })
+  @ApiErrors(400)
   reorder(@CurrentUser() user: AuthPrincipal, @Body() body: ReorderPhotosDto): Promise<PhotoDto[]> {
     return this.photos.reorder(user.userId, body.photoOrders);
   }
 
   @Put(':id/primary')
+  @ApiOkResponse({ type: [PhotoResponseDto] })
+  @ApiErrors(404)
   makePrimary(@CurrentUser() user: AuthPrincipal, @Param('id', photoId()) id: string): Promise<PhotoDto[]> {
     return this.photos.makePrimary(user.userId, id);
   }
 
   @Delete(':id')
+  @ApiOkResponse({ type: [PhotoResponseDto], description: 'The photos left' })
+  @ApiErrors(404)
   remove(@CurrentUser() user: AuthPrincipal, @Param('id', photoId()) id: string): Promise<PhotoDto[]> {
     return this.photos.remove(user.userId, id);
   }
 }
 
 /** POST /api/profile/me/photos: attach (or make primary) a photo already uploaded to Mate. */
+@ApiTags('photos')
 @Controller('api/profile/me/photos')
 export class ProfilePhotosController {
   constructor(private readonly photos: PhotosService) {}
 
   @Post()
   @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: PhotoResponseDto })
+  @ApiErrors(400, 404)
   attach(@CurrentUser() user: AuthPrincipal, @Body() body: AttachPhotoDto): Promise<PhotoDto> {
     return this.photos.attach(user.userId, body.url, body.isPrimary);
   }
@@ -90,12 +108,16 @@ const FILE_NAME = new RegExp(`^(${Object.keys(PHOTO_SIZES).join('|')})\\.webp$`)
  * The photo files. Public: `<img>` tags cannot send a bearer token, and photo ids are random
  * UUIDs. A file never changes (a new photo gets a new id), so it may be cached for a year.
  */
+@ApiTags('photos')
 @Controller('api/photos/files')
 export class PhotoFilesController {
   constructor(private readonly photos: PhotosService) {}
 
   @Public()
   @Get(':photoId/:file')
+  @ApiProduces(PHOTO_CONTENT_TYPE)
+  @ApiOkResponse({ description: 'The image; cacheable for a year', schema: { type: 'string', format: 'binary' } })
+  @ApiErrors(404)
   async file(
     @Param('photoId', photoId()) id: string,
     @Param('file') fileName: string,

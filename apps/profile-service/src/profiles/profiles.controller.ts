@@ -12,38 +12,49 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import type { AuthPrincipal, OwnProfileDto, ProfileCompletionDto, PublicProfileDto } from '@mate/contracts';
-import { CurrentUser, notFound } from '@mate/server-kit';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
 import { CompleteOnboardingDto } from './dto/complete-onboarding.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
+import { OwnProfileResponseDto, ProfileCompletionResponseDto, PublicProfileResponseDto } from './dto/profile-responses.dto';
 import { PROFILE_NOT_FOUND, ProfilesService } from './profiles.service';
 
 /**
  * Profiles. Every route needs a live session (global guard). The `me` routes are declared before
  * `:userId`, and `:userId` only takes a UUID, so `/api/profile/me…` never reads as a member id.
  */
+@ApiTags('profile')
 @Controller('api/profile')
 export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
 
   /** Clients add a timestamp parameter (`?t=…`) against caches; it is ignored, and nothing is stored. */
   @Get('me')
+  @ApiOkResponse({ type: OwnProfileResponseDto })
+  @ApiErrors(404)
   me(@CurrentUser() user: AuthPrincipal, @Res({ passthrough: true }) res: Response): Promise<OwnProfileDto> {
     res.setHeader('Cache-Control', 'no-store');
     return this.profiles.getOwnProfile(user.userId);
   }
 
   @Put('me')
+  @ApiOkResponse({ type: OwnProfileResponseDto })
+  @ApiErrors(400, 404)
   update(@CurrentUser() user: AuthPrincipal, @Body() body: UpdateProfileDto): Promise<OwnProfileDto> {
     return this.profiles.updateProfile(user.userId, body);
   }
 
   @Get('me/completion')
+  @ApiOkResponse({ type: ProfileCompletionResponseDto })
+  @ApiErrors(404)
   completion(@CurrentUser() user: AuthPrincipal): Promise<ProfileCompletionDto> {
     return this.profiles.completion(user.userId);
   }
 
   @Post('me/complete-onboarding')
   @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: OwnProfileResponseDto, description: 'No body (or `{}`) skips onboarding' })
+  @ApiErrors(400, 404)
   completeOnboarding(
     @CurrentUser() user: AuthPrincipal,
     @Body() body: CompleteOnboardingDto,
@@ -53,6 +64,8 @@ export class ProfilesController {
 
   /** Another member's profile as members may see it (no email, coordinates or hidden state). */
   @Get(':userId')
+  @ApiOkResponse({ type: PublicProfileResponseDto })
+  @ApiErrors(404)
   other(
     @Param('userId', new ParseUUIDPipe({ exceptionFactory: () => notFound(PROFILE_NOT_FOUND) }))
     userId: string,

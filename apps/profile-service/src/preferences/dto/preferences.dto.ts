@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -86,27 +87,33 @@ function FilterHeight(): PropertyDecorator {
 
 /** PUT /api/preferences/me (spec 000 §3, §5): the fields sent replace the stored ones. */
 export class UpdatePreferencesDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: PREFERENCES_MIN_AGE, maximum: PREFERENCES_MAX_AGE })
   @IsOptional()
   @AgeLimit(MIN_AGE_MESSAGE)
   minAge?: number;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: PREFERENCES_MIN_AGE, maximum: PREFERENCES_MAX_AGE })
   @IsOptional()
   @AgeLimit(MAX_AGE_MESSAGE)
   maxAge?: number;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: DISTANCE_MIN_KM, maximum: DISTANCE_MAX_KM, description: 'Kilometres' })
   @IsOptional()
   @Distance()
   maxDistance?: number;
 
   /** Interested in; empty means everyone (the "Select at least one" hint is not enforced). */
+  @ApiPropertyOptional({ type: [String], enum: INTERESTED_IN_OPTIONS, description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Gender preference', INTERESTED_IN_OPTIONS)
   genderPreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], maxItems: PREFERENCE_LIST_MAX_ITEMS })
   @IsOptional()
   @WordList('Interests')
   interests?: string[];
 
+  @ApiPropertyOptional({ type: [String], maxItems: PREFERENCE_LIST_MAX_ITEMS })
   @IsOptional()
   @WordList('Dealbreakers')
   dealbreakers?: string[];
@@ -117,49 +124,62 @@ export class UpdatePreferencesDto {
  * required; a list left out means "everyone" (empty), a height left out means no limit.
  */
 export class UpdateFilterPreferencesDto {
+  @ApiProperty({ type: 'integer', minimum: PREFERENCES_MIN_AGE, maximum: PREFERENCES_MAX_AGE })
   @AgeLimit(MIN_AGE_MESSAGE)
   minAge!: number;
 
+  @ApiProperty({ type: 'integer', minimum: PREFERENCES_MIN_AGE, maximum: PREFERENCES_MAX_AGE })
   @AgeLimit(MAX_AGE_MESSAGE)
   maxAge!: number;
 
+  @ApiProperty({ type: 'integer', minimum: DISTANCE_MIN_KM, maximum: DISTANCE_MAX_KM, description: 'Kilometres' })
   @Distance()
   maxDistance!: number;
 
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: FILTER_HEIGHT_MIN_CM, maximum: FILTER_HEIGHT_MAX_CM, description: 'Centimetres; empty means no limit' })
   @FilterHeight()
   minHeight?: number | null;
 
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: FILTER_HEIGHT_MIN_CM, maximum: FILTER_HEIGHT_MAX_CM, description: 'Centimetres; empty means no limit' })
   @FilterHeight()
   maxHeight?: number | null;
 
+  @ApiPropertyOptional({ type: [String], enum: values(FILTER_GENDER_OPTIONS), description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Gender preference', values(FILTER_GENDER_OPTIONS))
   genderPreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], enum: values(EDUCATION_OPTIONS), description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Education preference', values(EDUCATION_OPTIONS))
   educationPreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], enum: values(RELATIONSHIP_GOAL_OPTIONS), description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Relationship goal preference', values(RELATIONSHIP_GOAL_OPTIONS))
   relationshipGoalPreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], enum: values(SMOKING_DRINKING_OPTIONS), description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Smoking preference', values(SMOKING_DRINKING_OPTIONS))
   smokingPreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], enum: values(SMOKING_DRINKING_OPTIONS), description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Drinking preference', values(SMOKING_DRINKING_OPTIONS))
   drinkingPreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], enum: values(EXERCISE_OPTIONS), description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Exercise preference', values(EXERCISE_OPTIONS))
   exercisePreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], enum: values(PETS_OPTIONS), description: 'Empty means everyone' })
   @IsOptional()
   @OptionList('Pets preference', values(PETS_OPTIONS))
   petsPreference?: string[];
 
+  @ApiPropertyOptional({ type: [String], maxItems: PREFERENCE_LIST_MAX_ITEMS })
   @IsOptional()
   @WordList('Required interests')
   requiredInterests?: string[];

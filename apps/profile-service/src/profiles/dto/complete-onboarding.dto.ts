@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -63,6 +64,7 @@ const INTERESTS_REQUIRED = 'Please add at least one interest';
  * characters, 1 to 10 interests). Unknown fields are refused either way.
  */
 export class CompleteOnboardingDto {
+  @ApiPropertyOptional({ maxLength: NAME_MAX_LENGTH, description: 'Required when completing' })
   @ValidateIf(isCompleting)
   @Transform(trim)
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
@@ -70,6 +72,7 @@ export class CompleteOnboardingDto {
   @IsString({ message: 'Name is required' })
   name?: string;
 
+  @ApiPropertyOptional({ type: 'integer', minimum: ONBOARDING_MIN_AGE, maximum: ONBOARDING_MAX_AGE })
   @ValidateIf(isCompleting)
   @Max(ONBOARDING_MAX_AGE, { message: `Age must be at most ${ONBOARDING_MAX_AGE}` })
   @Min(ONBOARDING_MIN_AGE, { message: ProfileMessages.underage })
@@ -77,10 +80,12 @@ export class CompleteOnboardingDto {
   age?: number;
 
   /** The onboarding reading (prefer-not-to-say) and the profile form's (other) are both accepted. */
+  @ApiPropertyOptional({ enum: ALL_GENDERS })
   @ValidateIf(isCompleting)
   @IsIn(ALL_GENDERS, { message: GENDER_MESSAGE })
   gender?: string;
 
+  @ApiPropertyOptional({ minLength: ONBOARDING_BIO_MIN_LENGTH, maxLength: BIO_MAX_LENGTH })
   @ValidateIf(isCompleting)
   @Transform(trim)
   @MaxLength(BIO_MAX_LENGTH, { message: `Bio must be at most ${BIO_MAX_LENGTH} characters` })
@@ -91,6 +96,7 @@ export class CompleteOnboardingDto {
   bio?: string;
 
   /** Trimmed, empty ones and case-insensitive duplicates dropped, then 1 to 10. */
+  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: ONBOARDING_MAX_INTERESTS })
   @ValidateIf(isCompleting)
   @Transform(wordList)
   @MaxLength(INTEREST_MAX_LENGTH, { each: true, message: INTEREST_LENGTH_MESSAGE })
@@ -100,10 +106,12 @@ export class CompleteOnboardingDto {
   @IsArray({ message: INTERESTS_REQUIRED })
   interests?: string[];
 
+  @ApiPropertyOptional({ enum: ALL_LOOKING_FOR })
   @ValidateIf(isCompleting)
   @IsIn(ALL_LOOKING_FOR, { message: LOOKING_FOR_MESSAGE })
   lookingFor?: string;
 
+  @ApiPropertyOptional({ maxLength: LOCATION_MAX_LENGTH, example: 'Austin, Texas' })
   @ValidateIf(isCompleting)
   @Transform(trim)
   @MaxLength(LOCATION_MAX_LENGTH, { message: `Location must be at most ${LOCATION_MAX_LENGTH} characters` })

@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -43,23 +44,27 @@ export const INTERESTS_LIST_MESSAGE = 'Interests must be a list of words';
  * left as it is, null (or empty text) clears it. Text is trimmed.
  */
 export class UpdateProfileDto {
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: NAME_MAX_LENGTH })
   @IsOptional()
   @Transform(trimOrNull)
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
   @IsString({ message: 'Name must be text' })
   name?: string | null;
 
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: PROFILE_MIN_AGE, maximum: PROFILE_MAX_AGE })
   @IsOptional()
   @Max(PROFILE_MAX_AGE, { message: `Age must be at most ${PROFILE_MAX_AGE}` })
   @Min(PROFILE_MIN_AGE, { message: ProfileMessages.underage })
   @IsInt({ message: AGE_INTEGER_MESSAGE })
   age?: number | null;
 
+  @ApiPropertyOptional({ type: String, nullable: true, enum: ALL_GENDERS })
   @IsOptional()
   @Transform(trimOrNull)
   @IsIn(ALL_GENDERS, { message: GENDER_MESSAGE })
   gender?: string | null;
 
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: BIO_MAX_LENGTH })
   @IsOptional()
   @Transform(trimOrNull)
   @MaxLength(BIO_MAX_LENGTH, { message: `Bio must be at most ${BIO_MAX_LENGTH} characters` })
@@ -67,18 +72,21 @@ export class UpdateProfileDto {
   bio?: string | null;
 
   /** Free text "City, State/Country"; geocoded offline. */
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: LOCATION_MAX_LENGTH, example: 'Austin, Texas' })
   @IsOptional()
   @Transform(trimOrNull)
   @MaxLength(LOCATION_MAX_LENGTH, { message: `Location must be at most ${LOCATION_MAX_LENGTH} characters` })
   @IsString({ message: 'Location must be text' })
   location?: string | null;
 
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: HEIGHT_MIN_CM, maximum: HEIGHT_MAX_CM, description: 'Centimetres' })
   @IsOptional()
   @Max(HEIGHT_MAX_CM, { message: `Height must be between ${HEIGHT_MIN_CM} and ${HEIGHT_MAX_CM} cm` })
   @Min(HEIGHT_MIN_CM, { message: `Height must be between ${HEIGHT_MIN_CM} and ${HEIGHT_MAX_CM} cm` })
   @IsInt({ message: 'Height must be a whole number of centimetres' })
   height?: number | null;
 
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: OCCUPATION_MAX_LENGTH })
   @IsOptional()
   @Transform(trimOrNull)
   @MaxLength(OCCUPATION_MAX_LENGTH, {
@@ -87,6 +95,7 @@ export class UpdateProfileDto {
   @IsString({ message: 'Occupation must be text' })
   occupation?: string | null;
 
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: EDUCATION_MAX_LENGTH })
   @IsOptional()
   @Transform(trimOrNull)
   @MaxLength(EDUCATION_MAX_LENGTH, {
@@ -95,12 +104,14 @@ export class UpdateProfileDto {
   @IsString({ message: 'Education must be text' })
   education?: string | null;
 
+  @ApiPropertyOptional({ type: String, nullable: true, enum: ALL_LOOKING_FOR })
   @IsOptional()
   @Transform(trimOrNull)
   @IsIn(ALL_LOOKING_FOR, { message: LOOKING_FOR_MESSAGE })
   lookingFor?: string | null;
 
   /** Trimmed, empty ones and case-insensitive duplicates dropped; at most 20 of up to 40 characters. */
+  @ApiPropertyOptional({ type: [String], nullable: true, maxItems: PROFILE_MAX_INTERESTS })
   @IsOptional()
   @Transform(wordList)
   @ArrayMaxSize(PROFILE_MAX_INTERESTS, { message: `Maximum ${PROFILE_MAX_INTERESTS} interests allowed` })

@@ -1,0 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { OwnProfileDto, ProfileCompletionDto, PublicProfileDto } from '@mate/contracts';
+import { PhotoResponseDto } from '../../photos/dto/photo-responses.dto';
+
+const text = { type: String, nullable: true } as const;
+const whole = { type: 'integer', nullable: true } as const;
+
+/** Response shapes for the OpenAPI document; the contracts' interfaces keep them honest. */
+export class PublicProfileResponseDto implements PublicProfileDto {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) userId!: string;
+  @ApiProperty(text) name!: string | null;
+  @ApiProperty(whole) age!: number | null;
+  @ApiProperty(text) gender!: string | null;
+  @ApiProperty(text) bio!: string | null;
+  @ApiProperty({ ...text, example: 'Austin, Texas' }) location!: string | null;
+  @ApiProperty({ ...whole, description: 'Centimetres' }) height!: number | null;
+  @ApiProperty(text) occupation!: string | null;
+  @ApiProperty(text) education!: string | null;
+  @ApiProperty(text) lookingFor!: string | null;
+  @ApiProperty({ type: [String] }) interests!: string[];
+  @ApiProperty({ type: [PhotoResponseDto] }) photos!: PhotoResponseDto[];
+  @ApiProperty({ ...text, description: 'URL of the primary photo' }) profilePicture!: string | null;
+}
+
+export class OwnProfileResponseDto extends PublicProfileResponseDto implements OwnProfileDto {
+  @ApiProperty() isVerified!: boolean;
+  @ApiProperty() profileCompleted!: boolean;
+  @ApiProperty() onboardingCompleted!: boolean;
+  @ApiProperty({ type: Boolean, nullable: true, description: 'null without a location; else whether the place was found' })
+  locationResolved!: boolean | null;
+  @ApiPropertyOptional({ description: 'Why distance matching is off (PUT only)' }) locationNote?: string;
+}
+
+export class ProfileCompletionResponseDto implements ProfileCompletionDto {
+  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100 }) percentage!: number;
+}
