@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type EmailJobData } from '@mate/contracts';
-import { JobWorker, LOGGER, type JobData } from '@mate/server-kit';
+import { HealthRegistry, JobWorker, LOGGER, type JobData } from '@mate/server-kit';
 import { NotificationEnv } from '../notification.env';
 import { EmailDeliveryError, EmailsService, type DeliveryOutcome } from './emails.service';
 
@@ -17,6 +17,7 @@ export class EmailWorker extends JobWorker<QueueName.Email, DeliveryOutcome> {
     @Inject(NotificationEnv) env: NotificationEnv,
     private readonly emails: EmailsService,
     @Inject(LOGGER) logger: Logger,
+    health: HealthRegistry,
   ) {
     super(
       {
@@ -28,6 +29,7 @@ export class EmailWorker extends JobWorker<QueueName.Email, DeliveryOutcome> {
         enabled: env.WORKERS === 'on',
       },
       logger,
+      health,
     );
   }
 

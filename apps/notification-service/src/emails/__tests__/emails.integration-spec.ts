@@ -12,7 +12,7 @@ import {
   type EmailJobData,
   type EventEnvelope,
 } from '@mate/contracts';
-import { createQueueConnection, EventConsumer, runMigrations } from '@mate/server-kit';
+import { createQueueConnection, EventConsumer, HealthRegistry, runMigrations } from '@mate/server-kit';
 import {
   createTestDatabase,
   createTestRedisNamespace,
@@ -82,9 +82,15 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     await db?.drop();
   });
 
-  it('is ready: database and Redis answer', async () => {
+  it('is ready: database, Redis, the queue connection, and the email and event workers run', async () => {
     const res = await request(app.getHttpServer()).get('/health/ready').expect(200);
-    expect(res.body.checks).toEqual({ database: 'up', redis: 'up' });
+    expect(res.body.checks).toEqual({
+      database: 'up',
+      redis: 'up',
+      queues: 'up',
+      'queue:jobs.email': 'up',
+      'queue:events.notification-service': 'up',
+    });
   });
 
   it('sends a queued email with its link and logs the delivery without the link', async () => {
@@ -253,6 +259,8 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     );
     try {
       expect(ctx.get(EmailWorker).running).toBe(false);
+      // Not running by design: readiness does not wait for it.
+      expect((await ctx.get(HealthRegistry).run()).checks).not.toHaveProperty('queue:jobs.email');
       expect(await runMigrations(ctx)).toEqual([]);
     } finally {
       await ctx.close();

@@ -11,6 +11,7 @@ import {
   type ServiceName,
 } from '@mate/contracts';
 import { LOGGER } from '../logging/logger';
+import { HealthRegistry } from '../health/health';
 import { eventLagSeconds } from '../metrics/metrics';
 import { QueueWorker } from '../workers/queue-worker';
 
@@ -64,8 +65,9 @@ export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> impl
     @Inject(EVENT_HANDLERS) private readonly handlers: EventHandlers,
     @Inject(EVENT_CONSUMER_OPTIONS) options: EventConsumerOptions,
     @Inject(LOGGER) logger: Logger,
+    health: HealthRegistry,
   ) {
-    super({ ...options, queue: eventQueueName(options.service) }, logger);
+    super({ ...options, queue: eventQueueName(options.service) }, logger, health);
   }
 
   override onModuleInit() {

@@ -6,6 +6,7 @@ import type { JobEnvelope, JobPayloads, QueueName, ServiceName } from '@mate/con
 import { runWithRequestId } from '../logging/logger';
 import { createQueueConnection } from '../redis/redis';
 import { jobsFailedTotal } from '../metrics/metrics';
+import type { HealthRegistry } from '../health/health';
 
 export interface QueueWorkerSettings {
   service: ServiceName;
@@ -21,8 +22,9 @@ export interface QueueWorkerSettings {
  * The one way a service works a BullMQ queue, for events and jobs alike: it starts with the
  * service when WORKERS=on and stops with it, owns its connection, runs each job under the request
  * id that caused it (so the handler's log lines carry it), logs failed attempts and counts them
- * in `mate_jobs_failed_total`. A subclass says what a job does (`process`) and whose request it
- * belongs to (`requestIdOf`).
+ * in `mate_jobs_failed_total`, and, given the health registry, keeps readiness down while it
+ * should run and does not (`queue:<name>`). A subclass says what a job does (`process`) and whose
+ * request it belongs to (`requestIdOf`).
  */
 export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationShutdown {
   private worker: Worker<D, R> | null = null;
@@ -31,6 +33,7 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
   protected constructor(
     protected readonly settings: QueueWorkerSettings,
     protected readonly logger: Logger,
+    private readonly health?: HealthRegistry,
   ) {}
 
   protected abstract process(job: Job<D, R>): Promise<R>;
@@ -69,6 +72,7 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
     });
     // Connection trouble: BullMQ reconnects by itself; say so without flooding the log.
     this.worker.on('error', (err) => this.logger.warn({ queue, err }, 'queue worker error'));
+    this.health?.registerWorker(queue, () => this.worker);
   }
 
   async stop() {
@@ -76,6 +80,7 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
     const connection = this.connection;
     this.worker = null;
     this.connection = null;
+    this.health?.unregister(`queue:${this.settings.queue}`);
     if (worker) await worker.close();
     if (connection) await connection.quit().catch(() => connection.disconnect());
   }
