@@ -169,9 +169,11 @@ function addToCompose(tree: Tree, entry: RegistryEntry) {
 `;
   text = insertBefore(text, '\n  gateway:\n', `\n${service.trimEnd()}\n`, COMPOSE_FILE);
   text = insertBefore(text, '  # --- web apps', migrate, COMPOSE_FILE);
+  // The gateway waits for it: appended to the end of the gateway's depends_on.
   const gateway = text.indexOf('\n  gateway:\n');
-  const dependsOn = text.indexOf('    depends_on:\n', gateway) + '    depends_on:\n'.length;
-  text = `${text.slice(0, dependsOn)}      ${name}:\n        condition: service_healthy\n${text.slice(dependsOn)}`;
+  let end = text.indexOf('    depends_on:\n', gateway) + '    depends_on:\n'.length;
+  while (text.startsWith('      ', end)) end = text.indexOf('\n', end) + 1;
+  text = `${text.slice(0, end)}      ${name}:\n        condition: service_healthy\n${text.slice(end)}`;
   if (!text.includes(`  ${urlVariable}:`)) {
     text = insertAfterLast(text, /^ {2}[A-Z_]+_SERVICE_URL: .*\n/gm, `  ${urlVariable}: http://${name}:${port}\n`, COMPOSE_FILE);
   }
@@ -213,6 +215,19 @@ function addToKustomize(tree: Tree, entry: RegistryEntry) {
   let devText = insertAfterLast(read(tree, dev), /^ {6}- [a-z-]+\.DATABASE_URL=.*\n/gm, `      - ${name}.DATABASE_URL=postgres://mate:mate@postgres:5432/mate_${database}\n`, dev);
   devText = insertBefore(devText, '  - { name: mate/web,', `  - { name: mate/${name}, newTag: dev }\n`, dev);
   tree.write(dev, devText);
+
+  // The operators' list of secret keys (k8s/README.md) names the new one, in the table and the command.
+  const readme = 'k8s/README.md';
+  let readmeText = insertAfterLast(
+    read(tree, readme),
+    /^ {3}\| `[a-z-]+\.DATABASE_URL` +\|.*\n/gm,
+    `   | \`${name}.DATABASE_URL\` | ${name} (\`mate_${database}\`) |\n`,
+    readme,
+  );
+  const lastLiteral = [...readmeText.matchAll(/^( +--from-literal=[a-z-]+\.DATABASE_URL=postgres:\/\/\.\.\.)\n/gm)].at(-1);
+  if (!lastLiteral || lastLiteral.index === undefined) throw new Error(`${readme}: no --from-literal=<app>.DATABASE_URL line`);
+  readmeText = `${readmeText.slice(0, lastLiteral.index)}${lastLiteral[1]} \\\n     --from-literal=${name}.DATABASE_URL=postgres://...\n${readmeText.slice(lastLiteral.index + lastLiteral[0].length)}`;
+  tree.write(readme, readmeText);
 
   const prod = 'k8s/overlays/prod/kustomization.yaml';
   tree.write(

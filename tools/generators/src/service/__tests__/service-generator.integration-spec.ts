@@ -9,7 +9,10 @@ import { REGISTRY_FILE, serviceGenerator } from '../generator';
 /** Repository root (this file is tools/generators/src/service/__tests__/). */
 const ROOT = path.resolve(__dirname, '../../../../..');
 /** What a generated service needs to type-check, lint and run its test, copied (not linked) where the generator writes. */
-const COPIED = ['tsconfig.base.json', 'jest.preset.js', '.swcrc', '.prettierrc', 'eslint.config.mjs', 'nx.json', 'package.json', 'libs', 'docker', 'k8s'];
+const COPIED = [
+  ...['tsconfig.base.json', 'jest.preset.js', '.swcrc', '.prettierrc', 'eslint.config.mjs', 'nx.json', 'package.json', 'package-lock.json'],
+  ...['apps', 'libs', 'docker', 'k8s', 'tools/scripts', 'tools/infra-tests'],
+];
 
 interface Entry {
   name: string;
@@ -39,7 +42,7 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     for (const entry of COPIED) {
       fs.cpSync(path.join(ROOT, entry), path.join(scratch, entry), {
         recursive: true,
-        filter: (source) => !/[/\\](node_modules|dist)$/.test(source),
+        filter: (source) => !/[/\\](node_modules|dist|\.nx)$/.test(source),
       });
     }
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
@@ -100,6 +103,11 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     const jest = run(scratch, 'jest/bin/jest.js', ['-c', 'apps/demo-service/jest.config.cjs', '--ci']);
     expect({ jest: jest.status, output: jest.status ? jest.output : '' }).toEqual({ jest: 0, output: '' });
     expect(jest.output).toMatch(/Tests:\s+2 passed, 2 total/);
+  });
+
+  it('leaves compose, k8s and the launcher in agreement with the registry (tools/infra-tests on the copy)', () => {
+    const infra = run(scratch, 'jest/bin/jest.js', ['-c', 'tools/infra-tests/jest.config.cjs', '--ci']);
+    expect({ infra: infra.status, output: infra.status ? infra.output : '' }).toEqual({ infra: 0, output: '' });
   });
 
   it('refuses a service that exists, a bad name, a taken port or route', async () => {
