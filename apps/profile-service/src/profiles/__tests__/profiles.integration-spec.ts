@@ -137,6 +137,30 @@ describe('profile-service (real PostgreSQL and Redis)', () => {
       expect(pick(b)).toMatchObject({ name: 'Zoe', age: 33, is_verified: true });
     });
 
+    it('fills name and age from a verification (v2) when the older registration (v1) arrives after it and is skipped', async () => {
+      const userId = randomUUID();
+      const versioned = <E extends EventEnvelope>(e: E, aggregateVersion: number): E => ({
+        ...e,
+        aggregateType: 'user',
+        aggregateId: userId,
+        aggregateVersion,
+      });
+      const v1 = versioned(registered(userId, 'Lea', 35), 1);
+      const v2 = versioned(
+        envelope('user.verified', { userId, verifiedAt: new Date().toISOString(), name: 'Lea', age: 35 }),
+        2,
+      );
+      expect(await consumer.apply(v2)).toBe('handled');
+      expect(await consumer.apply(v1)).toBe('stale');
+      expect(await profileRow(userId)).toMatchObject({ name: 'Lea', age: 35, is_verified: true });
+      const events = await dataSource.query(
+        "SELECT body->>'aggregateVersion' AS version FROM outbox WHERE name = 'profile.updated' AND body->'payload'->>'userId' = $1",
+        [userId],
+      );
+      // One profile.updated for the one change, numbered by this service's own profile counter.
+      expect(events).toEqual([{ version: '1' }]);
+    });
+
     it('consumes events from its real queue', async () => {
       const connection: Redis = createQueueConnection(redisNs.url);
       const queue = new Queue<EventEnvelope>(eventQueueName(SERVICES.profile), {
