@@ -85,10 +85,10 @@ describe('the service registry and k8s/', () => {
     expect(resources.filter((r) => r.endsWith('-service')).sort()).toEqual(DEPLOYED_SERVICES.map((s) => s.name).sort());
   });
 
-  it.each(DEPLOYED_SERVICES.map((s) => [s.name, s]))('deploys %s on its registry port', (name, s) => {
+  it.each(DEPLOYED_SERVICES.map((s) => [s.name, s]))('deploys %s on its registry port, scraped by Prometheus there', (name, s) => {
     const docs = walkFiles(rootPath('k8s/base', name), (f) => f.endsWith('.yaml')).flatMap(loadYamlDocuments) as {
       kind: string;
-      spec?: { ports?: { port: number }[]; template?: { spec: { containers: { ports?: { containerPort: number }[]; env?: { name: string; value?: string }[] }[] } } };
+      spec?: { ports?: { port: number }[]; template?: { metadata?: { annotations?: Record<string, string> }; spec: { containers: { ports?: { containerPort: number }[]; env?: { name: string; value?: string }[] }[] } } };
     }[];
     const deployment = docs.find((d) => d.kind === 'Deployment');
     const container = deployment?.spec?.template?.spec.containers[0];
@@ -96,6 +96,11 @@ describe('the service registry and k8s/', () => {
     expect(container?.env?.find((e) => e.name === 'PORT')?.value).toBe(String(s.port));
     expect(docs.find((d) => d.kind === 'Service')?.spec?.ports?.map((p) => p.port)).toEqual([s.port]);
     expect(docs.some((d) => d.kind === 'Job')).toBe(Boolean(s.database));
+    expect(deployment?.spec?.template?.metadata?.annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': String(s.port),
+      'prometheus.io/path': '/metrics',
+    });
   });
 
   it('configures every registered service’s URL, planned ones included', () => {
