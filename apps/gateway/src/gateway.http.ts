@@ -6,6 +6,7 @@ import { GatewayEnv } from './gateway.env';
 import { createEdge } from './proxy/edge';
 import { RealtimeServer } from './realtime/realtime.server';
 import { matchRoute } from './proxy/routes';
+import { mountApiDocs } from './docs/api-docs';
 
 /** HTTP options of the gateway: CORS for the two web apps, unparsed bodies, the edge before Nest, socket.io. */
 export function gatewayHttp(env: GatewayEnv): HttpOptions {
@@ -18,6 +19,8 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
       return route ? `${route.prefix}/*` : undefined;
     },
     beforeRoutes: (app: NestExpressApplication) => {
+      // Before the edge, which answers every other /api path.
+      mountApiDocs(app, env, app.get<Logger>(LOGGER));
       const edge = createEdge({
         env,
         redis: app.get<Redis>(REDIS),
