@@ -1,8 +1,10 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { HealthRegistry, Public } from '@mate/server-kit';
 
-/** `GET /health`: the gateway's own readiness (Redis), for load balancers and `npm start`. */
+/** `GET /health`: the gateway's own readiness (Redis), for load balancers and `npm start`. Not part of the API docs. */
+@ApiExcludeController()
 @Controller()
 export class GatewayController {
   constructor(private readonly health: HealthRegistry) {}
