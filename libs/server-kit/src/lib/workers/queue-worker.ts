@@ -8,6 +8,9 @@ import { createQueueConnection } from '../redis/redis';
 import { jobsFailedTotal } from '../metrics/metrics';
 import type { HealthRegistry } from '../health/health';
 
+/** At most one "queue worker error" line per worker this often (Redis down: one per reconnect). */
+const ERROR_LOG_INTERVAL_MS = 10_000;
+
 export interface QueueWorkerSettings {
   service: ServiceName;
   queue: string;
@@ -70,8 +73,13 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
         this.logger.warn({ queue, jobId: job.id, name: job.name, attempts: job.attemptsMade, final, err }, 'job failed'),
       );
     });
-    // Connection trouble: BullMQ reconnects by itself; say so without flooding the log.
-    this.worker.on('error', (err) => this.logger.warn({ queue, err }, 'queue worker error'));
+    // Connection trouble: BullMQ reconnects by itself; say so without a line per reconnect attempt.
+    let lastErrorLoggedAt = 0;
+    this.worker.on('error', (err) => {
+      if (Date.now() - lastErrorLoggedAt < ERROR_LOG_INTERVAL_MS) return;
+      lastErrorLoggedAt = Date.now();
+      this.logger.warn({ queue, err }, 'queue worker error');
+    });
     this.health?.registerWorker(queue, () => this.worker);
   }
 
