@@ -1,0 +1,355 @@
+// `npm run bench:events`: profile-service (from source, a real process) takes PUT /api/profile/me
+// at a steady rate; each change publishes profile.updated through its outbox, its relay hands it to
+// BullMQ and the kit's EventConsumer, as matching-service (another process, its own database),
+// applies it. Prints outbox-to-handled lag p50/p95/p99 and events/s, for a baseline rate and the
+// target rate side by side. Loopback only, bounded, and it removes what it created.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { SessionStore } from '@mate/server-kit';
+import { issueSession } from '@mate/server-kit/testing';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const RESULT_FILE = path.join(ROOT, 'tools/bench/events/last-result.json');
+const TARGET_RATE = 500;
+const TARGET_P99_MS = 200;
+const WARMUP_SECONDS = 2;
+const MAX_SECONDS = 60;
+const MAX_RATE = 2000;
+const MEMBERS = 200;
+/** How long the consumer may take to drain a phase once the producer stopped sending. */
+const DRAIN_TIMEOUT_MS = 60_000;
+const TICK_MS = 10;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const JWT_SECRET = `bench-${randomBytes(16).toString('hex')}`;
+
+interface Options {
+  seconds: number;
+  rates: number[];
+}
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = { seconds: 10, rates: [100, TARGET_RATE] };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--seconds') opts.seconds = Number(value());
+    else if (flag === '--rates') opts.rates = value().split(',').map(Number);
+    else if (flag === '--help' || flag === '-h') {
+      process.stdout.write('Usage: npm run bench:events -- [--seconds <s>=10] [--rates <baseline>,<target>=100,500]\n');
+      process.exit(0);
+    } else throw new Error(`Unknown argument: ${argv[i]}`);
+  }
+  if (!Number.isInteger(opts.seconds) || opts.seconds < 1 || opts.seconds > MAX_SECONDS) {
+    throw new Error(`--seconds must be a whole number between 1 and ${MAX_SECONDS}`);
+  }
+  if (opts.rates.length === 0 || opts.rates.some((r) => !Number.isInteger(r) || r < 1 || r > MAX_RATE)) {
+    throw new Error(`--rates must be whole numbers of events/s between 1 and ${MAX_RATE}`);
+  }
+  return opts;
+}
+
+function requireLoopback(name: string, url: string) {
+  const host = new URL(url).hostname;
+  if (!LOOPBACK.has(host)) throw new Error(`${name} must point at this machine (127.0.0.1), not ${host}`);
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function admin<T>(url: string, sql: string): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const children: ChildProcess[] = [];
+/** Set once the bench stops its children on purpose (their exit is then no news). */
+let cleaned = false;
+
+function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, readyLine?: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(__dirname, script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  child.once('exit', (code) => {
+    if (!cleaned) process.stderr.write(`${script} exited with ${code}:\n${output.slice(-4000)}\n`);
+  });
+  if (!readyLine) return Promise.resolve(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+    child.stdout?.on('data', () => output.includes(readyLine) && resolve(child));
+  });
+}
+
+async function runToEnd(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [path.join(__dirname, script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const code: number | null = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}):\n${output.slice(-4000)}`);
+}
+
+async function waitForHttp(url: string, child: ChildProcess) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the producer exited with ${child.exitCode}`);
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+interface PhaseResult {
+  rate: number;
+  sent: number;
+  failed: number;
+  handled: number;
+  eventsPerSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Of the lag, the part until the relay had published the row (outbox to queue). */
+  relayP50: number;
+  relayP99: number;
+  httpP99: number;
+}
+
+function percentile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+/** Sends PUT /api/profile/me at `rate` per second for `seconds` (open loop: never waits for answers). */
+async function drive(baseUrl: string, tokens: string[], rate: number, seconds: number, seq: { n: number }) {
+  const latencies: number[] = [];
+  let failed = 0;
+  const pending: Promise<void>[] = [];
+  const started = Date.now();
+  const total = rate * seconds;
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
+    for (; sent < due; sent++) {
+      const token = tokens[sent % tokens.length];
+      const n = ++seq.n;
+      const t0 = performance.now();
+      pending.push(
+        fetch(`${baseUrl}/api/profile/me`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ bio: `Bench change number ${n}.` }),
+        }).then(
+          async (res) => {
+            await res.arrayBuffer();
+            if (res.status === 200) latencies.push(performance.now() - t0);
+            else failed += 1;
+          },
+          () => {
+            failed += 1;
+          },
+        ),
+      );
+    }
+    await new Promise((r) => setTimeout(r, TICK_MS));
+  }
+  await Promise.all(pending);
+  return { sent, failed, latencies: latencies.sort((a, b) => a - b) };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  requireLoopback('DATABASE_URL', databaseUrl);
+  requireLoopback('REDIS_URL', redisUrl);
+
+  const run = randomBytes(4).toString('hex');
+  const prefix = `bench-events-${run}`;
+  const dbs = { producer: `mate_bench_profile_${run}`, consumer: `mate_bench_matching_${run}` };
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await Promise.all(
+      children
+        .filter((c) => c.exitCode === null)
+        .map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(() => c.kill('SIGKILL'), 8000);
+              c.once('exit', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              c.kill('SIGTERM');
+            }),
+        ),
+    );
+    for (const name of Object.values(dbs)) await admin(databaseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+    redis.disconnect();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+  }
+
+  try {
+    const load = os.loadavg()[0];
+    if (load > os.cpus().length / 2) {
+      process.stdout.write(`note: load average ${load.toFixed(1)} on ${os.cpus().length} CPUs; other work will show in the numbers\n`);
+    }
+    for (const name of Object.values(dbs)) await admin(databaseUrl, `CREATE DATABASE "${name}"`);
+    const common = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: redisUrl,
+      KEY_PREFIX: prefix,
+      JWT_SECRET,
+      PHOTO_STORAGE: 'local',
+      PHOTO_DIR: path.join(os.tmpdir(), `mate-bench-events-${run}`),
+    };
+    const producerEnv = { ...common, DATABASE_URL: withDatabase(databaseUrl, dbs.producer) };
+    process.stdout.write('migrating and starting profile-service (producer) and the matching-service consumer...\n');
+    await runToEnd('producer.cjs', ['migrate'], producerEnv);
+    const port = await freePort();
+    const producer = await startChild('producer.cjs', [], { ...producerEnv, PORT: String(port), HOST: '127.0.0.1' });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const [, consumerReady] = await Promise.all([
+      waitForHttp(`${baseUrl}/health/ready`, producer),
+      startChild('consumer.cjs', [], { ...common, DATABASE_URL: withDatabase(databaseUrl, dbs.consumer) }, 'consumer ready'),
+    ]);
+    void consumerReady;
+
+    // Members as the seeder writes them, with live sessions as auth-service issues them.
+    const producerDb = new Client({ connectionString: producerEnv.DATABASE_URL });
+    const consumerDb = new Client({ connectionString: withDatabase(databaseUrl, dbs.consumer) });
+    await Promise.all([producerDb.connect(), consumerDb.connect()]);
+    const { rows } = await producerDb.query<{ user_id: string }>(
+      `INSERT INTO profiles (user_id, name, age) SELECT gen_random_uuid(), 'Bench ' || n, 30 FROM generate_series(1, $1) n RETURNING user_id`,
+      [MEMBERS],
+    );
+    const store = new SessionStore(redis, prefix);
+    const tokens = await Promise.all(rows.map((r) => issueSession(store, JWT_SECRET, r.user_id as `${string}-${string}-${string}-${string}-${string}`).then((s) => s.token)));
+
+    const seq = { n: 0 };
+    const results: PhaseResult[] = [];
+    for (const rate of opts.rates) {
+      process.stdout.write(`${rate} events/s: ${WARMUP_SECONDS} s warm-up, then ${opts.seconds} s measured...\n`);
+      await drive(baseUrl, tokens, rate, WARMUP_SECONDS, seq);
+      const from = new Date();
+      const phase = await drive(baseUrl, tokens, rate, opts.seconds, seq);
+      const to = new Date();
+      const accepted = phase.sent - phase.failed;
+      // Every accepted change is one event: wait until the consumer applied all of this phase's.
+      const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+      let handled = 0;
+      for (;;) {
+        const r = await consumerDb.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM bench_handled WHERE occurred_at >= $1 AND occurred_at < $2',
+          [from, to],
+        );
+        handled = r.rows[0].n;
+        if (handled >= accepted || Date.now() > deadline) break;
+        await new Promise((r2) => setTimeout(r2, 200));
+      }
+      const lag = await consumerDb.query<{ ms: number }>(
+        `SELECT extract(epoch FROM handled_at - occurred_at) * 1000 AS ms FROM bench_handled
+          WHERE occurred_at >= $1 AND occurred_at < $2 ORDER BY 1`,
+        [from, to],
+      );
+      const lags = lag.rows.map((r) => Number(r.ms));
+      const relay = await producerDb.query<{ ms: number }>(
+        `SELECT extract(epoch FROM published_at - (body->>'occurredAt')::timestamptz) * 1000 AS ms FROM outbox
+          WHERE kind = 'event' AND (body->>'occurredAt')::timestamptz >= $1 AND (body->>'occurredAt')::timestamptz < $2
+            AND published_at IS NOT NULL ORDER BY 1`,
+        [from, to],
+      );
+      const relayLags = relay.rows.map((r) => Number(r.ms));
+      const span = await consumerDb.query<{ s: number }>(
+        `SELECT extract(epoch FROM max(handled_at) - min(occurred_at)) AS s FROM bench_handled WHERE occurred_at >= $1 AND occurred_at < $2`,
+        [from, to],
+      );
+      results.push({
+        rate,
+        sent: phase.sent,
+        failed: phase.failed,
+        handled,
+        eventsPerSecond: Math.round(handled / Number(span.rows[0].s || 1)),
+        p50: Math.round(percentile(lags, 0.5)),
+        p95: Math.round(percentile(lags, 0.95)),
+        p99: Math.round(percentile(lags, 0.99)),
+        max: Math.round(lags[lags.length - 1] ?? NaN),
+        relayP50: Math.round(percentile(relayLags, 0.5)),
+        relayP99: Math.round(percentile(relayLags, 0.99)),
+        httpP99: Math.round(percentile(phase.latencies, 0.99)),
+      });
+    }
+    await Promise.all([producerDb.end(), consumerDb.end()]);
+
+    const header =
+      '| rate (ev/s) | sent | failed | handled | handled ev/s | lag p50 | lag p95 | lag p99 | lag max | relay p50/p99 | PUT p99 |';
+    const lines = results.map(
+      (r) =>
+        `| ${r.rate} | ${r.sent} | ${r.failed} | ${r.handled} | ${r.eventsPerSecond} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.relayP50}/${r.relayP99} ms | ${r.httpP99} ms |`,
+    );
+    process.stdout.write(`\n${header}\n|---|---|---|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`);
+    const target = results.find((r) => r.rate === TARGET_RATE);
+    if (target) {
+      const met = target.p99 < TARGET_P99_MS && target.handled === target.sent - target.failed && target.failed === 0;
+      process.stdout.write(
+        `\n${met ? 'TARGET MET' : 'TARGET MISSED'}: p99 ${target.p99} ms at ${TARGET_RATE} events/s (target < ${TARGET_P99_MS} ms, every event handled)\n`,
+      );
+    }
+    writeFileSync(
+      RESULT_FILE,
+      `${JSON.stringify({ at: new Date().toISOString(), seconds: opts.seconds, load: os.loadavg(), results }, null, 2)}\n`,
+    );
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:events failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
