@@ -5,7 +5,7 @@ import { DEPLOYED_SERVICES, SERVICE_REGISTRY, serviceDatabaseName } from '@mate/
 import { discoverApps, loadYaml, loadYamlDocuments, rootPath, scriptDatabases, walkFiles } from './lib/workspace';
 
 /**
- * The service registry (libs/contracts/src/lib/services.json) is the one list of services: the
+ * The service registry (libs/contracts/src/lib/service-registry.json) is the one list of services: the
  * launcher and the gateway derive from it; compose and k8s are files, so these tests hold them to it.
  */
 interface ComposeService {
@@ -47,7 +47,7 @@ describe('the service registry and the workspace', () => {
       .filter((f) => !/[/\\](node_modules|dist|__tests__)[/\\]/.test(f) && !/\.(spec|integration-spec|test|e2e-spec|e2e)\.tsx?$/.test(f))
       .filter((f) => codeLines(fs.readFileSync(f, 'utf8')).some((line) => servicePort.test(line)))
       .map((f) => path.relative(rootPath(), f));
-    expect(writers).toEqual(['libs/contracts/src/lib/services.json']);
+    expect(writers).toEqual(['libs/contracts/src/lib/service-registry.json']);
   });
 });
 

@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
  * The service registry of libs/contracts (read as JSON: this launcher runs before anything is
  * built, docs/adr/0006): every service with its port, database and gateway URL variable.
  */
-export const REGISTRY = JSON.parse(readFileSync(path.join(ROOT, 'libs/contracts/src/lib/services.json'), 'utf8')).services;
+export const REGISTRY = JSON.parse(readFileSync(path.join(ROOT, 'libs/contracts/src/lib/service-registry.json'), 'utf8')).services;
 
 /** The services that exist today, in start order (the gateway starts after them). */
 export const SERVICES = REGISTRY.filter((s) => s.status === 'deployed').map((s) => ({

@@ -1,11 +1,12 @@
-import registry from './services.json';
+import registry from './service-registry.json';
 import type { ServiceName } from './events';
 
 /**
  * The registry of services behind the gateway: the one list the launcher (`npm start`, the e2e
  * runner), the gateway's route table, compose and the k8s manifests are derived from or checked
- * against (tools/infra-tests). The data lives in `services.json` so the plain-Node launcher reads
- * it without a build step and `nx g @mate/tools:service` edits it as data (docs/adr/0006).
+ * against (tools/infra-tests). The data lives in `service-registry.json` so the plain-Node
+ * launcher reads it without a build step and `nx g @mate/tools:service` edits it as data
+ * (docs/adr/0006). Not `services.json`: under a require hook Node would load it for `./services`.
  */
 export interface ServiceDefinition {
   readonly name: ServiceName;

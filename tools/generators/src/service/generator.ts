@@ -8,7 +8,7 @@ export interface ServiceGeneratorOptions {
   route?: string;
 }
 
-/** One entry of libs/contracts/src/lib/services.json (typed in services.ts). */
+/** One entry of libs/contracts/src/lib/service-registry.json (typed in services.ts). */
 interface RegistryEntry {
   name: string;
   port: number;
@@ -22,7 +22,7 @@ interface RegistryEntry {
   urlVariable: string;
 }
 
-export const REGISTRY_FILE = 'libs/contracts/src/lib/services.json';
+export const REGISTRY_FILE = 'libs/contracts/src/lib/service-registry.json';
 const CATALOGUE_FILE = 'libs/contracts/src/lib/events.ts';
 const COMPOSE_FILE = 'docker/compose.yml';
 const DATABASE_SCRIPTS = ['docker/postgres/create-databases.sh', 'k8s/overlays/dev/backing/create-databases.sh'];
