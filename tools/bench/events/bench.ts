@@ -5,7 +5,7 @@
 // target rate side by side. Loopback only, bounded, and it removes what it created.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,8 +90,11 @@ const children: ChildProcess[] = [];
 /** Set once the bench stops its children on purpose (their exit is then no news). */
 let cleaned = false;
 
+/** BENCH_CPU_PROFILE_DIR=<dir>: the producer and the consumer write V8 CPU profiles there. */
+const PROFILE_ARGS = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+
 function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, readyLine?: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(__dirname, script), ...args], {
+  const child = spawn(process.execPath, [...PROFILE_ARGS, path.join(__dirname, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -147,6 +150,20 @@ interface PhaseResult {
   relayP50: number;
   relayP99: number;
   httpP99: number;
+  /** CPU ms per event spent by the producer (HTTP, transaction, relay) and by the consumer. */
+  producerCpuMsPerEvent: number;
+  consumerCpuMsPerEvent: number;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -254,11 +271,10 @@ async function main() {
     const port = await freePort();
     const producer = await startChild('producer.cjs', [], { ...producerEnv, PORT: String(port), HOST: '127.0.0.1' });
     const baseUrl = `http://127.0.0.1:${port}`;
-    const [, consumerReady] = await Promise.all([
+    const [, consumer] = await Promise.all([
       waitForHttp(`${baseUrl}/health/ready`, producer),
       startChild('consumer.cjs', [], { ...common, DATABASE_URL: withDatabase(databaseUrl, dbs.consumer) }, 'consumer ready'),
     ]);
-    void consumerReady;
 
     // Members as the seeder writes them, with live sessions as auth-service issues them.
     const producerDb = new Client({ connectionString: producerEnv.DATABASE_URL });
@@ -277,6 +293,7 @@ async function main() {
       process.stdout.write(`${rate} events/s: ${WARMUP_SECONDS} s warm-up, then ${opts.seconds} s measured...\n`);
       await drive(baseUrl, tokens, rate, WARMUP_SECONDS, seq);
       const from = new Date();
+      const cpuBefore = [cpuMs(producer.pid), cpuMs(consumer.pid)];
       const phase = await drive(baseUrl, tokens, rate, opts.seconds, seq);
       const to = new Date();
       const accepted = phase.sent - phase.failed;
@@ -292,6 +309,7 @@ async function main() {
         if (handled >= accepted || Date.now() > deadline) break;
         await new Promise((r2) => setTimeout(r2, 200));
       }
+      const cpuAfter = [cpuMs(producer.pid), cpuMs(consumer.pid)];
       const lag = await consumerDb.query<{ ms: number }>(
         `SELECT extract(epoch FROM handled_at - occurred_at) * 1000 AS ms FROM bench_handled
           WHERE occurred_at >= $1 AND occurred_at < $2 ORDER BY 1`,
@@ -322,17 +340,19 @@ async function main() {
         relayP50: Math.round(percentile(relayLags, 0.5)),
         relayP99: Math.round(percentile(relayLags, 0.99)),
         httpP99: Math.round(percentile(phase.latencies, 0.99)),
+        producerCpuMsPerEvent: Number(((cpuAfter[0] - cpuBefore[0]) / Math.max(1, handled)).toFixed(1)),
+        consumerCpuMsPerEvent: Number(((cpuAfter[1] - cpuBefore[1]) / Math.max(1, handled)).toFixed(1)),
       });
     }
     await Promise.all([producerDb.end(), consumerDb.end()]);
 
     const header =
-      '| rate (ev/s) | sent | failed | handled | handled ev/s | lag p50 | lag p95 | lag p99 | lag max | relay p50/p99 | PUT p99 |';
+      '| rate (ev/s) | sent | failed | handled | handled ev/s | lag p50 | lag p95 | lag p99 | lag max | relay p50/p99 | PUT p99 | CPU ms/event producer/consumer |';
     const lines = results.map(
       (r) =>
-        `| ${r.rate} | ${r.sent} | ${r.failed} | ${r.handled} | ${r.eventsPerSecond} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.relayP50}/${r.relayP99} ms | ${r.httpP99} ms |`,
+        `| ${r.rate} | ${r.sent} | ${r.failed} | ${r.handled} | ${r.eventsPerSecond} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.relayP50}/${r.relayP99} ms | ${r.httpP99} ms | ${r.producerCpuMsPerEvent}/${r.consumerCpuMsPerEvent} |`,
     );
-    process.stdout.write(`\n${header}\n|---|---|---|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`);
+    process.stdout.write(`\n${header}\n|---|---|---|---|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`);
     const target = results.find((r) => r.rate === TARGET_RATE);
     if (target) {
       const met = target.p99 < TARGET_P99_MS && target.handled === target.sent - target.failed && target.failed === 0;
