@@ -1,14 +1,13 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { createHttpApp } from '@mate/server-kit';
-import { migrateService, type TestEnv } from '@mate/server-kit/testing';
+import { startService, type TestEnv } from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
 
 export { waitFor, type TestEnv } from '@mate/server-kit/testing';
 
+/** notification-service migrated and listening on a free port, as main.ts configures it. */
 export async function startNotificationService(env: TestEnv): Promise<NestExpressApplication> {
-  await migrateService((e) => AppModule.forRoot(e), env);
-  return createHttpApp(AppModule.forRoot(env));
+  return (await startService((e) => AppModule.forRoot(e), env)).app;
 }
 
 /**
