@@ -8,3 +8,4 @@ export * from './lib/profile';
 export * from './lib/photos';
 export * from './lib/preferences';
 export * from './lib/client';
+export * from './lib/socket';

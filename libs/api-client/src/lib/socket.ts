@@ -1,0 +1,124 @@
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import {
+  ErrorCode,
+  SOCKET_ACK_TIMEOUT,
+  SOCKET_CONNECT_TIMEOUT,
+  SOCKET_PATH,
+  SOCKET_RECONNECTION_ATTEMPTS,
+  SOCKET_RECONNECTION_DELAY,
+  SOCKET_RECONNECTION_DELAY_MAX,
+  SocketMessages,
+  isSocketError,
+  type ClientEventName,
+  type ClientEventPayload,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type SessionEndReason,
+} from '@mate/contracts';
+
+export type MateSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** What an event's acknowledgement carries when it succeeded. */
+export type SocketResult<E extends ClientEventName> = Parameters<NonNullable<Parameters<ClientToServerEvents[E]>[1]>>[0] extends infer A
+  ? Exclude<A, { error: string }>
+  : never;
+
+/** An event the server answered with `{ error }`, or that got no answer. */
+export class SocketError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'SocketError';
+  }
+}
+
+export interface SocketClientConfig {
+  /** The gateway's origin; '' for the page's own origin. */
+  baseUrl?: string;
+  /** Read on every (re)connection, so a new sign-in is used without a new client. */
+  getToken: () => string | null | undefined;
+  /**
+   * The server ended the session behind the socket (logout elsewhere, revoked, expired): the app
+   * signs out. The client does not reconnect after it.
+   */
+  onSessionEnded?: (reason: SessionEndReason) => void;
+  /** Settings for tests (e.g. `transports`); the spec's values are the defaults. */
+  options?: Partial<ManagerOptions & SocketOptions>;
+}
+
+export interface SocketClient {
+  readonly socket: MateSocket;
+  connect(): void;
+  disconnect(): void;
+  /** Emits a client event and resolves with its acknowledgement; rejects with a `SocketError`. */
+  request<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>): Promise<SocketResult<E>>;
+}
+
+/** Spec 000 §7: reconnection 1 s to 5 s, 10 attempts, 20 s timeout, WebSocket with polling fallback. */
+export const SOCKET_CLIENT_OPTIONS = {
+  path: SOCKET_PATH,
+  reconnection: true,
+  reconnectionAttempts: SOCKET_RECONNECTION_ATTEMPTS,
+  reconnectionDelay: SOCKET_RECONNECTION_DELAY,
+  reconnectionDelayMax: SOCKET_RECONNECTION_DELAY_MAX,
+  timeout: SOCKET_CONNECT_TIMEOUT,
+  transports: ['websocket', 'polling'],
+  // Falls back to long-polling when WebSocket cannot get through (a proxy that refuses upgrades).
+  tryAllTransports: true,
+  autoConnect: false,
+} satisfies Partial<ManagerOptions & SocketOptions>;
+
+/**
+ * The typed socket.io client of the realtime channel. It sends the bearer token in the handshake's
+ * `auth` (never in the URL, where access logs would keep it). After a server-initiated disconnect
+ * it reconnects (spec 000 §7) unless the server said the session ended (`session_revoked`, or a
+ * handshake refused with SESSION_EXPIRED): then it stays down and calls `onSessionEnded`.
+ */
+export function createSocketClient({ baseUrl = '', getToken, onSessionEnded, options = {} }: SocketClientConfig): SocketClient {
+  const socket: MateSocket = io(baseUrl || undefined, {
+    ...SOCKET_CLIENT_OPTIONS,
+    ...options,
+    auth: (send) => send({ token: getToken() ?? '' }),
+  });
+  let sessionEnded = false;
+  const endSession = (reason: SessionEndReason) => {
+    if (sessionEnded) return;
+    sessionEnded = true;
+    socket.disconnect();
+    onSessionEnded?.(reason);
+  };
+
+  socket.on('session_revoked', ({ reason }) => endSession(reason));
+  socket.on('disconnect', (reason) => {
+    // socket.io retries by itself after a lost transport, but not after the server's own disconnect.
+    if (reason === 'io server disconnect' && !sessionEnded) socket.connect();
+  });
+  socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
+    if (err.data?.code === ErrorCode.SessionExpired) endSession('expired');
+  });
+
+  return {
+    socket,
+    connect() {
+      sessionEnded = false;
+      socket.connect();
+    },
+    disconnect() {
+      socket.disconnect();
+    },
+    async request(event, payload) {
+      if (!socket.connected) throw new SocketError(SocketMessages.notConnected);
+      let answer: unknown;
+      try {
+        const emitter = socket.timeout(SOCKET_ACK_TIMEOUT) as unknown as { emitWithAck(e: string, p: unknown): Promise<unknown> };
+        answer = await emitter.emitWithAck(event, payload);
+      } catch {
+        throw new SocketError(SocketMessages.serviceTimeout, ErrorCode.ServiceUnavailable);
+      }
+      if (isSocketError(answer)) throw new SocketError(answer.error, answer.code);
+      return answer as never;
+    },
+  };
+}
