@@ -11,6 +11,7 @@ import {
   type TestDatabase,
 } from '@mate/testing';
 import { waitFor } from '../../../testing/service-app';
+import { RELAY_PUBLISH_TIMEOUT_MS } from '../outbox.service';
 import { startKitService, type KitService } from './event-harness';
 
 /** The issue's number: Redis stays down this long while producers keep writing. */
@@ -102,13 +103,16 @@ describe('Redis outage (own redis-server, killed for 30 s)', () => {
     return row as { handled: number; distinct_events: number };
   }
 
-  /** The longest any session of the two databases has been idle in a transaction, in ms. */
+  /** Databases a test adds to the watch. */
+  const extraDatabases: string[] = [];
+
+  /** The longest any session of the test's databases has been idle in a transaction, in ms. */
   async function longestIdleInTransaction(): Promise<number> {
     const { rows } = await monitor.query(
       `SELECT coalesce(max(extract(epoch FROM now() - state_change) * 1000), 0)::float AS ms
          FROM pg_stat_activity
         WHERE datname = ANY($1) AND state LIKE 'idle in transaction%'`,
-      [[producerDb.name, consumerDb.name]],
+      [[producerDb.name, consumerDb.name, ...extraDatabases]],
     );
     return rows[0].ms;
   }
@@ -170,5 +174,53 @@ describe('Redis outage (own redis-server, killed for 30 s)', () => {
       `redis outage: ${durations.length} writes in ${OUTAGE_MS / 1000} s, slowest ${Math.max(...durations)} ms, ` +
         `longest idle in transaction ${Math.round(longestIdle)} ms\n`,
     );
+  });
+
+  it('answers within its timeout when Redis was down from the start, gives the rows back, and publishes once Redis is up', async () => {
+    // Its own database: the running producer's relay must not take the row first.
+    const lateDb = await createTestDatabase('outage_late');
+    extraDatabases.push(lateDb.name);
+    await redis.kill();
+    const late = await startKitService({ service: SERVICES.auth, db: lateDb, redisUrl: redis.url, prefix: PREFIX });
+    try {
+      const userId = randomUUID();
+      const event = await late.dataSource.transaction((m) =>
+        late.outbox.publish(m, 'user.registered', {
+          userId,
+          email: `${userId}@mate.test`,
+          name: null,
+          age: null,
+          registeredAt: new Date().toISOString(),
+        }),
+      );
+      const started = Date.now();
+      await expect(late.outbox.relayOnce()).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(RELAY_PUBLISH_TIMEOUT_MS + LIMIT_MS);
+      const [row] = await late.dataSource.query(
+        'SELECT published_at, claimed_until, last_error, attempts FROM outbox WHERE id = $1',
+        [event.id],
+      );
+      expect(row).toMatchObject({ published_at: null, claimed_until: null, attempts: 1 });
+      expect(row.last_error).toBeTruthy();
+      expect(await longestIdleInTransaction()).toBeLessThan(LIMIT_MS);
+
+      await redis.start();
+      await waitFor(
+        async () => {
+          await late.outbox.relayOnce().catch(() => 0);
+          const [published] = await late.dataSource.query('SELECT published_at FROM outbox WHERE id = $1', [event.id]);
+          return published.published_at !== null;
+        },
+        { what: 'the relay to publish once Redis is up', intervalMs: 200 },
+      );
+      await waitFor(
+        async () =>
+          (await consumer.dataSource.query('SELECT 1 FROM seen WHERE event_id = $1', [event.id])).length === 1,
+        { what: 'the consumer to handle it' },
+      );
+    } finally {
+      await late.close();
+      await lateDb.drop();
+    }
   });
 });
