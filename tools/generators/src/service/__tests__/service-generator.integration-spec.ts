@@ -102,7 +102,7 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     expect({ lint: lint.status, output: lint.status ? lint.output : '' }).toEqual({ lint: 0, output: '' });
     const jest = run(scratch, 'jest/bin/jest.js', ['-c', 'apps/demo-service/jest.config.cjs', '--ci']);
     expect({ jest: jest.status, output: jest.status ? jest.output : '' }).toEqual({ jest: 0, output: '' });
-    expect(jest.output).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(jest.output).toMatch(/Tests:\s+3 passed, 3 total/);
   });
 
   it('leaves compose, k8s and the launcher in agreement with the registry (tools/infra-tests on the copy)', () => {
