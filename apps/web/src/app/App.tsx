@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { ApiProvider } from '../api/ApiContext';
 import { AuthProvider } from '../auth/AuthContext';
+import { RealtimeProvider, type SocketClientFactory } from '../realtime/RealtimeContext';
 import { AppRoutes } from './AppRoutes';
 
 export function createQueryClient(): QueryClient {
@@ -15,21 +16,31 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+interface ProvidersProps {
+  api: MateApi;
+  queryClient: QueryClient;
+  /** The realtime channel's client factory; none in tests that do not need it. */
+  realtime?: SocketClientFactory;
+  children: ReactNode;
+}
+
 /** Everything a screen needs around it; tests use it with a MemoryRouter and a fake client. */
-export function AppProviders({ api, queryClient, children }: { api: MateApi; queryClient: QueryClient; children: ReactNode }) {
+export function AppProviders({ api, queryClient, realtime, children }: ProvidersProps) {
   return (
     <ApiProvider client={api}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>{children}</AuthProvider>
+        <AuthProvider>
+          <RealtimeProvider createClient={realtime}>{children}</RealtimeProvider>
+        </AuthProvider>
       </QueryClientProvider>
     </ApiProvider>
   );
 }
 
-export function App({ api }: { api: MateApi }) {
+export function App({ api, realtime }: { api: MateApi; realtime?: SocketClientFactory }) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <AppProviders api={api} queryClient={queryClient}>
+    <AppProviders api={api} queryClient={queryClient} realtime={realtime}>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
