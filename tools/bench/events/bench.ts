@@ -25,6 +25,7 @@ const MEMBERS = 200;
 /** How long the consumer may take to drain a phase once the producer stopped sending. */
 const DRAIN_TIMEOUT_MS = 60_000;
 const TICK_MS = 10;
+const OUTPUT_TAIL = 8000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const JWT_SECRET = `bench-${randomBytes(16).toString('hex')}`;
 
@@ -101,10 +102,12 @@ function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, read
   });
   children.push(child);
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
+  // Only the tail is kept: enough to say why a child died, bounded however long the run.
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-OUTPUT_TAIL));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   child.once('exit', (code) => {
-    if (!cleaned) process.stderr.write(`${script} exited with ${code}:\n${output.slice(-4000)}\n`);
+    if (!cleaned) process.stderr.write(`${script} exited with ${code}:\n${output}\n`);
   });
   if (!readyLine) return Promise.resolve(child);
   return new Promise((resolve, reject) => {
