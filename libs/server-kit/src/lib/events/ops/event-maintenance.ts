@@ -10,6 +10,7 @@ import { SERVICE_NAME } from '../../core.module';
 import { LOGGER } from '../../logging/logger';
 import { QueueWorker } from '../../workers/queue-worker';
 import { QUEUE_CONNECTION } from '../outbox.service';
+import { withTimeout } from '../relay-connection';
 import { registerEventMetrics } from './event-metrics';
 import { DAY_MS, pruneEventTables, type PruneResult } from './pruning';
 import { sqlOf } from './sql';
@@ -23,6 +24,16 @@ export const PRUNE_SCHEDULER_ID = 'prune-event-tables';
 export const PRUNE_JOB_NAME = 'prune-event-tables';
 /** Runs kept in Redis, so an operator (and the tests) can see the last ones. */
 const KEEP_RUNS = 50;
+const CLOSE_TIMEOUT_MS = 5_000;
+
+/**
+ * Without a listener BullMQ prints every connection error of a queue to the console. Redis trouble
+ * is reported once by the workers and by readiness; these queues only read counts and schedule.
+ */
+function quiet(queue: Queue): Queue {
+  queue.on('error', () => undefined);
+  return queue;
+}
 
 /** What a prune run answers (its BullMQ return value). */
 export interface PruneRun extends PruneResult {
@@ -70,7 +81,7 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
   override onModuleInit() {
     const prefix = this.env.KEY_PREFIX;
     if (eventsConsumedBy(this.service).length > 0) {
-      this.consumerQueue = new Queue(eventQueueName(this.service), { connection: this.queueConnection, prefix });
+      this.consumerQueue = quiet(new Queue(eventQueueName(this.service), { connection: this.queueConnection, prefix }));
     }
     this.stopMetrics = registerEventMetrics({
       service: this.service,
@@ -79,7 +90,7 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
     });
     if (!this.settings.enabled) return;
     super.onModuleInit();
-    this.scheduler = new Queue(this.settings.queue, { connection: this.queueConnection, prefix });
+    this.scheduler = quiet(new Queue(this.settings.queue, { connection: this.queueConnection, prefix }));
     // Not awaited: with Redis down, start-up must not wait for it; BullMQ retries the connection.
     this.ready = this.scheduler
       .upsertJobScheduler(
@@ -96,7 +107,10 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
   override async onApplicationShutdown() {
     this.stopMetrics?.();
     await super.onApplicationShutdown();
-    await Promise.allSettled([this.scheduler?.close(), this.consumerQueue?.close()]);
+    // A queue that never reached Redis (down at start-up) would wait for it forever on close.
+    await Promise.allSettled(
+      [this.scheduler, this.consumerQueue].map((q) => q && withTimeout(q.close(), CLOSE_TIMEOUT_MS)),
+    );
   }
 
   /** Deletes what is past the retention in this service's database. */
