@@ -53,7 +53,7 @@ export class EventRouter {
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError';
       this.options.logger.warn(
-        { requestId, event, service, userId: sender.userId, ms: Date.now() - started, err: { name: (err as Error).name, message: (err as Error).message } },
+        { requestId, event, service, userId: sender.principal.userId, ms: Date.now() - started, err: { name: (err as Error).name, message: (err as Error).message } },
         timedOut ? 'socket event timed out' : 'socket event delivery failed',
       );
       return timedOut ? { error: SocketMessages.serviceTimeout, code: ErrorCode.ServiceUnavailable, requestId } : unavailable;

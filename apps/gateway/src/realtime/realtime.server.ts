@@ -15,6 +15,7 @@ import {
   type ClientEventName,
   type ClientToServerEvents,
   type ServerToClientEvents,
+  type AuthPrincipal,
   type SessionEndReason,
 } from '@mate/contracts';
 import {
@@ -34,14 +35,19 @@ import { EventRouter } from './event-router';
 import { createSocketAuthenticator, HandshakeRefused, type SocketIdentity } from './socket-auth';
 import { createEventChecks } from './socket-limits';
 
-type RealtimeIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
-type MemberSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketIdentity>;
+type RealtimeIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, AuthPrincipal>;
+type MemberSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, AuthPrincipal>;
 
 /**
  * How long the adapter's stream reader blocks per XREAD. Short, because a closing replica's
  * reader only stops when its current XREAD returns; delivery itself is not delayed by it.
  */
 const STREAM_BLOCK_MS = 1000;
+/**
+ * How long a closing adapter connection may take before its socket is destroyed. A reader blocked
+ * in XREAD does not see its close until the block ends; ioredis would keep a 2 s timer for it.
+ */
+const ADAPTER_DISCONNECT_TIMEOUT_MS = 100;
 
 /**
  * The socket.io server of the gateway (ARCHITECTURE §3, docs/adr/0005-realtime.md), on the
@@ -59,9 +65,13 @@ const STREAM_BLOCK_MS = 1000;
 export class RealtimeServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private io: RealtimeIo | null = null;
   private subscriber: Redis | null = null;
+  /** The adapter's connections: its publisher and the readers it duplicates from it. */
+  private adapterConnections: Redis[] = [];
   private subscribed: Promise<unknown> = Promise.resolve();
   private recheckTimer: NodeJS.Timeout | null = null;
   private readonly connected = socketConnections();
+  /** Each socket's bearer token, in memory only (never in `socket.data`, which recovery persists). */
+  private readonly tokens = new WeakMap<object, string>();
 
   constructor(
     @Inject(GatewayEnv) private readonly env: GatewayEnv,
@@ -87,7 +97,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       allowRequest: (req, answer) =>
         this.originAllowed(req, origins) ? answer(null, true) : answer(SocketMessages.originNotAllowed, false),
       connectionStateRecovery: { maxDisconnectionDuration: env.SOCKET_RECOVERY_WINDOW_MS, skipMiddlewares: false },
-      adapter: createAdapter(this.redis, {
+      adapter: createAdapter(this.adapterClient(), {
         streamName: realtimeStreamName(env.KEY_PREFIX),
         channelPrefix: realtimeChannelPrefix(env.KEY_PREFIX),
         sessionKeyPrefix: realtimeSessionKeyPrefix(env.KEY_PREFIX),
@@ -101,8 +111,9 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     const authenticate = createSocketAuthenticator(env.JWT_SECRET, this.sessions);
     io.use((socket, next) => {
       authenticate(socket).then(
-        (identity) => {
-          socket.data = identity;
+        ({ principal, token }: SocketIdentity) => {
+          socket.data = principal;
+          this.tokens.set(socket, token);
           next();
         },
         (err: unknown) => {
@@ -132,7 +143,8 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       });
       for (const event of Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[]) {
         (socket as unknown as Socket).on(event, (payload: unknown, ack?: (answer: unknown) => void) => {
-          void router.route(event, payload, socket.data).then((answer) => ack?.(answer));
+          const sender = { principal: socket.data, token: this.tokens.get(socket) ?? '' };
+          void router.route(event, payload, sender).then((answer) => ack?.(answer));
         });
       }
       socket.on('disconnect', (reason) => {
@@ -149,6 +161,22 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       this.recheckSessions().catch((err: unknown) => this.logger.warn({ err }, 'socket session re-check failed'));
     }, env.SOCKET_SESSION_RECHECK_MS);
     this.recheckTimer.unref();
+  }
+
+  /**
+   * A connection for the adapter whose duplicates (the stream reader, the pub/sub listener) are
+   * remembered, so shutdown closes them at once instead of after their blocking read returns.
+   */
+  private adapterClient(): Redis {
+    const client = this.redis.duplicate({ disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
+    const duplicate = client.duplicate.bind(client);
+    client.duplicate = (override?: Parameters<Redis['duplicate']>[0]) => {
+      const copy = duplicate({ ...override, disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
+      this.adapterConnections.push(copy);
+      return copy;
+    };
+    this.adapterConnections.push(client);
+    return client;
   }
 
   /** Start-up waits for the revocation subscription: no socket may outlive a revocation sent before it. */
@@ -172,6 +200,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     }
     await this.subscriber?.quit().catch(() => undefined);
     this.subscriber = null;
+    for (const connection of this.adapterConnections.splice(0)) connection.disconnect();
   }
 
   /** Tells this replica's sockets of the session why, then closes them. */

@@ -4,9 +4,12 @@ import type { Socket } from 'socket.io';
 import { AuthMessages, ErrorCode, SocketMessages, type AuthPrincipal, type JwtClaims } from '@mate/contracts';
 import type { SessionStore } from '@mate/server-kit';
 
-/** What the gateway keeps on each authenticated socket (`socket.data`). */
-export interface SocketIdentity extends AuthPrincipal {
-  /** Forwarded to the owning service with each client event, whose guard checks it again. */
+/**
+ * Who an authenticated socket is. `principal` becomes `socket.data`, which connection state
+ * recovery stores in Redis; the token is kept in memory only, to forward with client events.
+ */
+export interface SocketIdentity {
+  principal: AuthPrincipal;
   token: string;
 }
 
@@ -60,6 +63,6 @@ export function createSocketAuthenticator(jwtSecret: string, sessions: SessionSt
       throw new HandshakeRefused(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable);
     }
     if (!live) throw new HandshakeRefused(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
-    return { userId: claims.sub, sessionId: claims.sid, role: live.role, token };
+    return { principal: { userId: claims.sub, sessionId: claims.sid, role: live.role }, token };
   };
 }

@@ -164,6 +164,20 @@ describe('gateway realtime (socket.io)', () => {
       expect(Number(await redis.hget(`${ns.prefix}:session:${sessionId}`, 'lastActivity'))).toBeGreaterThan(1);
     });
 
+    it('keeps the bearer token out of the session stored for connection state recovery', async () => {
+      const { socket: s, token, userId } = await member();
+      s.io.engine.close();
+      const stored = await waitFor(
+        async () => {
+          const [, keys] = await redis.scan('0', 'MATCH', `${ns.prefix}:sio:session:*`, 'COUNT', 1000);
+          const values = await Promise.all(keys.map((k) => redis.get(k)));
+          return values.map((v) => Buffer.from(v ?? '', 'base64').toString('latin1')).find((v) => v.includes(userId));
+        },
+        { what: 'the recovery session of the dropped socket' },
+      );
+      expect(stored).not.toContain(token);
+    });
+
     it('counts open sockets in mate_socket_connections', async () => {
       const value = async () => (await register.getSingleMetric(MetricName.socketConnections)?.get())?.values.find((v) => v.labels.service === 'gateway')?.value ?? 0;
       const open = () => realtime().server.of('/').sockets.size;
