@@ -106,6 +106,13 @@ function connect(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 3000, enableOfflineQueue: true });
 }
 
+/** `events.<consumer>`; a Redis failure surfaces as the command's one error line, not a console dump. */
+function openQueue(consumer: ServiceName, redis: Redis, prefix: string): Queue {
+  const queue = new Queue(eventQueueName(consumer), { connection: redis, prefix });
+  queue.on('error', () => undefined);
+  return queue;
+}
+
 function bounded<T>(what: string, work: Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not answer within ${REDIS_TIMEOUT_MS / 1000} s`)), REDIS_TIMEOUT_MS);
@@ -150,7 +157,7 @@ async function readStatus(dep: Deployment, redis: Redis): Promise<StatusReport> 
       `Redis at ${dep.redisUrl}`,
       Promise.all(
         eventConsumers().map(async (consumer) => {
-          const queue = new Queue(eventQueueName(consumer), { connection: redis, prefix: dep.keyPrefix });
+          const queue = openQueue(consumer, redis, dep.keyPrefix);
           try {
             return await consumerStatus(consumer, queue, { deployed: dep.deployed.includes(consumer), now });
           } finally {
@@ -251,7 +258,7 @@ export async function runEventsCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (options.command === 'status') return await status(dep, redis, options, io);
     const consumer = options.consumer as ServiceName;
-    const queue = new Queue(eventQueueName(consumer), { connection: redis, prefix: dep.keyPrefix });
+    const queue = openQueue(consumer, redis, dep.keyPrefix);
     try {
       if (options.command === 'redrive') {
         const n = await bounded(`Redis at ${dep.redisUrl}`, redriveFailed(queue));
