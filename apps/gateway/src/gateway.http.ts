@@ -5,6 +5,7 @@ import { LOGGER, REDIS, SessionStore, type HttpOptions } from '@mate/server-kit'
 import { GatewayEnv } from './gateway.env';
 import { createEdge } from './proxy/edge';
 import { RealtimeServer } from './realtime/realtime.server';
+import type { TrustProxy } from './realtime/socket-limits';
 import { matchRoute } from './proxy/routes';
 import { mountApiDocs } from './docs/api-docs';
 
@@ -30,7 +31,8 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
       app.use(edge.handler);
       app.getHttpServer().once('close', () => edge.close());
       // socket.io takes `/socket.io` requests and upgrades before Express (and its access log) sees them.
-      app.get(RealtimeServer).attach(app.getHttpServer());
+      const express = app.getHttpAdapter().getInstance() as { get(setting: string): TrustProxy };
+      app.get(RealtimeServer).attach(app.getHttpServer(), express.get('trust proxy fn'));
     },
   };
 }

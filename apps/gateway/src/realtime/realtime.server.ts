@@ -33,7 +33,7 @@ import { GatewayEnv } from '../gateway.env';
 import { serviceUrls } from '../proxy/routes';
 import { EventRouter } from './event-router';
 import { createSocketAuthenticator, HandshakeRefused, type SocketIdentity } from './socket-auth';
-import { createEventChecks } from './socket-limits';
+import { createEventChecks, createHandshakeLimiter, type TrustProxy } from './socket-limits';
 
 type RealtimeIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, AuthPrincipal>;
 type MemberSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, AuthPrincipal>;
@@ -86,7 +86,8 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     return this.io;
   }
 
-  attach(httpServer: HttpServer): void {
+  /** `trustProxy`: Express's compiled TRUST_PROXY, to find a handshake's client address. */
+  attach(httpServer: HttpServer, trustProxy: TrustProxy = () => false): void {
     const { env } = this;
     const origins = new Set(env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean));
     const io: RealtimeIo = new Server(httpServer, {
@@ -109,18 +110,21 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     this.io = io;
 
     const authenticate = createSocketAuthenticator(env.JWT_SECRET, this.sessions);
+    const countHandshake = createHandshakeLimiter(this.redis, env.KEY_PREFIX, env.RATE_LIMIT_PER_MINUTE, trustProxy, this.logger);
     io.use((socket, next) => {
-      authenticate(socket).then(
-        ({ principal, token }: SocketIdentity) => {
-          socket.data = principal;
-          this.tokens.set(socket, token);
-          next();
-        },
-        (err: unknown) => {
-          if (!(err instanceof HandshakeRefused)) this.logger.error({ err }, 'socket handshake failed');
-          next(err instanceof HandshakeRefused ? err : new HandshakeRefused(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable));
-        },
-      );
+      countHandshake(socket.request)
+        .then(() => authenticate(socket))
+        .then(
+          ({ principal, token }: SocketIdentity) => {
+            socket.data = principal;
+            this.tokens.set(socket, token);
+            next();
+          },
+          (err: unknown) => {
+            if (!(err instanceof HandshakeRefused)) this.logger.error({ err }, 'socket handshake failed');
+            next(err instanceof HandshakeRefused ? err : new HandshakeRefused(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable));
+          },
+        );
     });
 
     const router = new EventRouter({ serviceUrls: serviceUrls(env), timeoutMs: env.SOCKET_ACK_TIMEOUT_MS, logger: this.logger });

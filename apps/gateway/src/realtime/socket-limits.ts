@@ -1,6 +1,10 @@
+import type { IncomingMessage } from 'node:http';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ErrorCode, SocketMessages, isClientEventName, type SocketErrorAck } from '@mate/contracts';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AuthMessages, ErrorCode, SocketMessages, isClientEventName, type SocketErrorAck } from '@mate/contracts';
+import { HandshakeRefused } from './socket-auth';
 
 /** The window of the per-socket event limit. */
 export const SOCKET_RATE_WINDOW_SECONDS = 10;
@@ -41,4 +45,39 @@ export function createEventChecks(eventsPerWindow: number, onAbuse: (socket: Soc
       }
       next();
     };
+}
+
+/** Express's compiled "trust proxy" setting: is the hop at this address (i hops from us) trusted? */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+/**
+ * The client's address as Express computes `req.ip` under the gateway's TRUST_PROXY (the
+ * handshake never reaches Express): walk X-Forwarded-For from the nearest hop while it is trusted.
+ */
+export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .reverse();
+  const hops = [req.socket.remoteAddress ?? 'unknown', ...forwarded];
+  for (let i = 0; i < hops.length - 1; i++) if (!trust(hops[i], i)) return hops[i];
+  return hops[hops.length - 1];
+}
+
+/**
+ * A handshake counts as one request of its address's budget at the edge (RATE_LIMIT_PER_MINUTE,
+ * the same Redis counter): reconnect storms and handshake floods are refused like request floods.
+ * Redis trouble lets the handshake through, as the edge does with requests.
+ */
+export function createHandshakeLimiter(redis: Redis, keyPrefix: string, perMinute: number, trust: TrustProxy, logger: Logger) {
+  const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:gateway`, points: perMinute, duration: 60 });
+  return async (req: IncomingMessage): Promise<void> => {
+    try {
+      await limiter.consume(clientAddress(req, trust));
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) throw new HandshakeRefused(AuthMessages.tooManyAttempts, ErrorCode.RateLimited);
+      logger.warn({ err: refusal }, 'rate limiter unavailable');
+    }
+  };
 }

@@ -28,6 +28,7 @@ const APP_ORIGIN = 'http://app.mate.test';
 const PAYLOAD_LIMIT = 4096;
 const EVENTS_PER_10_SECONDS = 20;
 const ACK_TIMEOUT_MS = 400;
+const HANDSHAKES_PER_MINUTE = 3;
 
 type MemberSocket = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -44,6 +45,8 @@ describe('gateway realtime (socket.io)', () => {
   let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   let chat: RunningService;
   let gateway: RunningService;
+  /** A gateway with a tiny per-address budget, for the handshake limit. */
+  let limited: RunningService;
   let redis: Redis;
   let sessions: SessionStore;
   const sockets: MemberSocket[] = [];
@@ -51,6 +54,14 @@ describe('gateway realtime (socket.io)', () => {
   beforeAll(async () => {
     ns = await createTestRedisNamespace('realtime');
     const common = { REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, JWT_SECRET, LOG_LEVEL: 'silent', WORKERS: 'off', OUTBOX_RELAY: 'off' };
+    // Started first: passport keeps one 'jwt' strategy per process, the last one registered, so the
+    // main gateway (started last, same prefix as the stand-in chat-service) must be the last.
+    limited = await startService(
+      (e) => AppModule.forRoot(e),
+      { ...common, KEY_PREFIX: `${ns.prefix}-limited`, RATE_LIMIT_PER_MINUTE: String(HANDSHAKES_PER_MINUTE), TRUST_PROXY: 'loopback' },
+      (env) => gatewayHttp(env as GatewayEnv),
+      { migrate: false },
+    );
     chat = await startService((e) => TestChatServiceModule.forRoot(e), common, {}, { migrate: false });
     gateway = await startService(
       (e) => AppModule.forRoot(e),
@@ -78,6 +89,7 @@ describe('gateway realtime (socket.io)', () => {
     slowReads.open();
     await gateway?.close();
     await chat?.close();
+    await limited?.close();
     await redis?.quit();
     await ns?.cleanup();
   });
@@ -187,6 +199,27 @@ describe('gateway realtime (socket.io)', () => {
       expect(await value()).toBe(1);
       s.disconnect();
       await waitFor(async () => (await value()) === 0, { what: 'the gauge to drop again' });
+    });
+  });
+
+  describe('handshake rate', () => {
+    it("counts each handshake against its address's request budget, behind a trusted proxy by X-Forwarded-For", async () => {
+      const attempt = (address: string) => {
+        const s: MemberSocket = connect(limited.url, {
+          path: SOCKET_PATH,
+          transports: ['websocket'],
+          reconnection: false,
+          forceNew: true,
+          extraHeaders: { 'x-forwarded-for': address },
+        });
+        sockets.push(s);
+        return refusal(s);
+      };
+      for (let i = 0; i < HANDSHAKES_PER_MINUTE; i++) expect((await attempt('203.0.113.7')).message).toBe(AuthMessages.authRequired);
+      const refused = await attempt('203.0.113.7');
+      expect(refused.message).toBe(AuthMessages.tooManyAttempts);
+      expect(refused.data?.code).toBe(ErrorCode.RateLimited);
+      expect((await attempt('198.51.100.9')).message).toBe(AuthMessages.authRequired);
     });
   });
 
