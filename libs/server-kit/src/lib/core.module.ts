@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Provider, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import type Redis from 'ioredis';
 import type { ServiceName } from '@mate/contracts';
 import { BaseServiceEnv, loadEnv, SERVICE_ENV } from './config/config';
@@ -68,7 +67,6 @@ export class CoreModule {
     ];
     return {
       module: CoreModule,
-      imports: [PassportModule],
       controllers: [HealthController],
       providers,
       exports: [SERVICE_NAME, SERVICE_ENV, options.envClass, LOGGER, REDIS, QUEUE_CONNECTION, SessionStore, CLOCK, HealthRegistry],

@@ -54,8 +54,6 @@ describe('gateway realtime (socket.io)', () => {
   beforeAll(async () => {
     ns = await createTestRedisNamespace('realtime');
     const common = { REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, JWT_SECRET, LOG_LEVEL: 'silent', WORKERS: 'off', OUTBOX_RELAY: 'off' };
-    // Started first: passport keeps one 'jwt' strategy per process, the last one registered, so the
-    // main gateway (started last, same prefix as the stand-in chat-service) must be the last.
     limited = await startService(
       (e) => AppModule.forRoot(e),
       { ...common, KEY_PREFIX: `${ns.prefix}-limited`, RATE_LIMIT_PER_MINUTE: String(HANDSHAKES_PER_MINUTE), TRUST_PROXY: 'loopback' },

@@ -1,13 +1,20 @@
 import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import passport from 'passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AuthMessages, ErrorCode, type AuthPrincipal, type JwtClaims } from '@mate/contracts';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { unauthorized } from '../errors/app.exception';
+import type { AuthRequest } from './auth-context';
 import { SessionStore } from './session-store';
 
-/** Verifies the bearer token's signature, then asks Redis whether its session is still alive. */
+/**
+ * Verifies the bearer token's signature, then asks Redis whether its session is still alive.
+ * Each service's guard runs its own instance (`authenticateWith`): passport's registry holds one
+ * 'jwt' strategy per process, the last one constructed, which would check every service's tokens
+ * with the last service's secret and Redis prefix when several run in one process (tests).
+ */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
@@ -25,10 +32,43 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
+  /** Called by the mixin to register the strategy: a private registry, never the process-wide one. */
+  getPassportInstance() {
+    return new passport.Authenticator();
+  }
+
   async validate(claims: JwtClaims): Promise<AuthPrincipal> {
     if (!claims?.sub || !claims?.sid) throw unauthorized(AuthMessages.authRequired);
     const live = await this.sessions.touch(claims.sid, claims.sub);
     if (!live) throw unauthorized(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
     return { userId: claims.sub, sessionId: claims.sid, role: live.role };
   }
+}
+
+/** What passport-jwt reports through: methods it expects on the strategy object it runs as. */
+interface StrategyAttempt {
+  authenticate(req: AuthRequest, options: object): void;
+  success(user: AuthPrincipal): void;
+  fail(challenge?: unknown): void;
+  error(err: unknown): void;
+  pass(): void;
+  redirect(url: string): void;
+}
+
+/**
+ * Runs the strategy on one request, as `passport.authenticate` does, without passport's registry.
+ * The outcome callbacks go on a per-request copy (`Object.create`), never on the shared instance,
+ * or concurrent requests would answer each other. Rejects with the 401 (or Redis error) to throw.
+ */
+export function authenticateWith(strategy: JwtStrategy, req: AuthRequest): Promise<AuthPrincipal> {
+  return new Promise((resolve, reject) => {
+    const attempt = Object.create(strategy) as StrategyAttempt;
+    const refuse = () => reject(unauthorized(AuthMessages.authRequired));
+    attempt.success = resolve;
+    attempt.fail = refuse;
+    attempt.pass = refuse;
+    attempt.redirect = refuse;
+    attempt.error = reject;
+    attempt.authenticate(req, { session: false });
+  });
 }

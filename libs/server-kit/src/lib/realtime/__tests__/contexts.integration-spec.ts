@@ -8,6 +8,7 @@ import type Redis from 'ioredis';
 import pino from 'pino';
 import { AuthMessages, ErrorCode, SERVICES, type AuthPrincipal } from '@mate/contracts';
 import { SessionAuthGuard } from '../../auth/auth.guard';
+import { JwtStrategy } from '../../auth/jwt.strategy';
 import { SessionStore } from '../../auth/session-store';
 import { BaseServiceEnv } from '../../config/config';
 import { CoreModule } from '../../core.module';
@@ -44,7 +45,7 @@ describe('the auth guard and error filter outside HTTP', () => {
     ns = await createTestRedisNamespace('contexts');
     const env = { REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, JWT_SECRET, LOG_LEVEL: 'silent' };
     app = await NestFactory.createApplicationContext(CoreModule.forRoot({ service: SERVICES.chat, envClass: BaseServiceEnv, env }), { logger: false });
-    guard = new SessionAuthGuard(app.get(Reflector));
+    guard = new SessionAuthGuard(app.get(Reflector), app.get(JwtStrategy));
     sessions = app.get(SessionStore);
   });
 
