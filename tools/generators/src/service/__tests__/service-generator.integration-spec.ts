@@ -27,7 +27,8 @@ function run(scratch: string, bin: string, args: string[]) {
   const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', bin), ...args], {
     cwd: scratch,
     encoding: 'utf8',
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
+    // Plain output whatever the caller's terminal (Nx forces colours on its tasks).
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: '0' },
   });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
