@@ -3,7 +3,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { Server, type Socket } from 'socket.io';
+import { Server, Socket } from 'socket.io';
 import {
   ErrorCode,
   SERVICES,
@@ -32,7 +32,7 @@ import {
 import { GatewayEnv } from '../gateway.env';
 import { serviceUrls } from '../proxy/routes';
 import { EventRouter } from './event-router';
-import { createSocketAuthenticator, HandshakeRefused, type SocketIdentity } from './socket-auth';
+import { createSocketAuthenticator, HandshakeRefused, type SocketAuthenticator, type SocketIdentity } from './socket-auth';
 import { createEventChecks, createHandshakeLimiter, type TrustProxy } from './socket-limits';
 
 type RealtimeIo = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, AuthPrincipal>;
@@ -110,6 +110,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     this.io = io;
 
     const authenticate = createSocketAuthenticator(env.JWT_SECRET, this.sessions);
+    this.restoreOnlyForItsSession(io, authenticate);
     const countHandshake = createHandshakeLimiter(this.redis, env.KEY_PREFIX, env.RATE_LIMIT_PER_MINUTE, trustProxy, this.logger);
     io.use((socket, next) => {
       countHandshake(socket.request)
@@ -165,6 +166,33 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       this.recheckSessions().catch((err: unknown) => this.logger.warn({ err }, 'socket session re-check failed'));
     }, env.SOCKET_SESSION_RECHECK_MS);
     this.recheckTimer.unref();
+  }
+
+  /**
+   * socket.io restores a returning socket (its rooms, `data` and the packets it missed, which it
+   * sends at once) when it creates it, before any middleware runs: a session revoked while its
+   * socket was away would still be sent what was pushed meanwhile, and a token of another session
+   * would inherit the stored session's rooms. So the main namespace restores a recovery session
+   * only for a handshake whose token is live for the very session stored; any other handshake
+   * starts a fresh socket, which the middleware then judges like a new one. (Replaces socket.io's
+   * `Namespace._createSocket`, of socket.io 4.8: the two realtime tests fail if it changes.)
+   */
+  private restoreOnlyForItsSession(io: RealtimeIo, authenticate: SocketAuthenticator): void {
+    type CreateSocket = (client: { request: IncomingMessage }, auth: Record<string, unknown>) => Promise<Socket>;
+    const nsp = io.of('/');
+    const create: CreateSocket = async (client, auth) => {
+      const { pid, offset } = auth;
+      if (typeof pid !== 'string' || typeof offset !== 'string') return new Socket(nsp, client as never, auth);
+      const query = Object.fromEntries(new URL(client.request.url ?? '/', 'http://gateway').searchParams);
+      const [identity, session] = await Promise.all([
+        authenticate({ handshake: { auth, query } } as never).catch(() => null),
+        nsp.adapter.restoreSession(pid, offset).catch(() => null),
+      ]);
+      const stored = session?.data as Partial<AuthPrincipal> | undefined;
+      const same = identity && stored && stored.sessionId === identity.principal.sessionId && stored.userId === identity.principal.userId;
+      return same && session ? new Socket(nsp, client as never, auth, session) : new Socket(nsp, client as never, auth);
+    };
+    (nsp as unknown as { _createSocket: CreateSocket })._createSocket = create;
   }
 
   /**

@@ -41,7 +41,9 @@ export function handshakeToken(socket: Pick<Socket, 'handshake'>): string | null
  * HS256 token naming a user and a session, and that session alive in Redis (touched, so it
  * slides like any request). Throws `HandshakeRefused` otherwise.
  */
-export function createSocketAuthenticator(jwtSecret: string, sessions: SessionStore) {
+export type SocketAuthenticator = (socket: Pick<Socket, 'handshake'>) => Promise<SocketIdentity>;
+
+export function createSocketAuthenticator(jwtSecret: string, sessions: SessionStore): SocketAuthenticator {
   const jwt = new JwtService({ secret: createSecretKey(Buffer.from(jwtSecret, 'utf8')) });
   return async (socket: Pick<Socket, 'handshake'>): Promise<SocketIdentity> => {
     const token = handshakeToken(socket);

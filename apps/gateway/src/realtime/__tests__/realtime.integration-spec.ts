@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
@@ -14,7 +15,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from '@mate/contracts';
-import { MetricName, SessionStore } from '@mate/server-kit';
+import { MetricName, RealtimeEmitter, SessionStore } from '@mate/server-kit';
 import { issueSession, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
 import { createTestRedisNamespace } from '@mate/testing';
 import { AppModule } from '../../app.module';
@@ -272,6 +273,77 @@ describe('gateway realtime (socket.io)', () => {
       await realtime().recheckSessions();
       await gone;
       expect(a.socket.connected).toBe(false);
+    });
+  });
+
+  describe('connection state recovery', () => {
+    const message = (recipientId: string, content: string): ChatMessagePayload => ({
+      id: randomUUID(),
+      senderId: randomUUID(),
+      recipientId,
+      content,
+      createdAt: new Date().toISOString(),
+    });
+    const push = (userId: string, content: string) => new RealtimeEmitter(redis, ns.prefix).toUser(userId).emit('new_message', message(userId, content));
+
+    /** A member whose transport dropped as in a network failure, and what its client resumes with. */
+    async function dropped() {
+      const m = await member();
+      // A first push gives the client an offset to resume from.
+      await Promise.all([new Promise((resolve) => m.socket.once('new_message', resolve)), push(m.userId, 'before the drop')]);
+      const { _pid: pid, _lastOffset: offset } = m.socket as unknown as { _pid: string; _lastOffset: string };
+      m.socket.io.engine.close();
+      await waitFor(async () => (await redis.exists(`${ns.prefix}:sio:session:${pid}`)) === 1, { what: 'the stored recovery session' });
+      return { ...m, pid, offset };
+    }
+
+    /**
+     * A client resuming a dropped socket's recovery session with `token`, as socket.io-client does
+     * (it sends the pid and offset it kept). `seen()`: the contents of every packet it was sent,
+     * connected or not, as a raw client would read them.
+     */
+    function resume(token: string, { pid, offset }: { pid: string; offset: string }) {
+      const s = socket({ token }, { autoConnect: false });
+      Object.assign(s, { _pid: pid, _lastOffset: offset });
+      const packets: unknown[] = [];
+      s.io.on('packet', (packet) => packets.push(packet.data));
+      s.connect();
+      return { s, seen: () => JSON.stringify(packets) };
+    }
+
+    it('gives the same live session its rooms and the pushes it missed', async () => {
+      const a = await dropped();
+      await push(a.userId, 'missed while away');
+      const { s } = resume(a.token, a);
+      const got = new Promise<ChatMessagePayload>((resolve) => s.once('new_message', resolve));
+      await connected(s);
+      expect(s.recovered).toBe(true);
+      expect((await got).content).toBe('missed while away');
+    });
+
+    it('gives a session revoked while away nothing back, not even the pushes it missed', async () => {
+      const a = await dropped();
+      await sessions.revoke(a.sessionId, a.userId);
+      await push(a.userId, 'pushed after the revocation');
+      const { s, seen } = resume(a.token, a);
+      const err = await refusal(s);
+      expect(err.data?.code).toBe(ErrorCode.SessionExpired);
+      expect(seen()).not.toContain('pushed after the revocation');
+    });
+
+    it("never hands a dropped socket's rooms or missed pushes to another member's token", async () => {
+      const a = await dropped();
+      const b = await issueSession(sessions, JWT_SECRET);
+      await push(a.userId, 'missed by the first member');
+      const { s, seen } = resume(b.token, a);
+      await connected(s);
+      expect(s.recovered).toBe(false);
+      await push(a.userId, 'for the first member only');
+      // Pushes are delivered in stream order: once the second member's own push is in, an earlier one to the first would be too.
+      const own = new Promise<void>((resolve) => s.on('new_message', (m) => m.content === 'for the second member' && resolve()));
+      await push(b.userId, 'for the second member');
+      await own;
+      expect(seen()).not.toContain('first member');
     });
   });
 
