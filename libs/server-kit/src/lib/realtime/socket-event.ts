@@ -54,6 +54,12 @@ interface RegisteredHandler {
 export const REALTIME_SERVICE = Symbol('REALTIME_SERVICE');
 
 /**
+ * Parameter types the validation pipe passes through unchecked: what an interface, a record type,
+ * `unknown` or a primitive compiles to. A handler taking its payload as one would get any JSON.
+ */
+const UNVALIDATED_TYPES = new Set<unknown>([Object, String, Number, Boolean, Array, Buffer, Date]);
+
+/**
  * Finds the `@SocketEvent` handlers at start-up. Start-up fails when an event this service owns
  * (`SOCKET_EVENT_OWNERS`) has no handler, when one has two, or when a handler claims another
  * service's event: the gateway would route it elsewhere and it would never run.
@@ -83,6 +89,11 @@ export class SocketEventRegistry implements OnModuleInit {
         }
         if (this.handlers.has(event)) throw new Error(`Socket event "${event}" has two handlers`);
         const [payloadType] = (Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as (Type | undefined)[];
+        if (payloadType && UNVALIDATED_TYPES.has(payloadType)) {
+          throw new Error(
+            `${wrapper.name}.${method} takes a payload of no class: declare a class with class-validator rules, so the payload is validated`,
+          );
+        }
         this.handlers.set(event, { handle: fn.bind(instance), payloadType });
       }
     }

@@ -138,5 +138,18 @@ describe('the auth guard and error filter outside HTTP', () => {
       class Handlers {}
       await expect(start({ module: Handlers })).rejects.toThrow(/belongs to chat-service/);
     });
+
+    it('refuses to start when a handler takes a payload that is not a validated class', async () => {
+      // An interface or a record type reaches the method as `Object`: the pipe would pass anything.
+      @Injectable()
+      class Unchecked {
+        @SocketEvent('call:initiate') initiate(payload: Record<string, unknown>) {
+          return { ok: true, payload };
+        }
+      }
+      @Module({ providers: [Unchecked] })
+      class Handlers {}
+      await expect(start({ module: Handlers })).rejects.toThrow(/Unchecked\.initiate takes a payload of no class: .*validated/);
+    });
   });
 });
