@@ -39,10 +39,17 @@ export const REDACTED_PATHS = [
 /** Fields of database errors that carry the statement's values (password hashes, emails, text). */
 const ERROR_FIELDS_WITH_VALUES = ['query', 'parameters', 'driverError', 'detail', 'where'];
 
-/** pino's error serializer, minus the values a failed SQL statement carries. */
+/**
+ * pino's error serializer, minus the values a failed SQL statement carries, and minus the
+ * arguments ioredis attaches to a failed command (`command.args`: a push's message, a job's data,
+ * a stored token); the command's name stays.
+ */
 export function serializeError(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
-  if (out && typeof out === 'object') for (const field of ERROR_FIELDS_WITH_VALUES) delete out[field];
+  if (!out || typeof out !== 'object') return out;
+  for (const field of ERROR_FIELDS_WITH_VALUES) delete out[field];
+  const command = out.command as { name?: unknown } | undefined;
+  if (command && typeof command === 'object') out.command = { name: command.name };
   return out;
 }
 
