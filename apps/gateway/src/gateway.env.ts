@@ -42,6 +42,11 @@ export class GatewayEnv extends BaseServiceEnv {
   @Transform(int) @IsInt() @Min(1024) SOCKET_MAX_PAYLOAD_BYTES = 100_000;
   /** Client events one socket may send per 10 s; twice that in refusals disconnects it. */
   @Transform(int) @IsInt() @Min(1) SOCKET_EVENTS_PER_10_SECONDS = 100;
+  /**
+   * Open sockets one member may hold on one replica (tabs and devices). Each is authenticated and
+   * lives for hours: without a cap one account could pile up sockets until the replica runs out.
+   */
+  @Transform(int) @IsInt() @Min(1) SOCKET_MAX_PER_USER = 20;
   /** How long the owning service may take to answer a client event before its ack is `{ error }`. */
   @Transform(int) @IsInt() @Min(100) SOCKET_ACK_TIMEOUT_MS = 10_000;
   /** How often the sockets' sessions are looked up again, in case a revocation notice was lost. */

@@ -117,6 +117,13 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
         .then(() => authenticate(socket))
         .then(
           ({ principal, token }: SocketIdentity) => {
+            // Counted and joined in the same tick, so a burst of handshakes cannot all pass the cap
+            // (a socket that never connects leaves its rooms again).
+            const rooms = io.of('/').adapter.rooms;
+            const own = rooms.get(userRoom(principal.userId));
+            const open = (own?.size ?? 0) - (own?.has(socket.id) ? 1 : 0);
+            if (open >= env.SOCKET_MAX_PER_USER) return next(new HandshakeRefused(SocketMessages.tooManyConnections, ErrorCode.RateLimited));
+            void socket.join([userRoom(principal.userId), sessionRoom(principal.sessionId)]);
             socket.data = principal;
             this.tokens.set(socket, token);
             next();
@@ -136,7 +143,6 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
 
     io.on('connection', (socket: MemberSocket) => {
       const { userId, sessionId } = socket.data;
-      if (!socket.recovered) void socket.join([userRoom(userId), sessionRoom(sessionId)]);
       this.connected.inc({ service: SERVICES.gateway });
       this.logger.info({ userId, sessionId, socketId: socket.id, recovered: socket.recovered }, 'socket connected');
       socket.emit('connected', { userId });

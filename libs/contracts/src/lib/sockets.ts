@@ -31,6 +31,7 @@ export const SocketMessages = {
   unknownEvent: 'Unknown event',
   invalidPayload: 'The event payload must be one JSON object',
   tooManyEvents: 'Too many events. Please slow down.',
+  tooManyConnections: 'Too many open connections. Close another tab or device first.',
   serviceTimeout: 'The service did not answer in time',
   serviceUnavailable: 'Service temporarily unavailable',
   originNotAllowed: 'Origin not allowed',

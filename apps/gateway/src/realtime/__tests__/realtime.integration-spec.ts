@@ -30,6 +30,7 @@ const PAYLOAD_LIMIT = 4096;
 const EVENTS_PER_10_SECONDS = 20;
 const ACK_TIMEOUT_MS = 400;
 const HANDSHAKES_PER_MINUTE = 3;
+const SOCKETS_PER_USER = 3;
 
 type MemberSocket = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -72,6 +73,7 @@ describe('gateway realtime (socket.io)', () => {
         SOCKET_MAX_PAYLOAD_BYTES: String(PAYLOAD_LIMIT),
         SOCKET_EVENTS_PER_10_SECONDS: String(EVENTS_PER_10_SECONDS),
         SOCKET_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS),
+        SOCKET_MAX_PER_USER: String(SOCKETS_PER_USER),
       },
       (env) => gatewayHttp(env as GatewayEnv),
       { migrate: false },
@@ -219,6 +221,26 @@ describe('gateway realtime (socket.io)', () => {
       expect(refused.message).toBe(AuthMessages.tooManyAttempts);
       expect(refused.data?.code).toBe(ErrorCode.RateLimited);
       expect((await attempt('198.51.100.9')).message).toBe(AuthMessages.authRequired);
+    });
+
+    it("refuses a member's sockets over SOCKET_MAX_PER_USER, even when they all arrive at once", async () => {
+      const first = await issueSession(sessions, JWT_SECRET);
+      const second = await issueSession(sessions, JWT_SECRET, first.userId);
+      // Twice the allowance, from two sessions of one member, in parallel: the handshakes interleave.
+      const burst = Array.from({ length: SOCKETS_PER_USER * 2 }, (_, i) => socket({ token: (i % 2 ? second : first).token }));
+      const outcomes = await Promise.all(burst.map((s) => connected(s).then(() => 'connected', (err: Error & { data?: { code?: string } }) => err)));
+      expect(outcomes.filter((o) => o === 'connected')).toHaveLength(SOCKETS_PER_USER);
+      for (const o of outcomes.filter((o) => o !== 'connected')) {
+        expect(o).toMatchObject({ message: SocketMessages.tooManyConnections, data: { code: ErrorCode.RateLimited } });
+      }
+      // Another member is not affected, and a closed socket frees its place.
+      await member();
+      const open = burst.find((s) => s.connected) as MemberSocket;
+      open.disconnect();
+      await waitFor(async () => (realtime().server.of('/').adapter.rooms.get(userRoom(first.userId))?.size ?? 0) < SOCKETS_PER_USER, {
+        what: 'the closed socket to leave its rooms',
+      });
+      await connected(socket({ token: first.token }));
     });
   });
 
