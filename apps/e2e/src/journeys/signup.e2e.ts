@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { uniqueEmail, waitForLink } from '../support/mailbox';
+import { watchRealtime } from '../support/realtime';
 
 const MAILDEV = process.env.E2E_MAILDEV_URL ?? 'http://127.0.0.1:1080';
 const SCREENSHOT_DIR = path.resolve(__dirname, '../../../../dist/e2e/screenshots');
@@ -9,6 +10,7 @@ const SCREENSHOT_DIR = path.resolve(__dirname, '../../../../dist/e2e/screenshots
 test('a newcomer signs up, verifies the email, signs in, skips onboarding, sees the dashboard and sessions, and signs out', async ({ page }) => {
   const email = uniqueEmail('newcomer');
   const password = 'journey password 1';
+  const realtime = watchRealtime(page);
 
   await page.goto('/');
   await page.getByRole('button', { name: 'Create an account' }).click();
@@ -43,6 +45,9 @@ test('a newcomer signs up, verifies the email, signs in, skips onboarding, sees 
   expect(stored.token).toBe(stored.authToken);
   expect(stored.user).toMatchObject({ email, name: 'Avery' });
 
+  // Signed in, the app opens one realtime channel through the gateway (spec 000 §4).
+  await expect.poll(realtime.connected).toBe(1);
+
   await page.getByRole('button', { name: 'Skip for now' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { name: 'Welcome, Avery!' })).toBeVisible();
@@ -60,9 +65,12 @@ test('a newcomer signs up, verifies the email, signs in, skips onboarding, sees 
   await expect(page.getByText('This is your only active session.')).toBeVisible();
   await expect(page.getByText('Current Session')).toBeVisible();
 
+  await expect.poll(realtime.connected).toBe(1);
   await page.getByRole('button', { name: 'Logout', exact: true }).first().click();
   await expect(page).toHaveURL(/\/(login)?$/);
   expect(await page.evaluate(() => [localStorage.getItem('auth_token'), localStorage.getItem('token')])).toEqual([null, null]);
+  // Signing out closes the realtime channel.
+  await expect.poll(realtime.open).toBe(0);
 
   // Signed out, a protected route sends the visitor back to sign-in.
   await page.goto('/dashboard');
