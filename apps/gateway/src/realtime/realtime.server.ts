@@ -48,6 +48,13 @@ const STREAM_BLOCK_MS = 1000;
  * in XREAD does not see its close until the block ends; ioredis would keep a 2 s timer for it.
  */
 const ADAPTER_DISCONNECT_TIMEOUT_MS = 100;
+/**
+ * Packets the server may hold for one socket that is not reading them (its transport is still
+ * busy with earlier ones). A client that stops reading, slow or hostile, would otherwise make the
+ * gateway keep every push for it in memory until the ping timeout (45 s); a healthy one drains
+ * far below this.
+ */
+const MAX_QUEUED_PACKETS = 1000;
 
 /**
  * The socket.io server of the gateway (ARCHITECTURE §3, docs/adr/0005-realtime.md), on the
@@ -147,6 +154,14 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       this.logger.info({ userId, sessionId, socketId: socket.id, recovered: socket.recovered }, 'socket connected');
       socket.emit('connected', { userId });
 
+      socket.conn.on('packetCreate', () => {
+        // engine.io's queue of packets the transport has not taken yet (private in its typings).
+        const queued = (socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length;
+        if (queued < MAX_QUEUED_PACKETS) return;
+        this.logger.warn({ userId, socketId: socket.id, queued }, 'socket closed for not reading its pushes');
+        // Discards the queue: a plain close would wait for it to drain, which it never does.
+        socket.conn.close(true);
+      });
       socket.use((packet, next) => {
         checks(socket as unknown as Socket)(packet as [string, ...unknown[]], next).catch((err: unknown) => {
           this.logger.error({ err, socketId: socket.id }, 'socket event check failed');

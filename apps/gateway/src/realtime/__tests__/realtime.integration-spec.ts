@@ -179,15 +179,17 @@ describe('gateway realtime (socket.io)', () => {
 
     it('keeps the bearer token out of the session stored for connection state recovery', async () => {
       const { socket: s, token, userId } = await member();
+      // The key named by the pid the client keeps (one SCAN page of the shared Redis may miss it).
+      const { _pid: pid } = s as unknown as { _pid: string };
       s.io.engine.close();
       const stored = await waitFor(
         async () => {
-          const [, keys] = await redis.scan('0', 'MATCH', `${ns.prefix}:sio:session:*`, 'COUNT', 1000);
-          const values = await Promise.all(keys.map((k) => redis.get(k)));
-          return values.map((v) => Buffer.from(v ?? '', 'base64').toString('latin1')).find((v) => v.includes(userId));
+          const value = await redis.get(`${ns.prefix}:sio:session:${pid}`);
+          return value && Buffer.from(value, 'base64').toString('latin1');
         },
-        { what: 'the recovery session of the dropped socket' },
+        { what: 'the recovery session of the dropped socket', timeoutMs: 4000 },
       );
+      expect(stored).toContain(userId);
       expect(stored).not.toContain(token);
     });
 
@@ -433,6 +435,23 @@ describe('gateway realtime (socket.io)', () => {
   });
 
   describe('limits', () => {
+    it('closes a socket that stops reading while pushes pile up for it', async () => {
+      const reader = await member();
+      const open = () => realtime().server.of('/').adapter.rooms.get(userRoom(reader.userId))?.size ?? 0;
+      expect(open()).toBe(1);
+      // The client stops reading: the kernel's buffers fill, then the server's queue for the socket grows.
+      const tcp = (reader.socket.io.engine.transport as unknown as { ws: { _socket: { pause(): void; destroy(): void } } }).ws._socket;
+      tcp.pause();
+      const emitter = new RealtimeEmitter(redis, ns.prefix);
+      const content = 'z'.repeat(8 * 1024);
+      const push = () =>
+        emitter.toUser(reader.userId).emit('new_message', { id: randomUUID(), senderId: randomUUID(), recipientId: reader.userId, content, createdAt: 'now' });
+      // At most 40 MB, in rounds, until the server lets go of the socket (a ping timeout would take 45 s).
+      for (let round = 0; round < 25 && open() > 0; round++) await Promise.all(Array.from({ length: 200 }, push));
+      await waitFor(async () => open() === 0, { what: 'the server to close the socket that stopped reading', timeoutMs: 5000 });
+      tcp.destroy();
+    }, 20_000);
+
     it('closes a socket that sends a message over the payload limit; one under it goes through', async () => {
       const alice = await member();
       const bob = await member();
