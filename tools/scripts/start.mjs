@@ -91,6 +91,7 @@ try {
 
     Member app     http://localhost:${ports.web}
     API gateway    http://localhost:${ports.gateway}   (health: /health)
+    API docs       http://localhost:${ports.gateway}/api/docs
     Mail catcher   http://localhost:${ports.maildevWeb}   (SMTP on ${ports.smtp}; every email the platform sends lands here)
 
     Demo member    ${DEMO_ACCOUNTS.member.email} / ${DEMO_ACCOUNTS.member.password}
