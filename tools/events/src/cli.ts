@@ -29,7 +29,7 @@ Options
   --since <date>              replay: only events stored from this instant (ISO 8601, e.g. 2026-11-20T00:00Z)
   --wait <seconds>            status: poll until everything is caught up (exit 1 if it is not by then)
   --database <service>=<url>  a producer database (repeatable; default mate_<db> on DATABASE_URL for
-                              every deployed service of libs/contracts services.json)
+                              every deployed service of the service registry)
   --redis-url <url>           default REDIS_URL, else redis://127.0.0.1:6379
   --prefix <prefix>           the deployment's KEY_PREFIX, default mate
 `;

@@ -21,7 +21,7 @@ function withDatabase(url: string, database: string): string {
 }
 
 /**
- * The deployment from the service registry (libs/contracts services.json) and the environment:
+ * The deployment from the service registry (libs/contracts service-registry.json) and the environment:
  * `mate_<database>` on DATABASE_URL for each deployed service that has one, REDIS_URL and
  * KEY_PREFIX. `--database <service>=<url>` replaces one database (or, given only for some,
  * limits the list to those), `--redis-url` and `--prefix` the rest.
