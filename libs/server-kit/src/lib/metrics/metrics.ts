@@ -19,7 +19,7 @@ export const MetricName = {
   httpRequestDuration: 'mate_http_request_duration_seconds',
   /** Time from an event's outbox row (occurredAt) to the moment its consumer handled it. */
   eventLag: 'mate_event_lag_seconds',
-  /** Jobs in a BullMQ queue by state (waiting, active, delayed, failed, completed), sampled on scrape. */
+  /** Jobs in a BullMQ queue by state (waiting, active, delayed, failed), sampled on scrape. */
   queueJobs: 'mate_queue_jobs',
   /** Jobs (events included) whose attempt failed; `final` is "true" when no retry is left. */
   jobsFailed: 'mate_jobs_failed_total',
