@@ -33,7 +33,9 @@ export async function startOwnRedisServer(): Promise<OwnRedisServer> {
   let child: ChildProcess | null = null;
 
   async function answers(): Promise<boolean> {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    // disconnectTimeout 0: ioredis arms a 2 s timer on disconnect that only a later 'close' clears,
+    // and a refused connection has closed already, so each failed probe would hold the process 2 s.
+    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, disconnectTimeout: 0 });
     probe.on('error', () => undefined);
     try {
       await probe.connect();
