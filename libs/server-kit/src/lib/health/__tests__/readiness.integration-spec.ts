@@ -1,43 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { SERVICES } from '@mate/contracts';
-import { freePort } from '@mate/testing';
+import { startOwnRedisServer, type OwnRedisServer } from '@mate/testing';
 import { CoreModule } from '../../core.module';
 import { BaseServiceEnv } from '../../config/config';
 import { createQueueConnection } from '../../redis/redis';
 import { HealthRegistry } from '../health';
 import { call, startService, waitFor, type RunningService } from '../../../testing/service-app';
-
-/** A redis-server of this suite's own, so stopping it never touches the shared one. */
-class OwnRedis {
-  private process: ChildProcess | null = null;
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start() {
-    if (this.process) return;
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await waitFor(() => probe.connect().then(() => probe.ping().then((p) => p === 'PONG'), () => false), { what: 'own redis-server' });
-    } finally {
-      probe.disconnect();
-    }
-  }
-  async stop() {
-    const child = this.process;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-    this.process = null;
-  }
-}
 
 @Module({})
 class BareService {
@@ -49,14 +19,14 @@ class BareService {
 type Ready = { status: string; checks: Record<string, string> };
 
 describe('readiness includes the queues', () => {
-  let redis: OwnRedis;
+  /** This suite's own redis-server, so stopping it never touches the shared one. */
+  let redis: OwnRedisServer;
   let service: RunningService;
   let worker: Worker | null = null;
   let workerConnection: Redis | null = null;
 
   beforeAll(async () => {
-    redis = new OwnRedis(await freePort());
-    await redis.start();
+    redis = await startOwnRedisServer();
     service = await startService(BareService.forRoot, { REDIS_URL: redis.url, KEY_PREFIX: 'readiness', LOG_LEVEL: 'silent' }, {}, { migrate: false });
   });
 
@@ -82,7 +52,7 @@ describe('readiness includes the queues', () => {
     expect(up.status).toBe(200);
     expect(up.body).toEqual({ status: 'ok', checks: { redis: 'up', queues: 'up', 'queue:jobs.readiness': 'up' } });
 
-    await redis.stop();
+    await redis.kill();
     const down = await waitFor(
       async () => {
         const res = await call<Ready>(service.url, 'GET', '/health/ready');
