@@ -6,7 +6,6 @@ import { GatewayEnv } from './gateway.env';
 import { createEdge } from './proxy/edge';
 import { RealtimeServer } from './realtime/realtime.server';
 import type { TrustProxy } from './realtime/socket-limits';
-import { matchRoute } from './proxy/routes';
 import { mountApiDocs } from './docs/api-docs';
 
 /** HTTP options of the gateway: CORS for the two web apps, unparsed bodies, the edge before Nest, socket.io. */
@@ -14,11 +13,6 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
   return {
     parseBodies: false,
     corsOrigins: env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
-    // The proxy's requests are labelled by the prefix that routed them, never by the raw path.
-    metricsRoute: (req) => {
-      const route = matchRoute(req.path);
-      return route ? `${route.prefix}/*` : undefined;
-    },
     beforeRoutes: (app: NestExpressApplication) => {
       // Before the edge, which answers every other /api path.
       mountApiDocs(app, env, app.get<Logger>(LOGGER));

@@ -13,7 +13,7 @@ import {
   type JwtClaims,
   type ServiceName,
 } from '@mate/contracts';
-import type { LiveSession, SessionStore } from '@mate/server-kit';
+import { setMetricsRoute, type LiveSession, type SessionStore } from '@mate/server-kit';
 import type { GatewayEnv } from '../gateway.env';
 import { Forwarder } from './forward';
 import { isPublicRoute, matchRoute, serviceUrls, UPLOAD_ROUTES } from './routes';
@@ -126,6 +126,8 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
 
   const handle = async (req: Request, res: Response, path: string) => {
     const route = matchRoute(path);
+    // Latency is labelled by the prefix that routed the request, never by the raw path.
+    if (route) setMetricsRoute(res, `${route.prefix}/*`);
     if (req.method === 'OPTIONS') {
       // CORS preflights are answered by the CORS middleware before the edge. Any other OPTIONS
       // is answered here: nothing goes to a service without the checks below.

@@ -22,8 +22,6 @@ export interface HttpOptions {
   parseBodies?: boolean;
   /** Express middleware that runs before Nest's routes (the gateway's proxy). */
   beforeRoutes?: (app: NestExpressApplication) => void;
-  /** Names the route of a request for the latency metrics before Nest's routing (the gateway's prefixes). */
-  metricsRoute?: (req: Request) => string | undefined;
 }
 
 /** The same HTTP behaviour for every service, in production and in tests. */
@@ -37,7 +35,7 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   app.use(requestLoggingMiddleware(logger));
   collectProcessMetrics();
   const service = app.get<string>(SERVICE_NAME);
-  app.use(httpMetricsMiddleware(service, options.metricsRoute));
+  app.use(httpMetricsMiddleware(service));
   // Before the gateway's edge and Nest's routes; never under /api, so the gateway cannot proxy them.
   const internal = app.getHttpAdapter().getInstance() as express.Express;
   internal.get(METRICS_PATH, metricsHandler(logger, env.METRICS_TOKEN));

@@ -11,7 +11,10 @@ export const METRICS_PATH = '/metrics';
 /** Label of requests no route took (404s, refused before routing): one series, whatever the path. */
 export const UNMATCHED_ROUTE = '<unmatched>';
 
-/** A label the request's own handler chose (the gateway names its proxy prefix this way). */
+/**
+ * Names the route of a request that no Express route answers: the gateway's edge labels what it
+ * proxies by the prefix that routed it (`/api/profile/*`), found once where it routes.
+ */
 export function setMetricsRoute(res: Response, route: string) {
   res.locals['metricsRoute'] = route;
 }
@@ -27,11 +30,8 @@ export function routeTemplate(req: Request, res: Response): string {
   return typeof path === 'string' ? `${req.baseUrl ?? ''}${path}` : UNMATCHED_ROUTE;
 }
 
-/**
- * Observes each request's latency when its answer is finished (or the caller went away). `routeOf`
- * may name the route first (the gateway's proxy runs before any Express route exists).
- */
-export function httpMetricsMiddleware(service: string, routeOf?: (req: Request) => string | undefined): RequestHandler {
+/** Observes each request's latency, labelled by `routeTemplate`, when its answer is finished (or the caller went away). */
+export function httpMetricsMiddleware(service: string): RequestHandler {
   const latency = httpRequestDuration();
   return (req, res, next) => {
     if (req.path === METRICS_PATH) return next();
@@ -41,7 +41,7 @@ export function httpMetricsMiddleware(service: string, routeOf?: (req: Request) 
       if (observed) return;
       observed = true;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeOf?.(req) ?? routeTemplate(req, res);
+      const route = routeTemplate(req, res);
       // A caller that hung up before the answer counts as 499 (nginx's "client closed request").
       const status = res.writableFinished ? String(res.statusCode) : '499';
       latency.observe({ service, method: req.method, route, status }, seconds);
