@@ -82,6 +82,8 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private stopped = false;
   /** Failed passes in a row; the next pass waits longer while it is above zero. */
   private failures = 0;
+  /** A write was nudged while a pass ran. */
+  private passWanted = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -250,13 +252,21 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
 
   private tick() {
     if (this.stopped) return;
+    if (this.running) {
+      // Rows committed while a pass runs may be newer than its claim: one more pass right after
+      // it, rather than waiting for the next poll.
+      this.passWanted = true;
+      return;
+    }
+    this.passWanted = false;
     this.relayOnce()
       .then((n) => {
         if (this.failures > 0) this.logger.info({ failures: this.failures }, 'outbox relay publishing again');
         this.failures = 0;
-        if (n === RELAY_BATCH_SIZE) setImmediate(() => this.tick());
+        if (n === RELAY_BATCH_SIZE || this.passWanted) setImmediate(() => this.tick());
       })
       .catch((err) => {
+        this.passWanted = false;
         this.failures += 1;
         // One line when the trouble starts, then one every ten failed passes.
         if (this.failures % 10 === 1) this.logger.warn({ err, failures: this.failures }, 'outbox relay failed; will retry');
