@@ -6,13 +6,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { SessionStore } from '@mate/server-kit';
-import { issueSession } from '@mate/server-kit/testing';
+import { issueSession, waitFor } from '@mate/server-kit/testing';
+import { freePort } from '@mate/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RESULT_FILE = path.join(ROOT, 'tools/bench/events/last-result.json');
@@ -24,6 +24,8 @@ const MAX_RATE = 2000;
 const MEMBERS = 200;
 /** How long the consumer may take to drain a phase once the producer stopped sending. */
 const DRAIN_TIMEOUT_MS = 60_000;
+/** How long the producer may take to start (it compiles its sources at start-up). */
+const START_TIMEOUT_MS = 120_000;
 const TICK_MS = 10;
 const OUTPUT_TAIL = 8000;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -76,17 +78,6 @@ async function admin<T>(url: string, sql: string): Promise<T[]> {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const children: ChildProcess[] = [];
 /** Set once the bench stops its children on purpose (their exit is then no news). */
 let cleaned = false;
@@ -129,14 +120,14 @@ async function runToEnd(script: string, args: string[], env: NodeJS.ProcessEnv) 
   if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}):\n${output.slice(-4000)}`);
 }
 
-async function waitForHttp(url: string, child: ChildProcess) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the producer exited with ${child.exitCode}`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not become ready`);
+function waitForHttp(url: string, child: ChildProcess) {
+  return waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the producer exited with ${child.exitCode}`);
+      return fetch(url).then((r) => r.ok, () => false);
+    },
+    { timeoutMs: START_TIMEOUT_MS, intervalMs: 200, what: `${url} to become ready` },
+  );
 }
 
 interface PhaseResult {
