@@ -55,6 +55,8 @@ const ADAPTER_DISCONNECT_TIMEOUT_MS = 100;
  * far below this.
  */
 const MAX_QUEUED_PACKETS = 1000;
+/** The client events a socket may send, each routed to its owning service. */
+const CLIENT_EVENTS = Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[];
 
 /**
  * The socket.io server of the gateway (ARCHITECTURE §3, docs/adr/0005-realtime.md), on the
@@ -162,12 +164,14 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
         // Discards the queue: a plain close would wait for it to drain, which it never does.
         socket.conn.close(true);
       });
+      // The checks of this socket, made once: its every event passes through them.
+      const check = checks(socket as unknown as Socket);
       socket.use((packet, next) => {
-        checks(socket as unknown as Socket)(packet as [string, ...unknown[]], next).catch((err: unknown) => {
+        check(packet as [string, ...unknown[]], next).catch((err: unknown) => {
           this.logger.error({ err, socketId: socket.id }, 'socket event check failed');
         });
       });
-      for (const event of Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[]) {
+      for (const event of CLIENT_EVENTS) {
         (socket as unknown as Socket).on(event, (payload: unknown, ack?: (answer: unknown) => void) => {
           const sender = { principal: socket.data, token: this.tokens.get(socket) ?? '' };
           void router.route(event, payload, sender).then((answer) => ack?.(answer));
