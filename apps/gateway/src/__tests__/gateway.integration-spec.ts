@@ -4,7 +4,7 @@ import { JwtService } from '@nestjs/jwt';
 import { AuthMessages, ErrorCode, REQUEST_ID_HEADER, ROLE_ADMIN, ROLE_MEMBER } from '@mate/contracts';
 import { SessionStore } from '@mate/server-kit';
 import { call, issueSession, startService, type RunningService } from '@mate/server-kit/testing';
-import { createTestRedisNamespace } from '@mate/testing';
+import { createTestRedisNamespace, freePort } from '@mate/testing';
 import { AppModule } from '../app.module';
 import type { GatewayEnv } from '../gateway.env';
 import { gatewayHttp } from '../gateway.http';
@@ -82,11 +82,7 @@ async function startEchoUpstream(service: string, keepAliveTimeoutMs?: number): 
 
 /** A loopback URL nothing listens on: a service that is down. */
 async function closedPortUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 interface RawResponse {

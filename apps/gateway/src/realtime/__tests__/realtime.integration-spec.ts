@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
 import { register } from 'prom-client';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
@@ -17,7 +15,7 @@ import {
 } from '@mate/contracts';
 import { MetricName, RealtimeEmitter, SessionStore } from '@mate/server-kit';
 import { issueSession, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
-import { createTestRedisNamespace } from '@mate/testing';
+import { createTestRedisNamespace, freePort } from '@mate/testing';
 import { AppModule } from '../../app.module';
 import type { GatewayEnv } from '../../gateway.env';
 import { gatewayHttp } from '../../gateway.http';
@@ -36,11 +34,7 @@ type MemberSocket = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 
 /** A loopback URL nothing listens on: a service that is down. */
 async function closedPortUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 describe('gateway realtime (socket.io)', () => {
