@@ -10,6 +10,7 @@ export * from './lib/openapi/api-docs';
 export * from './lib/openapi/openapi';
 export * from './lib/redis/redis';
 export * from './lib/clock';
+export * from './lib/timeout';
 export * from './lib/auth/session-store';
 export * from './lib/auth/decorators';
 export * from './lib/auth/auth.guard';

@@ -13,6 +13,7 @@ import {
   type ConsumerStatus,
   type EventStatusReport,
   type OutboxStatus,
+  withTimeout,
 } from '@mate/server-kit';
 import { resolveDeployment, type Deployment } from './deployment';
 
@@ -114,10 +115,7 @@ function openQueue(consumer: ServiceName, redis: Redis, prefix: string): Queue {
 }
 
 function bounded<T>(what: string, work: Promise<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not answer within ${REDIS_TIMEOUT_MS / 1000} s`)), REDIS_TIMEOUT_MS);
-    work.then(resolve, reject).finally(() => clearTimeout(timer));
-  });
+  return withTimeout(work, REDIS_TIMEOUT_MS, `${what} did not answer within ${REDIS_TIMEOUT_MS / 1000} s`);
 }
 
 /** Opens a `pg` client per producer database for the duration of `work`. */

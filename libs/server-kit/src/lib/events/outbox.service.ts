@@ -17,7 +17,8 @@ import {
   type ServiceName,
 } from '@mate/contracts';
 import { currentRequestId, LOGGER } from '../logging/logger';
-import { createRelayConnection, withTimeout } from './relay-connection';
+import { withTimeout } from '../timeout';
+import { createRelayConnection } from './relay-connection';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 export const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
@@ -195,6 +196,7 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
       await withTimeout(
         Promise.all([...jobsByQueue].map(([target, jobs]) => this.queue(target).addBulk(jobs))),
         RELAY_PUBLISH_TIMEOUT_MS,
+        `no answer from Redis within ${RELAY_PUBLISH_TIMEOUT_MS} ms`,
       );
     } catch (e) {
       await this.release(rows, e);

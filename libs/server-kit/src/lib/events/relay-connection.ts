@@ -16,19 +16,3 @@ export function createRelayConnection(url: string): Redis {
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
 }
-
-export class TimeoutError extends Error {}
-
-/**
- * Rejects when `promise` has not settled within `ms`. BullMQ waits for a connection that never
- * became ready (Redis down at start-up), and nothing else bounds that wait.
- */
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`no answer from Redis within ${ms} ms`)), ms);
-  });
-  // The abandoned promise may still reject later; that must not become an unhandled rejection.
-  promise.catch(() => undefined);
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import type Redis from 'ioredis';
 import type { Worker } from 'bullmq';
 import { Public } from '../auth/decorators';
+import { withTimeout } from '../timeout';
 
 export type HealthCheck = () => Promise<void>;
 
@@ -51,10 +52,7 @@ export class HealthRegistry {
     await Promise.all(
       [...this.checks.entries()].map(async ([name, check]) => {
         try {
-          await Promise.race([
-            check(),
-            new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), timeoutMs).unref()),
-          ]);
+          await withTimeout(check(), timeoutMs, 'timed out');
           results[name] = 'up';
         } catch (e) {
           ok = false;

@@ -8,6 +8,7 @@ import {
   type GaugeConfiguration,
   type HistogramConfiguration,
 } from 'prom-client';
+import { withTimeout } from '../timeout';
 
 /**
  * Every metric of Mate, by name. All of them live on prom-client's default registry; tests run
@@ -107,12 +108,7 @@ function sampledGauge<L extends string>(config: Omit<GaugeConfiguration<L>, 'col
     async collect() {
       this.reset();
       await Promise.all(
-        [...sources].map((source) =>
-          Promise.race([
-            source(this as Gauge<string>),
-            new Promise<void>((resolve) => setTimeout(resolve, SOURCE_TIMEOUT_MS).unref()),
-          ]).catch(() => undefined),
-        ),
+        [...sources].map((source) => withTimeout(source(this as Gauge<string>), SOURCE_TIMEOUT_MS).catch(() => undefined)),
       );
     },
   });

@@ -10,7 +10,7 @@ import { SERVICE_NAME } from '../../core.module';
 import { LOGGER } from '../../logging/logger';
 import { QueueWorker } from '../../workers/queue-worker';
 import { QUEUE_CONNECTION } from '../outbox.service';
-import { withTimeout } from '../relay-connection';
+import { withTimeout } from '../../timeout';
 import { registerEventMetrics } from './event-metrics';
 import { DAY_MS, pruneEventTables, type PruneResult } from './pruning';
 import { sqlOf } from './sql';
