@@ -34,7 +34,8 @@ class RedisLifecycle implements OnApplicationShutdown {
     this.health.register('redis', async () => {
       await this.redis.ping();
     });
-    // The connection the outbox relay publishes to the queues on.
+    // The kit's shared BullMQ connection (the pruning scheduler, queue counts for /metrics); the
+    // relay and each worker have their own, and a running worker has its own `queue:<name>` check.
     this.health.register('queues', redisConnectionCheck(this.queueConnection));
   }
   async onApplicationShutdown() {
