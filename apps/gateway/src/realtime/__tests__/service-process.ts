@@ -3,7 +3,6 @@ import path from 'node:path';
 import { waitFor } from '@mate/server-kit/testing';
 
 const WORKSPACE = path.resolve(__dirname, '../../../../..');
-const REGISTER = path.join(__dirname, 'register-ts.cjs');
 
 export interface ServiceProcess {
   url: string;
@@ -13,10 +12,11 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/** Runs a service's main.ts from source: SWC compiles it, with the @mate/* paths of tsconfig.base.json. */
 function run(main: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['-r', REGISTER, path.join(WORKSPACE, main), ...args], {
+  return spawn(process.execPath, ['-r', '@swc-node/register', path.join(WORKSPACE, main), ...args], {
     cwd: WORKSPACE,
-    env: { ...process.env, ...env, TS_NODE_PROJECT: 'tsconfig.base.json', SWC_NODE_PROJECT: 'tsconfig.base.json' },
+    env: { ...process.env, ...env, SWC_NODE_PROJECT: 'tsconfig.base.json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
