@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { createTestDatabase, createTestRedisNamespace, freePort, type TestDatabase } from '@mate/testing';
-import { ROOT, run } from './helpers';
+import { query, ROOT, run } from './helpers';
 
 /*
  * `npm start`'s step after seeding (tools/seed/hook.mjs backfillConsumers) against the built
@@ -18,16 +17,6 @@ const JWT_SECRET = 'backfill-test-jwt-secret-0123456789';
 /** The built services have the republish command. */
 const distReady = () =>
   SERVICES.every((svc) => existsSync(path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src/republish/republish.module.js')));
-
-async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 /** Runs backfillConsumers of hook.mjs (ESM) in its own process and answers what it resolved. */
 async function backfill(options: object): Promise<{ result: { republished: boolean; caughtUp: boolean }; stdout: string }> {

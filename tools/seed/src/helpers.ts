@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { Client } from 'pg';
 
 /** The repository root (the seeder runs from there, as `npm run seed` does). */
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -24,6 +25,17 @@ export interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+/** One query on its own connection (the seeder's databases, from outside the seeder). */
+export async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
 }
 
 /** Runs a command to its end without blocking the test's event loop. */

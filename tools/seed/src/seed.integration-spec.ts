@@ -4,7 +4,6 @@ import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as argon2 from 'argon2';
-import { Client } from 'pg';
 import sharp from 'sharp';
 import {
   ALL_GENDERS,
@@ -24,7 +23,7 @@ import {
   type PhotoSize,
 } from '@mate/contracts';
 import { createTestDatabase, createTestRedisNamespace, freePort, testInfra, type TestDatabase } from '@mate/testing';
-import { ROOT, run, runModule, runSeeder } from './helpers';
+import { query, ROOT, run, runModule, runSeeder } from './helpers';
 
 /*
  * The seeder against real databases migrated by the services themselves (`main.js migrate` of
@@ -100,16 +99,6 @@ const seedArgs = (pair: Pair, ...extra: string[]) => [
   pair.photoDir,
   ...extra,
 ];
-
-async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 interface ProfileRow {
   user_id: string;
