@@ -32,6 +32,8 @@ export function workerCheck(worker: () => Worker | null | undefined): HealthChec
   };
 }
 
+const workerCheckName = (queue: string) => `queue:${queue}`;
+
 /** Readiness checks registered by the modules a service uses (database, Redis, queues). */
 @Injectable()
 export class HealthRegistry {
@@ -41,7 +43,11 @@ export class HealthRegistry {
   }
   /** `queue:<name>` is ready while the worker consuming that queue runs (see workerCheck). */
   registerWorker(queue: string, worker: () => Worker | null | undefined) {
-    this.register(`queue:${queue}`, workerCheck(worker));
+    this.register(workerCheckName(queue), workerCheck(worker));
+  }
+  /** A worker stopped on purpose (shutdown): its queue leaves readiness. */
+  unregisterWorker(queue: string) {
+    this.unregister(workerCheckName(queue));
   }
   unregister(name: string) {
     this.checks.delete(name);

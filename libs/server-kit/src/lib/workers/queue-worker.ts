@@ -88,7 +88,7 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
     const connection = this.connection;
     this.worker = null;
     this.connection = null;
-    this.health?.unregister(`queue:${this.settings.queue}`);
+    this.health?.unregisterWorker(this.settings.queue);
     if (worker) await worker.close();
     if (connection) await connection.quit().catch(() => connection.disconnect());
   }
