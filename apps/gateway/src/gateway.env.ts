@@ -47,6 +47,8 @@ export class GatewayEnv extends BaseServiceEnv {
    * lives for hours: without a cap one account could pile up sockets until the replica runs out.
    */
   @Transform(int) @IsInt() @Min(1) SOCKET_MAX_PER_USER = 20;
+  /** Events one socket may have waiting for their service at once; more are answered `RATE_LIMITED`. */
+  @Transform(int) @IsInt() @Min(1) SOCKET_MAX_EVENTS_IN_FLIGHT = 20;
   /** How long the owning service may take to answer a client event before its ack is `{ error }`. */
   @Transform(int) @IsInt() @Min(100) SOCKET_ACK_TIMEOUT_MS = 10_000;
   /** How often the sockets' sessions are looked up again, in case a revocation notice was lost. */

@@ -171,10 +171,18 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
           this.logger.error({ err, socketId: socket.id }, 'socket event check failed');
         });
       });
+      // Events of this socket waiting for their service: over the limit, one is refused at once
+      // rather than piling more requests on a slow service (each waits up to SOCKET_ACK_TIMEOUT_MS).
+      let inFlight = 0;
       for (const event of CLIENT_EVENTS) {
         (socket as unknown as Socket).on(event, (payload: unknown, ack?: (answer: unknown) => void) => {
+          if (inFlight >= env.SOCKET_MAX_EVENTS_IN_FLIGHT) return ack?.({ error: SocketMessages.tooManyPending, code: ErrorCode.RateLimited });
+          inFlight++;
           const sender = { principal: socket.data, token: this.tokens.get(socket) ?? '' };
-          void router.route(event, payload, sender).then((answer) => ack?.(answer));
+          void router
+            .route(event, payload, sender)
+            .then((answer) => ack?.(answer))
+            .finally(() => inFlight--);
         });
       }
       socket.on('disconnect', (reason) => {

@@ -32,6 +32,7 @@ export const SocketMessages = {
   invalidPayload: 'The event payload must be one JSON object',
   tooManyEvents: 'Too many events. Please slow down.',
   tooManyConnections: 'Too many open connections. Close another tab or device first.',
+  tooManyPending: 'Too many events waiting for an answer. Please wait for them.',
   serviceTimeout: 'The service did not answer in time',
   serviceUnavailable: 'Service temporarily unavailable',
   originNotAllowed: 'Origin not allowed',

@@ -29,6 +29,7 @@ const EVENTS_PER_10_SECONDS = 20;
 const ACK_TIMEOUT_MS = 400;
 const HANDSHAKES_PER_MINUTE = 3;
 const SOCKETS_PER_USER = 3;
+const EVENTS_IN_FLIGHT = 3;
 
 type MemberSocket = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -68,6 +69,7 @@ describe('gateway realtime (socket.io)', () => {
         SOCKET_EVENTS_PER_10_SECONDS: String(EVENTS_PER_10_SECONDS),
         SOCKET_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS),
         SOCKET_MAX_PER_USER: String(SOCKETS_PER_USER),
+        SOCKET_MAX_EVENTS_IN_FLIGHT: String(EVENTS_IN_FLIGHT),
       },
       (env) => gatewayHttp(env as GatewayEnv),
       { migrate: false },
@@ -415,6 +417,20 @@ describe('gateway realtime (socket.io)', () => {
       expect(ack).toMatchObject({ error: SocketMessages.serviceTimeout });
       expect(Date.now() - started).toBeGreaterThanOrEqual(ACK_TIMEOUT_MS - 50);
       slowReads.open();
+    });
+
+    it('answers events over SOCKET_MAX_EVENTS_IN_FLIGHT at once with an error while the service is slow', async () => {
+      const alice = await member();
+      slowReads.reset();
+      const send = () => alice.socket.timeout(5000).emitWithAck('mark_as_read', { otherUserId: alice.userId });
+      const waiting = Array.from({ length: EVENTS_IN_FLIGHT }, send);
+      // Answered at once, not after the service's timeout: nothing more was sent to the slow service.
+      const started = Date.now();
+      expect(await send()).toMatchObject({ error: SocketMessages.tooManyPending, code: ErrorCode.RateLimited });
+      expect(Date.now() - started).toBeLessThan(ACK_TIMEOUT_MS / 2);
+      slowReads.open();
+      expect(await Promise.all(waiting)).toEqual(Array.from({ length: EVENTS_IN_FLIGHT }, () => ({ ok: true })));
+      expect(await send()).toEqual({ ok: true });
     });
 
     it('refuses a session revoked after connecting when the service checks it again', async () => {
