@@ -59,4 +59,9 @@ export default [
     files: ['apps/e2e/run.mjs'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
+  {
+    // The benchmarks run a service from source and reuse the platform launcher, like the e2e runner.
+    files: ['tools/bench/events/producer.cjs', 'tools/bench/gateway/run.mjs'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
 ];
