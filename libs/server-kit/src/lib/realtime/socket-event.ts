@@ -13,17 +13,19 @@ import {
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
+  AuthMessages,
   ErrorCode,
   SOCKET_EVENT_OWNERS,
   SocketMessages,
   isClientEventName,
   type AuthPrincipal,
   type ClientEventName,
+  type Role,
   type ServiceName,
   type SocketOk,
 } from '@mate/contracts';
-import { CurrentUser } from '../auth/decorators';
-import { notFound } from '../errors/app.exception';
+import { CurrentUser, REQUIRED_ROLES } from '../auth/decorators';
+import { forbidden, notFound } from '../errors/app.exception';
 import { createValidationPipe } from '../errors/validation';
 import { SOCKET_EVENTS_PATH } from './realtime.keys';
 
@@ -35,6 +37,7 @@ export const SOCKET_EVENT = 'mate:socketEvent';
  * the first parameter is the payload, validated against its class (class-validator, unknown fields
  * rejected, same `{ error }` body as HTTP), the second the sender. What it returns is the
  * acknowledgement (`{ ok: true }` when it returns nothing); what it throws becomes `{ error }`.
+ * `@Roles()` on the handler is enforced as on a route (403 `{ error }` for other roles).
  *
  *     @Injectable()
  *     export class ChatSocketEvents {
@@ -49,6 +52,8 @@ type SocketEventHandler = (payload: unknown, sender: AuthPrincipal) => unknown;
 interface RegisteredHandler {
   handle: SocketEventHandler;
   payloadType: Type | undefined;
+  /** `@Roles()` on the handler: the global guard only sees the one internal route, not the handler. */
+  roles: Role[] | undefined;
 }
 
 export const REALTIME_SERVICE = Symbol('REALTIME_SERVICE');
@@ -94,7 +99,8 @@ export class SocketEventRegistry implements OnModuleInit {
             `${wrapper.name}.${method} takes a payload of no class: declare a class with class-validator rules, so the payload is validated`,
           );
         }
-        this.handlers.set(event, { handle: fn.bind(instance), payloadType });
+        const roles = Reflect.getMetadata(REQUIRED_ROLES, fn) as Role[] | undefined;
+        this.handlers.set(event, { handle: fn.bind(instance), payloadType, roles });
       }
     }
     const owned = (Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[]).filter((e) => SOCKET_EVENT_OWNERS[e] === this.service);
@@ -105,6 +111,7 @@ export class SocketEventRegistry implements OnModuleInit {
   async dispatch(event: string, payload: unknown, sender: AuthPrincipal): Promise<unknown> {
     const handler = isClientEventName(event) ? this.handlers.get(event) : undefined;
     if (!handler) throw notFound(SocketMessages.unknownEvent, ErrorCode.NotFound);
+    if (handler.roles?.length && !handler.roles.includes(sender.role)) throw forbidden(AuthMessages.adminRequired);
     const value = await this.validation.transform(payload, { type: 'body', metatype: handler.payloadType });
     const result = await handler.handle(value, sender);
     return result ?? ({ ok: true } satisfies SocketOk);

@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { lastValueFrom, type Observable } from 'rxjs';
 import type Redis from 'ioredis';
 import pino from 'pino';
-import { AuthMessages, ErrorCode, SERVICES, type AuthPrincipal } from '@mate/contracts';
+import { AuthMessages, ErrorCode, ROLE_ADMIN, ROLE_MEMBER, SERVICES, type AuthPrincipal } from '@mate/contracts';
 import { SessionAuthGuard } from '../../auth/auth.guard';
 import { JwtStrategy } from '../../auth/jwt.strategy';
 import { SessionStore } from '../../auth/session-store';
@@ -19,7 +19,8 @@ import { GlobalErrorFilter } from '../../errors/error.filter';
 import { issueSession } from '../../../testing/service-app';
 import { createTestRedisNamespace } from '@mate/testing';
 import { RealtimeModule } from '../realtime.module';
-import { SocketEvent } from '../socket-event';
+import { SocketEvent, SocketEventRegistry } from '../socket-event';
+import { Roles } from '../../auth/decorators';
 
 const JWT_SECRET = 'contexts-integration-secret-0123456789';
 
@@ -100,14 +101,18 @@ describe('the auth guard and error filter outside HTTP', () => {
 
   describe('@SocketEvent handlers', () => {
     /** Starts call-service's realtime wiring with these handlers, and always closes it again. */
-    async function start(module: DynamicModule) {
+    async function start(module: DynamicModule, use?: (app: INestApplicationContext) => Promise<void>) {
       const env = { REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, JWT_SECRET, LOG_LEVEL: 'silent' };
       const ref = await Test.createTestingModule({
         imports: [CoreModule.forRoot({ service: SERVICES.call, envClass: BaseServiceEnv, env }), RealtimeModule.forRoot(), module],
       }).compile();
       try {
         await ref.init();
-        await ref.close();
+        try {
+          await use?.(ref);
+        } finally {
+          await ref.close();
+        }
       } catch (e) {
         // close() rethrows a failed init without closing anything: end the connections here.
         for (const token of [REDIS, QUEUE_CONNECTION]) ref.get<Redis>(token).disconnect();
@@ -137,6 +142,41 @@ describe('the auth guard and error filter outside HTTP', () => {
       @Module({ providers: [Wrong] })
       class Handlers {}
       await expect(start({ module: Handlers })).rejects.toThrow(/belongs to chat-service/);
+    });
+
+    it('applies @Roles on a handler: a member is refused, an admin gets through', async () => {
+      @Injectable()
+      class CallEvents {
+        @Roles(ROLE_ADMIN) @SocketEvent('call:initiate') initiate() {
+          return { ok: true };
+        }
+        @SocketEvent('call:accept') accept() {
+          return undefined;
+        }
+        @SocketEvent('call:reject') reject() {
+          return undefined;
+        }
+        @SocketEvent('call:end') end() {
+          return undefined;
+        }
+        @SocketEvent('call:signal') signal() {
+          return undefined;
+        }
+        @SocketEvent('subtitle') subtitle() {
+          return undefined;
+        }
+      }
+      @Module({ providers: [CallEvents] })
+      class Handlers {}
+      await start({ module: Handlers }, async (app) => {
+        const registry = app.get(SocketEventRegistry);
+        const sender = { userId: 'u1', sessionId: 's1' };
+        await expect(registry.dispatch('call:initiate', {}, { ...sender, role: ROLE_MEMBER })).rejects.toMatchObject({
+          response: { error: AuthMessages.adminRequired, code: ErrorCode.Forbidden },
+        });
+        await expect(registry.dispatch('call:initiate', {}, { ...sender, role: ROLE_ADMIN })).resolves.toEqual({ ok: true });
+        await expect(registry.dispatch('call:accept', {}, { ...sender, role: ROLE_MEMBER })).resolves.toEqual({ ok: true });
+      });
     });
 
     it('refuses to start when a handler takes a payload that is not a validated class', async () => {
