@@ -206,6 +206,15 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     expect(state).toBe('failed');
   });
 
+  it('reports the email queue on /metrics: jobs by state, as the queue holds them', async () => {
+    const counts = await emailQueue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    const res = await request(app.getHttpServer()).get('/metrics').expect(200);
+    for (const state of ['waiting', 'active', 'delayed', 'failed'] as const) {
+      expect(res.text).toContain(`mate_queue_jobs{service="notification-service",queue="jobs.email",state="${state}"} ${counts[state]}`);
+    }
+    expect(counts.failed).toBeGreaterThan(0); // the job that could never render
+  });
+
   it('tells the old address about an email change once, even when the event arrives twice', async () => {
     const envelope: EventEnvelope<'user.email_changed'> = {
       id: randomUUID(),

@@ -4,7 +4,7 @@ import { Queue, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { eventQueueName, eventsConsumedBy, type ServiceName } from '@mate/contracts';
+import { eventQueueName, eventsConsumedBy, serviceDefinition, type ServiceName } from '@mate/contracts';
 import { SERVICE_ENV, type BaseServiceEnv } from '../../config/config';
 import { SERVICE_NAME } from '../../core.module';
 import { LOGGER } from '../../logging/logger';
@@ -53,7 +53,8 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
   /** Names this replica in prune results (tests tell the replicas' runs apart with it). */
   readonly replica = `${process.pid}-${randomBytes(3).toString('hex')}`;
   private scheduler: Queue | null = null;
-  private consumerQueue: Queue | null = null;
+  /** The queues this service's workers take, reported on /metrics by every replica. */
+  private workQueues: Queue[] = [];
   private stopMetrics: (() => void) | null = null;
   /** Settles once the scheduler is upserted (or that failed and was logged). */
   ready: Promise<void> = Promise.resolve();
@@ -80,14 +81,12 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
 
   override onModuleInit() {
     const prefix = this.env.KEY_PREFIX;
-    if (eventsConsumedBy(this.service).length > 0) {
-      this.consumerQueue = quiet(new Queue(eventQueueName(this.service), { connection: this.queueConnection, prefix }));
-    }
-    this.stopMetrics = registerEventMetrics({
-      service: this.service,
-      outbox: sqlOf(this.dataSource),
-      consumerQueue: this.consumerQueue ?? undefined,
-    });
+    const names = [
+      ...(eventsConsumedBy(this.service).length > 0 ? [eventQueueName(this.service)] : []),
+      ...(serviceDefinition(this.service)?.queues ?? []),
+    ];
+    this.workQueues = names.map((name) => quiet(new Queue(name, { connection: this.queueConnection, prefix })));
+    this.stopMetrics = registerEventMetrics({ service: this.service, outbox: sqlOf(this.dataSource), queues: this.workQueues });
     if (!this.settings.enabled) return;
     super.onModuleInit();
     this.scheduler = quiet(new Queue(this.settings.queue, { connection: this.queueConnection, prefix }));
@@ -109,7 +108,7 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
     await super.onApplicationShutdown();
     // A queue that never reached Redis (down at start-up) would wait for it forever on close.
     await Promise.allSettled(
-      [this.scheduler, this.consumerQueue].map((q) => q && withTimeout(q.close(), CLOSE_TIMEOUT_MS)),
+      [this.scheduler, ...this.workQueues].map((q) => q && withTimeout(q.close(), CLOSE_TIMEOUT_MS)),
     );
   }
 

@@ -4,21 +4,21 @@ import { addGaugeSource, outboxOldestUnpublishedAge, outboxUnpublished, queueJob
 import { consumerStatus, outboxStatus } from './event-status';
 import type { SqlQuery } from './sql';
 
-/** What one service reports: its outbox and, when it consumes events, its queue. */
+/** What one service reports: its outbox and the queues its workers take (events and jobs). */
 export interface EventMetricsSource {
   service: ServiceName;
   outbox: SqlQuery;
-  consumerQueue?: Queue;
+  queues?: Queue[];
 }
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
 /**
  * Reports the figures of `npm run events -- status` for one service on `/metrics`, read at
- * scrape time: its consumer queue's jobs by state, and its outbox backlog and the age of its
+ * scrape time: the jobs of its queues by state (`events.<service>` and its job queues), and its outbox backlog and the age of its
  * oldest unpublished row. Answers the function that stops reporting them (call it on shutdown).
  */
-export function registerEventMetrics({ service, outbox, consumerQueue }: EventMetricsSource): () => void {
+export function registerEventMetrics({ service, outbox, queues = [] }: EventMetricsSource): () => void {
   const stops = [
     addGaugeSource(outboxUnpublished(), async (g) => {
       g.set({ service }, (await outboxStatus(service, outbox)).unpublished);
@@ -27,10 +27,10 @@ export function registerEventMetrics({ service, outbox, consumerQueue }: EventMe
       g.set({ service }, (await outboxStatus(service, outbox)).lagMs / 1000);
     }),
   ];
-  if (consumerQueue) {
+  for (const queue of queues) {
     stops.push(
       addGaugeSource(queueJobs(), async (g) => {
-        const status = await consumerStatus(service, consumerQueue);
+        const status = await consumerStatus(service, queue);
         for (const state of QUEUE_STATES) g.set({ service, queue: status.queue, state }, status[state]);
       }),
     );
