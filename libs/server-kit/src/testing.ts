@@ -1,3 +1,4 @@
 /** Test helpers for services built on server-kit (used only by test files). */
 export * from './testing/service-app';
 export * from './testing/service-test-bed';
+export * from './testing/service-process';

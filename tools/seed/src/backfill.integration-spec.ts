@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, freePort, type TestDatabase } from '@mate/testing';
 import { query, ROOT, run } from './helpers';
 
@@ -34,35 +34,19 @@ describe('backfill after seeding (npm start)', () => {
   let auth: TestDatabase;
   let profile: TestDatabase;
   let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
-  const processes: ChildProcess[] = [];
+  const processes: ServiceProcess[] = [];
 
   async function start(svc: (typeof SERVICES)[number], databaseUrl: string) {
-    const port = await freePort();
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps', svc, 'main.js')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        REDIS_URL: ns.url,
-        KEY_PREFIX: ns.prefix,
-        JWT_SECRET,
-        OUTBOX_POLL_MS: '100',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    processes.push(child);
-    let stderr = '';
-    child.stderr?.on('data', (d) => (stderr += d));
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`${svc} exited: ${stderr}`);
-      if (await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false)) return;
-      if (i > 300) throw new Error(`${svc} did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: ns.url,
+      KEY_PREFIX: ns.prefix,
+      JWT_SECRET,
+      OUTBOX_POLL_MS: '100',
+      LOG_LEVEL: 'warn',
+    };
+    processes.push(await startServiceProcess(`dist/apps/${svc}/main.js`, await freePort(), env, { health: '/health/ready' }));
   }
 
   beforeAll(async () => {
@@ -99,16 +83,7 @@ describe('backfill after seeding (npm start)', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(
-      processes.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(processes.map((p) => p.stop()));
     await ns?.cleanup();
     await auth?.drop();
     await profile?.drop();

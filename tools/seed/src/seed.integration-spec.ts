@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -22,6 +21,7 @@ import {
   photoFileUrl,
   type PhotoSize,
 } from '@mate/contracts';
+import { startServiceProcess } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, freePort, testInfra, type TestDatabase } from '@mate/testing';
 import { query, ROOT, run, runModule, runSeeder } from './helpers';
 
@@ -288,14 +288,11 @@ describe('npm run seed', () => {
 
   it('has its photos served by profile-service at GET /api/photos/files/<id>/<size>.webp', async () => {
     const infra = await testInfra();
-    const port = await freePort();
-    const service: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist/apps/profile-service/main.js')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
+    const service = await startServiceProcess(
+      'dist/apps/profile-service/main.js',
+      await freePort(),
+      {
         NODE_ENV: 'test',
-        PORT: String(port),
-        HOST: '127.0.0.1',
         DATABASE_URL: a.profile.url,
         REDIS_URL: infra.redisUrl,
         KEY_PREFIX: redisNs.prefix,
@@ -303,19 +300,10 @@ describe('npm run seed', () => {
         JWT_SECRET: 'seed-test-jwt-secret-0123456789',
         LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    service.stderr?.on('data', (d) => (stderr += d));
+      { health: '/health/ready' },
+    );
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        if (service.exitCode !== null) throw new Error(`profile-service exited: ${stderr}`);
-        const ok = await fetch(`${base}/health/ready`).then((r) => r.ok, () => false);
-        if (ok) break;
-        if (i > 150) throw new Error(`profile-service did not start: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const base = service.url;
       const photos = await query<PhotoRow>(a.profile.url, 'SELECT id, storage_key FROM photos');
       for (const p of photos) {
         for (const size of SIZES) {
@@ -327,9 +315,7 @@ describe('npm run seed', () => {
         }
       }
     } finally {
-      const exited = new Promise((r) => service.once('exit', r));
-      if (service.exitCode === null) service.kill('SIGTERM');
-      await exited;
+      await service.stop();
     }
   });
 

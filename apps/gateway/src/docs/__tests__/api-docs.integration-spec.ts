@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { MetricName, publicOperations, SessionStore } from '@mate/server-kit';
-import { call, issueSession, startService, type RunningService } from '@mate/server-kit/testing';
+import { call, issueSession, startService, startServiceProcess, type RunningService, type ServiceProcess } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, freePort, type TestDatabase } from '@mate/testing';
 import { AppModule } from '../../app.module';
 import type { GatewayEnv } from '../../gateway.env';
 import { gatewayHttp } from '../../gateway.http';
 import { PUBLIC_ROUTES } from '../../proxy/routes';
-import { startServiceProcess, type ServiceProcess } from '../../realtime/__tests__/service-process';
 import { DOCS_JSON_PATH, DOCS_PATH } from '../api-docs';
 
 const JWT_SECRET = 'gateway-docs-secret-0123456789';

@@ -8,9 +8,16 @@ import {
   type ServerToClientEvents,
 } from '@mate/contracts';
 import { RealtimeEmitter } from '@mate/server-kit';
-import { call, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
+import {
+  call,
+  runCommand,
+  startService,
+  startServiceProcess,
+  waitFor,
+  type RunningService,
+  type ServiceProcess,
+} from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, freePort, type TestDatabase } from '@mate/testing';
-import { runCommand, startServiceProcess, type ServiceProcess } from './service-process';
 import { TestChatServiceModule } from './test-chat-service';
 
 const JWT_SECRET = 'realtime-replicas-secret-0123456789';
