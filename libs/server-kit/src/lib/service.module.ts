@@ -5,14 +5,14 @@ import type { DatabaseEnv } from './config/config';
 import { CoreModule } from './core.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule, type EventHandlerSet } from './events/events.module';
-import { KIT_MIGRATIONS, OUTBOX_ENTITIES } from './events/outbox.entities';
+import { KIT_MIGRATIONS } from './events/kit-migrations';
 
 export interface ServiceModuleOptions<E extends DatabaseEnv> {
   service: ServiceName;
   envClass: Type<E>;
   /** Values that win over process.env (tests run several services in one process). */
   env?: Partial<Record<string, string>>;
-  /** The service's own entities; the kit's (outbox, processed events, versions) are added. */
+  /** The service's own entities (the kit's tables have none: see events/kit-migrations.ts). */
   entities: Type<unknown>[];
   /** The service's own migrations, oldest first; they run after the kit's. */
   migrations: Type<MigrationInterface>[];
@@ -37,7 +37,7 @@ export class ServiceModule {
       imports: [
         CoreModule.forRoot({ service: options.service, envClass: options.envClass, env: options.env as Partial<Record<keyof E, string>> }),
         DatabaseModule.forRoot({
-          entities: [...OUTBOX_ENTITIES, ...options.entities],
+          entities: options.entities,
           migrations: [...KIT_MIGRATIONS, ...options.migrations],
         }),
         ...options.features,

@@ -9,14 +9,10 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { eventQueueName, SERVICES, type ServiceName, type UserRegisteredPayload } from '@mate/contracts';
 import {
-  CoreModule,
   DatabaseEnv,
-  DatabaseModule,
   EventConsumer,
-  EventsModule,
-  KIT_MIGRATIONS,
-  OUTBOX_ENTITIES,
   OutboxService,
+  ServiceModule,
   runMigrations,
   type EventHandlerSet,
 } from '@mate/server-kit';
@@ -58,13 +54,15 @@ describe('npm run events', () => {
   async function start(service: ServiceName, db: TestDatabase, handlers: boolean) {
     const moduleRef = await Test.createTestingModule({
       imports: [
-        CoreModule.forRoot({
+        ServiceModule.forRoot({
           service,
           envClass: DatabaseEnv,
           env: { DATABASE_URL: db.url, REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, OUTBOX_RELAY: 'off', WORKERS: 'off', LOG_LEVEL: 'silent' },
+          entities: [],
+          migrations: [],
+          features: [HandlersHost],
+          handlers: handlers ? Registrations : undefined,
         }),
-        DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: [...KIT_MIGRATIONS] }),
-        handlers ? EventsModule.forRoot({ handlers: Registrations, imports: [HandlersHost] }) : EventsModule.forRoot(),
       ],
     }).compile();
     await moduleRef.init();

@@ -8,7 +8,7 @@ import { DatabaseEnv } from '../../lib/config/config';
 import { CurrentUser } from '../../lib/auth/decorators';
 import { EventConsumer } from '../../lib/events/event-consumer';
 import type { EventHandlerSet } from '../../lib/events/events.module';
-import { KIT_MIGRATIONS } from '../../lib/events/outbox.entities';
+import { KIT_MIGRATIONS } from '../../lib/events/kit-migrations';
 import { ServiceModule } from '../../lib/service.module';
 import { startServiceTestBed, type ServiceTestBed } from '../service-test-bed';
 

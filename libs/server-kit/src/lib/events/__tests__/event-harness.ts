@@ -5,13 +5,11 @@ import { DataSource } from 'typeorm';
 import pino from 'pino';
 import type { ServiceName } from '@mate/contracts';
 import type { TestDatabase } from '@mate/testing';
-import { CoreModule } from '../../core.module';
 import { DatabaseEnv } from '../../config/config';
-import { DatabaseModule } from '../../database/database.module';
 import { currentRequestId, LOGGER } from '../../logging/logger';
 import { runMigrations } from '../../bootstrap/bootstrap';
-import { KIT_MIGRATIONS, OUTBOX_ENTITIES } from '../outbox.entities';
-import { EventsModule, type EventHandlerSet } from '../events.module';
+import { ServiceModule } from '../../service.module';
+import { type EventHandlerSet } from '../events.module';
 import { OutboxService } from '../outbox.service';
 import { EventConsumer, type EventHandlers } from '../event-consumer';
 
@@ -76,7 +74,7 @@ export async function startKitService(options: {
   const logs: LogLine[] = [];
   const moduleRef = await Test.createTestingModule({
     imports: [
-      CoreModule.forRoot({
+      ServiceModule.forRoot({
         service: options.service,
         envClass: DatabaseEnv,
         env: {
@@ -88,9 +86,9 @@ export async function startKitService(options: {
           LOG_LEVEL: 'silent',
           ...options.env,
         },
-      }),
-      DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: KIT_MIGRATIONS }),
-      EventsModule.forRoot({
+        entities: [],
+        migrations: [],
+        features: [],
         handlers: options.handlers ? handlerSet(options.handlers) : undefined,
         consumerConcurrency: options.consumerConcurrency,
       }),

@@ -5,11 +5,9 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { eventQueueName, SERVICES, type EventEnvelope, type UserRegisteredPayload } from '@mate/contracts';
 import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
-import { CoreModule } from '../../core.module';
 import { DatabaseEnv } from '../../config/config';
-import { DatabaseModule } from '../../database/database.module';
-import { KIT_MIGRATIONS, OUTBOX_ENTITIES } from '../outbox.entities';
-import { EventsModule, type EventHandlerSet } from '../events.module';
+import { ServiceModule } from '../../service.module';
+import { type EventHandlerSet } from '../events.module';
 import { OutboxService } from '../outbox.service';
 import { EventConsumer } from '../event-consumer';
 import { runMigrations } from '../../bootstrap/bootstrap';
@@ -33,13 +31,15 @@ class HandlersHost {}
 async function build(service: (typeof SERVICES)[keyof typeof SERVICES], db: TestDatabase, redisUrl: string, prefix: string, withConsumer: boolean) {
   const moduleRef = await Test.createTestingModule({
     imports: [
-      CoreModule.forRoot({
+      ServiceModule.forRoot({
         service,
         envClass: DatabaseEnv,
         env: { DATABASE_URL: db.url, REDIS_URL: redisUrl, KEY_PREFIX: prefix, OUTBOX_RELAY: 'off', LOG_LEVEL: 'silent' },
+        entities: [],
+        migrations: [],
+        features: [HandlersHost],
+        handlers: withConsumer ? RecordingHandlers : undefined,
       }),
-      DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: KIT_MIGRATIONS }),
-      withConsumer ? EventsModule.forRoot({ handlers: RecordingHandlers, imports: [HandlersHost] }) : EventsModule.forRoot(),
     ],
   }).compile();
   await moduleRef.init();

@@ -7,13 +7,11 @@ import Redis from 'ioredis';
 import { register as metrics } from 'prom-client';
 import { eventQueueName, SERVICES, type ServiceName, type UserRegisteredPayload } from '@mate/contracts';
 import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
-import { CoreModule } from '../../../core.module';
 import { DatabaseEnv } from '../../../config/config';
-import { DatabaseModule } from '../../../database/database.module';
 import { runMigrations } from '../../../bootstrap/bootstrap';
 import { waitFor } from '../../../../testing/service-app';
-import { KIT_MIGRATIONS, OUTBOX_ENTITIES } from '../../outbox.entities';
-import { EventsModule, type EventHandlerSet } from '../../events.module';
+import { ServiceModule } from '../../../service.module';
+import { type EventHandlerSet } from '../../events.module';
 import { OutboxService } from '../../outbox.service';
 import { EventConsumer } from '../../event-consumer';
 import { consumerStatus, outboxStatus } from '../event-status';
@@ -44,7 +42,7 @@ class HandlersHost {}
 async function service(name: ServiceName, db: TestDatabase, ns: { url: string; prefix: string }, consumer: boolean) {
   const moduleRef = await Test.createTestingModule({
     imports: [
-      CoreModule.forRoot({
+      ServiceModule.forRoot({
         service: name,
         envClass: DatabaseEnv,
         env: {
@@ -56,9 +54,11 @@ async function service(name: ServiceName, db: TestDatabase, ns: { url: string; p
           WORKERS: 'off',
           LOG_LEVEL: 'silent',
         },
+        entities: [],
+        migrations: [],
+        features: [HandlersHost],
+        handlers: consumer ? SeenUsers : undefined,
       }),
-      DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: [...KIT_MIGRATIONS] }),
-      consumer ? EventsModule.forRoot({ handlers: SeenUsers, imports: [HandlersHost] }) : EventsModule.forRoot(),
     ],
   }).compile();
   await moduleRef.init();

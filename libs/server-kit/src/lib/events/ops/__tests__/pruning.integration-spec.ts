@@ -5,13 +5,10 @@ import { Queue, type Job } from 'bullmq';
 import Redis from 'ioredis';
 import { SERVICES } from '@mate/contracts';
 import { createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
-import { CoreModule } from '../../../core.module';
 import { DatabaseEnv } from '../../../config/config';
-import { DatabaseModule } from '../../../database/database.module';
 import { runMigrations } from '../../../bootstrap/bootstrap';
 import { waitFor } from '../../../../testing/service-app';
-import { KIT_MIGRATIONS, OUTBOX_ENTITIES } from '../../outbox.entities';
-import { EventsModule } from '../../events.module';
+import { ServiceModule } from '../../../service.module';
 import { EventMaintenance, maintenanceQueueName, PRUNE_SCHEDULER_ID, type PruneRun } from '../event-maintenance';
 
 const EVERY_MS = 250;
@@ -24,7 +21,7 @@ describe('pruning of the event tables on a job scheduler', () => {
   async function replica(workers: 'on' | 'off') {
     const moduleRef = await Test.createTestingModule({
       imports: [
-        CoreModule.forRoot({
+        ServiceModule.forRoot({
           service: SERVICES.auth,
           envClass: DatabaseEnv,
           env: {
@@ -36,9 +33,10 @@ describe('pruning of the event tables on a job scheduler', () => {
             EVENT_PRUNE_EVERY_MS: String(EVERY_MS),
             LOG_LEVEL: 'silent',
           },
+          entities: [],
+          migrations: [],
+          features: [],
         }),
-        DatabaseModule.forRoot({ entities: [...OUTBOX_ENTITIES], migrations: [...KIT_MIGRATIONS] }),
-        EventsModule.forRoot(),
       ],
     }).compile();
     await moduleRef.init();
