@@ -19,12 +19,18 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
  * oldest unpublished row. Answers the function that stops reporting them (call it on shutdown).
  */
 export function registerEventMetrics({ service, outbox, queues = [] }: EventMetricsSource): () => void {
+  // Both outbox gauges are collected in the same scrape: one query serves the two.
+  let inFlight: ReturnType<typeof outboxStatus> | null = null;
+  const status = () =>
+    (inFlight ??= outboxStatus(service, outbox).finally(() => {
+      inFlight = null;
+    }));
   const stops = [
     addGaugeSource(outboxUnpublished(), async (g) => {
-      g.set({ service }, (await outboxStatus(service, outbox)).unpublished);
+      g.set({ service }, (await status()).unpublished);
     }),
     addGaugeSource(outboxOldestUnpublishedAge(), async (g) => {
-      g.set({ service }, (await outboxStatus(service, outbox)).lagMs / 1000);
+      g.set({ service }, (await status()).lagMs / 1000);
     }),
   ];
   for (const queue of queues) {
