@@ -4,13 +4,12 @@ import type Redis from 'ioredis';
 import type { ServiceName } from '@mate/contracts';
 import { BaseServiceEnv, loadEnv, SERVICE_ENV } from './config/config';
 import { createLogger, LOGGER } from './logging/logger';
-import { createQueueConnection, createRedis, REDIS } from './redis/redis';
+import { createQueueConnection, createRedis, QUEUE_CONNECTION, REDIS } from './redis/redis';
 import { SessionStore } from './auth/session-store';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { SessionAuthGuard } from './auth/auth.guard';
 import { HealthController, HealthRegistry, redisConnectionCheck } from './health/health';
 import { CLOCK, systemClock } from './clock';
-import { QUEUE_CONNECTION } from './events/outbox.service';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 

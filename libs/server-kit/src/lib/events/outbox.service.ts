@@ -21,7 +21,6 @@ import { withTimeout } from '../timeout';
 import { createRelayConnection } from './relay-connection';
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
-export const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
 
 export interface OutboxOptions {
   service: ServiceName;

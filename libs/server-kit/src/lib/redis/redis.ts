@@ -1,6 +1,8 @@
 import Redis, { type RedisOptions } from 'ioredis';
 
 export const REDIS = Symbol('REDIS');
+/** The connection a service's own BullMQ queues share (event maintenance, readiness). */
+export const QUEUE_CONNECTION = Symbol('QUEUE_CONNECTION');
 
 /** A command connection (fails fast while Redis is down, so requests answer 503 rather than hang). */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {

@@ -9,7 +9,7 @@ import { SERVICE_ENV, type BaseServiceEnv } from '../../config/config';
 import { SERVICE_NAME } from '../../core.module';
 import { LOGGER } from '../../logging/logger';
 import { QueueWorker } from '../../workers/queue-worker';
-import { QUEUE_CONNECTION } from '../outbox.service';
+import { QUEUE_CONNECTION } from '../../redis/redis';
 import { withTimeout } from '../../timeout';
 import { registerEventMetrics } from './event-metrics';
 import { DAY_MS, pruneEventTables, type PruneResult } from './pruning';
