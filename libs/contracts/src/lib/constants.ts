@@ -65,3 +65,9 @@ export type Role = typeof ROLE_ADMIN | typeof ROLE_MEMBER;
 
 /** Header carrying the request id across the gateway and services. */
 export const REQUEST_ID_HEADER = 'x-request-id';
+/**
+ * The shared internal credential the gateway adds to every request it forwards (env
+ * `INTERNAL_TOKEN`). Services believe `X-Forwarded-*` and serve `/internal/**` only when it
+ * matches; the gateway drops any value a client sends (issue 7).
+ */
+export const INTERNAL_TOKEN_HEADER = 'x-mate-internal';

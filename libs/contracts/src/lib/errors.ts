@@ -22,6 +22,10 @@ export enum ErrorCode {
   AccountSuspended = 'ACCOUNT_SUSPENDED',
   InvalidToken = 'INVALID_TOKEN',
   SessionExpired = 'SESSION_EXPIRED',
+  /** A member feature called by an account whose email is not verified yet (403). */
+  EmailNotVerified = 'EMAIL_NOT_VERIFIED',
+  /** The request body did not arrive within the deadline (408). */
+  RequestTimeout = 'REQUEST_TIMEOUT',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   Internal = 'INTERNAL',
 }

@@ -18,4 +18,6 @@ export const WEB_ROUTES = {
   verifyEmail: '/verify-email',
   resetPassword: '/reset-password',
   verifyEmailChange: '/verify-email-change',
+  /** Linked from the notice an email change sends to the current address (issue 7). */
+  cancelEmailChange: '/cancel-email-change',
 } as const;
