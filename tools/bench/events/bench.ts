@@ -256,6 +256,7 @@ async function main() {
       REDIS_URL: redisUrl,
       KEY_PREFIX: prefix,
       JWT_SECRET,
+      INTERNAL_TOKEN: `bench-internal-${randomBytes(16).toString('hex')}`,
       PHOTO_STORAGE: 'local',
       PHOTO_DIR: path.join(os.tmpdir(), `mate-bench-events-${run}`),
     };

@@ -267,6 +267,7 @@ async function main() {
     REDIS_URL: redisUrl,
     KEY_PREFIX: keyPrefix,
     JWT_SECRET: `bench-only-secret-${randomBytes(16).toString('hex')}`,
+    INTERNAL_TOKEN: `bench-only-internal-${randomBytes(16).toString('hex')}`,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
   };

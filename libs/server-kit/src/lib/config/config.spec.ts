@@ -28,3 +28,50 @@ describe('loadEnv', () => {
     expect(() => loadEnv(BaseServiceEnv, { NODE_ENV: 'production' })).toThrow(/development default/);
   });
 });
+
+describe('production secrets', () => {
+  const strong = (seed: string) => `${seed}-0f3a9c7e5b1d2468ace13579bdf02468`;
+  const production = { NODE_ENV: 'production', JWT_SECRET: strong('jwt'), INTERNAL_TOKEN: strong('internal') };
+
+  it('accepts long random secrets', () => {
+    expect(loadEnv(BaseServiceEnv, production).INTERNAL_TOKEN).toBe(strong('internal'));
+  });
+
+  it('has a development default for the internal credential and refuses it in production', () => {
+    expect(loadEnv(BaseServiceEnv, {}).INTERNAL_TOKEN.length).toBeGreaterThanOrEqual(16);
+    expect(() => loadEnv(BaseServiceEnv, { ...production, INTERNAL_TOKEN: undefined })).toThrow(
+      /INTERNAL_TOKEN: the development default must not be used in production/,
+    );
+  });
+
+  it('refuses an internal credential shorter than 16 characters anywhere', () => {
+    expect(() => loadEnv(BaseServiceEnv, { INTERNAL_TOKEN: 'short' })).toThrow(/INTERNAL_TOKEN must be at least 16 characters/);
+  });
+
+  it("refuses the compose file's old default JWT secret, which the production check used to accept", () => {
+    expect(() => loadEnv(BaseServiceEnv, { ...production, JWT_SECRET: 'compose-only-insecure-jwt-secret-change-me' })).toThrow(
+      /JWT_SECRET: the development default/,
+    );
+  });
+
+  it.each(['my-jwt-secret-please-change-me-0123456789', 'an-insecure-but-long-enough-secret-0123456789', 'example-secret-0123456789abcdef0123456789'])(
+    'refuses a placeholder-looking secret (%s)',
+    (value) => {
+      expect(() => loadEnv(BaseServiceEnv, { ...production, JWT_SECRET: value })).toThrow(/JWT_SECRET: looks like a placeholder/);
+      expect(() => loadEnv(BaseServiceEnv, { ...production, INTERNAL_TOKEN: value })).toThrow(/INTERNAL_TOKEN: looks like a placeholder/);
+    },
+  );
+
+  it('refuses a secret shorter than 32 characters in production but not in development', () => {
+    const short = 'a1b2c3d4e5f6a7b8c9d0'; // 20 characters: fine for development
+    expect(loadEnv(BaseServiceEnv, { JWT_SECRET: short }).JWT_SECRET).toBe(short);
+    expect(() => loadEnv(BaseServiceEnv, { ...production, JWT_SECRET: short })).toThrow(/JWT_SECRET: must be at least 32 characters/);
+  });
+
+  it('never shows the refused value', () => {
+    const value = 'please-change-me-0123456789abcdef0123';
+    expect(() => loadEnv(BaseServiceEnv, { ...production, INTERNAL_TOKEN: value })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining(value) }),
+    );
+  });
+});

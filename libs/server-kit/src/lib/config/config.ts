@@ -42,6 +42,17 @@ export class BaseServiceEnv {
   @MinLength(16, { message: 'JWT_SECRET must be at least 16 characters' })
   JWT_SECRET = 'dev-only-jwt-secret-change-me';
 
+  /**
+   * The credential the gateway adds to every request it forwards (header `INTERNAL_TOKEN_HEADER`).
+   * A service believes `X-Forwarded-*` and serves `/internal/**` only when it matches, so a caller
+   * that reaches a service directly cannot choose the address per-IP limits count (ADR 0009).
+   * Every process of one deployment shares the value.
+   */
+  @Secret()
+  @IsString()
+  @MinLength(16, { message: 'INTERNAL_TOKEN must be at least 16 characters' })
+  INTERNAL_TOKEN = 'dev-only-internal-token-change-me';
+
   /** 'off' in one-off commands and tests that relay by hand. */
   @IsIn(['on', 'off'])
   OUTBOX_RELAY: 'on' | 'off' = 'on';
@@ -115,12 +126,34 @@ export function loadEnv<T extends object>(cls: new () => T, source: NodeJS.Proce
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   if ((env as unknown as BaseServiceEnv).NODE_ENV === 'production') {
-    const jwt = (env as unknown as BaseServiceEnv).JWT_SECRET;
-    if (jwt === new BaseServiceEnv().JWT_SECRET) {
-      throw new ConfigError('Invalid configuration:\n  JWT_SECRET: the development default must not be used in production');
-    }
+    const problems = PRODUCTION_SECRETS.flatMap((key) => {
+      const problem = productionSecretProblem((env as unknown as BaseServiceEnv)[key]);
+      return problem ? [`  ${key}: ${problem}`] : [];
+    });
+    if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return env;
+}
+
+/** Secrets a production process must be given, never left at a default or a placeholder. */
+const PRODUCTION_SECRETS = ['JWT_SECRET', 'INTERNAL_TOKEN'] as const;
+const PRODUCTION_SECRET_MIN_LENGTH = 32;
+/** Defaults shipped in this repository (the kit's and docker/compose.yml's before issue 7). */
+const KNOWN_DEFAULT_SECRETS = new Set([
+  new BaseServiceEnv().JWT_SECRET,
+  new BaseServiceEnv().INTERNAL_TOKEN,
+  'compose-only-insecure-jwt-secret-change-me',
+]);
+const PLACEHOLDER_WORDS = /change-?me|insecure|example/i;
+
+/** Why a secret's value is unfit for production, or undefined when it is fit. Never shows the value. */
+export function productionSecretProblem(value: string): string | undefined {
+  if (KNOWN_DEFAULT_SECRETS.has(value)) return 'the development default must not be used in production';
+  if (PLACEHOLDER_WORDS.test(value)) return 'looks like a placeholder ("change-me", "insecure", "example"): set a random value';
+  if (value.length < PRODUCTION_SECRET_MIN_LENGTH) {
+    return `must be at least ${PRODUCTION_SECRET_MIN_LENGTH} characters in production (e.g. openssl rand -hex 32)`;
+  }
+  return undefined;
 }
 
 /** Injection token of the validated env object. */
