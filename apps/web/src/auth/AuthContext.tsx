@@ -3,7 +3,7 @@ import { AUTH_TOKEN_KEY, ROLE_ADMIN } from '@mate/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext';
-import { clearStoredAuth, readStoredAuth, writeStoredAuth, writeStoredUser } from './auth-storage';
+import { alignStoredTokens, clearStoredAuth, readStoredAuth, writeStoredAuth, writeStoredUser } from './auth-storage';
 import { fetchWithOneRetry } from './profile-retry';
 
 /** Fired by the API client when a call made with the current token comes back 401. */
@@ -43,6 +43,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const [session, setSession] = useState<Session>(() => {
+    // Before any screen can read either key.
+    alignStoredTokens();
     const stored = readStoredAuth();
     return stored.token ? stored : { user: null, token: null };
   });

@@ -23,9 +23,26 @@ export function readStoredToken(): string | null {
   return store?.getItem(AUTH_TOKEN_KEY) || store?.getItem(LEGACY_TOKEN_KEY) || null;
 }
 
-/** The second key, which the email-change call uses (spec 001 §3). */
+/** The second key, which photo uploads and the email-change call use (spec 000 §3, 001 §7). */
 export function readLegacyToken(): string | null {
   return storage()?.getItem(LEGACY_TOKEN_KEY) || null;
+}
+
+/**
+ * Start-up: brings the two token keys back in line (issue 7 item 12). A browser may hold only one
+ * of them (an older build, a key cleared by hand); the screens that read `token` would then fail
+ * with 'Not authenticated' while the member is signed in. Whichever key exists fills the other;
+ * when both exist and differ, `auth_token` wins, since it is the token the start-up check and
+ * every other call use. Returns the token, or null when neither key holds one.
+ */
+export function alignStoredTokens(): string | null {
+  const store = storage();
+  if (!store) return null;
+  const token = store.getItem(AUTH_TOKEN_KEY) || store.getItem(LEGACY_TOKEN_KEY) || null;
+  if (!token) return null;
+  if (store.getItem(AUTH_TOKEN_KEY) !== token) store.setItem(AUTH_TOKEN_KEY, token);
+  if (store.getItem(LEGACY_TOKEN_KEY) !== token) store.setItem(LEGACY_TOKEN_KEY, token);
+  return token;
 }
 
 export function readStoredAuth(): StoredAuth {
