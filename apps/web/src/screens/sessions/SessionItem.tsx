@@ -40,9 +40,8 @@ export function SessionItem({ session, now, onLogout }: SessionItemProps) {
           )}
           <li>
             <Icon name="clock" size={15} />
-            <span>
-              Last active: {session.isCurrent ? 'Just now' : formatSessionActivity(session.lastActivity, now)}
-            </span>
+            {/* The server's value for every session, the current one included (spec 001 §2). */}
+            <span>Last active: {formatSessionActivity(session.lastActivity, now)}</span>
           </li>
           <li>
             <Icon name="login" size={15} />

@@ -43,6 +43,24 @@ describe('SessionsScreen', () => {
     expect(screen.getByText(/Sessions expire after 7 days of inactivity/)).toBeInTheDocument();
   });
 
+  it("shows the current session's real last activity from the server, like the others", async () => {
+    // Issue 7 item 13: it used to say 'Just now' whatever the server answered.
+    api.sessions.mySessions.mockResolvedValue([{ ...current, lastActivity: minutesAgo(3) }, phone]);
+    renderWithApp(api, { route: '/settings/sessions' });
+    const item = await screen.findByRole('listitem', { name: 'Chrome 131 on macOS' });
+    expect(within(item).getByText('Current Session')).toBeInTheDocument();
+    expect(within(item).getByText('Last active: 3 minutes ago')).toBeInTheDocument();
+    expect(within(item).queryByText('Last active: Just now')).not.toBeInTheDocument();
+    expect(screen.getByText('Last active: 5 minutes ago')).toBeInTheDocument();
+  });
+
+  it('says Just now for a current session the server saw under a minute ago', async () => {
+    api.sessions.mySessions.mockResolvedValue([current]);
+    renderWithApp(api, { route: '/settings/sessions' });
+    const item = await screen.findByRole('listitem', { name: 'Chrome 131 on macOS' });
+    expect(within(item).getByText('Last active: Just now')).toBeInTheDocument();
+  });
+
   it('logs out another session after confirmation and drops it from the list', async () => {
     const user = userEvent.setup();
     api.sessions.mySessions.mockResolvedValue([current, phone]);
