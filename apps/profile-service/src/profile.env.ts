@@ -27,12 +27,33 @@ export class ProfileEnv extends DatabaseEnv {
   @MinLength(1)
   PHOTO_DIR = '.data/uploads';
 
-  /** Largest decoded image accepted (width × height), against decompression bombs. */
+  /**
+   * Largest decoded image accepted (width × height), against decompression bombs and CPU cost:
+   * 25 MP takes a 24 MP phone photo (iPhone 15's default, 5712 × 4284) and a 24 MP camera's
+   * 6000 × 4000 (ADR 0003).
+   */
   @Transform(({ value }) => Number(value))
   @IsInt()
   @Min(1_000_000)
   @Max(268_402_689)
-  PHOTO_MAX_INPUT_PIXELS = 50_000_000;
+  PHOTO_MAX_INPUT_PIXELS = 25_000_000;
+
+  /** Uploads decoded and encoded at the same time by this process (each on one libvips thread). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  PHOTO_PROCESSING_CONCURRENCY = 2;
+
+  /**
+   * Uploads that may wait for processing; one more is refused with 503 and Retry-After before its
+   * body is read. Each waiting upload holds its file (up to 10 MB) in memory.
+   */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  PHOTO_PROCESSING_QUEUE = 8;
 
   @ValidateIf((env: ProfileEnv) => env.PHOTO_STORAGE === 's3')
   @IsString({ message: 'S3_BUCKET is required when PHOTO_STORAGE=s3' })

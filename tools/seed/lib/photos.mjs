@@ -2,8 +2,9 @@
 //
 // - encoding: apps/profile-service/src/photos/image-processor.ts. The "upload" is the picture
 //   rendered from SVG (an opaque RGB bitmap, what a PNG upload decodes to); it is turned upright
-//   (`rotate()`), then re-encoded as WebP (quality 82, no metadata) at each display size of
-//   PHOTO_SIZES (longest side, `fit: inside`, never upscaled).
+//   (`rotate()`) and decoded once at the largest display size, then each display size of
+//   PHOTO_SIZES (longest side, `fit: inside`, never upscaled) is made from those pixels and
+//   re-encoded as WebP (quality 82, no metadata).
 // - storage: apps/profile-service/src/photos/storage/local-photo-storage.ts with the keys of
 //   photos.service.ts: storage key `photos/<photoId>`, files `<PHOTO_DIR>/photos/<photoId>/<size>.webp`;
 //   the row's `sizes` lists each size's pixels, its url is `/api/photos/files/<photoId>/large.webp`.
@@ -24,7 +25,7 @@ export const SIZE_NAMES = Object.keys(PHOTO_SIZES);
 /** image-processor.ts: WebP quality and decoding limits (PHOTO_MAX_INPUT_PIXELS default). */
 const WEBP_QUALITY = 82;
 /** @type {import('sharp').SharpOptions} */
-const SHARP_OPTIONS = { limitInputPixels: 50_000_000, failOn: 'error', pages: 1 };
+const SHARP_OPTIONS = { limitInputPixels: 25_000_000, failOn: 'error', pages: 1 };
 /** The demo "camera": 4:5 portrait uploads. */
 export const SOURCE_WIDTH = 640;
 export const SOURCE_HEIGHT = 800;
@@ -45,18 +46,19 @@ export async function renderUpload(kind, rng, { width = SOURCE_WIDTH, height = S
 /** What ImageProcessor.process makes of an upload: `{ size: { body, width, height } }`. */
 export async function encodeLikeProfileService(upload) {
   const input = Buffer.isBuffer(upload) ? sharp(upload, SHARP_OPTIONS) : sharp(upload.data, { ...SHARP_OPTIONS, raw: upload.raw });
-  const upright = input.rotate();
-  const entries = await Promise.all(
-    Object.entries(PHOTO_SIZES).map(async ([size, px]) => {
-      const { data, info } = await upright
-        .clone()
-        .resize({ width: px, height: px, fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: WEBP_QUALITY })
-        .toBuffer({ resolveWithObject: true });
-      return [size, { body: data, width: info.width, height: info.height }];
-    }),
-  );
-  return Object.fromEntries(entries);
+  const fitInside = (px) => ({ width: px, height: px, fit: 'inside', withoutEnlargement: true });
+  const largestFirst = Object.entries(PHOTO_SIZES).sort((a, b) => b[1] - a[1]);
+  const pixels = await input.rotate().resize(fitInside(largestFirst[0][1])).raw().toBuffer({ resolveWithObject: true });
+  const { width, height, channels } = pixels.info;
+  const encoded = {};
+  for (const [size, px] of largestFirst) {
+    const { data, info } = await sharp(pixels.data, { raw: { width, height, channels } })
+      .resize(fitInside(px))
+      .webp({ quality: WEBP_QUALITY })
+      .toBuffer({ resolveWithObject: true });
+    encoded[size] = { body: data, width: info.width, height: info.height };
+  }
+  return encoded;
 }
 
 /** The `sizes` column of an encoded photo. */

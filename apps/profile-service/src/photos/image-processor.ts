@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import sharp, { type Metadata, type OutputInfo, type ResizeOptions, type SharpOptions } from 'sharp';
 import { PHOTO_SIZES, type PhotoSize } from '@mate/contracts';
 import { ProfileEnv } from '../profile.env';
 
@@ -47,11 +47,24 @@ const WEBP_QUALITY = 82;
 /** How libvips words a refusal of `limitInputPixels`. */
 const PIXEL_LIMIT = /pixel limit/i;
 
+const SIZES_LARGEST_FIRST = (Object.entries(PHOTO_SIZES) as [PhotoSize, number][]).sort((a, b) => b[1] - a[1]);
+
+/**
+ * libvips settings for the whole process: one thread per image (PhotoProcessingQueue bounds how
+ * many images run at once, so threads are bounded too) and no operation cache (an upload is
+ * never processed twice, and the cache would keep decoded pixels alive).
+ */
+function configureSharp(): void {
+  sharp.concurrency(1);
+  sharp.cache(false);
+}
+
 /**
  * Turns an upload into the files that are stored: turned upright by its EXIF orientation, then
  * re-encoded as WebP at each display size (never upscaled). Re-encoding keeps no metadata at
  * all, so EXIF (camera, GPS position, …), XMP and comments are gone. Decoding is limited in
- * pixels so a small file cannot expand into gigabytes (a decompression bomb).
+ * pixels so a small file cannot expand into gigabytes (a decompression bomb), and happens once:
+ * the smaller sizes are made from the largest one's pixels, not by decoding the upload again.
  */
 @Injectable()
 export class ImageProcessor {
@@ -59,6 +72,7 @@ export class ImageProcessor {
 
   constructor(@Inject(ProfileEnv) env: Pick<ProfileEnv, 'PHOTO_MAX_INPUT_PIXELS'>) {
     this.maxPixels = env.PHOTO_MAX_INPUT_PIXELS;
+    configureSharp();
   }
 
   async process(upload: Buffer): Promise<EncodedPhoto> {
@@ -77,23 +91,35 @@ export class ImageProcessor {
     }
     if (metadata.width * metadata.height > this.maxPixels) throw new ImageRejected('too-many-pixels');
 
-    const upright = sharp(upload, options).rotate();
+    let pixels: { data: Buffer; info: OutputInfo };
     try {
-      const entries = await Promise.all(
-        (Object.entries(PHOTO_SIZES) as [PhotoSize, number][]).map(async ([size, px]) => {
-          const { data, info } = await upright
-            .clone()
-            .resize({ width: px, height: px, fit: 'inside', withoutEnlargement: true })
-            .webp({ quality: WEBP_QUALITY })
-            .toBuffer({ resolveWithObject: true });
-          return [size, { body: data, width: info.width, height: info.height }] as const;
-        }),
-      );
-      return Object.fromEntries(entries) as EncodedPhoto;
+      pixels = await sharp(upload, options)
+        .rotate()
+        .resize(fitInside(SIZES_LARGEST_FIRST[0][1]))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
     } catch (e) {
       // A header that reads well over a body that does not decode (truncated, corrupt).
       if (PIXEL_LIMIT.test(String(e))) throw new ImageRejected('too-many-pixels');
       throw new ImageRejected('not-an-image');
     }
+    const { width, height, channels } = pixels.info;
+    const encoded = {} as EncodedPhoto;
+    // One after the other: the queue's slot stands for one image's work, on one thread.
+    for (const [size, px] of SIZES_LARGEST_FIRST) {
+      const { data, info } = await sharp(pixels.data, { raw: { width, height, channels } })
+        .resize(fitInside(px))
+        .webp({ quality: WEBP_QUALITY })
+        .toBuffer({ resolveWithObject: true });
+      encoded[size] = { body: data, width: info.width, height: info.height };
+    }
+    return encoded;
   }
 }
+
+const fitInside = (px: number): ResizeOptions => ({
+  width: px,
+  height: px,
+  fit: 'inside',
+  withoutEnlargement: true,
+});

@@ -1,5 +1,6 @@
 import {
   HttpStatus,
+  Inject,
   Injectable,
   type CallHandler,
   type ExecutionContext,
@@ -14,7 +15,9 @@ import {
   PROFILE_PHOTO_MAX_BYTES,
   ProfileMessages,
 } from '@mate/contracts';
-import { AppException, badRequest } from '@mate/server-kit';
+import { AppException, badRequest, principalOf, RateLimits } from '@mate/server-kit';
+import { PhotoProcessingQueue } from './photo-processing-queue';
+import { PHOTO_UPLOAD_LIMITER, type PhotoUploadRateLimit } from './upload-rate-limits';
 
 /** Field of the multipart body that carries the photo (spec 000 §7). */
 export const PHOTO_FIELD = 'photo';
@@ -50,17 +53,31 @@ function uploadError(error: unknown, context: UploadContext): AppException {
 }
 
 /**
- * Reads the multipart body into memory with multer, the size limit chosen per request
- * (`?context=onboarding`: 10 MB, else 5 MB). Multer stops reading a file one byte past the limit
- * (so an exactly-at-limit file passes and the service can still tell "over"), and one file only.
+ * Admits an upload, then reads its multipart body into memory with multer, the size limit chosen
+ * per request (`?context=onboarding`: 10 MB, else 5 MB). Multer stops reading a file one byte past
+ * the limit (so an exactly-at-limit file passes and the service can still tell "over"), and one
+ * file only.
+ *
+ * Admission comes first, so a refused upload costs neither the body nor any image work: a full
+ * processing queue answers 503 (without counting against the member), then the member's upload
+ * rate is counted (429 with Retry-After past it).
  */
 @Injectable()
 export class PhotoUploadInterceptor implements NestInterceptor {
+  constructor(
+    private readonly processing: PhotoProcessingQueue,
+    @Inject(PHOTO_UPLOAD_LIMITER) private readonly limits: RateLimits<PhotoUploadRateLimit>,
+  ) {}
+
   async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const http = ctx.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const context = uploadContextOf(req.query);
+    this.processing.assertRoom();
+    const { userId } = principalOf(ctx);
+    await this.limits.consume('uploadBurst', userId, ProfileMessages.tooManyUploads);
+    await this.limits.consume('uploadHourly', userId, ProfileMessages.tooManyUploads);
     const upload = multer({
       storage: multer.memoryStorage(),
       limits: {

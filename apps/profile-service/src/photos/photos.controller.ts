@@ -10,11 +10,12 @@ import {
   Post,
   Put,
   Query,
+  Req,
   Res,
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import {
   PHOTO_SIZES,
@@ -24,12 +25,22 @@ import {
   type PhotoSize,
   type PhotoUploadResponse,
 } from '@mate/contracts';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiErrors, CurrentUser, notFound, Public } from '@mate/server-kit';
 import { AttachPhotoDto, ReorderPhotosDto } from './dto/photo.dto';
 import { PhotoResponseDto, PhotoUploadResponseDto } from './dto/photo-responses.dto';
 import { PhotoUploadInterceptor, uploadContextOf } from './photo-upload.interceptor';
 import { PHOTO_CONTENT_TYPE } from './image-processor';
+import { PHOTO_FILE_CACHE_CONTROL } from './storage/photo-storage';
 import { PhotosService, type UploadedPhotoFile } from './photos.service';
 
 const photoId = () => new ParseUUIDPipe({ exceptionFactory: () => notFound(ProfileMessages.photoNotFound) });
@@ -49,14 +60,17 @@ export class PhotosController {
     return this.photos.list(user.userId);
   }
 
-  /** Multipart, field `photo`; `?context=onboarding` allows 10 MB instead of 5 MB. */
+  /**
+   * Multipart, field `photo`; `?context=onboarding` allows 10 MB instead of 5 MB. At most 10 uploads
+   * a minute and 20 an hour per member (429); 503 while this process's processing queue is full.
+   */
   @Post('upload')
   @UseInterceptors(PhotoUploadInterceptor)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['photo'], properties: { photo: { type: 'string', format: 'binary' } } } })
   @ApiQuery({ name: 'context', required: false, enum: ['onboarding'], description: 'onboarding allows 10 MB instead of 5 MB' })
   @ApiCreatedResponse({ type: PhotoUploadResponseDto })
-  @ApiErrors(400, 404, 413)
+  @ApiErrors(400, 404, 413, 429, 503)
   upload(
     @CurrentUser() user: AuthPrincipal,
     @UploadedFile() file: UploadedPhotoFile | undefined,
@@ -106,7 +120,8 @@ const FILE_NAME = new RegExp(`^(${Object.keys(PHOTO_SIZES).join('|')})\\.webp$`)
 
 /**
  * The photo files. Public: `<img>` tags cannot send a bearer token, and photo ids are random
- * UUIDs. A file never changes (a new photo gets a new id), so it may be cached for a year.
+ * UUIDs. A file never changes (a new photo gets a new id), but a deleted or rejected one must
+ * stop being shown, so caches keep it for minutes and then revalidate (ETag, 304) (ADR 0003).
  */
 @ApiTags('photos')
 @Controller('api/photos/files')
@@ -116,20 +131,37 @@ export class PhotoFilesController {
   @Public()
   @Get(':photoId/:file')
   @ApiProduces(PHOTO_CONTENT_TYPE)
-  @ApiOkResponse({ description: 'The image; cacheable for a year', schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({ description: 'The image; cacheable for five minutes, then revalidated', schema: { type: 'string', format: 'binary' } })
+  @ApiResponse({ status: 304, description: 'Not modified (If-None-Match names the current file)' })
   @ApiErrors(404)
   async file(
     @Param('photoId', photoId()) id: string,
     @Param('file') fileName: string,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const size = FILE_NAME.exec(fileName)?.[1] as PhotoSize | undefined;
-    const stream = size ? await this.photos.openFile(id, size) : null;
-    if (!stream) throw notFound(ProfileMessages.photoNotFound);
-    res.setHeader('Content-Type', PHOTO_CONTENT_TYPE);
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    const size = FILE_NAME.exec(fileName)?.[1] as PhotoSize | undefined;
+    const file = size ? await this.photos.findFile(id, size) : null;
+    if (!file) {
+      // A photo may be deleted between two requests: nobody should keep its 404 either.
+      res.setHeader('Cache-Control', 'no-store');
+      throw notFound(ProfileMessages.photoNotFound);
+    }
+    res.setHeader('Cache-Control', PHOTO_FILE_CACHE_CONTROL);
+    res.setHeader('ETag', file.etag);
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    if (req.fresh) {
+      res.status(HttpStatus.NOT_MODIFIED).end();
+      return;
+    }
+    const stream = await file.open();
+    if (!stream) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.removeHeader('ETag');
+      throw notFound(ProfileMessages.photoNotFound);
+    }
+    res.setHeader('Content-Type', PHOTO_CONTENT_TYPE);
     await pipeline(stream, res).catch(() => res.destroy());
   }
 }

@@ -2,16 +2,28 @@ import { Module } from '@nestjs/common';
 import { ProfilesModule } from '../profiles/profiles.module';
 import { ImageProcessor } from './image-processor';
 import { PhotoFilesController, PhotosController, ProfilePhotosController } from './photos.controller';
+import { PhotoProcessingQueue } from './photo-processing-queue';
 import { PhotosRepository } from './photos.repository';
 import { PhotosService } from './photos.service';
 import { photoStorageProvider } from './storage/storage.provider';
 import { PHOTO_STORAGE } from './storage/photo-storage';
+import { photoUploadLimiterProvider } from './upload-rate-limits';
 
-/** Photos: upload (sniff, strip, resize), storage, order, primary, deletion and serving. */
+/**
+ * Photos: upload (rate-limited, sniff, strip, resize on a bounded queue), storage, order, primary,
+ * deletion and serving.
+ */
 @Module({
   imports: [ProfilesModule],
   controllers: [PhotoFilesController, PhotosController, ProfilePhotosController],
-  providers: [PhotosRepository, PhotosService, ImageProcessor, photoStorageProvider],
+  providers: [
+    PhotosRepository,
+    PhotosService,
+    ImageProcessor,
+    PhotoProcessingQueue,
+    photoStorageProvider,
+    photoUploadLimiterProvider,
+  ],
   exports: [PHOTO_STORAGE],
 })
 export class PhotosModule {}

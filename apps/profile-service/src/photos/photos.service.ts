@@ -18,11 +18,18 @@ import { ProfilesService } from '../profiles/profiles.service';
 import { toPhotoDto } from '../profiles/profile.mapper';
 import type { Profile } from '../profiles/profile.entity';
 import { ImageProcessor, ImageRejected, PHOTO_CONTENT_TYPE, type EncodedPhoto } from './image-processor';
+import { PhotoProcessingQueue } from './photo-processing-queue';
 import { photoTooLarge, UPLOAD_LIMITS, type UploadContext } from './photo-upload.interceptor';
 import type { StoredSizes } from './photo.entity';
 import { PhotosRepository } from './photos.repository';
 import { PHOTO_STORAGE, type PhotoStorage } from './storage/photo-storage';
 import type { PhotoOrderDto } from './dto/photo.dto';
+
+/** A servable photo file: its entity tag, and its bytes on demand (a revalidation needs none). */
+export interface PhotoFile {
+  etag: string;
+  open(): Promise<Readable | null>;
+}
 
 /** What multer hands over for the `photo` field. */
 export interface UploadedPhotoFile {
@@ -60,6 +67,7 @@ export class PhotosService {
     private readonly profileService: ProfilesService,
     private readonly outbox: OutboxService,
     private readonly images: ImageProcessor,
+    private readonly processing: PhotoProcessingQueue,
     @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -88,7 +96,7 @@ export class PhotosService {
 
     let encoded: EncodedPhoto;
     try {
-      encoded = await this.images.process(file.buffer);
+      encoded = await this.processing.run(() => this.images.process(file.buffer));
     } catch (e) {
       if (e instanceof ImageRejected) {
         throw badRequest(
@@ -221,11 +229,16 @@ export class PhotosService {
     return remaining;
   }
 
-  /** A stored size of a visible photo, or null (unknown id, deleted, rejected, no such size). */
-  async openFile(photoId: string, size: PhotoSize): Promise<Readable | null> {
+  /**
+   * A stored size of a visible photo, or null (unknown id, deleted, rejected, no such size). Asked
+   * on every request, revalidations included, so a deleted or rejected photo answers 404 at once.
+   */
+  async findFile(photoId: string, size: PhotoSize): Promise<PhotoFile | null> {
     const photo = await this.photos.findServable(photoId);
     if (!photo?.storageKey || !photo.sizes?.[size]) return null;
-    return this.storage.get(fileKeyOf(photo.storageKey, size));
+    const key = fileKeyOf(photo.storageKey, size);
+    // A photo's file never changes (a new picture is a new photo id), so its id and size name it.
+    return { etag: `"${photo.id}-${size}"`, open: () => this.storage.get(key) };
   }
 
   private async ownPhoto(manager: EntityManager, userId: string, photoId: string): Promise<PhotoDto> {

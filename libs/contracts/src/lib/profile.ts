@@ -175,6 +175,10 @@ export const ProfileMessages = {
   photoNotUploadedHere: 'Photos must be uploaded to Mate first',
   photoOrderMismatch: 'The new order must list each of your photos exactly once',
   imageTooLargeToProcess: 'Image dimensions are too large',
+  /** A member over the upload rate (429, with Retry-After). */
+  tooManyUploads: 'Too many uploads. Please try again later.',
+  /** This process already has as many uploads waiting to be processed as it may hold (503, with Retry-After). */
+  uploadsBusy: 'Service temporarily unavailable',
   locationUnknown: "We couldn't find this city, so distance matching is off until you enter a known place.",
   ageRangeOrder: 'Minimum age cannot be greater than maximum age',
   heightRangeOrder: 'Minimum height cannot be greater than maximum height',
@@ -194,7 +198,10 @@ export interface OwnProfileDto extends ProfileDto {
 export const PHOTO_SIZES = { large: 1200, medium: 600, thumb: 200 } as const;
 export type PhotoSize = keyof typeof PHOTO_SIZES;
 
-/** Where an uploaded photo is served (public, immutable); `PhotoDto.url` is the `large` one. */
+/**
+ * Where an uploaded photo is served (public by URL, cached for minutes, ADR 0003); `PhotoDto.url`
+ * is the `large` one.
+ */
 export function photoFileUrl(photoId: string, size: PhotoSize = 'large'): string {
   return `/api/photos/files/${photoId}/${size}.webp`;
 }

@@ -90,7 +90,7 @@ describe('S3PhotoStorage (fake S3 client: the network is an outside boundary)', 
       Body: body,
       ContentType: 'image/webp',
       ContentLength: body.length,
-      CacheControl: 'public, max-age=31536000, immutable',
+      CacheControl: 'public, max-age=300, must-revalidate',
     });
   });
 

@@ -131,7 +131,7 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
         const { res: file, body: bytes } = await download(`/api/photos/files/${body.photo.id}/${size}.webp`);
         expect(file.status).toBe(200);
         expect(file.headers.get('content-type')).toBe('image/webp');
-        expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(file.headers.get('cache-control')).toBe('public, max-age=300, must-revalidate');
         expect(file.headers.get('x-content-type-options')).toBe('nosniff');
         const meta = await sharp(bytes).metadata();
         expect(meta).toMatchObject({ format: 'webp', width, height });

@@ -13,3 +13,10 @@ export interface PhotoStorage {
 }
 
 export const PHOTO_STORAGE = Symbol('PHOTO_STORAGE');
+
+/**
+ * How long a photo file may be kept by browsers and shared caches (ADR 0003): five minutes, then
+ * it must be asked again (a cheap 304 while the photo is visible). A deleted or rejected photo
+ * answers 404 at once from the service and is gone from every cache within five minutes.
+ */
+export const PHOTO_FILE_CACHE_CONTROL = 'public, max-age=300, must-revalidate';

@@ -7,7 +7,7 @@ import {
   S3ServiceException,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import type { PhotoStorage } from './photo-storage';
+import { PHOTO_FILE_CACHE_CONTROL, type PhotoStorage } from './photo-storage';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -43,7 +43,10 @@ function isMissing(e: unknown): boolean {
   return (e as { name?: string })?.name === 'NoSuchKey';
 }
 
-/** Photo files in an S3-compatible bucket (production). Files never change, so they cache forever. */
+/**
+ * Photo files in an S3-compatible bucket (production). Files never change, but a deleted or
+ * rejected photo must leave caches soon, so they are cached for minutes, not forever.
+ */
 export class S3PhotoStorage implements PhotoStorage {
   constructor(
     private readonly options: S3StorageOptions,
@@ -58,7 +61,8 @@ export class S3PhotoStorage implements PhotoStorage {
         Body: body,
         ContentType: contentType,
         ContentLength: body.length,
-        CacheControl: 'public, max-age=31536000, immutable',
+        // What a CDN serving the bucket directly would apply; the service sends the same.
+        CacheControl: PHOTO_FILE_CACHE_CONTROL,
       }),
     );
   }
