@@ -1,8 +1,10 @@
+import { WEB_ROUTES } from '@mate/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
+import { CancelEmailChangeScreen } from '../screens/cancel-email-change/CancelEmailChangeScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
 import { FiltersScreen } from '../screens/filters/FiltersScreen';
 import { ForgotPasswordScreen } from '../screens/forgot-password/ForgotPasswordScreen';
@@ -132,6 +134,7 @@ const PUBLIC: ScreenRoute[] = [
   { path: '/forgot-password', errorTitle: 'Forgot Password Error', element: <ForgotPasswordScreen /> },
   { path: '/reset-password', errorTitle: 'Reset Password Error', element: <ResetPasswordScreen /> },
   { path: '/verify-email-change', errorTitle: 'Email Change Error', element: <VerifyEmailChangeScreen /> },
+  { path: WEB_ROUTES.cancelEmailChange, errorTitle: 'Email Change Error', element: <CancelEmailChangeScreen /> },
 ];
 
 function bounded({ path, errorTitle, element }: ScreenRoute) {

@@ -14,12 +14,13 @@ export function useRedirectHomeAfter(done: boolean, delay: number) {
 
 /**
  * An emailed single-use link (`?token=…`): the token is sent exactly once, even when effects
- * run twice in development, and a success sends the member to `/` after `redirectDelay` ms.
+ * run twice in development, and a success sends the member to `/` after `redirectDelay` ms
+ * (`null`: the page stays, for one whose next steps the member must read).
  */
 export function useEmailLinkVerification<T>(
   token: string | null,
   verify: (token: string) => Promise<T>,
-  redirectDelay: number,
+  redirectDelay: number | null,
   onSuccess?: (data: T) => void,
 ) {
   const mutation = useMutation({ mutationFn: verify, onSuccess });
@@ -32,6 +33,6 @@ export function useEmailLinkVerification<T>(
     mutate(token);
   }, [token, mutate]);
 
-  useRedirectHomeAfter(mutation.isSuccess, redirectDelay);
+  useRedirectHomeAfter(mutation.isSuccess && redirectDelay !== null, redirectDelay ?? 0);
   return mutation;
 }

@@ -132,6 +132,76 @@ describe('pages opened from email links', () => {
     });
   });
 
+  describe('/cancel-email-change (issue 7: the link sent to the current address)', () => {
+    it('cancels once with the link token and tells what to do next, staying on the page', async () => {
+      const user = userEvent.setup();
+      api.auth.cancelEmailChange.mockResolvedValue({
+        message: 'The email change was cancelled. Your account keeps its current address.',
+      });
+      renderWithApp(api, { route: '/cancel-email-change?token=c1' });
+      expect(await screen.findByRole('heading', { name: 'Email Change Cancelled' })).toBeInTheDocument();
+      expect(
+        screen.getByText('The email change was cancelled. Your account keeps its current address.'),
+      ).toBeInTheDocument();
+      expect(api.auth.cancelEmailChange).toHaveBeenCalledTimes(1);
+      expect(api.auth.cancelEmailChange).toHaveBeenCalledWith('c1');
+      expect(document.title).toContain('Cancel Email Change');
+      await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+      expect(location()).toBe('/forgot-password');
+    });
+
+    it('does not send the member home after a few seconds (the advice has to be read)', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      api.auth.cancelEmailChange.mockResolvedValue({ message: 'ok' });
+      renderWithApp(api, { route: '/cancel-email-change?token=c2' });
+      expect(await screen.findByRole('heading', { name: 'Email Change Cancelled' })).toBeInTheDocument();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(10_000);
+      });
+      expect(location()).toBe('/cancel-email-change?token=c2');
+    });
+
+    it("says the link is invalid without a token, calls nobody, and offers Back to Home", async () => {
+      const user = userEvent.setup();
+      renderWithApp(api, { route: '/cancel-email-change' });
+      expect(await screen.findByText('This cancellation link is invalid or has expired.')).toBeInTheDocument();
+      expect(screen.getByRole('heading', { name: 'Cancellation Failed' })).toBeInTheDocument();
+      expect(api.auth.cancelEmailChange).not.toHaveBeenCalled();
+      await user.click(screen.getByRole('button', { name: 'Back to Home' }));
+      expect(location()).toBe('/');
+    });
+
+    it("shows the server's reason when the token is refused", async () => {
+      api.auth.cancelEmailChange.mockRejectedValue(
+        new ApiError(
+          'This cancellation link is invalid or has expired.',
+          400,
+          'This cancellation link is invalid or has expired.',
+        ),
+      );
+      renderWithApp(api, { route: '/cancel-email-change?token=used' });
+      expect(await screen.findByText('This cancellation link is invalid or has expired.')).toBeInTheDocument();
+      expect(screen.getByRole('heading', { name: 'Cancellation Failed' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Back to Home' })).toBeInTheDocument();
+    });
+
+    it('falls back to its own message when the server gives no reason', async () => {
+      api.auth.cancelEmailChange.mockRejectedValue(new ApiError('Bad Gateway', 502));
+      renderWithApp(api, { route: '/cancel-email-change?token=t' });
+      expect(await screen.findByText('Failed to cancel email change')).toBeInTheDocument();
+    });
+
+    it('works for a signed-in member too (a public page)', async () => {
+      storeSession();
+      api.auth.me.mockResolvedValue(aUser());
+      api.profile.getMyProfile.mockResolvedValue(aProfile());
+      api.auth.cancelEmailChange.mockResolvedValue({ message: 'ok' });
+      renderWithApp(api, { route: '/cancel-email-change?token=t' });
+      expect(await screen.findByRole('heading', { name: 'Email Change Cancelled' })).toBeInTheDocument();
+      expect(location()).toBe('/cancel-email-change?token=t');
+    });
+  });
+
   describe('/forgot-password', () => {
     it("shows 'Check Your Email' with the neutral message", async () => {
       const user = userEvent.setup();

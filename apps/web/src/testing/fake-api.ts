@@ -23,6 +23,7 @@ export function createFakeApi(): FakeApi {
       resetPassword: unstubbed('auth.resetPassword'),
       requestEmailChange: unstubbed('auth.requestEmailChange'),
       verifyEmailChange: unstubbed('auth.verifyEmailChange'),
+      cancelEmailChange: unstubbed('auth.cancelEmailChange'),
     },
     verification: { resend: unstubbed('verification.resend'), verify: unstubbed('verification.verify') },
     sessions: {

@@ -27,6 +27,11 @@ export interface AuthApi {
    */
   requestEmailChange(request: RequestEmailChangeRequest, token: string | null | undefined): Promise<MessageResponse>;
   verifyEmailChange(token: string): Promise<VerifyEmailChangeResponse>;
+  /**
+   * Cancels a pending email change with the token of the link sent to the current address
+   * (issue 7). Public: the link may be opened where nobody is signed in.
+   */
+  cancelEmailChange(token: string): Promise<MessageResponse>;
 }
 
 /** Some servers wrap the user (`{ user }`), some answer with it directly; accept both. */
@@ -91,6 +96,13 @@ export function createAuthApi(http: HttpClient): AuthApi {
         body: { token },
         auth: false,
         fallbackMessage: ClientMessages.verifyEmailChangeFailed,
+      });
+    },
+    cancelEmailChange(token) {
+      return http.post('/api/auth/cancel-email-change', {
+        body: { token },
+        auth: false,
+        fallbackMessage: ClientMessages.cancelEmailChangeFailed,
       });
     },
   };

@@ -146,6 +146,29 @@ describe('createApiClient against a real HTTP server', () => {
       reply = (_req, res) => json(res, 400, {});
       await expect(client().auth.verifyEmailChange('abc')).rejects.toThrow('Failed to verify email change');
     });
+
+    it('cancels an email change with the link token and no bearer token', async () => {
+      reply = (_req, res) =>
+        json(res, 200, { message: 'The email change was cancelled. Your account keeps its current address.' });
+      await expect(client().auth.cancelEmailChange('cancel-tok')).resolves.toEqual({
+        message: 'The email change was cancelled. Your account keeps its current address.',
+      });
+      expect(server.requests[0]).toMatchObject({
+        method: 'POST',
+        path: '/api/auth/cancel-email-change',
+        body: { token: 'cancel-tok' },
+      });
+      expect(server.requests[0].headers.authorization).toBeUndefined();
+    });
+
+    it("gives the server's reason for a refused cancellation, and its own fallback without one", async () => {
+      reply = (_req, res) => json(res, 400, { error: 'This cancellation link is invalid or has expired.' });
+      await expect(client().auth.cancelEmailChange('used')).rejects.toThrow(
+        'This cancellation link is invalid or has expired.',
+      );
+      reply = (_req, res) => json(res, 502, {});
+      await expect(client().auth.cancelEmailChange('t')).rejects.toThrow('Failed to cancel email change');
+    });
   });
 
   describe('verification', () => {

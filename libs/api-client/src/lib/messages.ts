@@ -13,6 +13,8 @@ export const ClientMessages = {
   resetFailed: 'Failed to reset password',
   requestEmailChangeFailed: 'Failed to request email change',
   verifyEmailChangeFailed: 'Failed to verify email change',
+  /** Not in the spec (issue 7 added the cancellation link); named like its sibling. */
+  cancelEmailChangeFailed: 'Failed to cancel email change',
   fetchSessionsFailed: 'Failed to fetch sessions',
   deleteSessionFailed: 'Failed to delete session',
   logoutAllSessionsFailed: 'Failed to logout all sessions',
