@@ -38,6 +38,21 @@ export class GatewayEnv extends BaseServiceEnv {
   /** How long a service may take to answer before the gateway gives up. */
   @Transform(int) @IsInt() @Min(100) UPSTREAM_TIMEOUT_MS = 30000;
 
+  /**
+   * Slow clients (docs/adr/0002-gateway-forwarder.md). An ordinary body is read whole at the
+   * edge before a connection to the service is taken, and must have arrived this long after the
+   * request did (408 after it); a client also has this long to send its request headers.
+   */
+  @Transform(int) @IsInt() @Min(100) BODY_TIMEOUT_MS = 10_000;
+  /** Uploads stream to their service and must have arrived within this (408, the exchange is cut). */
+  @Transform(int) @IsInt() @Min(100) UPLOAD_BODY_TIMEOUT_MS = 60_000;
+  /** Requests one client address may have in flight on one replica; more are answered 429. */
+  @Transform(int) @IsInt() @Min(1) MAX_CONCURRENT_PER_CLIENT = 32;
+  /** Connections kept open to each service at most; further requests wait for one. */
+  @Transform(int) @IsInt() @Min(1) UPSTREAM_MAX_SOCKETS = 256;
+  /** How long a request may wait for a connection to its service before it is answered 503. */
+  @Transform(int) @IsInt() @Min(100) UPSTREAM_QUEUE_TIMEOUT_MS = 5_000;
+
   /** Realtime (`/socket.io`): largest message a socket may send (a chat message, a call signal). */
   @Transform(int) @IsInt() @Min(1024) SOCKET_MAX_PAYLOAD_BYTES = 100_000;
   /** Client events one socket may send per 10 s; twice that in refusals disconnects it. */

@@ -15,6 +15,8 @@ import {
 } from '@mate/contracts';
 import { setMetricsRoute, type LiveSession, type SessionStore } from '@mate/server-kit';
 import type { GatewayEnv } from '../gateway.env';
+import { bodyPending, hasBody, readBody } from './body';
+import { ClientSlots } from './client-slots';
 import { Forwarder } from './forward';
 import { isPublicRoute, matchRoute, serviceUrls, UPLOAD_ROUTES } from './routes';
 
@@ -32,14 +34,22 @@ const AUTH_REQUIRED = { error: AuthMessages.authRequired, code: ErrorCode.Unauth
 const SESSION_EXPIRED = { error: AuthMessages.sessionExpired, code: ErrorCode.SessionExpired };
 const ADMIN_REQUIRED = { error: AuthMessages.adminRequired, code: ErrorCode.Forbidden };
 const RATE_LIMITED = { error: AuthMessages.tooManyAttempts, code: ErrorCode.RateLimited };
+const BODY_TIMEOUT = { error: 'Request body was not received in time', code: ErrorCode.RequestTimeout };
+
+/** Retry-After of a refusal over the per-address concurrency cap: slots free as answers finish. */
+const CONCURRENCY_RETRY_AFTER_MS = 1000;
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 function send(res: Response, status: number, body: Omit<ApiErrorBody, 'requestId'>, req: Request) {
+  // An answer given before the body arrived ends the connection: otherwise Node would keep
+  // reading a body that may never come, just to reuse the connection.
+  if (bodyPending(req)) res.setHeader('Connection', 'close');
   res.status(status).json({ ...body, requestId: req.headers[REQUEST_ID_HEADER] });
 }
 
-function isEdgePath(path: string) {
+/** The paths the edge answers (with the API docs, which are mounted before it). */
+export function isEdgePath(path: string) {
   return path === '/api' || path.startsWith('/api/') || path === '/admin' || path.startsWith('/admin/');
 }
 
@@ -59,9 +69,16 @@ export interface Edge {
 
 /**
  * The edge. What a request is answered, in order of precedence: 429 over the per-address rate
- * limit, 413 over the body-size limit, JSON 404 for unknown API paths, 401 without a valid bearer
- * token and live session, 403 for non-admins on admin prefixes; otherwise it is streamed to the
- * owning service with the request id and client address (503 when that service is down).
+ * limit or over the per-address cap on requests in flight, 413 over the body-size limit, JSON 404
+ * for unknown API paths, 401 without a valid bearer token and live session, 403 for non-admins on
+ * admin prefixes; then an ordinary body is read whole (408 when it has not arrived within
+ * BODY_TIMEOUT_MS of the request, 413 when a chunked one grows too large) and only then is the
+ * request forwarded to the owning service with the request id and client address; an upload
+ * streams to the service and must arrive within UPLOAD_BODY_TIMEOUT_MS (408). 503 when the
+ * service is down, slow, or has no free connection within UPSTREAM_QUEUE_TIMEOUT_MS.
+ *
+ * Reading ordinary bodies first means a slow client never holds one of the UPSTREAM_MAX_SOCKETS
+ * connections to a service (docs/adr/0002-gateway-forwarder.md, "Slow clients").
  *
  * The two Redis calls (rate-limit counter, session check) run side by side: one round trip per
  * request instead of two. The precedence above is unchanged; the only difference is that the one
@@ -88,7 +105,8 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
   // Public in rate-limiter-flexible, missing from its type declarations.
   const blockedMs = (key: string): number =>
     (limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number }).getInMemoryBlockMsBeforeExpire(limiter.getKey(key));
-  const forwarder = new Forwarder();
+  const forwarder = new Forwarder({ maxSockets: env.UPSTREAM_MAX_SOCKETS });
+  const slots = new ClientSlots(env.MAX_CONCURRENT_PER_CLIENT);
 
   const tooMany = (req: Request, res: Response, msBeforeNext: number) => {
     res.setHeader('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
@@ -97,6 +115,10 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
   const tooLarge = (req: Request, res: Response) => {
     res.setHeader('Connection', 'close');
     send(res, 413, TOO_LARGE, req);
+  };
+  const bodyTimedOut = (req: Request, res: Response) => {
+    res.setHeader('Connection', 'close');
+    send(res, 408, BODY_TIMEOUT, req);
   };
 
   /** Signed, unexpired HS256 claims naming a user and a session; null otherwise. */
@@ -111,11 +133,15 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
     }
   };
 
-  const forward = (req: Request, res: Response, service: ServiceName, bodyLimit: number) => {
+  const forward = (req: Request, res: Response, service: ServiceName, body: { whole?: Buffer; limit: number; timeoutMs: number }) => {
     forwarder.forward(req, res, targets[service], {
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
-      bodyLimit,
+      queueTimeoutMs: env.UPSTREAM_QUEUE_TIMEOUT_MS,
+      body: body.whole,
+      bodyLimit: body.limit,
+      bodyTimeoutMs: body.timeoutMs,
       onTooLarge: () => tooLarge(req, res),
+      onBodyTimeout: () => bodyTimedOut(req, res),
       onUnavailable: (err) => {
         logger.warn({ err: { code: (err as NodeJS.ErrnoException).code, message: err.message }, service }, 'upstream failed');
         send(res, 503, UNAVAILABLE, req);
@@ -125,6 +151,8 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
   };
 
   const handle = async (req: Request, res: Response, path: string) => {
+    const arrived = Date.now();
+    const timeLeft = (deadlineMs: number) => deadlineMs - (Date.now() - arrived);
     const route = matchRoute(path);
     // Latency is labelled by the prefix that routed the request, never by the raw path.
     if (route) setMetricsRoute(res, `${route.prefix}/*`);
@@ -137,9 +165,14 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
     const ip = req.ip ?? 'unknown';
     const blocked = blockedMs(ip);
     if (blocked > 0) return tooMany(req, res, blocked);
+    const release = slots.take(ip);
+    if (!release) return tooMany(req, res, CONCURRENCY_RETRY_AFTER_MS);
+    // 'close' follows the end of every answer, and a connection that went away.
+    res.once('close', release);
     const counted = settle(limiter.consume(ip));
 
-    const bodyLimit = UPLOAD_ROUTES.some((r) => r.test(path)) ? env.UPLOAD_LIMIT_BYTES : env.BODY_LIMIT_BYTES;
+    const upload = UPLOAD_ROUTES.some((r) => r.test(path));
+    const bodyLimit = upload ? env.UPLOAD_LIMIT_BYTES : env.BODY_LIMIT_BYTES;
     let refusal: (() => void) | null = null;
     let session: ReturnType<typeof settle<LiveSession | null>> | null = null;
     if (Number(req.headers['content-length'] ?? 0) > bodyLimit) {
@@ -168,7 +201,16 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       if (!live.value) return send(res, 401, SESSION_EXPIRED, req);
       if (route.admin && live.value.role !== ROLE_ADMIN) return send(res, 403, ADMIN_REQUIRED, req);
     }
-    forward(req, res, route.service, bodyLimit);
+    if (!hasBody(req) || upload) {
+      return forward(req, res, route.service, { limit: bodyLimit, timeoutMs: timeLeft(env.UPLOAD_BODY_TIMEOUT_MS) });
+    }
+    // The whole body before a connection to the service is taken: a client that sends it slowly
+    // holds only its own request, never a connection other members need.
+    const read = await readBody(req, bodyLimit, timeLeft(env.BODY_TIMEOUT_MS));
+    if (read.outcome === 'timeout') return bodyTimedOut(req, res);
+    if (read.outcome === 'tooLarge') return tooLarge(req, res);
+    if (read.outcome === 'aborted') return;
+    forward(req, res, route.service, { whole: read.body, limit: bodyLimit, timeoutMs: 0 });
   };
 
   const edge = (req: Request, res: Response, next: NextFunction) => {

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Request, Response } from 'express';
+import { INTERNAL_TOKEN_HEADER } from '@mate/contracts';
 
 /** Headers that describe one connection, not the message: never passed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -38,6 +39,21 @@ export class UpstreamTimeoutError extends Error {
   }
 }
 
+/** A streamed (upload) body that had not fully arrived by its deadline. */
+export class BodyTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`request body not received within ${ms} ms`);
+  }
+}
+
+/** No connection to the service came free in time: the service's pool is full (a capacity problem). */
+export class UpstreamQueueTimeoutError extends Error {
+  readonly code = 'EQUEUETIMEOUT';
+  constructor(ms: number) {
+    super(`no connection to the service free within ${ms} ms`);
+  }
+}
+
 /** Passes a body through, failing once more than `limit` bytes went by (bodies without Content-Length). */
 class ByteLimit extends Transform {
   private seen = 0;
@@ -63,13 +79,16 @@ function append(existing: string | string[] | undefined, value: string): string 
   return prior ? `${prior}, ${value}` : value;
 }
 
-/** The request's headers minus hop-by-hop ones, plus the X-Forwarded-* set. */
-function outgoingHeaders(req: Request): http.OutgoingHttpHeaders {
+/**
+ * The request's headers minus hop-by-hop ones and any client-sent internal credential, plus the
+ * X-Forwarded-* set, the gateway's own credential, and the length of a body read at the edge.
+ */
+function outgoingHeaders(req: Request, internalToken: string | undefined, body: Buffer | undefined): http.OutgoingHttpHeaders {
   const incoming = req.headers;
   const skip = hopHeaders(incoming.connection);
   const out: http.OutgoingHttpHeaders = {};
   for (const name in incoming) {
-    if (!skip(name)) out[name] = incoming[name];
+    if (!skip(name) && name !== INTERNAL_TOKEN_HEADER) out[name] = incoming[name];
   }
   const encrypted = (req.socket as TLSSocket).encrypted === true;
   const host = incoming.host ?? '';
@@ -80,43 +99,72 @@ function outgoingHeaders(req: Request): http.OutgoingHttpHeaders {
   out['x-forwarded-proto'] = append(incoming['x-forwarded-proto'], encrypted ? 'https' : 'http');
   out['x-forwarded-port'] = append(incoming['x-forwarded-port'], port);
   out['x-forwarded-host'] = incoming['x-forwarded-host'] ?? host;
+  // Services believe X-Forwarded-* only with this credential, so only the gateway can say it.
+  if (internalToken) out[INTERNAL_TOKEN_HEADER] = internalToken;
+  // A chunked body read whole goes on with its length (Transfer-Encoding is hop-by-hop).
+  if (body) out['content-length'] = String(body.length);
   return out;
+}
+
+export interface ForwarderOptions {
+  /** Connections kept open to each service at most; further requests wait for one. */
+  maxSockets: number;
+  /** Sent in INTERNAL_TOKEN_HEADER on every forwarded request. */
+  internalToken?: string;
 }
 
 export interface ForwardOptions {
   timeoutMs: number;
-  /** Largest body passed on when the request has no Content-Length (a chunked body). */
+  /** How long the request may wait for a connection to the service when all of them are busy. */
+  queueTimeoutMs: number;
+  /** The whole body, already read at the edge (ordinary calls): sent at once with its length. */
+  body?: Buffer;
+  /** Streamed bodies (uploads): largest body passed on when it has no Content-Length (chunked). */
   bodyLimit: number;
+  /** Streamed bodies (uploads): time left for the rest of the body to arrive. */
+  bodyTimeoutMs: number;
   /** Called once when the upstream cannot be reached or fails before answering (no headers sent yet). */
   onUnavailable(err: Error): void;
   /** Called once when a chunked body grows over bodyLimit (no headers sent yet). */
   onTooLarge(): void;
+  /** Called once when a streamed body is still incomplete at its deadline (no headers sent yet). */
+  onBodyTimeout(): void;
   /** Called when something fails after the answer started (the response is then cut off). */
   onBroken(err: Error): void;
 }
 
 /**
  * A small streaming reverse proxy on node:http: one upstream per target URL, keep-alive sockets,
- * bodies streamed both ways, hop-by-hop headers dropped, X-Forwarded-* added, and each failure
- * reported once to the caller (who answers it).
+ * bodies passed on (whole when the edge read them, streamed otherwise), hop-by-hop headers
+ * dropped, X-Forwarded-* and the internal credential added, and each failure reported once to
+ * the caller (who answers it).
  */
 export class Forwarder {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
+  private readonly internalToken: string | undefined;
 
-  constructor() {
-    const agent = { keepAlive: true, maxSockets: 256, maxFreeSockets: 256, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_TIMEOUT_MS };
+  constructor({ maxSockets, internalToken }: ForwarderOptions) {
+    const agent = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_TIMEOUT_MS };
     this.httpAgent = new http.Agent(agent);
     this.httpsAgent = new https.Agent(agent);
+    this.internalToken = internalToken;
   }
 
   forward(req: Request, res: Response, target: URL, options: ForwardOptions): void {
     const secure = target.protocol === 'https:';
     const base = target.pathname === '/' ? '' : target.pathname.replace(/\/$/, '');
     let settled = false;
-    const fail = (kind: 'unavailable' | 'tooLarge' | 'broken', err: Error) => {
+    let queueTimer: NodeJS.Timeout | undefined;
+    let bodyTimer: NodeJS.Timeout | undefined;
+    const stopTimers = () => {
+      clearTimeout(queueTimer);
+      clearTimeout(bodyTimer);
+    };
+    const fail = (kind: 'unavailable' | 'tooLarge' | 'bodyTimeout' | 'broken', err: Error) => {
       if (settled) return;
       settled = true;
+      stopTimers();
       proxyReq.destroy();
       if (res.writableEnded || res.destroyed) return;
       if (res.headersSent) {
@@ -124,6 +172,8 @@ export class Forwarder {
         res.destroy();
       } else if (kind === 'tooLarge') {
         options.onTooLarge();
+      } else if (kind === 'bodyTimeout') {
+        options.onBodyTimeout();
       } else {
         options.onUnavailable(err);
       }
@@ -135,9 +185,14 @@ export class Forwarder {
       port: target.port || (secure ? 443 : 80),
       method: req.method,
       path: base + req.url,
-      headers: outgoingHeaders(req),
+      headers: outgoingHeaders(req, this.internalToken, options.body),
       agent: secure ? this.httpsAgent : this.httpAgent,
     });
+    // The agent queues a request while all its connections to the service are busy; Node gives
+    // it no deadline there (setTimeout below starts with a socket). A destroyed request hands its
+    // socket straight on when its turn comes, so it leaves the queue at no cost.
+    queueTimer = setTimeout(() => fail('unavailable', new UpstreamQueueTimeoutError(options.queueTimeoutMs)), options.queueTimeoutMs);
+    proxyReq.once('socket', () => clearTimeout(queueTimer));
     proxyReq.setTimeout(options.timeoutMs, () => fail('unavailable', new UpstreamTimeoutError(options.timeoutMs)));
     proxyReq.on('error', (err) => fail('unavailable', err));
     proxyReq.on('response', (upstream) => {
@@ -151,8 +206,9 @@ export class Forwarder {
       upstream.on('error', (err) => fail('broken', err));
       upstream.pipe(res);
     });
-    // The caller went away: stop the upstream work too.
+    // The caller went away, or the answer is done: stop the upstream work and the deadlines.
     res.on('close', () => {
+      stopTimers();
       if (!res.writableFinished && !settled) {
         settled = true;
         proxyReq.destroy();
@@ -160,6 +216,18 @@ export class Forwarder {
     });
     req.on('error', (err) => fail('broken', err));
 
+    if (options.body) {
+      proxyReq.end(options.body);
+      return;
+    }
+    if (!req.complete) {
+      // A streamed body (an upload) must have arrived by its own deadline, or the exchange is cut.
+      // req.complete says whether the client sent it all, whether or not the service read it yet.
+      bodyTimer = setTimeout(() => {
+        if (!req.complete) fail('bodyTimeout', new BodyTimeoutError(options.bodyTimeoutMs));
+      }, Math.max(0, options.bodyTimeoutMs));
+      req.once('end', () => clearTimeout(bodyTimer));
+    }
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
       const limited = new ByteLimit(options.bodyLimit);
       limited.on('error', (err) => fail(err instanceof BodyTooLargeError ? 'tooLarge' : 'broken', err));
