@@ -155,11 +155,11 @@ export class Forwarder {
     const secure = target.protocol === 'https:';
     const base = target.pathname === '/' ? '' : target.pathname.replace(/\/$/, '');
     let settled = false;
-    let queueTimer: NodeJS.Timeout | undefined;
-    let bodyTimer: NodeJS.Timeout | undefined;
+    // The queue and body deadlines, set below.
+    const timers: { queue?: NodeJS.Timeout; body?: NodeJS.Timeout } = {};
     const stopTimers = () => {
-      clearTimeout(queueTimer);
-      clearTimeout(bodyTimer);
+      clearTimeout(timers.queue);
+      clearTimeout(timers.body);
     };
     const fail = (kind: 'unavailable' | 'tooLarge' | 'bodyTimeout' | 'broken', err: Error) => {
       if (settled) return;
@@ -191,8 +191,8 @@ export class Forwarder {
     // The agent queues a request while all its connections to the service are busy; Node gives
     // it no deadline there (setTimeout below starts with a socket). A destroyed request hands its
     // socket straight on when its turn comes, so it leaves the queue at no cost.
-    queueTimer = setTimeout(() => fail('unavailable', new UpstreamQueueTimeoutError(options.queueTimeoutMs)), options.queueTimeoutMs);
-    proxyReq.once('socket', () => clearTimeout(queueTimer));
+    timers.queue = setTimeout(() => fail('unavailable', new UpstreamQueueTimeoutError(options.queueTimeoutMs)), options.queueTimeoutMs);
+    proxyReq.once('socket', () => clearTimeout(timers.queue));
     proxyReq.setTimeout(options.timeoutMs, () => fail('unavailable', new UpstreamTimeoutError(options.timeoutMs)));
     proxyReq.on('error', (err) => fail('unavailable', err));
     proxyReq.on('response', (upstream) => {
@@ -223,10 +223,10 @@ export class Forwarder {
     if (!req.complete) {
       // A streamed body (an upload) must have arrived by its own deadline, or the exchange is cut.
       // req.complete says whether the client sent it all, whether or not the service read it yet.
-      bodyTimer = setTimeout(() => {
+      timers.body = setTimeout(() => {
         if (!req.complete) fail('bodyTimeout', new BodyTimeoutError(options.bodyTimeoutMs));
       }, Math.max(0, options.bodyTimeoutMs));
-      req.once('end', () => clearTimeout(bodyTimer));
+      req.once('end', () => clearTimeout(timers.body));
     }
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
       const limited = new ByteLimit(options.bodyLimit);
