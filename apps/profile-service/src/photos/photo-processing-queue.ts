@@ -8,7 +8,11 @@ export const UPLOADS_BUSY_RETRY_AFTER_SECONDS = 5;
 
 /** 503 with Retry-After: this process holds as many uploads as it may (the member did nothing wrong). */
 export function uploadsBusy(): AppException {
-  const e = new AppException(ProfileMessages.uploadsBusy, ErrorCode.ServiceUnavailable, HttpStatus.SERVICE_UNAVAILABLE);
+  const e = new AppException(
+    ProfileMessages.uploadsBusy,
+    ErrorCode.ServiceUnavailable,
+    HttpStatus.SERVICE_UNAVAILABLE,
+  );
   return Object.assign(e, { retryAfterSeconds: UPLOADS_BUSY_RETRY_AFTER_SECONDS });
 }
 
@@ -34,7 +38,9 @@ export class PhotoProcessingQueue {
   private readonly waiters: (() => void)[] = [];
   private readonly metric = processingGauge();
 
-  constructor(@Inject(ProfileEnv) env: Pick<ProfileEnv, 'PHOTO_PROCESSING_CONCURRENCY' | 'PHOTO_PROCESSING_QUEUE'>) {
+  constructor(
+    @Inject(ProfileEnv) env: Pick<ProfileEnv, 'PHOTO_PROCESSING_CONCURRENCY' | 'PHOTO_PROCESSING_QUEUE'>,
+  ) {
     this.concurrency = env.PHOTO_PROCESSING_CONCURRENCY;
     this.queueLimit = env.PHOTO_PROCESSING_QUEUE;
   }

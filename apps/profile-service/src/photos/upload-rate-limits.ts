@@ -22,5 +22,6 @@ export const PHOTO_UPLOAD_LIMITER = Symbol('PHOTO_UPLOAD_LIMITER');
 export const photoUploadLimiterProvider: Provider = {
   provide: PHOTO_UPLOAD_LIMITER,
   inject: [REDIS, ProfileEnv],
-  useFactory: (redis: Redis, env: ProfileEnv) => new RateLimits(redis, env.KEY_PREFIX, PHOTO_UPLOAD_RATE_LIMITS),
+  useFactory: (redis: Redis, env: ProfileEnv) =>
+    new RateLimits(redis, env.KEY_PREFIX, PHOTO_UPLOAD_RATE_LIMITS),
 };
