@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
   ErrorCode,
+  INTERNAL_TOKEN_HEADER,
   REQUEST_ID_HEADER,
   SOCKET_EVENT_OWNERS,
   SocketMessages,
@@ -15,15 +16,18 @@ import type { SocketIdentity } from './socket-auth';
 export interface EventRouterOptions {
   /** Base URL of each service on the internal network. */
   serviceUrls: Partial<Record<ServiceName, string>>;
+  /** The deployment's `INTERNAL_TOKEN`: services serve `/internal/**` only to a caller holding it. */
+  internalToken: string;
   timeoutMs: number;
   logger: Logger;
 }
 
 /**
  * Delivers a client event to the service that owns it: `POST <service>/internal/socket-events/<event>`
- * with the sender's bearer token (the service's guard checks the session again, as for any call)
- * and a fresh request id. The answer is always an acknowledgement: the service's result, its
- * `{ error, code }`, or `{ error }` when it is down or slower than the timeout. Why HTTP and not
+ * with the sender's bearer token (the service's guard checks the session again, as for any call),
+ * the internal credential (only the gateway may deliver events) and a fresh request id. The
+ * answer is always an acknowledgement: the service's result, its `{ error, code }`, or
+ * `{ error }` when it is down or slower than the timeout. Why HTTP and not
  * Nest's Redis transport or a queue: docs/adr/0005-realtime.md.
  */
 export class EventRouter {
@@ -39,7 +43,12 @@ export class EventRouter {
     try {
       const res = await fetch(`${base.replace(/\/$/, '')}${SOCKET_EVENTS_PATH}/${encodeURIComponent(event)}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${sender.token}`, [REQUEST_ID_HEADER]: requestId },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${sender.token}`,
+          [INTERNAL_TOKEN_HEADER]: this.options.internalToken,
+          [REQUEST_ID_HEADER]: requestId,
+        },
         body: JSON.stringify(payload),
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });

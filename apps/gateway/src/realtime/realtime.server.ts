@@ -144,7 +144,12 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
         );
     });
 
-    const router = new EventRouter({ serviceUrls: serviceUrls(env), timeoutMs: env.SOCKET_ACK_TIMEOUT_MS, logger: this.logger });
+    const router = new EventRouter({
+      serviceUrls: serviceUrls(env),
+      internalToken: env.INTERNAL_TOKEN,
+      timeoutMs: env.SOCKET_ACK_TIMEOUT_MS,
+      logger: this.logger,
+    });
     const checks = createEventChecks(env.SOCKET_EVENTS_PER_10_SECONDS, (socket) => {
       this.logger.warn({ userId: socket.data.userId, socketId: socket.id }, 'socket disconnected for flooding events');
       socket.disconnect(true);

@@ -7,6 +7,7 @@ import {
   Param,
   Post,
   SetMetadata,
+  UseGuards,
   type OnModuleInit,
   type Type,
 } from '@nestjs/common';
@@ -27,6 +28,7 @@ import {
 import { CurrentUser, REQUIRED_ROLES } from '../auth/decorators';
 import { forbidden, notFound } from '../errors/app.exception';
 import { createValidationPipe } from '../errors/validation';
+import { InternalCallerGuard } from '../bootstrap/internal-trust';
 import { SOCKET_EVENTS_PATH } from './realtime.keys';
 
 export const SOCKET_EVENT = 'mate:socketEvent';
@@ -118,8 +120,13 @@ export class SocketEventRegistry implements OnModuleInit {
   }
 }
 
-/** The one internal route the gateway delivers client events to. Not routed by the gateway's edge, not in the API docs. */
+/**
+ * The one internal route the gateway delivers client events to. Not routed by the gateway's edge,
+ * not in the API docs, and refused (403) to any caller without the gateway's `INTERNAL_TOKEN`,
+ * even one holding a member's token: only the gateway may say a socket sent an event.
+ */
 @ApiExcludeController()
+@UseGuards(InternalCallerGuard)
 @Controller(SOCKET_EVENTS_PATH.slice(1))
 export class SocketEventsController {
   constructor(private readonly registry: SocketEventRegistry) {}
