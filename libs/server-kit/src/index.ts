@@ -31,3 +31,6 @@ export * from './lib/events/ops';
 export * from './lib/core.module';
 export * from './lib/service.module';
 export * from './lib/bootstrap/bootstrap';
+export * from './lib/bootstrap/internal-trust';
+export * from './lib/bootstrap/json-body';
+export * from './lib/bootstrap/client-errors';

@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import type { DynamicModule, INestApplication, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { REQUEST_ID_HEADER } from '@mate/contracts';
+import { REQUEST_ID_HEADER, SERVICES } from '@mate/contracts';
 import { BaseServiceEnv, ConfigError, SERVICE_ENV } from '../config/config';
 import { createLogger, LOGGER, PinoNestLogger, requestLoggingMiddleware } from '../logging/logger';
 import { GlobalErrorFilter, toErrorBody } from '../errors/error.filter';
@@ -14,6 +14,9 @@ import { SERVICE_NAME } from '../core.module';
 import { collectProcessMetrics } from '../metrics/metrics';
 import { httpMetricsMiddleware, METRICS_PATH, metricsHandler } from '../metrics/http-metrics';
 import { OPENAPI_PATH, openApiHandler } from '../openapi/openapi';
+import { installClientErrorHandler } from './client-errors';
+import { internalTrustMiddleware } from './internal-trust';
+import { jsonBodyParser } from './json-body';
 
 export interface HttpOptions {
   /** Origins allowed by CORS; none when omitted (services sit behind the gateway). */
@@ -22,6 +25,12 @@ export interface HttpOptions {
   parseBodies?: boolean;
   /** Express middleware that runs before Nest's routes (the gateway's proxy). */
   beforeRoutes?: (app: NestExpressApplication) => void;
+  /**
+   * The edge clients reach (the gateway; the default for the service named gateway): it believes
+   * `X-Forwarded-*` as `TRUST_PROXY` says and never accepts the internal credential. Every other
+   * service believes `X-Forwarded-*` only from a caller with `INTERNAL_TOKEN` (ADR 0009).
+   */
+  edge?: boolean;
 }
 
 /** The same HTTP behaviour for every service, in production and in tests. */
@@ -32,12 +41,15 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   const env = app.get<BaseServiceEnv>(SERVICE_ENV);
   const trust = env.TRUST_PROXY.trim();
   app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
+  installClientErrorHandler(app.getHttpServer());
   app.use(requestLoggingMiddleware(logger));
-  collectProcessMetrics();
   const service = app.get<string>(SERVICE_NAME);
+  // Before anything reads req.ip or the credential could reach a handler.
+  app.use(internalTrustMiddleware(env.INTERNAL_TOKEN, { edge: options.edge ?? service === SERVICES.gateway }));
+  collectProcessMetrics();
   app.use(httpMetricsMiddleware(service));
   // Before the gateway's edge and Nest's routes; never under /api, so the gateway cannot proxy them.
-  const internal = app.getHttpAdapter().getInstance() as express.Express;
+  const internal = app.getHttpAdapter().getInstance() as Express;
   internal.get(METRICS_PATH, metricsHandler(logger, env.METRICS_TOKEN));
   internal.get(OPENAPI_PATH, openApiHandler(app, service, logger));
   if (options.corsOrigins?.length) {
@@ -52,22 +64,12 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   if (options.parseBodies !== false) {
     // JSON only (uploads are multipart, parsed by their own routes): a form-encoded body is not
     // read, so it fails validation like an empty one.
-    app.use(answerParseErrors(express.json({ limit: '100kb', strict: true })));
+    app.use(jsonBodyParser());
   }
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalErrorFilter(logger));
   app.enableShutdownHooks();
   return logger;
-}
-
-/** Answers a body the parser refuses (malformed JSON, too large) with the usual error body. */
-function answerParseErrors(parser: express.RequestHandler): express.RequestHandler {
-  return (req, res, next) =>
-    parser(req, res, (err?: unknown) => {
-      if (!err) return next();
-      const { status, body } = toErrorBody(err, req.headers[REQUEST_ID_HEADER] as string | undefined);
-      res.status(status).json(body);
-    });
 }
 
 /** Errors raised by Express middleware (body parsing) before Nest's filters see the request. */

@@ -1,7 +1,10 @@
+import { gunzipSync } from 'node:zlib';
 import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { IsEmail } from 'class-validator';
 import { ErrorCode } from '@mate/contracts';
 import { conflict } from './app.exception';
-import { toErrorBody } from './error.filter';
+import { BodyErrorMessages, toErrorBody } from './error.filter';
+import { createValidationPipe, UNREADABLE_INPUT_MESSAGE } from './validation';
 
 describe('toErrorBody', () => {
   it('keeps a rule violation as status, code and message', () => {
@@ -40,5 +43,39 @@ describe('toErrorBody', () => {
 
   it('answers unknown routes with a JSON 404', () => {
     expect(toErrorBody(new NotFoundException('Cannot GET /nope'), 'r').body.error).toBe('Not found');
+  });
+
+  it('answers any other refusal of the request by the parsers with its 4xx, never a 500', () => {
+    // What body-parser passed on for `Content-Encoding: gzip` on a body that was not gzip: a 500 before issue 7.
+    let inflateError: unknown;
+    try {
+      gunzipSync(Buffer.from('{"email":"a@b.co"}'));
+    } catch (e) {
+      // body-parser wraps it with http-errors: status 400, expose true, no type.
+      inflateError = Object.assign(e as Error, { status: 400, statusCode: 400, expose: true });
+    }
+    expect(toErrorBody(inflateError, 'r')).toMatchObject({ status: 400, body: { error: BodyErrorMessages.unreadable, code: ErrorCode.ValidationFailed } });
+    // The router's undecodable path parameter.
+    const undecodable = Object.assign(new URIError("Failed to decode param '%E0'"), { status: 400 });
+    expect(toErrorBody(undecodable, 'r').status).toBe(400);
+    expect(toErrorBody({ type: 'entity.too.deep', status: 400, message: 'too deep' }, 'r')).toMatchObject({ status: 400, body: { error: 'too deep' } });
+  });
+
+  it("keeps an outgoing call's error a 500 even when it carries another server's 4xx status", () => {
+    const upstream = Object.assign(new Error('Request failed with status code 404'), { status: 404 });
+    expect(toErrorBody(upstream, 'r').status).toBe(500);
+  });
+});
+
+describe('the validation pipe', () => {
+  class EmailDto {
+    @IsEmail({}, { message: 'Please enter a valid email address' }) email!: string;
+  }
+
+  it("answers what the validators throw on the request's own values (URIError on a lone surrogate) with a 400", async () => {
+    const pipe = createValidationPipe();
+    const refused = await pipe.transform({ email: '\ud800@example.com' }, { type: 'body', metatype: EmailDto }).catch((e: unknown) => e);
+    expect(toErrorBody(refused, 'r')).toMatchObject({ status: 400, body: { error: UNREADABLE_INPUT_MESSAGE, code: ErrorCode.ValidationFailed } });
+    await expect(pipe.transform({ email: 'a@b.co' }, { type: 'body', metatype: EmailDto })).resolves.toEqual({ email: 'a@b.co' });
   });
 });

@@ -10,6 +10,7 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   401: ErrorCode.Unauthorized,
   403: ErrorCode.Forbidden,
   404: ErrorCode.NotFound,
+  408: ErrorCode.RequestTimeout,
   409: ErrorCode.Conflict,
   413: ErrorCode.PayloadTooLarge,
   429: ErrorCode.RateLimited,
@@ -19,28 +20,57 @@ const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  statusCode?: number;
+  expose?: boolean;
+}
+
+export const BodyErrorMessages = {
+  malformed: 'Malformed JSON in request body',
+  tooLarge: 'Request body is too large',
+  tooDeep: 'Request body is nested too deeply',
+  charset: 'Unsupported character set: send UTF-8 JSON',
+  encoding: 'Unsupported content encoding: send the body uncompressed (no Content-Encoding)',
+  unreadable: 'The request could not be read',
+} as const;
+
+/**
+ * A refusal of the request itself by Express or a body parser (not by our code): body-parser and
+ * raw-body errors carry a `type`, http-errors marks client errors `expose`, and the router gives
+ * an undecodable path parameter (`%E0%A4%A`) status 400. Errors of outgoing calls, which may
+ * carry another server's 4xx status, have none of these and stay 500s.
+ */
+function clientStatusOf(error: BodyParserError | undefined): number | undefined {
+  if (!error || typeof error !== 'object' || error instanceof HttpException) return undefined;
+  const status = typeof error.status === 'number' ? error.status : error.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  const fromParser = typeof error.type === 'string' || error.expose === true || error instanceof URIError;
+  return fromParser ? status : undefined;
 }
 
 /**
  * Turns every failure into `{ error, code, requestId }`. Known HTTP errors keep their status and
- * message; body-parser failures become 400/413 with a clear message; anything else is a 500 whose
- * body says only that something failed, with the request id that finds the stack in the logs.
+ * message; body-parser failures become 400/413/415 with a clear message, and any other refusal of
+ * the request by the parsers is a 4xx too; anything else is a 500 whose body says only that
+ * something failed, with the request id that finds the stack in the logs.
  */
 export function toErrorBody(exception: unknown, requestId: string | undefined): { status: number; body: ApiErrorBody } {
-  const parserError = exception as BodyParserError;
-  if (parserError?.type === 'entity.parse.failed') {
-    return { status: 400, body: { error: 'Malformed JSON in request body', code: ErrorCode.MalformedJson, requestId } };
+  const parserError = exception as BodyParserError | undefined;
+  switch (parserError?.type) {
+    case 'entity.parse.failed':
+      return { status: 400, body: { error: BodyErrorMessages.malformed, code: ErrorCode.MalformedJson, requestId } };
+    case 'entity.too.large':
+      return { status: 413, body: { error: BodyErrorMessages.tooLarge, code: ErrorCode.PayloadTooLarge, requestId } };
+    case 'entity.too.deep':
+      return { status: 400, body: { error: parserError.message || BodyErrorMessages.tooDeep, code: ErrorCode.ValidationFailed, requestId } };
+    case 'charset.unsupported':
+      return { status: 415, body: { error: BodyErrorMessages.charset, code: ErrorCode.ValidationFailed, requestId } };
+    case 'encoding.unsupported':
+      return { status: 415, body: { error: BodyErrorMessages.encoding, code: ErrorCode.ValidationFailed, requestId } };
   }
-  if (parserError?.type === 'entity.too.large') {
-    return { status: 413, body: { error: 'Request body is too large', code: ErrorCode.PayloadTooLarge, requestId } };
-  }
-  if (parserError?.type === 'charset.unsupported' || parserError?.type === 'encoding.unsupported') {
-    const what = parserError.type === 'charset.unsupported' ? 'character set' : 'content encoding';
-    return { status: 415, body: { error: `Unsupported ${what}: send UTF-8 JSON`, code: ErrorCode.ValidationFailed, requestId } };
-  }
-  // Any other refusal of the body parser (aborted, bad length, ...) is the client's: say so.
-  if (typeof parserError?.type === 'string' && typeof parserError.status === 'number' && parserError.status < 500) {
-    return { status: parserError.status, body: { error: 'The request body could not be read', code: ErrorCode.ValidationFailed, requestId } };
+  // Any other refusal by the parsers (aborted, bad length, a corrupt compressed body, ...) is the client's: say so.
+  const clientStatus = clientStatusOf(parserError);
+  if (clientStatus !== undefined) {
+    return { status: clientStatus, body: { error: BodyErrorMessages.unreadable, code: STATUS_CODES[clientStatus] ?? ErrorCode.ValidationFailed, requestId } };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

@@ -1,0 +1,147 @@
+import { createServer, type Server } from 'node:http';
+import net from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { ErrorCode } from '@mate/contracts';
+import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
+import { BodyErrorMessages } from '../../errors/error.filter';
+import { ClientErrorMessages, installClientErrorHandler } from '../client-errors';
+import { JsonBodyMessages, MAX_JSON_DEPTH } from '../json-body';
+import { probeService } from './probe-service';
+
+const SIGN_IN = '/api/probe/sign-in';
+
+/** Sends raw bytes and reads the whole answer (the server closes the connection after it). */
+function rawExchange(port: number, request: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(request);
+  });
+}
+
+function parseRaw(answer: string): { status: number; headers: string; body: unknown } {
+  const [head, ...rest] = answer.split('\r\n\r\n');
+  return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
+}
+
+/** Issue 7 items 5 and 11: bad input answered 500, an empty body, or silently accepted. */
+describe('input limits of every service (real PostgreSQL and Redis)', () => {
+  let bed: ServiceTestBed;
+  let port: number;
+
+  beforeAll(async () => {
+    bed = await startServiceTestBed(probeService, { label: 'input_limits' });
+    port = Number(new URL(bed.url).port);
+  });
+
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  const post = (raw: string | Buffer, headers: Record<string, string> = {}) =>
+    fetch(`${bed.url}${SIGN_IN}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw }).then(
+      async (res) => ({ status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as Record<string, unknown> }),
+    );
+
+  describe('nesting', () => {
+    it('answers 3,500 levels of nested JSON (a 7 KB body that overflowed the stack) with a 400', async () => {
+      const raw = `{"email":"a@b.co","address":${'['.repeat(3500)}${']'.repeat(3500)}}`;
+      expect(raw.length).toBeLessThan(7_200);
+      expect(await post(raw)).toMatchObject({ status: 400, body: { error: JsonBodyMessages.tooDeep, code: ErrorCode.ValidationFailed } });
+    });
+
+    it(`accepts ${MAX_JSON_DEPTH} levels and refuses ${MAX_JSON_DEPTH + 1}; brackets inside strings do not count`, async () => {
+      const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`;
+      const atLimit = await post(`{"email":"a@b.co","x":${nested(MAX_JSON_DEPTH - 1)}}`);
+      expect(atLimit).toMatchObject({ status: 400, body: { error: 'Unknown field: x' } });
+      const over = await post(`{"email":"a@b.co","x":${nested(MAX_JSON_DEPTH)}}`);
+      expect(over).toMatchObject({ status: 400, body: { error: JsonBodyMessages.tooDeep } });
+      const inString = await post(JSON.stringify({ email: 'a@b.co', address: { city: '[{'.repeat(40) } }));
+      expect(inString.status).toBe(200);
+    });
+  });
+
+  it('answers a lone UTF-16 surrogate in an email (URIError in validator) with a 400', async () => {
+    for (const email of ['"\\ud800@example.com"', '"a\\udfff@example.com"', '"\\ud800"']) {
+      expect(await post(`{"email":${email}}`)).toMatchObject({ status: 400, body: { error: JsonBodyMessages.invalidText } });
+    }
+    // A pair is text (an emoji), and reaches validation as usual.
+    expect(await post('{"email":"\\ud83d\\ude00@example.com"}')).toMatchObject({ status: 400, body: { error: 'Please enter a valid email address' } });
+  });
+
+  describe('Content-Encoding', () => {
+    it.each(['gzip', 'br', 'deflate', 'x-unknown'])('answers %s on an uncompressed body with 415 and a JSON error', async (encoding) => {
+      expect(await post('{"email":"a@b.co"}', { 'content-encoding': encoding })).toMatchObject({
+        status: 415,
+        type: expect.stringContaining('application/json'),
+        body: { error: BodyErrorMessages.encoding },
+      });
+    });
+
+    it('refuses compressed bodies too (identity only: no client compresses requests)', async () => {
+      const body = '{"email":"a@b.co"}';
+      expect((await post(gzipSync(body), { 'content-encoding': 'gzip' })).status).toBe(415);
+      expect((await post(brotliCompressSync(body), { 'content-encoding': 'br' })).status).toBe(415);
+      expect((await post(body, { 'content-encoding': 'identity' })).status).toBe(200);
+    });
+  });
+
+  describe('prototype keys are unknown fields, never accepted silently', () => {
+    it.each([
+      ['{"email":"a@b.co","__proto__":{"admin":true}}', 'Unknown field: __proto__'],
+      ['{"email":"a@b.co","constructor":{"prototype":{"admin":true}}}', 'Unknown field: constructor'],
+      ['{"email":"a@b.co","address":{"city":"x","prototype":1}}', 'Unknown field: address.prototype'],
+      ['{"email":"a@b.co","address":{"\\u005f_proto__":{}}}', 'Unknown field: address.__proto__'],
+      ['[{"__proto__":1}]', 'Unknown field: [0].__proto__'],
+    ])('%s', async (raw, error) => {
+      expect(await post(raw)).toMatchObject({ status: 400, body: { error, code: ErrorCode.ValidationFailed } });
+    });
+  });
+
+  it('answers an undecodable path parameter with a 400, not a 500', async () => {
+    for (const id of ['%E0%A4%A', '%ED%A0%80', '%']) {
+      expect(await bed.call('GET', `/api/probe/items/${id}`)).toMatchObject({ status: 400, body: { error: expect.any(String) } });
+    }
+  });
+
+  describe("Node's parser refusals carry the JSON error body", () => {
+    it.each([
+      ['a bad method', 'BREW / HTTP/1.1\r\nHost: x\r\n\r\n'],
+      ['Content-Length with Transfer-Encoding', `POST ${SIGN_IN} HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
+      ['a malformed header', 'GET /health/live HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n'],
+      ['a request line that is not HTTP', 'hello there\r\n\r\n'],
+    ])('%s → 400 {"error":"Bad request"}', async (_what, request) => {
+      const answer = parseRaw(await rawExchange(port, request));
+      expect(answer.status).toBe(400);
+      expect(answer.headers).toContain('content-type: application/json');
+      expect(answer.headers).toContain('connection: close');
+      expect(answer.body).toEqual({ error: ClientErrorMessages.badRequest, code: ErrorCode.ValidationFailed });
+    });
+
+    it('headers larger than the server allows → 431 with the JSON body', async () => {
+      const answer = parseRaw(await rawExchange(port, `GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+      expect(answer).toMatchObject({ status: 431, body: { error: ClientErrorMessages.headersTooLarge } });
+    });
+
+    it('headers that do not arrive in time → 408 with the JSON body', async () => {
+      // A server of its own, so the header deadline can be short without touching the service's.
+      const server: Server = createServer({ headersTimeout: 200, requestTimeout: 300, connectionsCheckingInterval: 50 }, (_req, res) => res.end());
+      installClientErrorHandler(server);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const address = server.address() as net.AddressInfo;
+        const answer = parseRaw(await rawExchange(address.port, 'GET / HTTP/1.1\r\nHost: x\r\n'));
+        expect(answer).toMatchObject({ status: 408, body: { error: ClientErrorMessages.timeout, code: ErrorCode.RequestTimeout } });
+      } finally {
+        await new Promise((r) => server.close(r));
+      }
+    });
+
+    it('still serves the next connection normally', async () => {
+      expect((await bed.call('GET', '/health/live')).status).toBe(200);
+    });
+  });
+});
