@@ -54,7 +54,12 @@ describe('production secrets', () => {
     );
   });
 
-  it.each(['my-jwt-secret-please-change-me-0123456789', 'an-insecure-but-long-enough-secret-0123456789', 'example-secret-0123456789abcdef0123456789'])(
+  it.each([
+    'my-jwt-secret-please-change-me-0123456789',
+    'an-insecure-but-long-enough-secret-0123456789',
+    'example-secret-0123456789abcdef0123456789',
+    'REPLACE_ME-jwt-secret-at-least-32-random-characters',
+  ])(
     'refuses a placeholder-looking secret (%s)',
     (value) => {
       expect(() => loadEnv(BaseServiceEnv, { ...production, JWT_SECRET: value })).toThrow(/JWT_SECRET: looks like a placeholder/);

@@ -144,12 +144,14 @@ const KNOWN_DEFAULT_SECRETS = new Set([
   new BaseServiceEnv().INTERNAL_TOKEN,
   'compose-only-insecure-jwt-secret-change-me',
 ]);
-const PLACEHOLDER_WORDS = /change-?me|insecure|example/i;
+const PLACEHOLDER_WORDS = /change[-_]?me|replace[-_]?me|insecure|example/i;
 
 /** Why a secret's value is unfit for production, or undefined when it is fit. Never shows the value. */
 export function productionSecretProblem(value: string): string | undefined {
   if (KNOWN_DEFAULT_SECRETS.has(value)) return 'the development default must not be used in production';
-  if (PLACEHOLDER_WORDS.test(value)) return 'looks like a placeholder ("change-me", "insecure", "example"): set a random value';
+  if (PLACEHOLDER_WORDS.test(value)) {
+    return 'looks like a placeholder ("change-me", "replace-me", "insecure", "example"): set a random value (openssl rand -hex 32)';
+  }
   if (value.length < PRODUCTION_SECRET_MIN_LENGTH) {
     return `must be at least ${PRODUCTION_SECRET_MIN_LENGTH} characters in production (e.g. openssl rand -hex 32)`;
   }
