@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -17,17 +18,48 @@ function workspaceAliases() {
   }));
 }
 
-export default defineConfig({
+/**
+ * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
+ * the same value src/app/api-base.ts reads; null when the app finds the gateway itself). The
+ * static server (tools/scripts/serve-static.mjs) builds its Content-Security-Policy from it, so
+ * the CSP names the origin the app really talks to. A dotfile: never served.
+ */
+function webConfigFile(mode: string): Plugin {
+  const configured = loadEnv(mode, appRoot, 'VITE_')['VITE_API_URL']?.trim();
+  let apiOrigin: string | null = null;
+  if (configured) {
+    try {
+      apiOrigin = new URL(configured).origin;
+    } catch {
+      apiOrigin = null; // a path such as `/api`: the page's own origin
+    }
+  }
+  return {
+    name: 'mate-web-config',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: '.web-config.json',
+        source: `${JSON.stringify({ apiOrigin })}\n`,
+      });
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => ({
   root: appRoot,
   cacheDir: `${workspaceRoot}node_modules/.vite/apps/web`,
-  plugins: [react()],
+  plugins: [react(), webConfigFile(mode)],
   resolve: { alias: workspaceAliases() },
   server: { port: 4200, strictPort: true, host: 'localhost' },
   preview: { port: 4200, strictPort: true, host: 'localhost' },
   build: {
     outDir: `${workspaceRoot}dist/apps/web`,
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for error reporting but not linked from the bundles; the static server
+    // never serves *.map either (issue 7 item 9).
+    sourcemap: 'hidden',
   },
   test: {
     environment: 'jsdom',
@@ -36,4 +68,4 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
   },
-});
+}));

@@ -15,8 +15,21 @@
 //   (default `/api,/socket.io`) are forwarded there, WebSocket upgrades included, so the browser
 //   app can call relative `/api/...` URLs when no ingress sits in front (docker compose, e2e).
 //
+// - Security headers on everything it serves itself (ADR 0011): a strict Content-Security-Policy
+//   (scripts and styles from the page's origin only; images, fetches and the socket also from the
+//   API origin), Permissions-Policy, nosniff, Referrer-Policy, X-Frame-Options DENY, and HSTS
+//   when the request came over HTTPS (TLS, or X-Forwarded-Proto: https from a TRUST_PROXY hop).
+//   Source maps (*.map) are never served: 404.
+// - The API origin in the CSP is the one the app was built to call: the build writes it to
+//   `.web-config.json` (a dotfile, so never served) from VITE_API_URL; without one the app calls
+//   its own origin, or port 3000 of the same host on localhost (apps/web/src/app/api-base.ts),
+//   and the CSP says the same. API_ORIGIN overrides the build's value; PHOTO_ORIGINS adds image
+//   origins (a CDN in front of the photos).
+//
 // Environment: PORT (default 4200; 0 picks a free port), HOST (default 127.0.0.1; the image sets
-// 0.0.0.0), API_PROXY_URL, API_PROXY_PATHS. Prints one line `serve-static listening on <url>`.
+// 0.0.0.0), API_PROXY_URL, API_PROXY_PATHS, API_ORIGIN, PHOTO_ORIGINS, TRUST_PROXY ("false" by
+// default; "true", or a comma list of addresses, CIDRs and the names loopback, linklocal,
+// uniquelocal: whose X-Forwarded-Proto to believe). Prints one line `serve-static listening on <url>`.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
@@ -60,6 +73,18 @@ export const CONTENT_TYPES = {
   '.pdf': 'application/pdf',
 };
 
+/** Written by the web build next to index.html (apps/web/vite.config.mts); never served (a dotfile). */
+export const WEB_CONFIG_FILE = '.web-config.json';
+/**
+ * The gateway's port on localhost, where an app built without VITE_API_URL calls it: the same
+ * number as LOCAL_GATEWAY_PORT in apps/web/src/app/api-base.ts (tools/infra-tests checks it).
+ */
+export const LOCAL_GATEWAY_PORT = 3000;
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
+const HSTS = 'max-age=31536000; includeSubDomains';
+/** Calls (camera, microphone) come later; nothing asks for payment or USB. */
+const PERMISSIONS_POLICY = 'camera=(self), microphone=(self), geolocation=(self), payment=(), usb=()';
+
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 /** `<name>-<hash>.<ext>` or `<name>.<hash>.<ext>` with a hash of 8+ url-safe characters. */
@@ -94,6 +119,13 @@ function send(res, status, body, headers = {}) {
     ...headers,
   });
   res.end(res.req.method === 'HEAD' ? undefined : buf);
+}
+
+/** `localhost` from `localhost:4200`, `::1` from `[::1]:4200`; lower-cased. */
+function hostnameOf(host = '') {
+  const value = String(host).toLowerCase();
+  if (value.startsWith('[')) return value.slice(1, value.indexOf(']'));
+  return value.split(':')[0];
 }
 
 function isInside(root, candidate) {
@@ -136,12 +168,7 @@ function serveFile(req, res, file, stat, cacheControl) {
     'Cache-Control': cacheControl,
     ETag: etag,
     'Last-Modified': lastModified,
-    'X-Content-Type-Options': 'nosniff',
   };
-  if (file.endsWith('.html')) {
-    headers['X-Frame-Options'] = 'DENY';
-    headers['Referrer-Policy'] = 'strict-origin-when-cross-origin';
-  }
   const inm = req.headers['if-none-match'];
   const ims = req.headers['if-modified-since'];
   const notModified = inm
@@ -164,7 +191,7 @@ function serveFile(req, res, file, stat, cacheControl) {
   stream.pipe(res);
 }
 
-function forwardedHeaders(req, target) {
+function forwardedHeaders(req, target, https) {
   const headers = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (!HOP_BY_HOP.has(name)) headers[name] = value;
@@ -173,20 +200,21 @@ function forwardedHeaders(req, target) {
   headers['x-forwarded-for'] = req.headers['x-forwarded-for']
     ? `${req.headers['x-forwarded-for']}, ${remote}`
     : remote;
-  headers['x-forwarded-proto'] = req.headers['x-forwarded-proto'] ?? 'http';
+  // What this hop knows (TLS or a trusted proxy's word), not what any client claims.
+  headers['x-forwarded-proto'] = https ? 'https' : 'http';
   headers['x-forwarded-host'] = req.headers['x-forwarded-host'] ?? req.headers.host ?? '';
   headers.host = target.host;
   return headers;
 }
 
-function proxyRequest(req, res, target) {
+function proxyRequest(req, res, target, https) {
   const upstream = http.request(
     {
       host: target.hostname,
       port: target.port || 80,
       method: req.method,
       path: req.url,
-      headers: forwardedHeaders(req, target),
+      headers: forwardedHeaders(req, target, https),
     },
     (up) => {
       const headers = {};
@@ -204,9 +232,9 @@ function proxyRequest(req, res, target) {
   req.pipe(upstream);
 }
 
-function proxyUpgrade(req, socket, head, target, tunnels) {
+function proxyUpgrade(req, socket, head, target, tunnels, https) {
   const upstream = net.connect(Number(target.port || 80), target.hostname, () => {
-    const headers = forwardedHeaders(req, target);
+    const headers = forwardedHeaders(req, target, https);
     headers.connection = 'Upgrade';
     headers.upgrade = req.headers.upgrade ?? 'websocket';
     const lines = [`${req.method} ${req.url} HTTP/1.1`];
@@ -229,14 +257,130 @@ function proxyUpgrade(req, socket, head, target, tunnels) {
   socket.on('error', () => upstream.destroy());
 }
 
+/** `https://api.example` from a URL or origin; throws for anything that is not a plain http(s) origin. */
+export function originOf(value) {
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`not an http(s) origin: ${value}`);
+  return url.origin;
+}
+
+const socketOriginOf = (origin) => origin.replace(/^http/, 'ws');
+
+/** The build's view of the API (`.web-config.json`), or the defaults of an app built without one. */
+function readWebConfig(root) {
+  let raw;
+  try {
+    raw = fs.readFileSync(path.join(root, WEB_CONFIG_FILE), 'utf8');
+  } catch {
+    return { apiOrigin: null };
+  }
+  let parsed;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error(`serve-static: ${path.join(root, WEB_CONFIG_FILE)} is not valid JSON`);
+  }
+  return { apiOrigin: parsed?.apiOrigin ? originOf(parsed.apiOrigin) : null };
+}
+
 /**
- * Builds (does not start) the server. options: { apiProxyUrl?: string, apiProxyPaths?: string[] }.
+ * TRUST_PROXY as a predicate on the peer address: "false" (default), "true", or a comma list
+ * of addresses, CIDRs and the names loopback, linklocal, uniquelocal (as Express spells them).
+ */
+export function compileTrustProxy(setting = 'false') {
+  const value = String(setting).trim();
+  if (value === '' || value === 'false') return () => false;
+  if (value === 'true') return () => true;
+  const NAMED = {
+    loopback: ['127.0.0.1/8', '::1/128'],
+    linklocal: ['169.254.0.0/16', 'fe80::/10'],
+    uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+  };
+  const list = new net.BlockList();
+  for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+    for (const range of NAMED[entry] ?? [entry]) {
+      const [address, bits] = range.split('/');
+      const family = net.isIPv6(address) ? 'ipv6' : net.isIPv4(address) ? 'ipv4' : null;
+      if (!family) throw new Error(`TRUST_PROXY: not an address, CIDR or known name: ${entry}`);
+      if (bits === undefined) list.addAddress(address, family);
+      else list.addSubnet(address, Number(bits), family);
+    }
+  }
+  return (address) => {
+    if (!address) return false;
+    return list.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+  };
+}
+
+/** TLS here, or a trusted proxy in front that says the browser used HTTPS. */
+function cameOverHttps(req, trustProxy) {
+  if (req.socket.encrypted) return true;
+  if (!trustProxy(req.socket.remoteAddress)) return false;
+  const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
+  return proto === 'https';
+}
+
+/**
+ * The Content-Security-Policy for one request. `apiOrigins`: where the app calls (and loads
+ * photos from) besides its own origin; on localhost without a configured API, the gateway's
+ * local port on the same host, as the app itself decides.
+ */
+export function contentSecurityPolicy({ apiOrigins, photoOrigins = [] }) {
+  const api = apiOrigins.join(' ');
+  const sockets = apiOrigins.map(socketOriginOf).join(' ');
+  const directives = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    // React's style={} props set element.style (CSSOM), which CSP allows; a style="" attribute
+    // in markup would not be, and nothing the app renders has one (checked in Chromium).
+    "style-src-attr 'none'",
+    ["img-src 'self' data: blob:", api, ...photoOrigins].filter(Boolean).join(' '),
+    ["connect-src 'self'", api, sockets].filter(Boolean).join(' '),
+    "media-src 'self' blob:",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ];
+  return directives.join('; ');
+}
+
+/**
+ * Builds (does not start) the server. options: { apiProxyUrl?: string, apiProxyPaths?: string[],
+ * apiOrigin?: string, photoOrigins?: string[], trustProxy?: string }.
  */
 export function createStaticServer(rootDir, options = {}) {
   const root = path.resolve(rootDir);
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     throw new Error(`serve-static: ${root} has no index.html (build the app first)`);
   }
+  const webConfig = readWebConfig(root);
+  const configuredApi = options.apiOrigin ? originOf(options.apiOrigin) : webConfig.apiOrigin;
+  const photoOrigins = (options.photoOrigins ?? []).map(originOf);
+  const trustProxy = compileTrustProxy(options.trustProxy);
+  const policies = new Map();
+  /** The CSP for this request: fixed, except on localhost when the app finds the gateway by port. */
+  const policyFor = (req, https) => {
+    let apiOrigins = configuredApi ? [configuredApi] : [];
+    if (!configuredApi) {
+      const hostname = hostnameOf(req.headers.host);
+      // Only the two fixed names: nothing the client sends is copied into the header.
+      if (LOCAL_HOSTS.has(hostname)) apiOrigins = [`${https ? 'https' : 'http'}://${hostname}:${LOCAL_GATEWAY_PORT}`];
+    }
+    const key = apiOrigins.join(' ');
+    if (!policies.has(key)) policies.set(key, contentSecurityPolicy({ apiOrigins, photoOrigins }));
+    return policies.get(key);
+  };
+  const securityHeaders = (req, https) => ({
+    'Content-Security-Policy': policyFor(req, https),
+    'Permissions-Policy': PERMISSIONS_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    ...(https ? { 'Strict-Transport-Security': HSTS } : {}),
+  });
   const realRoot = fs.realpathSync(root);
   const indexFile = path.join(root, 'index.html');
   const target = options.apiProxyUrl ? new URL(options.apiProxyUrl) : undefined;
@@ -252,7 +396,9 @@ export function createStaticServer(rootDir, options = {}) {
   const server = http.createServer((req, res) => {
     const urlPath = pathOf(req);
     if (!urlPath.startsWith('/')) return send(res, 400, 'Bad Request\n');
-    if (isProxied(urlPath)) return proxyRequest(req, res, target);
+    const https = cameOverHttps(req, trustProxy);
+    if (isProxied(urlPath)) return proxyRequest(req, res, target, https);
+    for (const [name, value] of Object.entries(securityHeaders(req, https))) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return send(res, 405, 'Method Not Allowed\n', { Allow: 'GET, HEAD' });
     }
@@ -262,6 +408,8 @@ export function createStaticServer(rootDir, options = {}) {
     resolveFile(root, realRoot, urlPath)
       .then(async (found) => {
         if (found.status) return send(res, found.status, `${http.STATUS_CODES[found.status]}\n`);
+        // Source maps stay private (built with sourcemap: 'hidden' for error reporting).
+        if (path.posix.extname(urlPath).toLowerCase() === '.map') return send(res, 404, 'Not Found\n');
         if (found.file) return serveFile(req, res, found.file, found.stat, cacheControlFor(urlPath));
         if (path.posix.extname(urlPath) !== '') return send(res, 404, 'Not Found\n');
         const stat = await fsp.stat(indexFile);
@@ -275,7 +423,7 @@ export function createStaticServer(rootDir, options = {}) {
 
   const tunnels = new Set();
   server.on('upgrade', (req, socket, head) => {
-    if (isProxied(pathOf(req))) proxyUpgrade(req, socket, head, target, tunnels);
+    if (isProxied(pathOf(req))) proxyUpgrade(req, socket, head, target, tunnels, cameOverHttps(req, trustProxy));
     else socket.destroy();
   });
   // Closing the server also drops proxied WebSockets (clients reconnect to another replica);
@@ -297,7 +445,9 @@ export function createStaticServer(rootDir, options = {}) {
 function main() {
   const [rootDir] = process.argv.slice(2);
   if (!rootDir) {
-    process.stderr.write('usage: node tools/scripts/serve-static.mjs <dir>   (PORT, HOST, API_PROXY_URL)\n');
+    process.stderr.write(
+      'usage: node tools/scripts/serve-static.mjs <dir>   (PORT, HOST, API_PROXY_URL, API_ORIGIN, PHOTO_ORIGINS, TRUST_PROXY)\n',
+    );
     process.exit(64);
   }
   const port = Number(process.env.PORT ?? 4200);
@@ -309,6 +459,9 @@ function main() {
       apiProxyPaths: process.env.API_PROXY_PATHS
         ? process.env.API_PROXY_PATHS.split(',').map((s) => s.trim())
         : undefined,
+      apiOrigin: process.env.API_ORIGIN || undefined,
+      photoOrigins: (process.env.PHOTO_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      trustProxy: process.env.TRUST_PROXY,
     });
   } catch (e) {
     process.stderr.write(`${e.message}\n`);

@@ -56,7 +56,8 @@ function request(
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, path: rawPath, method: options.method ?? 'GET', headers: options.headers },
+      // A connection per request: no pooled keep-alive socket outlives a server a test stops.
+      { host: '127.0.0.1', port, path: rawPath, method: options.method ?? 'GET', headers: options.headers, agent: false },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -75,6 +76,7 @@ describe('tools/scripts/serve-static.mjs', () => {
   let server: Started;
   const INDEX = '<!doctype html><title>Mate</title>';
   const SECRET = 'top-secret-outside-the-root';
+  const SOURCE_MAP = '{"version":3,"sources":["../../src/auth/AuthContext.tsx"],"mappings":"AAAA"}';
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'serve-static-'));
@@ -83,6 +85,7 @@ describe('tools/scripts/serve-static.mjs', () => {
     fs.mkdirSync(path.join(dist, 'docs'));
     fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
     fs.writeFileSync(path.join(dist, 'assets', 'index-AbCd1234.js'), 'console.log(1);');
+    fs.writeFileSync(path.join(dist, 'assets', 'index-AbCd1234.js.map'), SOURCE_MAP);
     fs.writeFileSync(path.join(dist, 'assets', 'index-Zx9_8-7q.css'), 'body{}');
     fs.writeFileSync(path.join(dist, 'assets', 'logo.svg'), '<svg/>');
     fs.writeFileSync(path.join(dist, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
@@ -247,6 +250,163 @@ describe('tools/scripts/serve-static.mjs', () => {
     expect(code).toBe(0);
   });
 
+  describe('security headers (issue 7 item 9)', () => {
+    const LOCAL_CSP =
+      "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'none'; " +
+      "img-src 'self' data: blob: http://localhost:3000; " +
+      "connect-src 'self' http://localhost:3000 ws://localhost:3000; media-src 'self' blob:; font-src 'self'; " +
+      "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+    const directive = (csp: string | string[] | undefined, name: string) =>
+      String(csp ?? '')
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.split(' ')[0] === name);
+
+    /** Starts serve-static on a copy of the dist with the given `.web-config.json` (or none). */
+    async function startWith(webConfig: unknown, env: Record<string, string> = {}): Promise<Started> {
+      const copy = fs.mkdtempSync(path.join(tmp, 'dist-'));
+      fs.cpSync(dist, copy, { recursive: true });
+      if (webConfig !== undefined) fs.writeFileSync(path.join(copy, '.web-config.json'), JSON.stringify(webConfig));
+      return start(copy, env);
+    }
+
+    it('sends CSP, Permissions-Policy, nosniff, Referrer-Policy and X-Frame-Options on everything it serves', async () => {
+      for (const file of ['/', '/matches/42', '/assets/index-AbCd1234.js', '/favicon.ico', '/nope.js', '/health']) {
+        const r = await request(server.port, file, { headers: { Host: 'localhost:4200' } });
+        expect({
+          file,
+          csp: r.headers['content-security-policy'],
+          permissions: r.headers['permissions-policy'],
+          nosniff: r.headers['x-content-type-options'],
+          referrer: r.headers['referrer-policy'],
+          frames: r.headers['x-frame-options'],
+        }).toEqual({
+          file,
+          csp: LOCAL_CSP,
+          permissions: 'camera=(self), microphone=(self), geolocation=(self), payment=(), usb=()',
+          nosniff: 'nosniff',
+          referrer: 'strict-origin-when-cross-origin',
+          frames: 'DENY',
+        });
+      }
+    });
+
+    it('allows no inline or eval script, no inline style sheet, no plugin, no framing, no <base>', async () => {
+      const csp = (await request(server.port, '/')).headers['content-security-policy'];
+      expect(directive(csp, 'script-src')).toBe("script-src 'self'");
+      expect(directive(csp, 'style-src')).toBe("style-src 'self'");
+      expect(directive(csp, 'object-src')).toBe("object-src 'none'");
+      expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+      expect(directive(csp, 'base-uri')).toBe("base-uri 'none'");
+      expect(csp).not.toMatch(/unsafe-eval|\*/);
+    });
+
+    it('names the API origin the app was built for (.web-config.json), whatever the Host, and never serves that file', async () => {
+      const built = await startWith({ apiOrigin: 'https://api.mate.example' });
+      try {
+        for (const host of ['app.mate.example', 'localhost:4200']) {
+          const csp = (await request(built.port, '/', { headers: { Host: host } })).headers['content-security-policy'];
+          expect({ host, img: directive(csp, 'img-src'), connect: directive(csp, 'connect-src') }).toEqual({
+            host,
+            img: "img-src 'self' data: blob: https://api.mate.example",
+            connect: "connect-src 'self' https://api.mate.example wss://api.mate.example",
+          });
+        }
+        expect((await request(built.port, '/.web-config.json')).status).toBe(404);
+      } finally {
+        await stop(built);
+      }
+    });
+
+    it('without a configured API, allows only its own origin, and never copies the Host header into the policy', async () => {
+      for (const host of ['app.mate.example', 'evil.example', "x; script-src 'unsafe-inline'", 'localhost.evil.example']) {
+        const csp = (await request(server.port, '/', { headers: { Host: host } })).headers['content-security-policy'];
+        expect({ host, connect: directive(csp, 'connect-src'), img: directive(csp, 'img-src') }).toEqual({
+          host,
+          connect: "connect-src 'self'",
+          img: "img-src 'self' data: blob:",
+        });
+      }
+      // On a developer's machine the app calls the gateway on port 3000 of the same host.
+      const local = (await request(server.port, '/', { headers: { Host: '127.0.0.1:4200' } })).headers[
+        'content-security-policy'
+      ];
+      expect(directive(local, 'connect-src')).toBe("connect-src 'self' http://127.0.0.1:3000 ws://127.0.0.1:3000");
+    });
+
+    it('takes API_ORIGIN over the build and PHOTO_ORIGINS for a photo CDN, and refuses to start on a malformed origin', async () => {
+      const configured = await startWith(
+        { apiOrigin: 'http://127.0.0.1:3950' },
+        { API_ORIGIN: 'https://api.mate.example/api', PHOTO_ORIGINS: 'https://photos.mate.example' },
+      );
+      try {
+        const csp = (await request(configured.port, '/')).headers['content-security-policy'];
+        expect(directive(csp, 'connect-src')).toBe("connect-src 'self' https://api.mate.example wss://api.mate.example");
+        expect(directive(csp, 'img-src')).toBe(
+          "img-src 'self' data: blob: https://api.mate.example https://photos.mate.example",
+        );
+      } finally {
+        await stop(configured);
+      }
+      await expect(start(dist, { API_ORIGIN: "javascript:alert(1); script-src 'unsafe-inline'" })).rejects.toThrow(
+        /not an http\(s\) origin|Invalid URL/,
+      );
+    });
+
+    it('sends HSTS only when the request came over HTTPS through a trusted proxy, not because a client says so', async () => {
+      // The attack: any client can send X-Forwarded-Proto; by default no hop is trusted.
+      const claimed = await request(server.port, '/', { headers: { 'X-Forwarded-Proto': 'https' } });
+      expect(claimed.headers['strict-transport-security']).toBeUndefined();
+
+      const behindProxy = await start(dist, { TRUST_PROXY: 'loopback' });
+      try {
+        const https = await request(behindProxy.port, '/', { headers: { 'X-Forwarded-Proto': 'https' } });
+        expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+        const plain = await request(behindProxy.port, '/', { headers: { 'X-Forwarded-Proto': 'http' } });
+        expect(plain.headers['strict-transport-security']).toBeUndefined();
+        expect((await request(behindProxy.port, '/')).headers['strict-transport-security']).toBeUndefined();
+      } finally {
+        await stop(behindProxy);
+      }
+
+      const otherProxy = await start(dist, { TRUST_PROXY: '10.0.0.0/8' });
+      try {
+        const fromLoopback = await request(otherProxy.port, '/', { headers: { 'X-Forwarded-Proto': 'https' } });
+        expect(fromLoopback.headers['strict-transport-security']).toBeUndefined();
+      } finally {
+        await stop(otherProxy);
+      }
+    });
+
+    it('never serves a source map, even one left in the build', async () => {
+      for (const file of ['/assets/index-AbCd1234.js.map', '/assets/index-AbCd1234.js.map?x=1', '/assets/index-AbCd1234.js.MAP']) {
+        const r = await request(server.port, file);
+        expect({ file, status: r.status, leaked: r.body.includes('mappings') }).toEqual({
+          file,
+          status: 404,
+          leaked: false,
+        });
+      }
+      const js = await request(server.port, '/assets/index-AbCd1234.js');
+      expect(js.status).toBe(200);
+      expect(js.headers.sourcemap).toBeUndefined();
+      expect(js.headers['x-sourcemap']).toBeUndefined();
+    });
+
+    it("builds the web app with hidden source maps (no sourceMappingURL in the bundles)", () => {
+      const config = fs.readFileSync(rootPath('apps/web/vite.config.mts'), 'utf8');
+      expect(config).toMatch(/sourcemap:\s*'hidden'/);
+    });
+
+    it("uses the gateway's local port the web app uses (api-base.ts)", () => {
+      const apiBase = fs.readFileSync(rootPath('apps/web/src/app/api-base.ts'), 'utf8');
+      const port = /LOCAL_GATEWAY_PORT\s*=\s*(\d+)/.exec(apiBase)?.[1];
+      const served = /LOCAL_GATEWAY_PORT\s*=\s*(\d+)/.exec(fs.readFileSync(SCRIPT, 'utf8'))?.[1];
+      expect(port).toMatch(/^\d+$/);
+      expect(served).toBe(port);
+    });
+  });
+
   describe('with API_PROXY_URL (same-origin API without an ingress)', () => {
     let upstream: http.Server;
     let proxy: Started;
@@ -297,6 +457,17 @@ describe('tools/scripts/serve-static.mjs', () => {
       expect(got).toMatchObject({ method: 'POST', url: '/api/auth/login?x=1', body: '{"email":"a@b.c"}' });
       expect(got.headers['x-forwarded-host']).toBe('app.example');
       expect(got.headers['x-forwarded-for']).toBe('127.0.0.1');
+    });
+
+    it("tells the upstream the protocol it knows, not the one a client claims", async () => {
+      await request(proxy.port, '/api/x', { headers: { 'X-Forwarded-Proto': 'https' } });
+      expect(received[received.length - 1].headers['x-forwarded-proto']).toBe('http');
+    });
+
+    it('leaves the API answers to the gateway: no static-site CSP on proxied responses', async () => {
+      const r = await request(proxy.port, '/api/x');
+      expect(r.headers['x-upstream']).toBe('gateway');
+      expect(r.headers['content-security-policy']).toBeUndefined();
     });
 
     it('forwards /socket.io and WebSocket upgrades', async () => {
