@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthMessages, type AuthPrincipal } from '@mate/contracts';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, CurrentUser, MessageResponseDto, Public } from '@mate/server-kit';
+import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto, Public } from '@mate/server-kit';
 import { AccountsService } from './accounts.service';
 import { describeDevice } from './device';
 import { ForgotPasswordDto, LoginDto, RegisterDto, RequestEmailChangeDto, ResetPasswordDto, TokenDto } from './dto/auth.dto';
@@ -35,6 +35,7 @@ export class AuthController {
     return this.accounts.login(dto, device(req));
   }
 
+  @AllowUnverified()
   @Post('logout')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponseDto })
@@ -43,6 +44,7 @@ export class AuthController {
     return { message: AuthMessages.loggedOut };
   }
 
+  @AllowUnverified()
   @Get('me')
   @ApiOkResponse({ type: UserResponseDto })
   me(@CurrentUser() principal: AuthPrincipal) {
@@ -104,6 +106,7 @@ export class AuthController {
 export class VerificationController {
   constructor(private readonly accounts: AccountsService) {}
 
+  @AllowUnverified()
   @Post('resend')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponseDto })

@@ -112,7 +112,7 @@ export class AccountsService {
       if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
       throw e;
     }
-    const token = await this.sessions.start(user.id, user.role, device);
+    const token = await this.sessions.start(user.id, user.role, false, device);
     return { token, user: toUserDto(user) };
   }
 
@@ -135,7 +135,7 @@ export class AccountsService {
       user.role = role;
       await this.users.update({ id: user.id }, { role });
     }
-    const token = await this.sessions.start(user.id, user.role, device);
+    const token = await this.sessions.start(user.id, user.role, user.emailVerifiedAt !== null, device);
     return { token, user: toUserDto(user) };
   }
 
@@ -143,9 +143,15 @@ export class AccountsService {
     await this.sessions.end(principal.userId, principal.sessionId);
   }
 
+  /**
+   * Also brings the session's `verified` flag in line with the account: a session created before
+   * sessions carried it counts as unverified, and this is the web app's start-up call.
+   */
   async me(principal: AuthPrincipal): Promise<UserDto> {
     const user = await this.users.findOne({ where: { id: principal.userId } });
     if (!user) throw unauthorized(AuthMessages.authRequired);
+    const verified = user.emailVerifiedAt !== null;
+    if (principal.verified !== verified) await this.sessionStore.setVerified(user.id, verified);
     return toUserDto(user);
   }
 
@@ -204,13 +210,13 @@ export class AccountsService {
 
   async verifyEmail(token: string, ip: string | null): Promise<void> {
     await this.limits.consume('tokenIp', ip ?? 'unknown');
-    await this.dataSource.transaction(async (m) => {
+    const userId = await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, token, 'verify_email', true);
       if (!row) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
       await this.tokens.spend(m, row);
       // Locked: the event below carries the user's state as of this transaction (ADR 0004).
       const user = await m.findOneOrFail(User, { where: { id: row.userId }, lock: { mode: 'pessimistic_write' } });
-      if (user.emailVerifiedAt) return;
+      if (user.emailVerifiedAt) return user.id;
       const verifiedAt = this.clock.now();
       await m.update(User, { id: user.id }, { emailVerifiedAt: verifiedAt });
       // Name and age again: a consumer that skips an older user.registered still gets them.
@@ -220,7 +226,10 @@ export class AccountsService {
         name: user.name,
         age: user.age,
       });
+      return user.id;
     });
+    // The member's signed-in devices may use the whole product from their next request.
+    await this.sessionStore.setVerified(userId);
   }
 
   async requestEmailChange(principal: AuthPrincipal, dto: RequestEmailChangeDto): Promise<void> {
@@ -243,8 +252,9 @@ export class AccountsService {
 
   async verifyEmailChange(token: string, ip: string | null): Promise<string> {
     await this.limits.consume('tokenIp', ip ?? 'unknown');
+    let changed: { userId: string; newEmail: string };
     try {
-      return await this.dataSource.transaction(async (m) => {
+      changed = await this.dataSource.transaction(async (m) => {
         const row = await this.tokens.find(m, token, 'email_change', true);
         if (!row || !row.newEmail) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
         await this.tokens.spend(m, row);
@@ -259,12 +269,14 @@ export class AccountsService {
           newEmail: row.newEmail,
           changedAt: changedAt.toISOString(),
         });
-        return row.newEmail;
+        return { userId: user.id, newEmail: row.newEmail };
       });
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
       throw e;
     }
+    await this.sessionStore.setVerified(changed.userId);
+    return changed.newEmail;
   }
 
   /** The admin:grant command. */

@@ -1,11 +1,13 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe } from '@nestjs/common';
 import { AuthMessages, type AuthPrincipal } from '@mate/contracts';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, CurrentUser, MessageResponseDto, notFound } from '@mate/server-kit';
+import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto, notFound } from '@mate/server-kit';
 import { OtherSessionsEndedDto, SessionResponseDto } from './dto/session-responses.dto';
 import { SessionsService } from './sessions.service';
 
+/** Security features: an unverified account may see and end its sessions too. */
 @ApiTags('sessions')
+@AllowUnverified()
 @Controller('api/sessions')
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}

@@ -22,10 +22,11 @@ export class SessionsService {
     private readonly jwt: JwtService,
   ) {}
 
-  async start(userId: string, role: Role, device: DeviceContext): Promise<string> {
+  /** `verified`: the account's email is verified; until it is, the guards refuse most routes. */
+  async start(userId: string, role: Role, verified: boolean, device: DeviceContext): Promise<string> {
     const id = randomUUID();
     await this.sessions.insert({ id, userId, deviceInfo: device.deviceInfo, ipAddress: device.ipAddress });
-    await this.store.create(id, userId, role);
+    await this.store.create(id, userId, role, verified);
     const claims: JwtClaims = { sub: userId, sid: id, role };
     return this.jwt.signAsync(claims);
   }

@@ -112,6 +112,12 @@ describe('accounts through the gateway', () => {
     const email = uniqueEmail('old');
     const newEmail = uniqueEmail('new');
     const { token } = await register(email);
+    // Until its email is verified an account may not ask for a change (issue 7, item 7).
+    const early = await api('POST', '/api/auth/request-email-change', { token, body: { newEmail } });
+    expect(early).toMatchObject({ status: 403, body: { error: AuthMessages.emailNotVerified } });
+    const verifyLink = await waitForLink(MAILDEV, email, '/verify-email');
+    expect((await api('POST', '/api/verification/verify', { body: { token: tokenOf(verifyLink) } })).status).toBe(200);
+
     const req = await api('POST', '/api/auth/request-email-change', { token, body: { newEmail } });
     expect(req.status).toBe(200);
     expect((await api('GET', '/api/auth/me', { token })).body).toMatchObject({ email });

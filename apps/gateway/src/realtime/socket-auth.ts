@@ -39,7 +39,8 @@ export function handshakeToken(socket: Pick<Socket, 'handshake'>): string | null
 /**
  * Authenticates a handshake exactly as the edge authenticates a request: a signed, unexpired
  * HS256 token naming a user and a session, and that session alive in Redis (touched, so it
- * slides like any request). Throws `HandshakeRefused` otherwise.
+ * slides like any request), of a verified account: realtime is a member feature, which the
+ * verify-email prompt does not need. Throws `HandshakeRefused` otherwise.
  */
 export type SocketAuthenticator = (socket: Pick<Socket, 'handshake'>) => Promise<SocketIdentity>;
 
@@ -65,6 +66,7 @@ export function createSocketAuthenticator(jwtSecret: string, sessions: SessionSt
       throw new HandshakeRefused(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable);
     }
     if (!live) throw new HandshakeRefused(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
-    return { principal: { userId: claims.sub, sessionId: claims.sid, role: live.role }, token };
+    if (!live.verified) throw new HandshakeRefused(AuthMessages.emailNotVerified, ErrorCode.EmailNotVerified);
+    return { principal: { userId: claims.sub, sessionId: claims.sid, role: live.role, verified: true }, token };
   };
 }

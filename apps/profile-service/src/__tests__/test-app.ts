@@ -88,7 +88,8 @@ export async function startProfileTestBed(label: string, extraEnv: TestEnv = {})
       );
       if (verified)
         await consumer.handle(envelope('user.verified', { userId, verifiedAt: new Date().toISOString() }));
-      const session = await bed.signIn(userId);
+      // The session says what auth-service's would: unverified until the email is verified.
+      const session = await bed.signIn(userId, undefined, { verified });
       return { userId, token: session.token, authorization: session.authorization };
     },
     async eventsOf(userId: string) {

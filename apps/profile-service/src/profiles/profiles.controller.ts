@@ -13,7 +13,7 @@ import {
 import type { Response } from 'express';
 import type { AuthPrincipal, OwnProfileDto, ProfileCompletionDto, PublicProfileDto } from '@mate/contracts';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
+import { AllowUnverified, ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
 import { CompleteOnboardingDto } from './dto/complete-onboarding.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
 import { OwnProfileResponseDto, ProfileCompletionResponseDto, PublicProfileResponseDto } from './dto/profile-responses.dto';
@@ -28,7 +28,12 @@ import { PROFILE_NOT_FOUND, ProfilesService } from './profiles.service';
 export class ProfilesController {
   constructor(private readonly profiles: ProfilesService) {}
 
-  /** Clients add a timestamp parameter (`?t=…`) against caches; it is ignored, and nothing is stored. */
+  /**
+   * Clients add a timestamp parameter (`?t=…`) against caches; it is ignored, and nothing is stored.
+   * Open to an unverified member: it is how the web app's gating and verify-email prompt learn
+   * that the profile is not verified yet (spec 000 §2). Every other profile route refuses them.
+   */
+  @AllowUnverified()
   @Get('me')
   @ApiOkResponse({ type: OwnProfileResponseDto })
   @ApiErrors(404)

@@ -81,6 +81,8 @@ export interface AuthPrincipal {
   userId: string;
   sessionId: string;
   role: Role;
+  /** The account's email is verified (as the session records it); most routes need it. */
+  verified: boolean;
 }
 
 /** Messages the server answers with, shared so tests and clients agree on the words. */

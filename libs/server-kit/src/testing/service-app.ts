@@ -54,10 +54,19 @@ export async function startService(
   return { app, url, close: () => app.close() };
 }
 
-/** A live session and its bearer token, as auth-service would issue them. */
-export async function issueSession(store: SessionStore, jwtSecret: string, userId = randomUUID(), role: Role = ROLE_MEMBER) {
+/**
+ * A live session and its bearer token, as auth-service would issue them: of a verified account
+ * unless `verified: false` (which most routes then refuse, 403 EMAIL_NOT_VERIFIED).
+ */
+export async function issueSession(
+  store: SessionStore,
+  jwtSecret: string,
+  userId = randomUUID(),
+  role: Role = ROLE_MEMBER,
+  { verified = true }: { verified?: boolean } = {},
+) {
   const sessionId = randomUUID();
-  await store.create(sessionId, userId, role);
+  await store.create(sessionId, userId, role, verified);
   const token = new JwtService({ secret: jwtSecret }).sign({ sub: userId, sid: sessionId, role }, { algorithm: 'HS256', expiresIn: '1h' });
   return { userId, sessionId, token, authorization: `Bearer ${token}` };
 }

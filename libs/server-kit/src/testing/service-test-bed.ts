@@ -44,8 +44,8 @@ export interface ServiceTestBed {
   env: TestEnv;
   db: TestDatabase;
   dataSource: DataSource;
-  /** A live session and its bearer token, as auth-service would issue them. */
-  signIn(userId?: string, role?: Role): Promise<SignedIn>;
+  /** A live session and its bearer token, as auth-service would issue them (of a verified account unless `verified: false`). */
+  signIn(userId?: string, role?: Role, options?: { verified?: boolean }): Promise<SignedIn>;
   /** JSON over HTTP to this service. */
   call<T = Record<string, unknown>>(method: string, path: string, options?: Parameters<typeof call>[3]): ReturnType<typeof call<T>>;
   /** Stops the service, deletes its Redis keys and drops its database. */
@@ -87,8 +87,8 @@ export async function startServiceTestBed(
     env,
     db,
     dataSource: svc.app.get(DataSource),
-    signIn: (userId = randomUUID(), role = ROLE_MEMBER) =>
-      issueSession(sessions, env.JWT_SECRET, userId as ReturnType<typeof randomUUID>, role),
+    signIn: (userId = randomUUID(), role = ROLE_MEMBER, options = {}) =>
+      issueSession(sessions, env.JWT_SECRET, userId as ReturnType<typeof randomUUID>, role, options),
     call: (method, path, options) => call(svc.url, method, path, options),
     async close() {
       try {

@@ -1,61 +1,23 @@
-import { Queue } from 'bullmq';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { AuthMessages, MINUTE, QueueName, type EmailJobData, type JobEnvelope } from '@mate/contracts';
-import { CLOCK, ManualClock } from '@mate/server-kit';
-import { call, startServiceTestBed, waitFor, type ServiceTestBed } from '@mate/server-kit/testing';
-import { AppModule } from '../../app.module';
+import { AuthMessages, MINUTE } from '@mate/contracts';
+import { call, type ServiceTestBed } from '@mate/server-kit/testing';
+import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed } from '../../__tests__/auth-test-bed';
 import { AccountsService } from '../accounts.service';
 
-const PASSWORD = 'correct horse battery';
-
 describe('auth-service', () => {
+  let bed: AuthTestBed;
   let svc: ServiceTestBed;
   let url: string;
-  let emailQueue: Queue;
-  let queueConnection: Redis;
-  const clock = new ManualClock(new Date());
 
   beforeAll(async () => {
-    svc = await startServiceTestBed((e) => AppModule.forRoot(e), {
-      label: 'auth',
-      env: { WEB_URL: 'http://app.mate.test', ADMIN_EMAILS: 'boss@mate.test', IP_RATE_LIMIT_MULTIPLIER: '10' },
-      overrides: [{ provide: CLOCK, useValue: clock }],
-    });
-    url = svc.url;
-    queueConnection = new Redis(svc.env.REDIS_URL, { maxRetriesPerRequest: null });
-    emailQueue = new Queue(QueueName.Email, { connection: queueConnection, prefix: svc.env.KEY_PREFIX });
+    bed = await startAuthTestBed('auth', { ADMIN_EMAILS: 'boss@mate.test' });
+    svc = bed.svc;
+    url = bed.url;
   });
 
   afterAll(async () => {
-    await emailQueue.close();
-    await queueConnection.quit();
-    await svc.close();
+    await bed.close();
   });
-
-  /** The emails auth-service handed to notification-service for this address, oldest first. */
-  async function emailsTo(address: string): Promise<EmailJobData[]> {
-    const jobs = await emailQueue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
-    return jobs
-      .map((j) => ({ timestamp: j.timestamp, email: (j.data as JobEnvelope<QueueName.Email>).data }))
-      .filter((j) => j.email.to === address)
-      .sort((a, b) => a.timestamp - b.timestamp)
-      .map((j) => j.email);
-  }
-  async function nextEmail(address: string, template: EmailJobData['template'], after = 0) {
-    return waitFor(async () => (await emailsTo(address)).filter((e) => e.template === template)[after], {
-      what: `${template} email to ${address}`,
-    });
-  }
-  const tokenOf = (link: string | undefined) => new URL(link ?? '').searchParams.get('token') ?? '';
-
-  async function register(email: string, extra: Record<string, unknown> = {}) {
-    const res = await call<{ token: string; user: { id: string; isVerified: boolean } }>(url, 'POST', '/api/auth/register', {
-      body: { email, password: PASSWORD, ...extra },
-    });
-    expect(res.status).toBe(201);
-    return res.body;
-  }
 
   describe('register', () => {
     it.each([
@@ -109,7 +71,7 @@ describe('auth-service', () => {
     });
 
     it('refuses a duplicate email, whatever its case, and writes nothing', async () => {
-      await register('dup@mate.test');
+      await bed.register('dup@mate.test');
       const res = await call(url, 'POST', '/api/auth/register', { body: { email: 'DUP@mate.test', password: PASSWORD } });
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ error: AuthMessages.emailTaken });
@@ -119,12 +81,12 @@ describe('auth-service', () => {
     });
 
     it('answers with a token and an unverified user, and sends a verification link that verifies once', async () => {
-      const { token, user } = await register('new@mate.test', { name: 'Nina', age: 29 });
+      const { token, user } = await bed.register('new@mate.test', { name: 'Nina', age: 29 });
       expect(user).toMatchObject({ isVerified: false });
       const me = await call(url, 'GET', '/api/auth/me', { token });
       expect(me.body).toMatchObject({ id: user.id, email: 'new@mate.test', name: 'Nina', role: 'member', isVerified: false });
 
-      const email = await nextEmail('new@mate.test', 'verify-email');
+      const email = await bed.nextEmail('new@mate.test', 'verify-email');
       expect(email.link).toMatch(/^http:\/\/app\.mate\.test\/verify-email\?token=/);
       const verified = await call(url, 'POST', '/api/verification/verify', { body: { token: tokenOf(email.link) } });
       expect(verified.status).toBe(200);
@@ -140,10 +102,10 @@ describe('auth-service', () => {
     });
 
     it('resends a verification email, and the newest link is the one that works', async () => {
-      const { token } = await register('resend@mate.test');
-      const first = await nextEmail('resend@mate.test', 'verify-email');
+      const { token } = await bed.register('resend@mate.test');
+      const first = await bed.nextEmail('resend@mate.test', 'verify-email');
       expect((await call(url, 'POST', '/api/verification/resend', { token })).status).toBe(200);
-      const second = await nextEmail('resend@mate.test', 'verify-email', 1);
+      const second = await bed.nextEmail('resend@mate.test', 'verify-email', 1);
       expect((await call(url, 'POST', '/api/verification/verify', { body: { token: tokenOf(first.link) } })).status).toBe(400);
       expect((await call(url, 'POST', '/api/verification/verify', { body: { token: tokenOf(second.link) } })).status).toBe(200);
       const after = await call(url, 'POST', '/api/verification/resend', { token });
@@ -151,14 +113,14 @@ describe('auth-service', () => {
     });
 
     it('makes ADMIN_EMAILS admins', async () => {
-      const { user } = await register('boss@mate.test');
+      const { user } = await bed.register('boss@mate.test');
       expect(user).toMatchObject({ role: 'admin' });
     });
   });
 
   describe('login, me, logout', () => {
     it('signs in, reads me, and a logged-out token is refused at once', async () => {
-      await register('login@mate.test', { name: 'Lou' });
+      await bed.register('login@mate.test', { name: 'Lou' });
       const login = await call<{ token: string }>(url, 'POST', '/api/auth/login', {
         body: { email: 'Login@Mate.test', password: PASSWORD },
         headers: { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' },
@@ -173,7 +135,7 @@ describe('auth-service', () => {
     });
 
     it('answers a wrong password and an unknown account alike', async () => {
-      await register('same@mate.test');
+      await bed.register('same@mate.test');
       const wrong = await call(url, 'POST', '/api/auth/login', { body: { email: 'same@mate.test', password: 'wrong password' } });
       const unknown = await call(url, 'POST', '/api/auth/login', { body: { email: 'nobody@mate.test', password: 'wrong password' } });
       expect(wrong.status).toBe(401);
@@ -183,7 +145,7 @@ describe('auth-service', () => {
     });
 
     it('throttles repeated failed logins on an account, even with the right password afterwards', async () => {
-      await register('throttle@mate.test');
+      await bed.register('throttle@mate.test');
       for (let i = 0; i < 5; i++) {
         const res = await call(url, 'POST', '/api/auth/login', { body: { email: 'throttle@mate.test', password: `wrong-${i}-pass` } });
         expect(res.status).toBe(401);
@@ -203,22 +165,22 @@ describe('auth-service', () => {
 
   describe('password reset', () => {
     it('answers forgot-password the same for unknown and known emails', async () => {
-      await register('forgot@mate.test');
+      await bed.register('forgot@mate.test');
       const known = await call(url, 'POST', '/api/auth/forgot-password', { body: { email: 'forgot@mate.test' } });
       const unknown = await call(url, 'POST', '/api/auth/forgot-password', { body: { email: 'ghost@mate.test' } });
       expect(known.status).toBe(200);
       expect(unknown.status).toBe(200);
       expect(known.body).toEqual({ message: AuthMessages.forgotPasswordSent });
       expect(unknown.body).toEqual(known.body);
-      await nextEmail('forgot@mate.test', 'reset-password');
+      await bed.nextEmail('forgot@mate.test', 'reset-password');
       await new Promise((r) => setTimeout(r, 200));
-      expect(await emailsTo('ghost@mate.test')).toHaveLength(0);
+      expect(await bed.emailsTo('ghost@mate.test')).toHaveLength(0);
     });
 
     it('resets with a token once, ends every session, and refuses the token again', async () => {
-      const { token: session } = await register('reset@mate.test');
+      const { token: session } = await bed.register('reset@mate.test');
       await call(url, 'POST', '/api/auth/forgot-password', { body: { email: 'reset@mate.test' } });
-      const link = (await nextEmail('reset@mate.test', 'reset-password')).link;
+      const link = (await bed.nextEmail('reset@mate.test', 'reset-password')).link;
       expect(link).toMatch(/^http:\/\/app\.mate\.test\/reset-password\?token=/);
       expect((await call(url, 'POST', '/api/auth/verify-reset-token', { body: { token: tokenOf(link) } })).body).toEqual({ valid: true });
       const short = await call(url, 'POST', '/api/auth/reset-password', { body: { token: tokenOf(link), newPassword: 'short' } });
@@ -234,12 +196,12 @@ describe('auth-service', () => {
     });
 
     it('refuses a reset token after 15 minutes', async () => {
-      await register('late@mate.test');
+      await bed.register('late@mate.test');
       await call(url, 'POST', '/api/auth/forgot-password', { body: { email: 'late@mate.test' } });
-      const token = tokenOf((await nextEmail('late@mate.test', 'reset-password')).link);
-      clock.advance(15 * MINUTE - 1000);
+      const token = tokenOf((await bed.nextEmail('late@mate.test', 'reset-password')).link);
+      bed.clock.advance(15 * MINUTE - 1000);
       expect((await call(url, 'POST', '/api/auth/verify-reset-token', { body: { token } })).status).toBe(200);
-      clock.advance(2000);
+      bed.clock.advance(2000);
       const expired = await call(url, 'POST', '/api/auth/reset-password', { body: { token, newPassword: 'too late now' } });
       expect(expired).toMatchObject({ status: 400, body: { error: AuthMessages.resetLinkInvalid } });
     });
@@ -247,7 +209,7 @@ describe('auth-service', () => {
 
   describe('email change', () => {
     it('changes the email only once the new address is verified, and tells the old address', async () => {
-      const { token, user } = await register('old@mate.test');
+      const { token, user } = await bed.registerVerified('old@mate.test');
       const taken = await call(url, 'POST', '/api/auth/request-email-change', { token, body: { newEmail: 'dup@mate.test' } });
       expect(taken.status).toBe(409);
       const same = await call(url, 'POST', '/api/auth/request-email-change', { token, body: { newEmail: 'OLD@mate.test' } });
@@ -258,7 +220,7 @@ describe('auth-service', () => {
       expect((await call(url, 'GET', '/api/auth/me', { token })).body).toMatchObject({ email: 'old@mate.test' });
       expect((await call(url, 'POST', '/api/auth/login', { body: { email: 'fresh@mate.test', password: PASSWORD } })).status).toBe(401);
 
-      const link = (await nextEmail('fresh@mate.test', 'email-change')).link;
+      const link = (await bed.nextEmail('fresh@mate.test', 'email-change')).link;
       expect(link).toMatch(/^http:\/\/app\.mate\.test\/verify-email-change\?token=/);
       const done = await call(url, 'POST', '/api/auth/verify-email-change', { body: { token: tokenOf(link) } });
       expect(done).toMatchObject({ status: 200, body: { newEmail: 'fresh@mate.test' } });
@@ -272,10 +234,10 @@ describe('auth-service', () => {
     });
 
     it('refuses an email-change link after 30 minutes', async () => {
-      const { token } = await register('slow@mate.test');
+      const { token } = await bed.registerVerified('slow@mate.test');
       await call(url, 'POST', '/api/auth/request-email-change', { token, body: { newEmail: 'slower@mate.test' } });
-      const link = (await nextEmail('slower@mate.test', 'email-change')).link;
-      clock.advance(30 * MINUTE + 1000);
+      const link = (await bed.nextEmail('slower@mate.test', 'email-change')).link;
+      bed.clock.advance(30 * MINUTE + 1000);
       const res = await call(url, 'POST', '/api/auth/verify-email-change', { body: { token: tokenOf(link) } });
       expect(res).toMatchObject({ status: 400, body: { error: AuthMessages.verificationLinkInvalid } });
       expect((await call(url, 'GET', '/api/auth/me', { token })).body).toMatchObject({ email: 'slow@mate.test' });
@@ -284,7 +246,7 @@ describe('auth-service', () => {
 
   describe('sessions', () => {
     it('lists sessions with the current one marked, and a deleted session fails on its very next request', async () => {
-      await register('multi@mate.test');
+      await bed.register('multi@mate.test');
       const signIn = (ua: string) =>
         call<{ token: string }>(url, 'POST', '/api/auth/login', { body: { email: 'multi@mate.test', password: PASSWORD }, headers: { 'user-agent': ua } });
       const laptop = (await signIn('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36')).body.token;
@@ -311,8 +273,8 @@ describe('auth-service', () => {
     });
 
     it("cannot end another member's session", async () => {
-      const a = await register('a-sess@mate.test');
-      const b = await register('b-sess@mate.test');
+      const a = await bed.register('a-sess@mate.test');
+      const b = await bed.register('b-sess@mate.test');
       const [bSession] = (await call<{ id: string }[]>(url, 'GET', '/api/sessions/my', { token: b.token })).body;
       const res = await call(url, 'DELETE', `/api/sessions/${bSession.id}`, { token: a.token });
       expect(res.status).toBe(404);
@@ -321,7 +283,7 @@ describe('auth-service', () => {
   });
 
   it('grants the admin role from the command, effective on live sessions', async () => {
-    const { token } = await register('grant@mate.test');
+    const { token } = await bed.register('grant@mate.test');
     await svc.app.get(AccountsService).grantAdmin('GRANT@mate.test');
     expect((await call(url, 'GET', '/api/auth/me', { token })).body).toMatchObject({ role: 'admin' });
   });

@@ -152,6 +152,15 @@ describe('gateway realtime (socket.io)', () => {
       expect(err.data?.code).toBe(ErrorCode.SessionExpired);
     });
 
+    it('refuses the socket of an account whose email is not verified, until it is (issue 7, item 7)', async () => {
+      const { token, userId } = await issueSession(sessions, JWT_SECRET, undefined, undefined, { verified: false });
+      const err = await refusal(socket({ token }));
+      expect(err.message).toBe(AuthMessages.emailNotVerified);
+      expect(err.data?.code).toBe(ErrorCode.EmailNotVerified);
+      await sessions.setVerified(userId);
+      expect(await connected(socket({ token }))).toEqual({ userId });
+    });
+
     it('accepts a live session, says who is connected and joins the user and session rooms', async () => {
       const { userId, sessionId, socket: s } = await member();
       const [server] = await realtime().server.in(sessionRoom(sessionId)).fetchSockets();

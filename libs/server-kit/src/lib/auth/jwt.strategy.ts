@@ -41,7 +41,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (!claims?.sub || !claims?.sid) throw unauthorized(AuthMessages.authRequired);
     const live = await this.sessions.touch(claims.sid, claims.sub);
     if (!live) throw unauthorized(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
-    return { userId: claims.sub, sessionId: claims.sid, role: live.role };
+    return { userId: claims.sub, sessionId: claims.sid, role: live.role, verified: live.verified };
   }
 }
 

@@ -11,11 +11,25 @@ local uid = redis.call('HGET', KEYS[1], 'userId')
 if not uid or uid ~= ARGV[1] then return false end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[1], 'lastActivity', ARGV[3])
-return redis.call('HGET', KEYS[1], 'role')
+return redis.call('HMGET', KEYS[1], 'role', 'verified')
 `;
+
+/** Sets one field on each named session that still exists (HSET on an expired key would resurrect it). */
+const SET_IF_LIVE_SCRIPT = `
+for i, key in ipairs(KEYS) do
+  if redis.call('EXISTS', key) == 1 then redis.call('HSET', key, ARGV[1], ARGV[2]) end
+end
+return 0
+`;
+
+/** The `verified` field: '1' once the account's email is verified. A hash without it is unverified. */
+const VERIFIED = '1';
+const UNVERIFIED = '0';
 
 export interface LiveSession {
   role: Role;
+  /** The account's email address is verified; the guard refuses other sessions on most routes. */
+  verified: boolean;
 }
 
 /**
@@ -24,7 +38,12 @@ export interface LiveSession {
  */
 export const sessionRevokedChannel = (prefix: string) => `${prefix}:sessions:revoked`;
 
-type TouchCommand = (key: string, userId: string, ttlMs: number, now: number) => Promise<string | null>;
+type TouchCommand = (
+  key: string,
+  userId: string,
+  ttlMs: number,
+  now: number,
+) => Promise<[string | null, string | null] | null>;
 
 export class SessionStore {
   /** The touch script, bound once: it runs on every authenticated request. */
@@ -50,10 +69,21 @@ export class SessionStore {
     return `${this.prefix}:user-sessions:${userId}`;
   }
 
-  async create(sessionId: string, userId: string, role: Role, now = Date.now()): Promise<void> {
+  async create(
+    sessionId: string,
+    userId: string,
+    role: Role,
+    verified: boolean,
+    now = Date.now(),
+  ): Promise<void> {
     await this.redis
       .multi()
-      .hset(this.key(sessionId), { userId, role, lastActivity: String(now) })
+      .hset(this.key(sessionId), {
+        userId,
+        role,
+        verified: verified ? VERIFIED : UNVERIFIED,
+        lastActivity: String(now),
+      })
       .pexpire(this.key(sessionId), this.idleTtlMs)
       .sadd(this.userKey(userId), sessionId)
       .exec();
@@ -61,9 +91,10 @@ export class SessionStore {
 
   /** Checks the session is alive and belongs to the user, and slides its expiry. */
   async touch(sessionId: string, userId: string, now = Date.now()): Promise<LiveSession | null> {
-    const role = await this.touchCommand(this.key(sessionId), userId, this.idleTtlMs, now);
-    if (role === null || role === undefined) return null;
-    return { role: (role as Role) || ROLE_MEMBER };
+    const fields = await this.touchCommand(this.key(sessionId), userId, this.idleTtlMs, now);
+    if (!fields) return null;
+    const [role, verified] = fields;
+    return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
   }
 
   async lastActivity(sessionIds: string[]): Promise<Map<string, number>> {
@@ -102,17 +133,17 @@ export class SessionStore {
 
   /** A role change takes effect on the user's live sessions at once. */
   async setRole(userId: string, role: Role): Promise<void> {
+    await this.setOnLiveSessions(userId, 'role', role);
+  }
+
+  /** Email verification (or a change back to unverified) takes effect on the user's live sessions at once. */
+  async setVerified(userId: string, verified = true): Promise<void> {
+    await this.setOnLiveSessions(userId, 'verified', verified ? VERIFIED : UNVERIFIED);
+  }
+
+  private async setOnLiveSessions(userId: string, field: string, value: string): Promise<void> {
     const ids = await this.redis.smembers(this.userKey(userId));
-    const multi = this.redis.multi();
-    for (const id of ids) {
-      // HSET on an expired key would resurrect it; only update sessions that still exist.
-      multi.eval(
-        "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], 'role', ARGV[1]) end return 0",
-        1,
-        this.key(id),
-        role,
-      );
-    }
-    await multi.exec();
+    if (ids.length === 0) return;
+    await this.redis.eval(SET_IF_LIVE_SCRIPT, ids.length, ...ids.map((id) => this.key(id)), field, value);
   }
 }

@@ -6,7 +6,7 @@ import { DocumentBuilder, getSchemaPath, SwaggerModule, type OpenAPIObject } fro
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ErrorCode, REQUEST_ID_HEADER } from '@mate/contracts';
-import { IS_PUBLIC } from '../auth/decorators';
+import { ALLOW_UNVERIFIED, IS_PUBLIC } from '../auth/decorators';
 import { ErrorBodyDto } from './api-docs';
 import { METRICS_PATH } from '../metrics/http-metrics';
 
@@ -32,6 +32,8 @@ export interface ControllerRoute {
   controller: string;
   handler: string;
   isPublic: boolean;
+  /** Serves a member whose email is not verified yet (`@AllowUnverified()`). */
+  allowsUnverified: boolean;
   /** Left out of the documents on purpose (`@ApiExcludeController` / `@ApiExcludeEndpoint`). */
   excluded: boolean;
 }
@@ -78,6 +80,7 @@ export function listControllerRoutes(app: INestApplication): ControllerRoute[] {
       const controllerPaths = asList(Reflect.getMetadata(PATH_METADATA, controller));
       const controllerExcluded = Boolean((Reflect.getMetadata(EXCLUDE_CONTROLLER, controller) as boolean[] | undefined)?.[0]);
       const controllerPublic = Reflect.getMetadata(IS_PUBLIC, controller) === true;
+      const controllerUnverified = Reflect.getMetadata(ALLOW_UNVERIFIED, controller) === true;
       for (const name of scanner.getAllMethodNames(controller.prototype)) {
         const handler = (controller.prototype as Record<string, unknown>)[name] as object;
         const handlerPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
@@ -87,10 +90,20 @@ export function listControllerRoutes(app: INestApplication): ControllerRoute[] {
         const excluded =
           controllerExcluded || (Reflect.getMetadata(EXCLUDE_ENDPOINT, handler) as { disable?: boolean } | undefined)?.disable === true;
         const isPublic = controllerPublic || Reflect.getMetadata(IS_PUBLIC, handler) === true;
+        const allowsUnverified = isPublic || controllerUnverified || Reflect.getMetadata(ALLOW_UNVERIFIED, handler) === true;
         for (const base of controllerPaths) {
           for (const own of asList(handlerPath)) {
             const path = joinPath(base, own);
-            routes.push({ method, path, openApiPath: toOpenApiPath(path), controller: controller.name, handler: name, isPublic, excluded });
+            routes.push({
+              method,
+              path,
+              openApiPath: toOpenApiPath(path),
+              controller: controller.name,
+              handler: name,
+              isPublic,
+              allowsUnverified,
+              excluded,
+            });
           }
         }
       }
@@ -122,7 +135,8 @@ const errorResponse = (description: string) => ({
 /**
  * The service's OpenAPI document from its controllers and DTOs. Security follows `@Public()`, the
  * same flag the guard reads, so the document cannot claim a route is open when it is not: every
- * other operation requires the bearer token and answers 401 with the error body.
+ * other operation requires the bearer token and answers 401 with the error body, and 403 too
+ * unless `@AllowUnverified()` (an account whose email is not verified, EMAIL_NOT_VERIFIED).
  */
 export function createServiceDocument(app: INestApplication, service: string): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -140,6 +154,7 @@ export function createServiceDocument(app: INestApplication, service: string): O
     if (!operation) continue;
     operation.security = route.isPublic ? [] : [{ [BEARER_AUTH]: [] }];
     if (!route.isPublic) operation.responses['401'] ??= errorResponse('No valid bearer token or no live session');
+    if (!route.allowsUnverified) operation.responses['403'] ??= errorResponse("The account's email is not verified yet (EMAIL_NOT_VERIFIED)");
   }
   return document;
 }

@@ -5,7 +5,7 @@ import { SERVICES } from '@mate/contracts';
 import { createTestRedisNamespace } from '@mate/testing';
 import { CoreModule } from '../../core.module';
 import { BaseServiceEnv } from '../../config/config';
-import { Public } from '../../auth/decorators';
+import { AllowUnverified, Public } from '../../auth/decorators';
 import { call, startService, type RunningService } from '../../../testing/service-app';
 import { ApiErrors, MessageResponseDto } from '../api-docs';
 import { BEARER_AUTH, createServiceDocument, documentationGaps, listControllerRoutes, OPENAPI_PATH } from '../openapi';
@@ -34,6 +34,7 @@ class NotesController {
   }
 
   // Documented, but only with an error: not enough.
+  @AllowUnverified()
   @Post(':noteId/archive')
   @HttpCode(200)
   @ApiErrors(404)
@@ -77,24 +78,29 @@ describe('service OpenAPI documents', () => {
   });
 
   it('lists every controller route under each of its paths, with its public and excluded flags', () => {
-    const routes = listControllerRoutes(service.app).map((r) => `${r.method} ${r.path} public=${r.isPublic} excluded=${r.excluded}`);
+    const routes = listControllerRoutes(service.app).map(
+      (r) => `${r.method} ${r.path} public=${r.isPublic} unverified=${r.allowsUnverified} excluded=${r.excluded}`,
+    );
     expect(routes).toEqual(
       expect.arrayContaining([
-        'post /api/notes public=true excluded=false',
-        'post /api/notebook public=true excluded=false',
-        'get /api/notes/:noteId public=false excluded=false',
-        'get /api/notebook/:noteId/internal public=false excluded=true',
-        'get /health/ready public=true excluded=true',
+        'post /api/notes public=true unverified=true excluded=false',
+        'post /api/notebook public=true unverified=true excluded=false',
+        'get /api/notes/:noteId public=false unverified=false excluded=false',
+        'post /api/notes/:noteId/archive public=false unverified=true excluded=false',
+        'get /api/notebook/:noteId/internal public=false unverified=false excluded=true',
+        'get /health/ready public=true unverified=true excluded=true',
       ]),
     );
   });
 
-  it('takes security from @Public: open routes have none, the others the bearer scheme and a 401', () => {
+  it('takes security from @Public: open routes have none, the others the bearer scheme, a 401 and a 403 unless @AllowUnverified', () => {
     expect(document.components?.securitySchemes?.[BEARER_AUTH]).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.paths['/api/notes']?.post?.security).toEqual([]);
     const one = document.paths['/api/notes/{noteId}']?.get;
     expect(one?.security).toEqual([{ [BEARER_AUTH]: [] }]);
-    expect(Object.keys(one?.responses ?? {}).sort()).toEqual(['200', '401', '404']);
+    expect(Object.keys(one?.responses ?? {}).sort()).toEqual(['200', '401', '403', '404']);
+    expect(one?.responses['403']).toMatchObject({ description: expect.stringContaining('EMAIL_NOT_VERIFIED') });
+    expect(Object.keys(document.paths['/api/notes/{noteId}/archive']?.post?.responses ?? {}).sort()).toEqual(['401', '404']);
     expect(one?.responses['404']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } } });
     expect(document.components?.schemas?.['ErrorBodyDto']).toMatchObject({ required: ['error'] });
     expect(document.paths['/health/ready']).toBeUndefined();

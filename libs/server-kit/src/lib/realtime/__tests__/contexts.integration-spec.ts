@@ -59,7 +59,15 @@ describe('the auth guard and error filter outside HTTP', () => {
       const { token, userId, sessionId } = await issueSession(sessions, JWT_SECRET);
       const client = { handshake: { auth: { token } }, data: {} as { user?: AuthPrincipal } };
       await expect(guard.canActivate(wsContext(client))).resolves.toBe(true);
-      expect(client.data.user).toEqual({ userId, sessionId, role: 'member' });
+      expect(client.data.user).toEqual({ userId, sessionId, role: 'member', verified: true });
+    });
+
+    it('refuses the session of an account whose email is not verified (issue 7, item 7)', async () => {
+      const { token, userId } = await issueSession(sessions, JWT_SECRET, undefined, undefined, { verified: false });
+      const refusal = { response: { error: AuthMessages.emailNotVerified, code: ErrorCode.EmailNotVerified } };
+      await expect(guard.canActivate(wsContext({ handshake: { auth: { token } }, data: {} }))).rejects.toMatchObject(refusal);
+      await sessions.setVerified(userId);
+      await expect(guard.canActivate(wsContext({ handshake: { auth: { token } }, data: {} }))).resolves.toBe(true);
     });
 
     it('refuses a socket whose session was revoked, with the HTTP error body', async () => {
@@ -169,7 +177,7 @@ describe('the auth guard and error filter outside HTTP', () => {
       class Handlers {}
       await start({ module: Handlers }, async (app) => {
         const registry = app.get(SocketEventRegistry);
-        const sender = { userId: 'u1', sessionId: 's1' };
+        const sender = { userId: 'u1', sessionId: 's1', verified: true };
         await expect(registry.dispatch('call:initiate', {}, { ...sender, role: ROLE_MEMBER })).rejects.toMatchObject({
           response: { error: AuthMessages.adminRequired, code: ErrorCode.Forbidden },
         });
