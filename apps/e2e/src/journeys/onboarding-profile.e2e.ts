@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { watchCspViolations } from '../support/csp';
 import { uniqueEmail, waitForLink } from '../support/mailbox';
 
 const MAILDEV = process.env.E2E_MAILDEV_URL ?? 'http://127.0.0.1:1080';
@@ -45,6 +46,8 @@ async function signUpVerifyAndSignIn(page: Page, email: string, password: string
 }
 
 test('a new member completes onboarding with a photo, edits the profile, reorders photos, and sets preferences and filters', async ({ page }) => {
+  // Every screen on the way runs under the web app's strict CSP (issue 7 item 9).
+  const violations = await watchCspViolations(page);
   const email = uniqueEmail('onboard');
   await signUpVerifyAndSignIn(page, email, 'onboarding password 1');
 
@@ -154,4 +157,5 @@ test('a new member completes onboarding with a photo, edits the profile, reorder
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
   const filters = await (await fetch(`${GATEWAY}/api/profile/me/preferences`, { headers: { authorization: `Bearer ${token}` } })).json();
   expect(filters).toMatchObject({ minAge: 24, maxAge: 38, genderPreference: ['female'], smokingPreference: ['never'] });
+  expect(violations).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { watchCspViolations } from '../support/csp';
 import { uniqueEmail, waitForLink } from '../support/mailbox';
 import { watchRealtime } from '../support/realtime';
 
@@ -8,6 +9,8 @@ const MAILDEV = process.env.E2E_MAILDEV_URL ?? 'http://127.0.0.1:1080';
 const SCREENSHOT_DIR = path.resolve(__dirname, '../../../../dist/e2e/screenshots');
 
 test('a newcomer signs up, verifies the email, signs in, skips onboarding, sees the dashboard and sessions, and signs out', async ({ page }) => {
+  // Every screen on the way runs under the web app's strict CSP (issue 7 item 9).
+  const violations = await watchCspViolations(page);
   const email = uniqueEmail('newcomer');
   const password = 'journey password 1';
   const realtime = watchRealtime(page);
@@ -75,4 +78,5 @@ test('a newcomer signs up, verifies the email, signs in, skips onboarding, sees 
   // Signed out, a protected route sends the visitor back to sign-in.
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/(login)?$/);
+  expect(violations).toEqual([]);
 });
