@@ -133,6 +133,7 @@ describe('docker/compose.yml', () => {
       'NODE_ENV',
       'REDIS_URL',
       'JWT_SECRET',
+      'INTERNAL_TOKEN',
       'LOG_LEVEL',
       'SMTP_URL',
       'MAIL_FROM',

@@ -182,7 +182,7 @@ describe.each(targets.map(([name]) => name))('k8s %s', (target) => {
           .map((e) => e.name);
         expect({ name, secretKeys }).toEqual({
           name,
-          secretKeys: expect.arrayContaining(['JWT_SECRET', 'REDIS_URL']),
+          secretKeys: expect.arrayContaining(['JWT_SECRET', 'INTERNAL_TOKEN', 'REDIS_URL']),
         });
       }
     }
