@@ -2,3 +2,4 @@
 export * from './testing/service-app';
 export * from './testing/service-test-bed';
 export * from './testing/service-process';
+export * from './testing/forwarded';

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { ErrorCode, INTERNAL_TOKEN_HEADER } from '@mate/contracts';
+import { viaGateway } from '../../../testing/forwarded';
 import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
 import { INTERNAL_ONLY_MESSAGE } from '../internal-trust';
 import { PROBE_SIGN_INS_PER_MINUTE, probeService } from './probe-service';
@@ -66,6 +67,8 @@ describe('who a service believes about where a request came from (real PostgreSQ
     expect(res).toMatchObject({ status: 200, body: { ip: '9.9.9.9', protocol: 'https' } });
     expect(res.body.headers).not.toHaveProperty(INTERNAL_TOKEN_HEADER);
     expect(await limitKeys()).toContain(`${bed.env.KEY_PREFIX}:rl:signIn:9.9.9.9`);
+    // The test helper other suites use to play the gateway.
+    expect((await signIn(viaGateway('203.0.113.50', bed.env))).body.ip).toBe('203.0.113.50');
   });
 
   it('refuses the internal route to a caller without the credential, even with a live session', async () => {
