@@ -103,6 +103,22 @@ describe('RealtimeProvider', () => {
     expect(clients[0].connect).toHaveBeenCalled();
   });
 
+  it('waits for a verified address (the gateway refuses unverified handshakes), then connects', async () => {
+    api.auth.login.mockResolvedValue(anAuthResponse(aUser({ isVerified: false }), 'jwt-1'));
+    api.profile.getMyProfile.mockResolvedValue(aProfile({ isVerified: false }));
+    mount();
+    await settle();
+    await act(() => auth.login({ email: 'ada@example.com', password: 'password1' }));
+    expect(clients).toHaveLength(0);
+
+    // Verified on another device; the verify-email prompt refreshes the profile.
+    api.profile.getMyProfile.mockResolvedValue(aProfile({ isVerified: true }));
+    await act(() => auth.refreshProfile());
+    expect(clients).toHaveLength(1);
+    expect(clients[0].connect).toHaveBeenCalledTimes(1);
+    expect(clients[0].token()).toBe('jwt-1');
+  });
+
   it('disconnects on sign-out', async () => {
     api.auth.login.mockResolvedValue(anAuthResponse(aUser(), 'jwt-1'));
     api.auth.logout.mockResolvedValue(undefined);
