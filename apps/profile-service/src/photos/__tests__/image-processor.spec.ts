@@ -41,6 +41,12 @@ describe('image processing', () => {
     );
   });
 
+  it('keeps libvips to one thread per image and no operation cache (bounded CPU and memory per upload)', () => {
+    new ImageProcessor({ PHOTO_MAX_INPUT_PIXELS: 25_000_000 });
+    expect(sharp.concurrency()).toBe(1);
+    expect(sharp.cache()).toMatchObject({ memory: { max: 0 }, items: { max: 0 } });
+  });
+
   it('writes WebP without any metadata, keeping transparency', async () => {
     const processor = new ImageProcessor({ PHOTO_MAX_INPUT_PIXELS: 50_000_000 });
     const withAlpha = await sharp({
