@@ -105,7 +105,9 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
   // Public in rate-limiter-flexible, missing from its type declarations.
   const blockedMs = (key: string): number =>
     (limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number }).getInMemoryBlockMsBeforeExpire(limiter.getKey(key));
-  const forwarder = new Forwarder({ maxSockets: env.UPSTREAM_MAX_SOCKETS });
+  // Every forwarded request carries the deployment's internal credential: services believe its
+  // X-Forwarded-For (the client address they rate-limit by) only with it (ADR 0009).
+  const forwarder = new Forwarder({ maxSockets: env.UPSTREAM_MAX_SOCKETS, internalToken: env.INTERNAL_TOKEN });
   const slots = new ClientSlots(env.MAX_CONCURRENT_PER_CLIENT);
 
   const tooMany = (req: Request, res: Response, msBeforeNext: number) => {
