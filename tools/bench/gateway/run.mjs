@@ -319,6 +319,8 @@ async function main() {
       AUTH_SERVICE_URL: `http://127.0.0.1:${AUTH_PORT}`,
       RATE_LIMIT_PER_MINUTE: '100000000',
       IP_RATE_LIMIT_MULTIPLIER: '1000',
+      // Every bench connection comes from one address: the per-address cap must not refuse them.
+      MAX_CONCURRENT_PER_CLIENT: String(MAX_CONNECTIONS),
     });
     await Promise.all([
       waitReady('auth-service', `http://127.0.0.1:${AUTH_PORT}/health/ready`, auth),
