@@ -144,7 +144,7 @@ export class PhotoFilesController {
     const size = FILE_NAME.exec(fileName)?.[1] as PhotoSize | undefined;
     const file = size ? await this.photos.findFile(id, size) : null;
     if (!file) {
-      // A photo may be deleted between two requests: nobody should keep its 404 either.
+      // No cache keeps a 404 either: what this URL answers is decided here, on every request.
       res.setHeader('Cache-Control', 'no-store');
       throw notFound(ProfileMessages.photoNotFound);
     }
