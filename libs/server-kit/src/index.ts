@@ -13,6 +13,7 @@ export * from './lib/clock';
 export * from './lib/timeout';
 export * from './lib/auth/session-store';
 export * from './lib/auth/decorators';
+export * from './lib/auth/person-name';
 export * from './lib/auth/auth.guard';
 export * from './lib/auth/jwt.strategy';
 export * from './lib/auth/auth-context';

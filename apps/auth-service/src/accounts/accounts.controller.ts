@@ -91,6 +91,16 @@ export class AuthController {
   }
 
   @Public()
+  @Post('cancel-email-change')
+  @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto, description: 'The pending email change was called off' })
+  @ApiErrors(400, 429)
+  async cancelEmailChange(@Body() dto: TokenDto, @Req() req: Request) {
+    await this.accounts.cancelEmailChange(dto.token, req.ip ?? null);
+    return { message: AuthMessages.emailChangeCancelled };
+  }
+
+  @Public()
   @Post('verify-email-change')
   @HttpCode(200)
   @ApiOkResponse({ type: VerifyEmailChangeResponseDto })

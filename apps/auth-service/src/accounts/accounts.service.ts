@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import * as argon2 from 'argon2';
 import {
   AuthMessages,
@@ -74,8 +74,20 @@ export class AccountsService {
     return `${this.env.WEB_URL.replace(/\/$/, '')}${route}?token=${token}`;
   }
 
-  private roleFor(email: string, current: Role = ROLE_MEMBER): Role {
-    return this.admins.has(email.toLowerCase()) ? ROLE_ADMIN : current;
+  /**
+   * ADMIN_EMAILS make an account admin only once its address is verified: before that, whoever
+   * registered the address first would be admin (issue 7, item 10).
+   */
+  private roleFor(email: string, verified: boolean, current: Role): Role {
+    return verified && this.admins.has(email.toLowerCase()) ? ROLE_ADMIN : current;
+  }
+
+  /** Grants the ADMIN_EMAILS role to a just-verified address, on the row and the live sessions. */
+  private async grantRoleOnVerified(m: EntityManager, user: User, email: string): Promise<Role | null> {
+    const role = this.roleFor(email, true, user.role);
+    if (role === user.role) return null;
+    await m.update(User, { id: user.id }, { role });
+    return role;
   }
 
   async register(dto: RegisterDto, device: DeviceContext): Promise<AuthResponse> {
@@ -89,7 +101,7 @@ export class AccountsService {
           passwordHash,
           name: dto.name ? dto.name : null,
           age: dto.age ?? null,
-          role: this.roleFor(dto.email),
+          role: ROLE_MEMBER,
         });
         await m.save(created);
         const token = await this.tokens.issue(m, created.id, 'verify_email');
@@ -100,10 +112,11 @@ export class AccountsService {
           age: created.age,
           registeredAt: created.createdAt.toISOString(),
         });
+        // Anyone can type any address here: the email carries no text they chose (issue 7, item 6).
         await this.outbox.enqueueJob(m, QueueName.Email, {
           template: 'verify-email',
           to: created.email,
-          name: created.name,
+          name: null,
           link: this.link(WEB_ROUTES.verifyEmail, token),
         });
         return created;
@@ -118,19 +131,24 @@ export class AccountsService {
 
   async login(dto: LoginDto, device: DeviceContext): Promise<AuthResponse> {
     const ip = device.ipAddress ?? 'unknown';
+    // Failures lock an account per address (a stranger elsewhere cannot lock the owner out), and
+    // across all addresses only at the slower global brake (issue 7, item 4; rate-limits.ts).
+    const accountAtAddress = `${dto.email}|${ip}`;
     await this.limits.consume('loginIp', ip);
+    await this.limits.check('loginAccountAddress', accountAtAddress);
     await this.limits.check('loginAccount', dto.email);
     const user = await this.users.createQueryBuilder('u').where('lower(u.email) = :email', { email: dto.email }).getOne();
     const ok = user
       ? await argon2.verify(user.passwordHash, dto.password)
       : (await argon2.verify(await dummyPasswordHash(), dto.password), false);
     if (!user || !ok) {
-      await this.limits.consume('loginAccount', dto.email);
+      await this.limits.countFailure('loginAccountAddress', accountAtAddress);
+      await this.limits.countFailure('loginAccount', dto.email);
       throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
     }
     if (user.suspendedAt) throw forbidden(AuthMessages.accountSuspended, ErrorCode.AccountSuspended);
-    await this.limits.reset('loginAccount', dto.email);
-    const role = this.roleFor(user.email, user.role);
+    await this.limits.reset('loginAccountAddress', accountAtAddress);
+    const role = this.roleFor(user.email, user.emailVerifiedAt !== null, user.role);
     if (role !== user.role) {
       user.role = role;
       await this.users.update({ id: user.id }, { role });
@@ -162,10 +180,11 @@ export class AccountsService {
       const user = await m.createQueryBuilder(User, 'u').where('lower(u.email) = :email', { email }).getOne();
       if (!user || user.suspendedAt) return;
       const token = await this.tokens.issue(m, user.id, 'reset_password');
+      // The name only once the address is proven: an unverified account's address may be anyone's.
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'reset-password',
         to: user.email,
-        name: user.name,
+        name: user.emailVerifiedAt ? user.name : null,
         link: this.link(WEB_ROUTES.resetPassword, token),
       });
     });
@@ -185,10 +204,13 @@ export class AccountsService {
       if (!row) throw badRequest(AuthMessages.resetLinkInvalid, ErrorCode.InvalidToken);
       await this.tokens.spend(m, row);
       await m.update(User, { id: row.userId }, { passwordHash });
+      // Whoever knew the old password may have asked to move the account to their own address.
+      await this.tokens.cancelEmailChange(m, row.userId);
       return row.userId;
     });
     // Whoever knew the old password is signed out everywhere.
     await this.sessions.endAll(userId);
+    // The owner proved the address: guesses at the old password no longer hold the account.
     await this.limits.reset('loginAccount', (await this.users.findOneOrFail({ where: { id: userId } })).email);
   }
 
@@ -202,7 +224,7 @@ export class AccountsService {
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'verify-email',
         to: user.email,
-        name: user.name,
+        name: null,
         link: this.link(WEB_ROUTES.verifyEmail, token),
       });
     });
@@ -210,15 +232,16 @@ export class AccountsService {
 
   async verifyEmail(token: string, ip: string | null): Promise<void> {
     await this.limits.consume('tokenIp', ip ?? 'unknown');
-    const userId = await this.dataSource.transaction(async (m) => {
+    const verified = await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, token, 'verify_email', true);
       if (!row) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
       await this.tokens.spend(m, row);
       // Locked: the event below carries the user's state as of this transaction (ADR 0004).
       const user = await m.findOneOrFail(User, { where: { id: row.userId }, lock: { mode: 'pessimistic_write' } });
-      if (user.emailVerifiedAt) return user.id;
+      if (user.emailVerifiedAt) return { userId: user.id, role: null };
       const verifiedAt = this.clock.now();
       await m.update(User, { id: user.id }, { emailVerifiedAt: verifiedAt });
+      const role = await this.grantRoleOnVerified(m, user, user.email);
       // Name and age again: a consumer that skips an older user.registered still gets them.
       await this.outbox.publish(m, 'user.verified', {
         userId: user.id,
@@ -226,12 +249,19 @@ export class AccountsService {
         name: user.name,
         age: user.age,
       });
-      return user.id;
+      return { userId: user.id, role };
     });
-    // The member's signed-in devices may use the whole product from their next request.
-    await this.sessionStore.setVerified(userId);
+    // The member's signed-in devices may use the whole product (and an admin's, admin) from their next request.
+    await this.sessionStore.setVerified(verified.userId);
+    if (verified.role) await this.sessionStore.setRole(verified.userId, verified.role);
   }
 
+  /**
+   * Sends the confirmation link to the new address and, to the current one, a notice naming the
+   * new address with a link that calls the change off: a stolen session cannot move the account
+   * away unnoticed (issue 7, item 2). The route needs a verified account, so the notice goes to a
+   * proven address.
+   */
   async requestEmailChange(principal: AuthPrincipal, dto: RequestEmailChangeDto): Promise<void> {
     await this.limits.consume('emailChangeUser', principal.userId);
     await this.dataSource.transaction(async (m) => {
@@ -240,42 +270,64 @@ export class AccountsService {
       const taken = await m.createQueryBuilder(User, 'u').where('lower(u.email) = :email', { email: dto.newEmail }).getExists();
       if (taken) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
       const token = await this.tokens.issue(m, user.id, 'email_change', dto.newEmail);
+      const cancelToken = await this.tokens.issue(m, user.id, 'email_change_cancel');
+      // The new address is not verified: no user-chosen text in what it receives (item 6).
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'email-change',
         to: dto.newEmail,
-        name: user.name,
+        name: null,
         link: this.link(WEB_ROUTES.verifyEmailChange, token),
+        vars: { newEmail: dto.newEmail },
+      });
+      await this.outbox.enqueueJob(m, QueueName.Email, {
+        template: 'email-change-requested',
+        to: user.email,
+        name: user.emailVerifiedAt ? user.name : null,
+        link: this.link(WEB_ROUTES.cancelEmailChange, cancelToken),
         vars: { newEmail: dto.newEmail },
       });
     });
   }
 
+  /** The link of the email-change-requested notice: every pending change of the account stops. */
+  async cancelEmailChange(token: string, ip: string | null): Promise<void> {
+    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    await this.dataSource.transaction(async (m) => {
+      const row = await this.tokens.find(m, token, 'email_change_cancel', true);
+      if (!row) throw badRequest(AuthMessages.emailChangeCancelInvalid, ErrorCode.InvalidToken);
+      await this.tokens.cancelEmailChange(m, row.userId);
+    });
+  }
+
   async verifyEmailChange(token: string, ip: string | null): Promise<string> {
     await this.limits.consume('tokenIp', ip ?? 'unknown');
-    let changed: { userId: string; newEmail: string };
+    let changed: { userId: string; newEmail: string; role: Role | null };
     try {
       changed = await this.dataSource.transaction(async (m) => {
         const row = await this.tokens.find(m, token, 'email_change', true);
         if (!row || !row.newEmail) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
-        await this.tokens.spend(m, row);
+        // The change is done: its cancellation link stops working with it.
+        await this.tokens.cancelEmailChange(m, row.userId);
         const user = await m.findOneOrFail(User, { where: { id: row.userId } });
         const oldEmail = user.email;
         const changedAt = this.clock.now();
         // Opening the link proves the new address, so it counts as verified.
         await m.update(User, { id: user.id }, { email: row.newEmail, emailVerifiedAt: user.emailVerifiedAt ?? changedAt });
+        const role = await this.grantRoleOnVerified(m, user, row.newEmail);
         await this.outbox.publish(m, 'user.email_changed', {
           userId: user.id,
           oldEmail,
           newEmail: row.newEmail,
           changedAt: changedAt.toISOString(),
         });
-        return { userId: user.id, newEmail: row.newEmail };
+        return { userId: user.id, newEmail: row.newEmail, role };
       });
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
       throw e;
     }
     await this.sessionStore.setVerified(changed.userId);
+    if (changed.role) await this.sessionStore.setRole(changed.userId, changed.role);
     return changed.newEmail;
   }
 

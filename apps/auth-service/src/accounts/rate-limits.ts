@@ -1,11 +1,23 @@
 import type { RateLimitRule } from '@mate/server-kit';
 
-/** Limits on the calls that guess passwords or send email (ARCHITECTURE §4). */
+/**
+ * Limits on the calls that guess passwords or send email (ARCHITECTURE §4). Rules whose name
+ * ends in `Ip` count per client address and are scaled by IP_RATE_LIMIT_MULTIPLIER.
+ */
 export const AUTH_RATE_LIMITS = {
-  /** Sign-in attempts from one address. */
+  /** Sign-in attempts from one address, whatever the account. */
   loginIp: { points: 30, durationSeconds: 15 * 60 },
-  /** Failed sign-ins on one account; then the account is locked out for 15 minutes. */
-  loginAccount: { points: 5, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  /**
+   * Failed sign-ins on one account from one address: the 5th locks that account for that address
+   * for 15 minutes. The owner's right password from any other address still works (issue 7, item 4).
+   */
+  loginAccountAddress: { points: 5, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
+  /**
+   * The slower brake on guessing from many addresses: the 50th failure on one account within an
+   * hour, from anywhere, locks it everywhere for 15 minutes. Not reset by a successful sign-in
+   * (guesses made meanwhile still count); a password reset clears it.
+   */
+  loginAccount: { points: 50, durationSeconds: 60 * 60, blockSeconds: 15 * 60 },
   registerIp: { points: 20, durationSeconds: 60 * 60 },
   forgotIp: { points: 10, durationSeconds: 60 * 60 },
   forgotEmail: { points: 3, durationSeconds: 60 * 60 },

@@ -20,9 +20,9 @@ export class SessionsController {
 
   @Delete('all/except-current')
   @HttpCode(200)
-  @ApiOkResponse({ type: OtherSessionsEndedDto })
+  @ApiOkResponse({ type: OtherSessionsEndedDto, description: 'Also calls off a pending email change' })
   async endOthers(@CurrentUser() principal: AuthPrincipal) {
-    const count = await this.sessions.endAll(principal.userId, principal.sessionId);
+    const count = await this.sessions.endOthers(principal);
     return { message: AuthMessages.otherSessionsRevoked, count };
   }
 

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { JwtService } from '@nestjs/jwt';
-import { In, IsNull, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AuthMessages, type AuthPrincipal, type JwtClaims, type Role, type SessionDto } from '@mate/contracts';
 import { badRequest, notFound, SessionStore } from '@mate/server-kit';
+import { TokensService } from '../tokens/tokens.service';
 import { Session } from './session.entity';
 
 export interface DeviceContext {
@@ -17,9 +18,11 @@ export interface DeviceContext {
 @Injectable()
 export class SessionsService {
   constructor(
+    private readonly dataSource: DataSource,
     @InjectRepository(Session) private readonly sessions: Repository<Session>,
     private readonly store: SessionStore,
     private readonly jwt: JwtService,
+    private readonly tokens: TokensService,
   ) {}
 
   /** `verified`: the account's email is verified; until it is, the guards refuse most routes. */
@@ -65,11 +68,22 @@ export class SessionsService {
   }
 
   /** Ends every session of the user but `keep`; returns how many ended. */
-  async endAll(userId: string, keep?: string): Promise<number> {
+  async endAll(userId: string, keep?: string, manager: EntityManager = this.sessions.manager): Promise<number> {
     const ended = await this.store.revokeAllForUser(userId, keep);
-    const rows = await this.sessions.find({ where: { userId, revokedAt: IsNull() }, select: { id: true } });
+    const rows = await manager.find(Session, { where: { userId, revokedAt: IsNull() }, select: { id: true } });
     const ids = rows.map((r) => r.id).filter((id) => id !== keep);
-    if (ids.length) await this.sessions.update({ id: In(ids) }, { revokedAt: new Date() });
+    if (ids.length) await manager.update(Session, { id: In(ids) }, { revokedAt: new Date() });
     return Math.max(ended.length, ids.length);
+  }
+
+  /**
+   * "Log out other devices": whoever held another session may have asked for an email change
+   * to their own address, so a pending change is called off with them (issue 7, item 2).
+   */
+  async endOthers(principal: AuthPrincipal): Promise<number> {
+    return this.dataSource.transaction(async (m) => {
+      await this.tokens.cancelEmailChange(m, principal.userId);
+      return this.endAll(principal.userId, principal.sessionId, m);
+    });
   }
 }

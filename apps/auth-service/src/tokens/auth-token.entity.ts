@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type AuthTokenKind = 'verify_email' | 'reset_password' | 'email_change';
+/** `email_change_cancel`: the link the current address gets to call a pending change off. */
+export type AuthTokenKind = 'verify_email' | 'reset_password' | 'email_change' | 'email_change_cancel';
 
 /** A one-time link token. Only its SHA-256 is stored; using it stamps `used_at`. */
 @Entity({ name: 'auth_tokens' })

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { EntityManager, IsNull } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { EMAIL_CHANGE_TOKEN_TTL, EMAIL_VERIFICATION_TOKEN_TTL, RESET_TOKEN_TTL } from '@mate/contracts';
 import { CLOCK, type Clock } from '@mate/server-kit';
 import { AuthToken, type AuthTokenKind } from './auth-token.entity';
@@ -9,7 +9,12 @@ const TTL: Record<AuthTokenKind, number> = {
   verify_email: EMAIL_VERIFICATION_TOKEN_TTL,
   reset_password: RESET_TOKEN_TTL,
   email_change: EMAIL_CHANGE_TOKEN_TTL,
+  // As long as the change it calls off can be confirmed: after that there is nothing to cancel.
+  email_change_cancel: EMAIL_CHANGE_TOKEN_TTL,
 };
+
+/** The tokens of a pending email change: the confirmation sent to the new address and the cancellation sent to the old. */
+const EMAIL_CHANGE_KINDS: AuthTokenKind[] = ['email_change', 'email_change_cancel'];
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -48,5 +53,18 @@ export class TokensService {
 
   async spend(manager: EntityManager, row: AuthToken): Promise<void> {
     await manager.update(AuthToken, { id: row.id }, { usedAt: this.clock.now() });
+  }
+
+  /**
+   * Calls off the user's pending email change: its confirmation link and its cancellation link
+   * stop working. Returns how many tokens were live.
+   */
+  async cancelEmailChange(manager: EntityManager, userId: string): Promise<number> {
+    const result = await manager.update(
+      AuthToken,
+      { userId, kind: In(EMAIL_CHANGE_KINDS), usedAt: IsNull() },
+      { usedAt: this.clock.now() },
+    );
+    return result.affected ?? 0;
   }
 }

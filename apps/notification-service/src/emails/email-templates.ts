@@ -43,6 +43,12 @@ interface TemplateInput {
 
 interface TemplateDefinition {
   subject: string;
+  /**
+   * Sent to an address nobody has proven yet (anyone may type any address at sign-up or in an
+   * email change): the greeting leaves out the name, so no text a stranger chose reaches a
+   * stranger's inbox under our brand (issue 7, item 6). auth-service sends no name for these too.
+   */
+  unverifiedRecipient?: true;
   /** The call to action; a template without one carries no link. */
   action?: string;
   /** Paragraphs before the button. */
@@ -54,6 +60,7 @@ interface TemplateDefinition {
 export const EMAIL_TEMPLATES: Record<EmailTemplate, TemplateDefinition> = {
   'verify-email': {
     subject: 'Verify your email address',
+    unverifiedRecipient: true,
     action: 'Verify email address',
     intro: () => [
       `Welcome to ${BRAND}! Please confirm your email address to finish setting up your account.`,
@@ -74,6 +81,7 @@ export const EMAIL_TEMPLATES: Record<EmailTemplate, TemplateDefinition> = {
   },
   'email-change': {
     subject: 'Confirm your new email address',
+    unverifiedRecipient: true,
     action: 'Confirm new email address',
     intro: () => [
       `You asked to use this email address for your ${BRAND} account. Please confirm it to finish the change.`,
@@ -81,6 +89,19 @@ export const EMAIL_TEMPLATES: Record<EmailTemplate, TemplateDefinition> = {
     outro: () => [
       `This link is valid for ${formatDuration(EMAIL_CHANGE_TOKEN_TTL)} and can be used only once.`,
       "If you didn't ask for this change, you can ignore this email: your account keeps its current address.",
+    ],
+  },
+  'email-change-requested': {
+    subject: `Your ${BRAND} email address is about to change`,
+    action: 'Cancel the change',
+    intro: ({ vars }) => [
+      vars.newEmail
+        ? `Someone asked to change the email address of your ${BRAND} account to ${vars.newEmail}.`
+        : `Someone asked to change the email address of your ${BRAND} account.`,
+      'Nothing changes until the new address is confirmed.',
+    ],
+    outro: () => [
+      `If this was you, there is nothing to do. If it wasn't, cancel the change with the link above (valid for ${formatDuration(EMAIL_CHANGE_TOKEN_TTL)}) and reset your password.`,
     ],
   },
   'email-changed-notice': {
@@ -174,7 +195,7 @@ export function renderEmail(job: EmailJobData): RenderedEmail {
   if (!definition) throw new EmailRenderError(`Unknown email template ${String(job.template)}`);
   const input: TemplateInput = { vars: job.vars ?? {} };
   const cta = definition.action ? { label: definition.action, link: safeLink(job.link, job.template) } : null;
-  const hello = greeting(job.name);
+  const hello = greeting(definition.unverifiedRecipient ? null : job.name);
   const intro = definition.intro(input);
   const outro = definition.outro(input);
   return {

@@ -5,7 +5,13 @@ export enum QueueName {
   Email = 'jobs.email',
 }
 
-export type EmailTemplate = 'verify-email' | 'reset-password' | 'email-change' | 'email-changed-notice';
+export type EmailTemplate =
+  | 'verify-email'
+  | 'reset-password'
+  | 'email-change'
+  /** To the current address when a change is requested: names the new address, links to the cancellation. */
+  | 'email-change-requested'
+  | 'email-changed-notice';
 
 export interface EmailJobData {
   template: EmailTemplate;

@@ -9,12 +9,9 @@ import {
   SIGNUP_MAX_AGE,
   SIGNUP_MIN_AGE,
 } from '@mate/contracts';
+import { IsPersonName } from '@mate/server-kit';
 
-// Control characters (NUL above all, which PostgreSQL refuses in text) never belong in a name.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
-const trim = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.replace(CONTROL_CHARACTERS, '').trim() : value;
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const normaliseEmail = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
 const EMAIL_MESSAGE = 'Please enter a valid email address';
@@ -37,6 +34,8 @@ export class RegisterDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX_LENGTH, example: 'Alex' })
   @IsOptional()
   @Transform(trim)
+  // Control characters (NUL above all, which PostgreSQL refuses in text) and links never belong in a name.
+  @IsPersonName()
   @IsString({ message: 'Name must be text' })
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
   name?: string;

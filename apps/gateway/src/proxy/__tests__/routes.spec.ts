@@ -77,6 +77,7 @@ describe('PUBLIC_ROUTES', () => {
         'POST /api/auth/verify-reset-token',
         'POST /api/auth/reset-password',
         'POST /api/auth/verify-email-change',
+        'POST /api/auth/cancel-email-change',
         'POST /api/verification/verify',
       ].sort(),
     );

@@ -12,12 +12,13 @@ describe('email templates', () => {
     ['verify-email', 'Verify your email address'],
     ['reset-password', 'Reset your password'],
     ['email-change', 'Confirm your new email address'],
+    ['email-change-requested', 'Your Mate email address is about to change'],
     ['email-changed-notice', 'Your Mate email address was changed'],
   ])('%s has the subject "%s"', (template, subject) => {
     expect(renderEmail(job(template)).subject).toBe(subject);
   });
 
-  it.each<EmailTemplate>(['verify-email', 'reset-password', 'email-change'])(
+  it.each<EmailTemplate>(['verify-email', 'reset-password', 'email-change', 'email-change-requested'])(
     '%s carries the link in the text and as a button and raw link in the HTML',
     (template) => {
       const email = renderEmail(job(template));
@@ -49,9 +50,31 @@ describe('email templates', () => {
   });
 
   it('greets by name, or with "Hi there" when there is none', () => {
-    expect(renderEmail(job('verify-email')).text.startsWith('Hi Ana,')).toBe(true);
-    expect(renderEmail(job('verify-email', { name: null })).text.startsWith('Hi there,')).toBe(true);
-    expect(renderEmail(job('verify-email', { name: '   ' })).html).toContain('Hi there,');
+    expect(renderEmail(job('reset-password')).text.startsWith('Hi Ana,')).toBe(true);
+    expect(renderEmail(job('reset-password', { name: null })).text.startsWith('Hi there,')).toBe(true);
+    expect(renderEmail(job('reset-password', { name: '   ' })).html).toContain('Hi there,');
+  });
+
+  it.each<EmailTemplate>(['verify-email', 'email-change'])(
+    '%s goes to an unproven address, so it never carries the name a stranger may have chosen (issue 7, item 6)',
+    (template) => {
+      const phishing = 'Security team: your account is at risk, re-login at https://evil.example';
+      const email = renderEmail(job(template, { name: phishing }));
+      for (const body of [email.text, email.html]) {
+        expect(body).toContain('Hi there,');
+        expect(body).not.toContain('Security team');
+        expect(body).not.toContain('evil.example');
+      }
+    },
+  );
+
+  it('tells the current address of a requested change, naming the new address, with the cancellation link', () => {
+    const cancel = 'https://mate.example/cancel-email-change?token=c4nc3l';
+    const email = renderEmail(job('email-change-requested', { link: cancel, vars: { newEmail: 'thief@evil.test' } }));
+    expect(email.text).toContain('to thief@evil.test');
+    expect(email.text).toContain(`Cancel the change:\n${cancel}`);
+    expect(email.text).toContain('valid for 30 minutes');
+    expect(email.html).toContain(`href="${cancel}"`);
   });
 
   it('escapes names, addresses and links in the HTML', () => {

@@ -105,7 +105,9 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     expect(email.subject).toBe('Verify your email address');
     expect(email.from[0].address).toBe('no-reply@mate.test');
     expect(linkFrom(email, WEB_ROUTES.verifyEmail)).toBe(link);
-    expect(email.text).toContain('Hi Ana,');
+    // Sent to an address nobody has proven: the name in the job is left out (issue 7, item 6).
+    expect(email.text).toContain('Hi there,');
+    expect(email.text).not.toContain('Ana,');
     expect(email.html).toContain(`href="${link}"`);
 
     const logged = await waitFor(

@@ -27,6 +27,7 @@ import {
   ONBOARDING_MIN_AGE,
   ProfileMessages,
 } from '@mate/contracts';
+import { IsPersonName } from '@mate/server-kit';
 import { trim, wordList } from '../../common/transforms';
 import {
   AGE_INTEGER_MESSAGE,
@@ -67,6 +68,7 @@ export class CompleteOnboardingDto {
   @ApiPropertyOptional({ maxLength: NAME_MAX_LENGTH, description: 'Required when completing' })
   @ValidateIf(isCompleting)
   @Transform(trim)
+  @IsPersonName()
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
   @IsNotEmpty({ message: 'Name is required' })
   @IsString({ message: 'Name is required' })

@@ -27,6 +27,7 @@ import {
   PROFILE_MIN_AGE,
   ProfileMessages,
 } from '@mate/contracts';
+import { IsPersonName } from '@mate/server-kit';
 import { trimOrNull, wordList } from '../../common/transforms';
 
 export const GENDER_MESSAGE = `Gender must be one of: ${ALL_GENDERS.join(', ')}`;
@@ -47,6 +48,7 @@ export class UpdateProfileDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: NAME_MAX_LENGTH })
   @IsOptional()
   @Transform(trimOrNull)
+  @IsPersonName()
   @MaxLength(NAME_MAX_LENGTH, { message: `Name must be at most ${NAME_MAX_LENGTH} characters` })
   @IsString({ message: 'Name must be text' })
   name?: string | null;

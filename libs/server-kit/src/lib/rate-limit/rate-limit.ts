@@ -59,6 +59,18 @@ export class RateLimits<Name extends string> {
     }
   }
 
+  /**
+   * Counts one failure without refusing; the failure that reaches the limit blocks the key for the
+   * rule's `blockSeconds` from that moment (not merely the rest of the window). Pair with `check`.
+   */
+  async countFailure(name: Name, key: string): Promise<void> {
+    const limiter = this.limiter(name);
+    const res = await limiter.penalty(key.toLowerCase(), 1);
+    if (res.consumedPoints >= limiter.points && limiter.blockDuration > 0) {
+      await limiter.block(key.toLowerCase(), limiter.blockDuration);
+    }
+  }
+
   async reset(name: Name, key: string): Promise<void> {
     await this.limiter(name).delete(key.toLowerCase());
   }
