@@ -70,6 +70,8 @@ try {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       JWT_SECRET: randomBytes(24).toString('hex'),
+      // Not the development default: proves the gateway hands every service the deployment's own.
+      INTERNAL_TOKEN: randomBytes(24).toString('hex'),
       IP_RATE_LIMIT_MULTIPLIER: '100',
       OUTBOX_POLL_MS: '100',
     },

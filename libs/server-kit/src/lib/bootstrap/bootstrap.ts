@@ -14,7 +14,7 @@ import { SERVICE_NAME } from '../core.module';
 import { collectProcessMetrics } from '../metrics/metrics';
 import { httpMetricsMiddleware, METRICS_PATH, metricsHandler } from '../metrics/http-metrics';
 import { OPENAPI_PATH, openApiHandler } from '../openapi/openapi';
-import { installClientErrorHandler } from './client-errors';
+import { installClientErrorHandler, installExpectationHandler } from './client-errors';
 import { internalTrustMiddleware } from './internal-trust';
 import { jsonBodyParser } from './json-body';
 
@@ -42,6 +42,7 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
   const trust = env.TRUST_PROXY.trim();
   app.set('trust proxy', trust === 'false' ? false : trust === 'true' ? true : /^\d+$/.test(trust) ? Number(trust) : trust);
   installClientErrorHandler(app.getHttpServer());
+  installExpectationHandler(app.getHttpServer());
   app.use(requestLoggingMiddleware(logger));
   const service = app.get<string>(SERVICE_NAME);
   // Before anything reads req.ip or the credential could reach a handler.

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ErrorCode } from '@mate/contracts';
 
@@ -7,6 +7,7 @@ export const ClientErrorMessages = {
   headersTooLarge: 'Request headers are too large',
   timeout: 'The request was not received in time',
   chunkExtensionsTooLarge: 'Request chunk extensions are too large',
+  expectation: 'Unsupported Expect header: only 100-continue is understood',
 } as const;
 
 /** Node's own statuses for the parser's refusals, with our `{ error, code }` body. */
@@ -55,5 +56,17 @@ export function installClientErrorHandler(server: Server): void {
     }
     // Closed once written (not only half-closed): a client that never ends its side holds nothing.
     socket.end(clientErrorResponse(err.code), () => socket.destroy());
+  });
+}
+
+/**
+ * An `Expect` other than 100-continue, which Node answers 417 with an empty body unless the
+ * server listens for it: the same 417 with the JSON body (no route runs, as with Node's own).
+ */
+export function installExpectationHandler(server: Server): void {
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({ error: ClientErrorMessages.expectation, code: ErrorCode.ValidationFailed });
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
   });
 }

@@ -121,6 +121,11 @@ describe('input limits of every service (real PostgreSQL and Redis)', () => {
       expect(answer.body).toEqual({ error: ClientErrorMessages.badRequest, code: ErrorCode.ValidationFailed });
     });
 
+    it('an Expect other than 100-continue → 417 with the JSON body (Node answered it empty)', async () => {
+      const answer = parseRaw(await rawExchange(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nConnection: close\r\n\r\n'));
+      expect(answer).toMatchObject({ status: 417, body: { error: ClientErrorMessages.expectation } });
+    });
+
     it('headers larger than the server allows → 431 with the JSON body', async () => {
       const answer = parseRaw(await rawExchange(port, `GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
       expect(answer).toMatchObject({ status: 431, body: { error: ClientErrorMessages.headersTooLarge } });
