@@ -1,3 +1,4 @@
+import net from 'node:net';
 import Redis from 'ioredis';
 import { ErrorCode, INTERNAL_TOKEN_HEADER } from '@mate/contracts';
 import { viaGateway } from '../../../testing/forwarded';
@@ -136,5 +137,18 @@ describe('the edge (the gateway is built with the same configureHttp)', () => {
       headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN },
     });
     expect(internal).toMatchObject({ status: 403, body: { error: INTERNAL_ONLY_MESSAGE } });
+  });
+
+  it("answers Node's parser refusals with the JSON body too (the gateway's server is made the same way)", async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(new URL(bed.url).port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (c) => (text += c.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+      socket.write('POST /api/probe/sign-in HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ error: 'Bad request', code: ErrorCode.ValidationFailed }));
   });
 });
