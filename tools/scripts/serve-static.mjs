@@ -28,8 +28,8 @@
 //
 // Environment: PORT (default 4200; 0 picks a free port), HOST (default 127.0.0.1; the image sets
 // 0.0.0.0), API_PROXY_URL, API_PROXY_PATHS, API_ORIGIN, PHOTO_ORIGINS, TRUST_PROXY ("false" by
-// default; "true", or a comma list of addresses, CIDRs and the names loopback, linklocal,
-// uniquelocal: whose X-Forwarded-Proto to believe). Prints one line `serve-static listening on <url>`.
+// default; "true", a hop count, or a comma list of addresses, CIDRs and the names loopback,
+// linklocal, uniquelocal: whose X-Forwarded-Proto to believe). Prints one line `serve-static listening on <url>`.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
@@ -284,13 +284,17 @@ function readWebConfig(root) {
 }
 
 /**
- * TRUST_PROXY as a predicate on the peer address: "false" (default), "true", or a comma list
- * of addresses, CIDRs and the names loopback, linklocal, uniquelocal (as Express spells them).
+ * TRUST_PROXY as a predicate on the peer address: "false" (default), "true", a hop count, or a
+ * comma list of addresses, CIDRs and the names loopback, linklocal, uniquelocal (as Express
+ * spells them).
  */
 export function compileTrustProxy(setting = 'false') {
   const value = String(setting).trim();
   if (value === '' || value === 'false') return () => false;
   if (value === 'true') return () => true;
+  // A hop count (the gateway's k8s setting is 1): this server reads only its peer's word, so any
+  // count from 1 trusts the peer.
+  if (/^\d+$/.test(value)) return () => Number(value) >= 1;
   const NAMED = {
     loopback: ['127.0.0.1/8', '::1/128'],
     linklocal: ['169.254.0.0/16', 'fe80::/10'],

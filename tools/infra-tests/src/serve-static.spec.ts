@@ -369,6 +369,15 @@ describe('tools/scripts/serve-static.mjs', () => {
         await stop(behindProxy);
       }
 
+      // The Kubernetes setting (one ingress hop, which the NetworkPolicy makes the only peer).
+      const oneHop = await start(dist, { TRUST_PROXY: '1' });
+      try {
+        const https = await request(oneHop.port, '/', { headers: { 'X-Forwarded-Proto': 'https' } });
+        expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      } finally {
+        await stop(oneHop);
+      }
+
       const otherProxy = await start(dist, { TRUST_PROXY: '10.0.0.0/8' });
       try {
         const fromLoopback = await request(otherProxy.port, '/', { headers: { 'X-Forwarded-Proto': 'https' } });
