@@ -121,6 +121,16 @@ function send(res, status, body, headers = {}) {
   res.end(res.req.method === 'HEAD' ? undefined : buf);
 }
 
+function isSourceMap(file) {
+  let decoded = file;
+  try {
+    decoded = decodeURIComponent(file);
+  } catch {
+    // resolveFile has refused it already
+  }
+  return /\.map\/*$/i.test(decoded);
+}
+
 /** `localhost` from `localhost:4200`, `::1` from `[::1]:4200`; lower-cased. */
 function hostnameOf(host = '') {
   const value = String(host).toLowerCase();
@@ -412,8 +422,9 @@ export function createStaticServer(rootDir, options = {}) {
     resolveFile(root, realRoot, urlPath)
       .then(async (found) => {
         if (found.status) return send(res, found.status, `${http.STATUS_CODES[found.status]}\n`);
-        // Source maps stay private (built with sourcemap: 'hidden' for error reporting).
-        if (path.posix.extname(urlPath).toLowerCase() === '.map') return send(res, 404, 'Not Found\n');
+        // Source maps stay private (built with sourcemap: 'hidden' for error reporting). Judged on
+        // the decoded path and the file found, so `%2Emap` or a trailing slash changes nothing.
+        if (isSourceMap(urlPath) || (found.file && isSourceMap(found.file))) return send(res, 404, 'Not Found\n');
         if (found.file) return serveFile(req, res, found.file, found.stat, cacheControlFor(urlPath));
         if (path.posix.extname(urlPath) !== '') return send(res, 404, 'Not Found\n');
         const stat = await fsp.stat(indexFile);

@@ -312,7 +312,14 @@ describe('tools/scripts/serve-static.mjs', () => {
             connect: "connect-src 'self' https://api.mate.example wss://api.mate.example",
           });
         }
-        expect((await request(built.port, '/.web-config.json')).status).toBe(404);
+        for (const file of ['/.web-config.json', '/%2Eweb-config.json', '/assets/../.web-config.json']) {
+          const r = await request(built.port, file);
+          expect({ file, refused: r.status >= 400 && r.status < 500, leaked: r.body.includes('apiOrigin') }).toEqual({
+            file,
+            refused: true,
+            leaked: false,
+          });
+        }
       } finally {
         await stop(built);
       }
@@ -388,7 +395,15 @@ describe('tools/scripts/serve-static.mjs', () => {
     });
 
     it('never serves a source map, even one left in the build', async () => {
-      for (const file of ['/assets/index-AbCd1234.js.map', '/assets/index-AbCd1234.js.map?x=1', '/assets/index-AbCd1234.js.MAP']) {
+      for (const file of [
+        '/assets/index-AbCd1234.js.map',
+        '/assets/index-AbCd1234.js.map?x=1',
+        '/assets/index-AbCd1234.js.MAP',
+        '/assets/index-AbCd1234.js%2Emap',
+        '/assets/index-AbCd1234.js.ma%70',
+        '/assets/index-AbCd1234.js.map/',
+        '/assets/index-AbCd1234.js.map%2F',
+      ]) {
         const r = await request(server.port, file);
         expect({ file, status: r.status, leaked: r.body.includes('mappings') }).toEqual({
           file,
