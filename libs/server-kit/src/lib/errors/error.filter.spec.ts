@@ -1,9 +1,10 @@
 import { gunzipSync } from 'node:zlib';
-import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { type ArgumentsHost, BadRequestException, HttpStatus, NotFoundException } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { IsEmail } from 'class-validator';
 import { ErrorCode } from '@mate/contracts';
-import { conflict } from './app.exception';
-import { BodyErrorMessages, toErrorBody } from './error.filter';
+import { AppException, conflict } from './app.exception';
+import { BodyErrorMessages, GlobalErrorFilter, toErrorBody } from './error.filter';
 import { createValidationPipe, UNREADABLE_INPUT_MESSAGE } from './validation';
 
 describe('toErrorBody', () => {
@@ -77,5 +78,50 @@ describe('the validation pipe', () => {
     const refused = await pipe.transform({ email: '\ud800@example.com' }, { type: 'body', metatype: EmailDto }).catch((e: unknown) => e);
     expect(toErrorBody(refused, 'r')).toMatchObject({ status: 400, body: { error: UNREADABLE_INPUT_MESSAGE, code: ErrorCode.ValidationFailed } });
     await expect(pipe.transform({ email: 'a@b.co' }, { type: 'body', metatype: EmailDto })).resolves.toEqual({ email: 'a@b.co' });
+  });
+});
+
+describe('GlobalErrorFilter logging', () => {
+  function answer(exception: unknown) {
+    const lines: { level: string; fields: Record<string, unknown>; msg: string }[] = [];
+    const logger = {
+      warn: (fields: Record<string, unknown>, msg: string) => lines.push({ level: 'warn', fields, msg }),
+      error: (fields: Record<string, unknown>, msg: string) => lines.push({ level: 'error', fields, msg }),
+    } as unknown as Logger;
+    const res = { headersSent: false, statusCode: 0, body: undefined as unknown, headers: {} as Record<string, string> };
+    const response = {
+      get headersSent() {
+        return res.headersSent;
+      },
+      setHeader: (name: string, value: string) => (res.headers[name] = value),
+      status(code: number) {
+        res.statusCode = code;
+        return this;
+      },
+      json(body: unknown) {
+        res.body = body;
+        res.headersSent = true;
+      },
+    };
+    const host = {
+      getType: () => 'http',
+      switchToHttp: () => ({ getResponse: () => response, getRequest: () => ({ headers: {}, path: '/api/x' }) }),
+    } as unknown as ArgumentsHost;
+    new GlobalErrorFilter(logger).catch(exception, host);
+    return { lines, res };
+  }
+
+  it('logs a 5xx the service chose (busy, retry later) as one warning with its code, not as an unhandled error', () => {
+    const busy = new AppException('Service temporarily unavailable', ErrorCode.ServiceUnavailable, HttpStatus.SERVICE_UNAVAILABLE);
+    const { lines, res } = answer(busy);
+    expect(res.statusCode).toBe(503);
+    expect(lines).toEqual([{ level: 'warn', fields: expect.objectContaining({ code: ErrorCode.ServiceUnavailable, status: 503 }), msg: 'refused by the service' }]);
+  });
+
+  it('logs anything unplanned as an unhandled error with the error itself', () => {
+    const failure = new Error('connection terminated');
+    const { lines, res } = answer(failure);
+    expect(res.statusCode).toBe(500);
+    expect(lines).toEqual([{ level: 'error', fields: expect.objectContaining({ err: failure, path: '/api/x' }), msg: 'unhandled error' }]);
   });
 });

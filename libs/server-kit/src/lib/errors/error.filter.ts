@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { throwError } from 'rxjs';
 import { ApiErrorBody, ErrorCode, REQUEST_ID_HEADER } from '@mate/contracts';
 import { currentRequestId } from '../logging/logger';
+import { AppException } from './app.exception';
 
 const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   400: ErrorCode.ValidationFailed,
@@ -118,12 +119,24 @@ export class GlobalErrorFilter implements ExceptionFilter {
     if (type === 'http') return this.answerHttp(exception, host);
     const requestId = currentRequestId();
     const { status, body } = toErrorBody(exception, requestId);
-    if (status >= 500) this.logger.error({ requestId, err: exception, context: type }, 'unhandled error');
+    if (status >= 500) this.logServerError(exception, { requestId, context: type });
     if (type === 'ws') {
       host.switchToWs().getClient<SocketLike>()?.emit?.('exception', body);
       return body;
     }
     return throwError(() => body);
+  }
+
+  /**
+   * A 5xx a service chose (an AppException such as "busy, retry later") is expected: one warning
+   * with its code. Anything else is a failure nobody planned for: an error with its stack.
+   */
+  private logServerError(exception: unknown, where: Record<string, unknown>) {
+    if (exception instanceof AppException) {
+      this.logger.warn({ ...where, code: exception.code, status: exception.getStatus() }, 'refused by the service');
+    } else {
+      this.logger.error({ ...where, err: exception }, 'unhandled error');
+    }
   }
 
   private answerHttp(exception: unknown, host: ArgumentsHost) {
@@ -132,9 +145,7 @@ export class GlobalErrorFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const requestId = req?.headers?.[REQUEST_ID_HEADER] as string | undefined;
     const { status, body } = toErrorBody(exception, requestId);
-    if (status >= 500) {
-      this.logger.error({ requestId, err: exception, path: req?.path }, 'unhandled error');
-    }
+    if (status >= 500) this.logServerError(exception, { requestId, path: req?.path });
     const retry = (exception as { retryAfterSeconds?: number })?.retryAfterSeconds;
     if (retry && !res.headersSent) res.setHeader('Retry-After', String(retry));
     if (!res.headersSent) res.status(status).json(body);
