@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { Client } from 'pg';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import {
   SOCKET_PATH,
@@ -97,12 +98,24 @@ describe('gateway realtime across two replicas', () => {
   }
 
   let emails = 0;
-  /** Registers through replica A (the edge proxies to auth-service), or signs in again through B. */
+  /**
+   * Registers through replica A (the edge proxies to auth-service) and opens the verification link
+   * (realtime is for verified members), or signs in again through B. The link is read from
+   * auth-service's outbox: its relay is off here, so no email is sent.
+   */
   async function register(): Promise<AuthResponse> {
-    const res = await call<AuthResponse>(gatewayA.url, 'POST', '/api/auth/register', {
-      body: { email: `member${++emails}-${ns.prefix}@mate.test`, password: PASSWORD },
-    });
+    const email = `member${++emails}-${ns.prefix}@mate.test`;
+    const res = await call<AuthResponse>(gatewayA.url, 'POST', '/api/auth/register', { body: { email, password: PASSWORD } });
     expect(res.status).toBe(201);
+    const outbox = new Client({ connectionString: db.url });
+    await outbox.connect();
+    try {
+      const { rows } = await outbox.query<{ body: string }>(`SELECT body::text AS body FROM outbox WHERE kind = 'job' AND body::text LIKE $1`, [`%${email}%`]);
+      const token = /verify-email\?token=([\w-]+)/.exec(rows[0]?.body ?? '')?.[1];
+      expect((await call(gatewayA.url, 'POST', '/api/verification/verify', { body: { token } })).status).toBe(200);
+    } finally {
+      await outbox.end();
+    }
     return res.body;
   }
   async function signInAgain(email: string): Promise<string> {
