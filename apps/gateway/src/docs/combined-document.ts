@@ -109,6 +109,16 @@ export function combineDocuments(parts: ServiceDocument[], unavailable: ServiceN
   };
 }
 
+/** The least the combining relies on: a version string and an object of paths of objects. */
+export function isOpenApiDocument(value: unknown): value is OpenAPIObject {
+  if (!value || typeof value !== 'object') return false;
+  const { openapi, paths, components } = value as Record<string, unknown>;
+  const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (typeof openapi !== 'string' || !isRecord(paths)) return false;
+  if (components !== undefined && (!isRecord(components) || (components.schemas !== undefined && !isRecord(components.schemas)))) return false;
+  return Object.values(paths).every(isRecord);
+}
+
 export interface DocsTarget {
   service: ServiceName;
   /** The service's base URL, as the gateway forwards to it. */
@@ -146,7 +156,9 @@ export class CombinedApiDocument {
         try {
           const res = await fetch(`${url.replace(/\/$/, '')}${OPENAPI_PATH}`, { signal: AbortSignal.timeout(DOCS_FETCH_TIMEOUT_MS) });
           if (!res.ok) throw new Error(`status ${res.status}`);
-          this.lastGood.set(service, (await res.json()) as OpenAPIObject);
+          const document: unknown = await res.json();
+          if (!isOpenApiDocument(document)) throw new Error('not an OpenAPI document');
+          this.lastGood.set(service, document);
         } catch (err) {
           this.logger.warn({ service, err: { message: (err as Error).message } }, 'OpenAPI document of a service unavailable');
         }
