@@ -20,14 +20,16 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Random link tokens: issued (earlier ones of the same kind die), checked, and spent once. */
+/** Random link tokens: issued (earlier ones of the same kind die, but cancellations), checked, and spent once. */
 @Injectable()
 export class TokensService {
   constructor(@Inject(CLOCK) private readonly clock: Clock) {}
 
   async issue(manager: EntityManager, userId: string, kind: AuthTokenKind, newEmail: string | null = null): Promise<string> {
     const now = this.clock.now();
-    await manager.update(AuthToken, { userId, kind, usedAt: IsNull() }, { usedAt: now });
+    // Every change notice's link may call off whatever change is pending: a thief asking twice
+    // must not turn the first notice's link dead while the second change waits.
+    if (kind !== 'email_change_cancel') await manager.update(AuthToken, { userId, kind, usedAt: IsNull() }, { usedAt: now });
     const token = randomBytes(32).toString('base64url');
     await manager.insert(AuthToken, {
       userId,

@@ -80,6 +80,17 @@ describe('auth-service: account protection (issue 7)', () => {
       }
     });
 
+    it('the first notice’s link still calls off a second request made meanwhile', async () => {
+      const { stolen } = await stolenSessionRequestsChange('twice-victim@mate.test', 'thief-twice-1@evil.test');
+      await bed.call('POST', '/api/auth/request-email-change', { token: stolen, body: { newEmail: 'thief-twice-2@evil.test' } });
+      const second = tokenOf((await bed.nextEmail('thief-twice-2@evil.test', 'email-change')).link);
+      const firstNotice = tokenOf((await bed.nextEmail('twice-victim@mate.test', 'email-change-requested')).link);
+      expect((await bed.call('POST', '/api/auth/cancel-email-change', { body: { token: firstNotice } })).status).toBe(200);
+      expect((await confirmChange(second)).status).toBe(400);
+      const secondNotice = tokenOf((await bed.nextEmail('twice-victim@mate.test', 'email-change-requested', 1)).link);
+      expect((await bed.call('POST', '/api/auth/cancel-email-change', { body: { token: secondNotice } })).status).toBe(400);
+    });
+
     it('the cancellation link dies with the change: after the change is confirmed, or after 30 minutes', async () => {
       const { confirm } = await stolenSessionRequestsChange('done-change@mate.test', 'done-change-new@mate.test');
       const cancel = tokenOf((await bed.nextEmail('done-change@mate.test', 'email-change-requested')).link);
