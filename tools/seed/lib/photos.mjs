@@ -46,6 +46,7 @@ export async function renderUpload(kind, rng, { width = SOURCE_WIDTH, height = S
 /** What ImageProcessor.process makes of an upload: `{ size: { body, width, height } }`. */
 export async function encodeLikeProfileService(upload) {
   const input = Buffer.isBuffer(upload) ? sharp(upload, SHARP_OPTIONS) : sharp(upload.data, { ...SHARP_OPTIONS, raw: upload.raw });
+  /** @param {number} px @returns {import('sharp').ResizeOptions} */
   const fitInside = (px) => ({ width: px, height: px, fit: 'inside', withoutEnlargement: true });
   const largestFirst = Object.entries(PHOTO_SIZES).sort((a, b) => b[1] - a[1]);
   const pixels = await input.rotate().resize(fitInside(largestFirst[0][1])).raw().toBuffer({ resolveWithObject: true });
