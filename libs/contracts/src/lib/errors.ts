@@ -33,3 +33,20 @@ export enum ErrorCode {
 /** The generic fallback texts of spec 000 §8 and 001 §8. */
 export const FALLBACK_ERROR_MESSAGE = 'An error occurred';
 export const REQUEST_FAILED_MESSAGE = 'Request failed';
+
+/**
+ * The texts the gateway's edge (and server-kit, for the same refusals a service makes itself)
+ * answers with, in one place so a client or a test names them instead of copying them.
+ */
+export const EdgeMessages = {
+  /** 408: a request body, or an upload, that did not arrive by its deadline. */
+  requestTimeout: 'Request body was not received in time',
+  /** 413: a body over the limit of its route. */
+  tooLarge: 'Request body is too large',
+  /** 503: a service down, slow, out of connections, or the edge out of buffer memory. */
+  unavailable: 'Service temporarily unavailable',
+  /** 429: over the per-address cap on requests in flight (the per-minute rate says 'Too many attempts'). */
+  tooManyInFlight: 'Too many requests in progress',
+  /** 404: an API path no service owns. */
+  notFound: 'Not found',
+} as const;
