@@ -205,7 +205,7 @@ export class AccountsService {
       await this.tokens.spend(m, row);
       await m.update(User, { id: row.userId }, { passwordHash });
       // Whoever knew the old password may have asked to move the account to their own address.
-      await this.tokens.cancelEmailChange(m, row.userId);
+      await this.tokens.retireEmailChangeTokens(m, row.userId);
       return row.userId;
     });
     // Whoever knew the old password is signed out everywhere.
@@ -295,7 +295,7 @@ export class AccountsService {
     await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, token, 'email_change_cancel', true);
       if (!row) throw badRequest(AuthMessages.emailChangeCancelInvalid, ErrorCode.InvalidToken);
-      await this.tokens.cancelEmailChange(m, row.userId);
+      await this.tokens.retireEmailChangeTokens(m, row.userId);
     });
   }
 
@@ -307,7 +307,7 @@ export class AccountsService {
         const row = await this.tokens.find(m, token, 'email_change', true);
         if (!row || !row.newEmail) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
         // The change is done: its cancellation link stops working with it.
-        await this.tokens.cancelEmailChange(m, row.userId);
+        await this.tokens.retireEmailChangeTokens(m, row.userId);
         const user = await m.findOneOrFail(User, { where: { id: row.userId } });
         const oldEmail = user.email;
         const changedAt = this.clock.now();

@@ -82,7 +82,7 @@ export class SessionsService {
    */
   async endOthers(principal: AuthPrincipal): Promise<number> {
     return this.dataSource.transaction(async (m) => {
-      await this.tokens.cancelEmailChange(m, principal.userId);
+      await this.tokens.retireEmailChangeTokens(m, principal.userId);
       return this.endAll(principal.userId, principal.sessionId, m);
     });
   }

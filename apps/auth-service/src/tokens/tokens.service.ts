@@ -58,10 +58,11 @@ export class TokensService {
   }
 
   /**
-   * Calls off the user's pending email change: its confirmation link and its cancellation link
-   * stop working. Returns how many tokens were live.
+   * Spends every live token of the user's pending email change: its confirmation link and its
+   * cancellation links stop working. Used when the change is called off (the cancel link, a
+   * password reset, 'log out other devices') and when it is confirmed. Returns how many were live.
    */
-  async cancelEmailChange(manager: EntityManager, userId: string): Promise<number> {
+  async retireEmailChangeTokens(manager: EntityManager, userId: string): Promise<number> {
     const result = await manager.update(
       AuthToken,
       { userId, kind: In(EMAIL_CHANGE_KINDS), usedAt: IsNull() },
