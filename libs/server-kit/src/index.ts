@@ -22,6 +22,7 @@ export * from './lib/realtime/realtime-emitter';
 export * from './lib/realtime/socket-event';
 export * from './lib/realtime/realtime.module';
 export * from './lib/rate-limit/rate-limit';
+export * from './lib/rate-limit/address';
 export * from './lib/database/database.module';
 export * from './lib/events/kit-migrations';
 export * from './lib/events/outbox.service';
