@@ -33,16 +33,14 @@ export function readLegacyToken(): string | null {
  * of them (an older build, a key cleared by hand); the screens that read `token` would then fail
  * with 'Not authenticated' while the member is signed in. Whichever key exists fills the other;
  * when both exist and differ, `auth_token` wins, since it is the token the start-up check and
- * every other call use. Returns the token, or null when neither key holds one.
+ * every other call use. Nothing to do when neither key holds one.
  */
-export function alignStoredTokens(): string | null {
+export function alignStoredTokens(): void {
   const store = storage();
-  if (!store) return null;
-  const token = store.getItem(AUTH_TOKEN_KEY) || store.getItem(LEGACY_TOKEN_KEY) || null;
-  if (!token) return null;
+  const token = readStoredToken();
+  if (!store || !token) return;
   if (store.getItem(AUTH_TOKEN_KEY) !== token) store.setItem(AUTH_TOKEN_KEY, token);
   if (store.getItem(LEGACY_TOKEN_KEY) !== token) store.setItem(LEGACY_TOKEN_KEY, token);
-  return token;
 }
 
 export function readStoredAuth(): StoredAuth {
