@@ -46,7 +46,6 @@ export const CONTENT_TYPES = {
   '.cjs': `text/javascript${TEXT}`,
   '.css': `text/css${TEXT}`,
   '.json': `application/json${TEXT}`,
-  '.map': `application/json${TEXT}`,
   '.webmanifest': `application/manifest+json${TEXT}`,
   '.txt': `text/plain${TEXT}`,
   '.xml': `application/xml${TEXT}`,
