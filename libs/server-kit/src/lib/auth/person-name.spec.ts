@@ -17,6 +17,9 @@ describe('IsPersonName (issue 7, item 6)', () => {
     'محمد',
     'Ana 🌸',
     'Mary Jane 2',
+    'Мария',
+    '李小龙',
+    'Мария Smith',
   ])('accepts %j', (name) => {
     expect(isPersonName(name)).toBe(true);
   });
@@ -42,8 +45,28 @@ describe('IsPersonName (issue 7, item 6)', () => {
     ['a right-to-left override', 'Ana\u202Emoc.live'],
     ['a zero-width space', 'evil\u200B.com'],
     ['a soft hyphen', 'ev\u00ADil'],
+    // Round 2: any two-letter ending reads as a domain, not only a list of TLDs.
+    ['a .ai domain', 'mate-login.ai'],
+    ['a .zip domain with a path', 'evil.zip/login'],
+    ['a .email domain', 'evil.email'],
+    ['a .gg domain', 'evil.gg'],
+    ['a Cyrillic ending', 'evil.\u0441\u043Em'],
+    ['an IDN ending', 'mate.\u0440\u0444'],
+    ['an initial glued to a surname', 'A.De Silva'],
+    ['an ideographic dot before CJK', '李小龙\u3002中国'],
+    // Words that mix look-alike scripts are homographs.
+    ['Latin with a Cyrillic а', 'p\u0430ypal'],
+    ['Cyrillic with a Latin p', '\u0410pple'],
+    ['Latin with a Greek ο', 'G\u03BFogle Support'],
+    ['Cyrillic with Greek', '\u041C\u03B1\u0440\u0438\u044F'],
   ])('refuses %s', (_what, name) => {
     expect(isPersonName(name)).toBe(false);
+  });
+
+  it('accepts the names people write with dots, apostrophes and hyphens, in every script', () => {
+    for (const name of ['J.R.R. Tolkien', 'St. John', "O'Brien", 'Anne-Marie', 'José', '李小龙', 'Мария']) {
+      expect(isPersonName(name)).toBe(true);
+    }
   });
 
   it('refuses values that are not text', () => {

@@ -5,17 +5,6 @@ export const PERSON_NAME_MESSAGE = 'Name must not contain links or special chara
 /** Dots as a mail client may read them: ASCII, full-width, ideographic and half-width ideographic. */
 const DOT = '[.\\u3002\\uFF0E\\uFF61]';
 
-/**
- * Endings that make `word.ending` read as a web address. Not every TLD: two-letter country codes
- * other than the ones link-shorteners and spam favour would refuse too many real names with an
- * initial ("A.De Silva"); the common generic ones and the abused ones are what matter.
- */
-const TLDS = [
-  'com', 'net', 'org', 'info', 'biz', 'io', 'co', 'me', 'app', 'dev', 'xyz', 'online', 'site', 'top', 'club',
-  'link', 'click', 'live', 'shop', 'store', 'tech', 'website', 'page', 'ly', 'gl', 'to', 'cc', 'tk', 'ml', 'ga',
-  'cf', 'gq', 'ru', 'cn', 'uk', 'de', 'fr', 'us', 'eu', 'in', 'br', 'ca', 'nl', 'es', 'pl', 'ch', 'jp',
-];
-
 /** What makes a name a link, or lets it hide one: each is refused. */
 const REFUSED: RegExp[] = [
   // Control and format characters (NUL, newlines, bidi overrides, zero-width joiners and spaces).
@@ -27,17 +16,33 @@ const REFUSED: RegExp[] = [
   new RegExp(`\\bwww${DOT}`, 'iu'),
   // An email address, or half of one.
   /[@\uFF20]/u,
-  // name.tld, with the dot in any of its look-alikes, ending the word or followed by a path.
-  new RegExp(`[\\p{L}\\p{N}-]${DOT}(?:${TLDS.join('|')}|xn--[a-z0-9-]+)(?![\\p{L}\\p{N}])`, 'iu'),
+  // name.ending, the dot in any of its look-alikes: every two-or-more-letter ending, not a list of
+  // TLDs (new ones keep coming: .ai, .zip, .email, .gg; IDN ones like .рф; xn--). 'J.R.R.' and
+  // 'St. John' stay valid (one letter, or a space, after each dot); 'A.De Silva' does not.
+  new RegExp(`[\\p{L}\\p{N}-]${DOT}\\p{L}{2,}`, 'u'),
   // An IPv4 address.
   new RegExp(`\\d{1,3}(?:${DOT}\\d{1,3}){3}`, 'u'),
 ];
 
-/** True when the text could be a name as people write them: no links, no control or format characters. */
+/**
+ * The scripts whose letters pass for each other ('а' Cyrillic, 'ο' Greek, 'a' Latin): one word
+ * using two of them is a homograph ('Аpple', 'pаypal'), not a name.
+ */
+const LOOKALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
+function mixesScripts(word: string): boolean {
+  return LOOKALIKE_SCRIPTS.filter((script) => script.test(word)).length > 1;
+}
+
+/**
+ * True when the text could be a name as people write them: no links, no control or format
+ * characters, no word mixing Latin, Cyrillic and Greek letters.
+ */
 export function isPersonName(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   const text = value.normalize('NFKC');
-  return !REFUSED.some((pattern) => pattern.test(text));
+  if (REFUSED.some((pattern) => pattern.test(text))) return false;
+  return !text.split(/\s+/u).some(mixesScripts);
 }
 
 /**
