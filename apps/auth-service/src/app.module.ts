@@ -7,8 +7,7 @@ import { RepublishModule } from './republish/republish.module';
 import { User } from './accounts/user.entity';
 import { Session } from './sessions/session.entity';
 import { AuthToken } from './tokens/auth-token.entity';
-import { CreateAccounts1795290000000 } from './migrations/1795290000000-CreateAccounts';
-import { EmailChangeCancelToken1795386200000 } from './migrations/1795386200000-EmailChangeCancelToken';
+import { AUTH_MIGRATIONS } from './migrations';
 
 @Module({})
 export class AppModule {
@@ -19,7 +18,7 @@ export class AppModule {
       envClass: AuthEnv,
       env,
       entities: [User, Session, AuthToken],
-      migrations: [CreateAccounts1795290000000, EmailChangeCancelToken1795386200000],
+      migrations: AUTH_MIGRATIONS,
       features: [AccountsModule, RepublishModule],
     });
   }

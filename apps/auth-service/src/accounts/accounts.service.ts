@@ -82,11 +82,14 @@ export class AccountsService {
     return verified && this.admins.has(email.toLowerCase()) ? ROLE_ADMIN : current;
   }
 
-  /** Grants the ADMIN_EMAILS role to a just-verified address, on the row and the live sessions. */
-  private async grantRoleOnVerified(m: EntityManager, user: User, email: string): Promise<Role | null> {
+  /**
+   * Grants the ADMIN_EMAILS role to a just-verified address on the row; returns the account's role,
+   * which the caller then sets on every live session (a session may still say 'admin' from before
+   * the DemoteUnverifiedAdmins migration, and must not keep it once verified).
+   */
+  private async grantRoleOnVerified(m: EntityManager, user: User, email: string): Promise<Role> {
     const role = this.roleFor(email, true, user.role);
-    if (role === user.role) return null;
-    await m.update(User, { id: user.id }, { role });
+    if (role !== user.role) await m.update(User, { id: user.id }, { role });
     return role;
   }
 
@@ -162,14 +165,16 @@ export class AccountsService {
   }
 
   /**
-   * Also brings the session's `verified` flag in line with the account: a session created before
-   * sessions carried it counts as unverified, and this is the web app's start-up call.
+   * Also brings the sessions' `verified` flag and role in line with the account: a session created
+   * before sessions carried the flag counts as unverified, one of an admin demoted by a migration
+   * still says 'admin', and this is the web app's start-up call.
    */
   async me(principal: AuthPrincipal): Promise<UserDto> {
     const user = await this.users.findOne({ where: { id: principal.userId } });
     if (!user) throw unauthorized(AuthMessages.authRequired);
     const verified = user.emailVerifiedAt !== null;
     if (principal.verified !== verified) await this.sessionStore.setVerified(user.id, verified);
+    if (principal.role !== user.role) await this.sessionStore.setRole(user.id, user.role);
     return toUserDto(user);
   }
 
@@ -238,7 +243,7 @@ export class AccountsService {
       await this.tokens.spend(m, row);
       // Locked: the event below carries the user's state as of this transaction (ADR 0004).
       const user = await m.findOneOrFail(User, { where: { id: row.userId }, lock: { mode: 'pessimistic_write' } });
-      if (user.emailVerifiedAt) return { userId: user.id, role: null };
+      if (user.emailVerifiedAt) return { userId: user.id, role: user.role };
       const verifiedAt = this.clock.now();
       await m.update(User, { id: user.id }, { emailVerifiedAt: verifiedAt });
       const role = await this.grantRoleOnVerified(m, user, user.email);
@@ -253,7 +258,7 @@ export class AccountsService {
     });
     // The member's signed-in devices may use the whole product (and an admin's, admin) from their next request.
     await this.sessionStore.setVerified(verified.userId);
-    if (verified.role) await this.sessionStore.setRole(verified.userId, verified.role);
+    await this.sessionStore.setRole(verified.userId, verified.role);
   }
 
   /**
@@ -301,7 +306,7 @@ export class AccountsService {
 
   async verifyEmailChange(token: string, ip: string | null): Promise<string> {
     await this.limits.consume('tokenIp', ip ?? 'unknown');
-    let changed: { userId: string; newEmail: string; role: Role | null };
+    let changed: { userId: string; newEmail: string; role: Role };
     try {
       changed = await this.dataSource.transaction(async (m) => {
         const row = await this.tokens.find(m, token, 'email_change', true);
@@ -327,7 +332,7 @@ export class AccountsService {
       throw e;
     }
     await this.sessionStore.setVerified(changed.userId);
-    if (changed.role) await this.sessionStore.setRole(changed.userId, changed.role);
+    await this.sessionStore.setRole(changed.userId, changed.role);
     return changed.newEmail;
   }
 
