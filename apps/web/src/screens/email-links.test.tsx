@@ -7,6 +7,11 @@ import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../t
 import { renderWithApp } from '../testing/render';
 
 const location = () => screen.getByTestId('location').textContent;
+/** Lets `ms` of fake time pass, redirect timers included. */
+const advanceTimers = (ms: number) =>
+  act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
 
 describe('pages opened from email links', () => {
   let api: FakeApi;
@@ -39,9 +44,7 @@ describe('pages opened from email links', () => {
       expect(localStorage.getItem(AUTH_USER_KEY)).toBeNull();
       expect(location()).toBe('/verify-email?token=abc');
 
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(2000);
-      });
+      await advanceTimers(2000);
       expect(location()).toBe('/');
       expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
     });
@@ -103,9 +106,7 @@ describe('pages opened from email links', () => {
       expect(await screen.findByRole('heading', { name: 'Password Reset!' })).toBeInTheDocument();
       expect(api.auth.resetPassword).toHaveBeenCalledWith({ token: 'good', newPassword: 'long-enough' });
 
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(3000);
-      });
+      await advanceTimers(3000);
       expect(location()).toBe('/');
     });
   });
@@ -117,10 +118,24 @@ describe('pages opened from email links', () => {
       renderWithApp(api, { route: '/verify-email-change?token=t1' });
       expect(await screen.findByText('new@example.com')).toBeInTheDocument();
       expect(api.auth.verifyEmailChange).toHaveBeenCalledWith('t1');
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(3000);
-      });
+      await advanceTimers(3000);
       expect(location()).toBe('/');
+    });
+
+    it('shows the pending view while verifying, then its own message when the server gives no reason', async () => {
+      let refuse: (error: ApiError) => void = () => undefined;
+      api.auth.verifyEmailChange.mockReturnValue(
+        new Promise((_resolve, reject) => {
+          refuse = reject;
+        }),
+      );
+      renderWithApp(api, { route: '/verify-email-change?token=t2' });
+      expect(await screen.findByRole('heading', { name: 'Verifying your new email...' })).toBeInTheDocument();
+      expect(document.title).toContain('Confirm Email Change');
+      refuse(new ApiError('Bad Gateway', 502));
+      expect(await screen.findByRole('heading', { name: 'Email Change Failed' })).toBeInTheDocument();
+      expect(screen.getByText('Failed to verify email change')).toBeInTheDocument();
+      expect(api.auth.verifyEmailChange).toHaveBeenCalledTimes(1);
     });
 
     it("fails with 'Invalid verification link' without a token and offers Back to Home", async () => {
@@ -155,9 +170,7 @@ describe('pages opened from email links', () => {
       api.auth.cancelEmailChange.mockResolvedValue({ message: 'ok' });
       renderWithApp(api, { route: '/cancel-email-change?token=c2' });
       expect(await screen.findByRole('heading', { name: 'Email Change Cancelled' })).toBeInTheDocument();
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(10_000);
-      });
+      await advanceTimers(10_000);
       expect(location()).toBe('/cancel-email-change?token=c2');
     });
 

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
-import { AuthLayout } from '../../components/AuthLayout';
+import { EmailLinkCard } from '../../components/EmailLinkPage';
 import { StatusPanel } from '../../components/StatusPanel';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useRedirectHomeAfter } from '../../components/useEmailLink';
@@ -131,11 +131,5 @@ export function ResetPasswordScreen() {
     );
   }
 
-  return (
-    <AuthLayout>
-      <div className="mate-card mate-card--strong mate-card--pad-lg auth-card" aria-live="polite">
-        {content}
-      </div>
-    </AuthLayout>
-  );
+  return <EmailLinkCard>{content}</EmailLinkCard>;
 }
