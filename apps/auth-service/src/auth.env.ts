@@ -8,7 +8,7 @@ export class AuthEnv extends DatabaseEnv {
   @IsUrl({ require_tld: false, require_protocol: true })
   WEB_URL = 'http://localhost:4200';
 
-  /** Comma-separated emails that get the admin role when they register or sign in. */
+  /** Comma-separated emails that get the admin role once the address is verified (at verification, or a later sign-in). */
   @IsOptional()
   @IsString()
   ADMIN_EMAILS = '';

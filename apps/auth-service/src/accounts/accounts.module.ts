@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type Redis from 'ioredis';
-import { RateLimits, REDIS } from '@mate/server-kit';
+import { CLOCK, RateLimits, REDIS, type Clock } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { Session } from '../sessions/session.entity';
 import { SessionsController } from '../sessions/sessions.controller';
@@ -12,6 +12,7 @@ import { TokensService } from '../tokens/tokens.service';
 import { AccountsService } from './accounts.service';
 import { AuthController, VerificationController } from './accounts.controller';
 import { AUTH_RATE_LIMITER, authRateLimits } from './rate-limits';
+import { KnownAddresses } from './known-addresses';
 import { User } from './user.entity';
 
 @Module({
@@ -35,6 +36,11 @@ import { User } from './user.entity';
       inject: [REDIS, AuthEnv],
       useFactory: (redis: Redis, env: AuthEnv) =>
         new RateLimits(redis, env.KEY_PREFIX, authRateLimits(env.IP_RATE_LIMIT_MULTIPLIER)),
+    },
+    {
+      provide: KnownAddresses,
+      inject: [REDIS, AuthEnv, CLOCK],
+      useFactory: (redis: Redis, env: AuthEnv, clock: Clock) => new KnownAddresses(redis, env.KEY_PREFIX, clock),
     },
   ],
   exports: [AccountsService],

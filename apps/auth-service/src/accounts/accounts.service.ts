@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import * as argon2 from 'argon2';
@@ -15,12 +15,14 @@ import {
   type UserDto,
 } from '@mate/contracts';
 import {
+  AppException,
   badRequest,
   CLOCK,
   conflict,
   forbidden,
   notFound,
   OutboxService,
+  rateLimitAddress,
   RateLimits,
   SessionStore,
   unauthorized,
@@ -32,6 +34,7 @@ import { SessionsService, type DeviceContext } from '../sessions/sessions.servic
 import { User } from './user.entity';
 import { toUserDto } from './user.mapper';
 import { AUTH_RATE_LIMITER, type AuthRateLimit } from './rate-limits';
+import { KnownAddresses } from './known-addresses';
 import type { LoginDto, RegisterDto, RequestEmailChangeDto, ResetPasswordDto } from './dto/auth.dto';
 
 /** argon2id with OWASP's minimum memory cost; about 50 ms a hash on this hardware. */
@@ -43,6 +46,12 @@ const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, 
  */
 let dummyHash: Promise<string> | undefined;
 const dummyPasswordHash = () => (dummyHash ??= argon2.hash('not-a-real-password', ARGON2_OPTIONS));
+
+/**
+ * The key every per-address rule counts a client under: the address, an IPv6 one by its /64 (a
+ * client holds the whole /64 and may pick a fresh address in it for every request).
+ */
+const addressKey = (ip: string | null | undefined) => rateLimitAddress(ip ?? 'unknown');
 
 function isUniqueViolation(e: unknown): boolean {
   return (e as { code?: string })?.code === '23505' || (e as { driverError?: { code?: string } })?.driverError?.code === '23505';
@@ -65,6 +74,7 @@ export class AccountsService {
     private readonly outbox: OutboxService,
     private readonly env: AuthEnv,
     @Inject(AUTH_RATE_LIMITER) private readonly limits: RateLimits<AuthRateLimit>,
+    private readonly knownAddresses: KnownAddresses,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.admins = adminEmails(env);
@@ -94,7 +104,8 @@ export class AccountsService {
   }
 
   async register(dto: RegisterDto, device: DeviceContext): Promise<AuthResponse> {
-    await this.limits.consume('registerIp', device.ipAddress ?? 'unknown');
+    const address = addressKey(device.ipAddress);
+    await this.limits.consume('registerIp', address);
     const passwordHash = await argon2.hash(dto.password, ARGON2_OPTIONS);
     let user: User;
     try {
@@ -128,19 +139,25 @@ export class AccountsService {
       if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
       throw e;
     }
+    // Signed in with the password just chosen: the address is the owner's.
+    await this.knownAddresses.remember(user.id, address);
     const token = await this.sessions.start(user.id, user.role, false, device);
     return { token, user: toUserDto(user) };
   }
 
   async login(dto: LoginDto, device: DeviceContext): Promise<AuthResponse> {
-    const ip = device.ipAddress ?? 'unknown';
+    const address = addressKey(device.ipAddress);
     // Failures lock an account per address (a stranger elsewhere cannot lock the owner out), and
-    // across all addresses only at the slower global brake (issue 7, item 4; rate-limits.ts).
-    const accountAtAddress = `${dto.email}|${ip}`;
-    await this.limits.consume('loginIp', ip);
+    // across all addresses at the slower global brake, which addresses the account has signed in
+    // from before pass (issue 7, item 4; rate-limits.ts, ADR 0010).
+    const accountAtAddress = `${dto.email}|${address}`;
+    await this.limits.consume('loginIp', address);
     await this.limits.check('loginAccountAddress', accountAtAddress);
-    await this.limits.check('loginAccount', dto.email);
+    const brake = await this.brakeOn(dto.email);
     const user = await this.users.createQueryBuilder('u').where('lower(u.email) = :email', { email: dto.email }).getOne();
+    // Refused before the password is looked at, the same whether it is right, wrong or the
+    // account does not exist: the refusal tells a guesser nothing.
+    if (brake && !(user && (await this.knownAddresses.has(user.id, address)))) throw brake;
     const ok = user
       ? await argon2.verify(user.passwordHash, dto.password)
       : (await argon2.verify(await dummyPasswordHash(), dto.password), false);
@@ -151,6 +168,7 @@ export class AccountsService {
     }
     if (user.suspendedAt) throw forbidden(AuthMessages.accountSuspended, ErrorCode.AccountSuspended);
     await this.limits.reset('loginAccountAddress', accountAtAddress);
+    await this.knownAddresses.remember(user.id, address);
     const role = this.roleFor(user.email, user.emailVerifiedAt !== null, user.role);
     if (role !== user.role) {
       user.role = role;
@@ -158,6 +176,17 @@ export class AccountsService {
     }
     const token = await this.sessions.start(user.id, user.role, user.emailVerifiedAt !== null, device);
     return { token, user: toUserDto(user) };
+  }
+
+  /** The global brake's 429 (with its Retry-After) when it is on for this email, else null. */
+  private async brakeOn(email: string): Promise<AppException | null> {
+    try {
+      await this.limits.check('loginAccount', email);
+      return null;
+    } catch (e) {
+      if (e instanceof AppException && e.getStatus() === HttpStatus.TOO_MANY_REQUESTS) return e;
+      throw e;
+    }
   }
 
   async logout(principal: AuthPrincipal): Promise<void> {
@@ -179,7 +208,7 @@ export class AccountsService {
   }
 
   async forgotPassword(email: string, ip: string | null): Promise<void> {
-    await this.limits.consume('forgotIp', ip ?? 'unknown');
+    await this.limits.consume('forgotIp', addressKey(ip));
     await this.limits.consume('forgotEmail', email);
     await this.dataSource.transaction(async (m) => {
       const user = await m.createQueryBuilder(User, 'u').where('lower(u.email) = :email', { email }).getOne();
@@ -196,13 +225,13 @@ export class AccountsService {
   }
 
   async verifyResetToken(token: string, ip: string | null): Promise<void> {
-    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    await this.limits.consume('tokenIp', addressKey(ip));
     const row = await this.tokens.find(this.dataSource.manager, token, 'reset_password');
     if (!row) throw badRequest(AuthMessages.resetLinkInvalid, ErrorCode.InvalidToken);
   }
 
   async resetPassword(dto: ResetPasswordDto, ip: string | null): Promise<void> {
-    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    await this.limits.consume('tokenIp', addressKey(ip));
     const passwordHash = await argon2.hash(dto.newPassword, ARGON2_OPTIONS);
     const userId = await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, dto.token, 'reset_password', true);
@@ -236,7 +265,7 @@ export class AccountsService {
   }
 
   async verifyEmail(token: string, ip: string | null): Promise<void> {
-    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    await this.limits.consume('tokenIp', addressKey(ip));
     const verified = await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, token, 'verify_email', true);
       if (!row) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
@@ -296,7 +325,7 @@ export class AccountsService {
 
   /** The link of the email-change-requested notice: every pending change of the account stops. */
   async cancelEmailChange(token: string, ip: string | null): Promise<void> {
-    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    await this.limits.consume('tokenIp', addressKey(ip));
     await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, token, 'email_change_cancel', true);
       if (!row) throw badRequest(AuthMessages.emailChangeCancelInvalid, ErrorCode.InvalidToken);
@@ -305,7 +334,7 @@ export class AccountsService {
   }
 
   async verifyEmailChange(token: string, ip: string | null): Promise<string> {
-    await this.limits.consume('tokenIp', ip ?? 'unknown');
+    await this.limits.consume('tokenIp', addressKey(ip));
     let changed: { userId: string; newEmail: string; role: Role };
     try {
       changed = await this.dataSource.transaction(async (m) => {

@@ -2,7 +2,8 @@ import type { RateLimitRule } from '@mate/server-kit';
 
 /**
  * Limits on the calls that guess passwords or send email (ARCHITECTURE §4). Rules whose name
- * ends in `Ip` count per client address and are scaled by IP_RATE_LIMIT_MULTIPLIER.
+ * ends in `Ip` count per client address and are scaled by IP_RATE_LIMIT_MULTIPLIER. Every
+ * per-address key is rateLimitAddress(ip): an IPv4 address, or an IPv6 address's /64.
  */
 export const AUTH_RATE_LIMITS = {
   /** Sign-in attempts from one address, whatever the account. */
@@ -10,12 +11,15 @@ export const AUTH_RATE_LIMITS = {
   /**
    * Failed sign-ins on one account from one address: the 5th locks that account for that address
    * for 15 minutes. The owner's right password from any other address still works (issue 7, item 4).
+   * Applies to every address, known ones included.
    */
   loginAccountAddress: { points: 5, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /**
    * The slower brake on guessing from many addresses: the 50th failure on one account within an
-   * hour, from anywhere, locks it everywhere for 15 minutes. Not reset by a successful sign-in
-   * (guesses made meanwhile still count); a password reset clears it.
+   * hour, from anywhere, puts it on for 15 minutes. While it is on, only addresses the account
+   * signed in from in the last 90 days (KnownAddresses) may try the password, so strangers cannot
+   * lock the owner out; others get 429 before the password is checked. Not reset by a successful
+   * sign-in (guesses made meanwhile still count); a password reset clears it.
    */
   loginAccount: { points: 50, durationSeconds: 60 * 60, blockSeconds: 15 * 60 },
   registerIp: { points: 20, durationSeconds: 60 * 60 },

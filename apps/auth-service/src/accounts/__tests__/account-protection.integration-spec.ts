@@ -1,6 +1,7 @@
 import { AuthMessages, ErrorCode, MINUTE } from '@mate/contracts';
 import type Redis from 'ioredis';
 import { PERSON_NAME_MESSAGE, REDIS } from '@mate/server-kit';
+import { viaGateway } from '@mate/server-kit/testing';
 import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed } from '../../__tests__/auth-test-bed';
 
 /**
@@ -116,29 +117,82 @@ describe('auth-service: account protection (issue 7)', () => {
       expect((await login('locked-here@mate.test', PASSWORD, '127.0.0.3')).status).toBe(200);
     });
 
-    it('the global brake: 50 failures from many addresses lock the account everywhere for 15 minutes; a reset lifts it', async () => {
-      await bed.register('many-guesses@mate.test');
-      // Ten addresses, five guesses each (each address just reaches its own lock), side by side.
+    /** Fifty wrong guesses from ten addresses, five each (each address just reaches its own lock), side by side. */
+    async function fiftyFailuresFromEverywhere(email: string) {
       const addresses = Array.from({ length: 10 }, (_, i) => `127.0.1.${i + 1}`);
       const statuses = await Promise.all(
         addresses.map(async (from) => {
           const seen: number[] = [];
-          for (let n = 0; n < 5; n++) seen.push((await login('many-guesses@mate.test', `guess number ${n}`, from)).status);
+          for (let n = 0; n < 5; n++) seen.push((await login(email, `guess number ${n}`, from)).status);
           return seen;
         }),
       );
       expect(statuses.flat()).toEqual(Array(50).fill(401));
-      const braked = await login('many-guesses@mate.test', PASSWORD, '127.0.2.1');
-      expect(braked).toMatchObject({ status: 429, body: { error: AuthMessages.tooManyAttempts } });
-      const retryAfter = Number(braked.headers.get('retry-after'));
-      expect(retryAfter).toBeGreaterThan(14 * 60);
-      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    }
 
-      await bed.call('POST', '/api/auth/forgot-password', { body: { email: 'many-guesses@mate.test' } });
-      const reset = tokenOf((await bed.nextEmail('many-guesses@mate.test', 'reset-password')).link);
-      await bed.call('POST', '/api/auth/reset-password', { body: { token: reset, newPassword: 'a fresh password' } });
-      expect((await login('many-guesses@mate.test', 'a fresh password', '127.0.2.1')).status).toBe(200);
+    it('the global brake: after 50 failures from anywhere, an address the owner signed in from before still gets in; others get 429 for 15 minutes', async () => {
+      await bed.register('many-guesses@mate.test', {}); // from 127.0.0.1
+      expect((await login('many-guesses@mate.test', PASSWORD, '127.0.3.1')).status).toBe(200);
+      await fiftyFailuresFromEverywhere('many-guesses@mate.test');
+
+      // The owner, at home (signed in from there before) and where the account was made.
+      expect((await login('many-guesses@mate.test', PASSWORD, '127.0.3.1')).status).toBe(200);
+      expect((await login('many-guesses@mate.test', PASSWORD, '127.0.0.1')).status).toBe(200);
+
+      // Anyone else: 429, the right password or not (the refusal says nothing about it).
+      const right = await login('many-guesses@mate.test', PASSWORD, '127.0.2.1');
+      const wrong = await login('many-guesses@mate.test', 'one more guess', '127.0.2.1');
+      for (const braked of [right, wrong]) {
+        expect(braked).toMatchObject({ status: 429, body: { error: AuthMessages.tooManyAttempts } });
+        const retryAfter = Number(braked.headers.get('retry-after'));
+        expect(retryAfter).toBeGreaterThan(14 * 60);
+        expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      }
+      const { requestId: _r, ...rightBody } = right.body as Record<string, unknown>;
+      const { requestId: _w, ...wrongBody } = wrong.body as Record<string, unknown>;
+      expect(rightBody).toEqual(wrongBody);
+      // The per-address lock still holds at a known address.
+      for (let i = 0; i < 5; i++) expect((await login('many-guesses@mate.test', `home guess ${i}`, '127.0.3.1')).status).toBe(401);
+      expect((await login('many-guesses@mate.test', PASSWORD, '127.0.3.1')).status).toBe(429);
+      expect((await login('many-guesses@mate.test', PASSWORD, '127.0.0.1')).status).toBe(200);
     }, 60_000);
+
+    it('the brake ends with a password reset; an address known more than 90 days ago is a stranger again', async () => {
+      await bed.register('long-ago@mate.test'); // from 127.0.0.1
+      expect((await login('long-ago@mate.test', PASSWORD, '127.0.3.2')).status).toBe(200);
+      bed.clock.advance(91 * 24 * 60 * MINUTE);
+      expect((await login('long-ago@mate.test', PASSWORD, '127.0.3.3')).status).toBe(200);
+      await fiftyFailuresFromEverywhere('long-ago@mate.test');
+      expect((await login('long-ago@mate.test', PASSWORD, '127.0.3.2')).status).toBe(429);
+      expect((await login('long-ago@mate.test', PASSWORD, '127.0.0.1')).status).toBe(429);
+      expect((await login('long-ago@mate.test', PASSWORD, '127.0.3.3')).status).toBe(200);
+
+      await bed.call('POST', '/api/auth/forgot-password', { body: { email: 'long-ago@mate.test' } });
+      const reset = tokenOf((await bed.nextEmail('long-ago@mate.test', 'reset-password')).link);
+      await bed.call('POST', '/api/auth/reset-password', { body: { token: reset, newPassword: 'a fresh password' } });
+      expect((await login('long-ago@mate.test', 'a fresh password', '127.0.2.1')).status).toBe(200);
+    }, 60_000);
+
+    it('an account keeps its 20 most recent addresses', async () => {
+      await bed.register('travels@mate.test'); // from 127.0.0.1, the oldest
+      for (let i = 1; i <= 20; i++) {
+        bed.clock.advance(MINUTE);
+        expect((await login('travels@mate.test', PASSWORD, `127.0.4.${i}`)).status).toBe(200);
+      }
+      await fiftyFailuresFromEverywhere('travels@mate.test');
+      expect((await login('travels@mate.test', PASSWORD, '127.0.0.1')).status).toBe(429);
+      expect((await login('travels@mate.test', PASSWORD, '127.0.4.1')).status).toBe(200);
+    }, 60_000);
+
+    it('IPv6: the addresses of one /64 share one budget (a client picks a new one at will)', async () => {
+      await bed.register('v6@mate.test');
+      const from = (address: string, password: string) =>
+        bed.call('POST', '/api/auth/login', { body: { email: 'v6@mate.test', password }, headers: viaGateway(address, bed.svc.env) });
+      for (let i = 1; i <= 5; i++) expect((await from(`2001:db8:a:b::${i}`, `wrong guess ${i}`)).status).toBe(401);
+      const sixth = await from('2001:db8:a:b:ffff:1:2:3', PASSWORD);
+      expect(sixth).toMatchObject({ status: 429, body: { error: AuthMessages.tooManyAttempts } });
+      expect((await from('2001:db8:a:c::1', PASSWORD)).status).toBe(200);
+    });
   });
 
   describe('item 6: no attacker text in official emails', () => {
