@@ -202,6 +202,9 @@ describe('auth-service: account protection (issue 7)', () => {
       ['www.', 'see www.evil'],
       ['an address', 'write to help@evil'],
       ['a bidi override', 'Ana\u202Emoc.live'],
+      ['a TLD no list had', 'Security team: re-login at mate-login.ai'],
+      ['a Cyrillic о in the ending', 'evil.\u0441\u043Em'],
+      ['a word mixing Latin and Cyrillic', 'Support from p\u0430ypal'],
     ])('refuses a name with %s at sign-up', async (_what, name) => {
       const res = await bed.call('POST', '/api/auth/register', { body: { email: 'phish@mate.test', password: PASSWORD, name } });
       expect(res).toMatchObject({ status: 400, body: { error: PERSON_NAME_MESSAGE } });
