@@ -31,8 +31,11 @@ export class GatewayEnv extends BaseServiceEnv {
   /** Requests per minute one address may make through the gateway. */
   @Transform(int) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE = 1200;
 
-  /** Largest request body for ordinary calls, and for photo and audio uploads. */
-  @Transform(int) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 1024 * 1024;
+  /**
+   * Largest request body for ordinary calls (the services accept at most 100 KB of JSON), and for
+   * photo and audio uploads.
+   */
+  @Transform(int) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 100 * 1024;
   @Transform(int) @IsInt() @Min(1024) UPLOAD_LIMIT_BYTES = 11 * 1024 * 1024;
 
   /** How long a service may take to answer before the gateway gives up. */
@@ -44,12 +47,28 @@ export class GatewayEnv extends BaseServiceEnv {
    * request did (408 after it); a client also has this long to send its request headers.
    */
   @Transform(int) @IsInt() @Min(100) BODY_TIMEOUT_MS = 10_000;
-  /** Uploads stream to their service and must have arrived within this (408, the exchange is cut). */
-  @Transform(int) @IsInt() @Min(100) UPLOAD_BODY_TIMEOUT_MS = 60_000;
-  /** Requests one client address may have in flight on one replica; more are answered 429. */
+  /**
+   * Ordinary bodies being read at the edge, in bytes, on one replica (declared lengths, or bytes
+   * received for chunked ones): past it a body is answered 503 with Retry-After instead of read.
+   */
+  @Transform(int) @IsInt() @Min(1024) EDGE_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+  /**
+   * Uploads stream to their service and must have arrived within UPLOAD_BODY_BASE_MS plus their
+   * length at UPLOAD_MIN_BYTES_PER_SECOND (20 s + 11 MB at 16 KiB/s ≈ 12 min at most), with no
+   * pause longer than UPLOAD_IDLE_TIMEOUT_MS between bytes; 408 otherwise, the exchange cut.
+   */
+  @Transform(int) @IsInt() @Min(100) UPLOAD_BODY_BASE_MS = 20_000;
+  @Transform(int) @IsInt() @Min(1) UPLOAD_MIN_BYTES_PER_SECOND = 16 * 1024;
+  @Transform(int) @IsInt() @Min(100) UPLOAD_IDLE_TIMEOUT_MS = 15_000;
+  /** Requests one client address (an IPv6 /64) may have in flight on one replica; more are answered 429. */
   @Transform(int) @IsInt() @Min(1) MAX_CONCURRENT_PER_CLIENT = 32;
-  /** Connections kept open to each service at most; further requests wait for one. */
+  /** Connections kept open to each service at most for ordinary calls; further requests wait for one. */
   @Transform(int) @IsInt() @Min(1) UPSTREAM_MAX_SOCKETS = 256;
+  /**
+   * Connections to each service for uploads, a pool of their own: slow but accepted uploads fill
+   * these, never the ones every other call needs.
+   */
+  @Transform(int) @IsInt() @Min(1) UPSTREAM_MAX_UPLOAD_SOCKETS = 64;
   /** How long a request may wait for a connection to its service before it is answered 503. */
   @Transform(int) @IsInt() @Min(100) UPSTREAM_QUEUE_TIMEOUT_MS = 5_000;
 
@@ -75,3 +94,8 @@ export class GatewayEnv extends BaseServiceEnv {
 // The URL variables are validated like declared fields: config validation whitelists decorated
 // properties only.
 for (const service of SERVICE_REGISTRY) IsUrl(url)(GatewayEnv.prototype, service.urlVariable);
+
+/** The deadline of a whole upload of `bytes` bytes (declared, or the upload limit when chunked). */
+export function uploadDeadlineMs(env: GatewayEnv, bytes: number): number {
+  return env.UPLOAD_BODY_BASE_MS + Math.ceil((bytes * 1000) / env.UPLOAD_MIN_BYTES_PER_SECOND);
+}

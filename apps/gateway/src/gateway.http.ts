@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOGGER, REDIS, SessionStore, type HttpOptions } from '@mate/server-kit';
-import { GatewayEnv } from './gateway.env';
+import { GatewayEnv, uploadDeadlineMs } from './gateway.env';
 import { apiResponseHeaders } from './proxy/api-headers';
 import { createEdge } from './proxy/edge';
 import { RealtimeServer } from './realtime/realtime.server';
@@ -37,15 +37,16 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
 
 /**
  * Node's own deadlines for the gateway's connections. The edge answers a late body itself (a JSON
- * 408 after BODY_TIMEOUT_MS, UPLOAD_BODY_TIMEOUT_MS for uploads); these are the backstops: headers
- * must arrive within BODY_TIMEOUT_MS, and a whole request (an upload included) within both
- * deadlines together, checked every second instead of Node's 30 s. Neither applies to an idle
+ * 408 after BODY_TIMEOUT_MS; for uploads, by a deadline scaled to their length, and after
+ * UPLOAD_IDLE_TIMEOUT_MS without a byte); these are the backstops: headers must arrive within
+ * BODY_TIMEOUT_MS, and a whole request within that plus the deadline of the largest upload,
+ * checked every second instead of Node's 30 s. Neither applies to an idle
  * kept-alive connection (keepAliveTimeout, Node's 5 s, does) nor to an upgraded WebSocket, and a
  * socket.io long-poll is a GET whose request is complete at once, however long its answer waits.
  */
 function limitSlowClients(server: Server, env: GatewayEnv) {
   server.headersTimeout = env.BODY_TIMEOUT_MS;
-  server.requestTimeout = env.BODY_TIMEOUT_MS + env.UPLOAD_BODY_TIMEOUT_MS;
+  server.requestTimeout = env.BODY_TIMEOUT_MS + uploadDeadlineMs(env, env.UPLOAD_LIMIT_BYTES);
   // A server option that Node reads when the server starts listening (after this); the type
   // declarations know it only as a constructor option.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = 1000;

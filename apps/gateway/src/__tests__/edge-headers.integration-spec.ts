@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, INTERNAL_TOKEN_HEADER, ROLE_ADMIN, ROLE_MEMBER } from '@mate/contracts';
-import { SessionStore } from '@mate/server-kit';
-import { call, issueSession, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
-import { createTestRedisNamespace, freePort } from '@mate/testing';
-import { AppModule } from '../app.module';
-import type { GatewayEnv } from '../gateway.env';
-import { gatewayHttp } from '../gateway.http';
-import { rawExchange, requestHead, startRecordingUpstream, type RecordingUpstream } from './edge-test-kit';
+import type { SessionStore } from '@mate/server-kit';
+import { call, issueSession, waitFor } from '@mate/server-kit/testing';
+import { freePort } from '@mate/testing';
+import { rawExchange, requestHead, startEdgeGateway, type EdgeGateway, type RecordingUpstream } from './edge-test-kit';
 
 /**
  * Issue 7: what the gateway adds to what it answers (item 9: no caching and no type sniffing of
@@ -24,43 +21,26 @@ interface Seen {
 }
 
 describe('gateway: headers of API answers and of forwarded requests', () => {
-  let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
+  let edge: EdgeGateway;
   let auth: RecordingUpstream;
   let profile: RecordingUpstream;
-  let gateway: RunningService;
   let url: string;
   let sessions: SessionStore;
 
   beforeAll(async () => {
-    ns = await createTestRedisNamespace('gateway-headers');
-    [auth, profile] = await Promise.all([startRecordingUpstream(), startRecordingUpstream()]);
-    gateway = await startService(
-      (e) => AppModule.forRoot(e),
-      {
-        REDIS_URL: ns.url,
-        KEY_PREFIX: ns.prefix,
-        JWT_SECRET,
-        INTERNAL_TOKEN,
-        LOG_LEVEL: 'silent',
-        AUTH_SERVICE_URL: auth.url,
-        PROFILE_SERVICE_URL: profile.url,
-        ADMIN_SERVICE_URL: auth.url,
-        MATCHING_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
-        BODY_LIMIT_BYTES: String(BODY_LIMIT),
-        RATE_LIMIT_PER_MINUTE: '100000',
-        MAX_CONCURRENT_PER_CLIENT: String(PER_CLIENT),
-      },
-      (e) => gatewayHttp(e as GatewayEnv),
-      { migrate: false },
-    );
-    url = gateway.url;
-    sessions = gateway.app.get(SessionStore);
+    const closedPort = await freePort();
+    edge = await startEdgeGateway('gateway-headers', JWT_SECRET, (upstreams) => ({
+      INTERNAL_TOKEN,
+      ADMIN_SERVICE_URL: upstreams.auth,
+      MATCHING_SERVICE_URL: `http://127.0.0.1:${closedPort}`,
+      BODY_LIMIT_BYTES: String(BODY_LIMIT),
+      MAX_CONCURRENT_PER_CLIENT: String(PER_CLIENT),
+    }));
+    ({ auth, profile, url, sessions } = edge);
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await Promise.all([auth?.close(), profile?.close()]);
-    await ns?.cleanup();
+    await edge?.close();
   });
 
   const member = () => issueSession(sessions, JWT_SECRET, undefined, ROLE_MEMBER);

@@ -1,6 +1,12 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { SessionStore } from '@mate/server-kit';
+import { startService, type RunningService } from '@mate/server-kit/testing';
+import { createTestRedisNamespace } from '@mate/testing';
+import { AppModule } from '../app.module';
+import type { GatewayEnv } from '../gateway.env';
+import { gatewayHttp } from '../gateway.http';
 
 /** One request as a stand-in service received it. */
 export interface SeenRequest {
@@ -16,11 +22,15 @@ export interface SeenRequest {
 /**
  * A stand-in for a service that records every request when it arrives (before its body does) and
  * answers with what it received once the body ended. Knobs: `x-hold: 1` keeps the answer until
- * `releaseHeld()`; `x-echo-cache-control` sets the answer's Cache-Control.
+ * `releaseHeld()`; `x-echo-cache-control` sets the answer's Cache-Control; `x-answer-early: <status>`
+ * answers at once with that status without reading the body (a guard refusing an upload before
+ * multer reads it).
  */
 export interface RecordingUpstream {
   url: string;
   seen: SeenRequest[];
+  /** Connections from the gateway open now. */
+  connections(): Promise<number>;
   /** Requests whose answer is held now. */
   held(): number;
   releaseHeld(): void;
@@ -33,6 +43,12 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
   const server = http.createServer((req, res) => {
     const record: SeenRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: null, aborted: false };
     seen.push(record);
+    const early = Number(req.headers['x-answer-early']);
+    if (early) {
+      res.writeHead(early, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'answered before the body' }));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('close', () => {
@@ -54,6 +70,7 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
+    connections: () => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n)))),
     held: () => held.length,
     releaseHeld: () => held.splice(0).forEach((answer) => answer()),
     close: () =>
@@ -159,4 +176,74 @@ export function requestHead(baseUrl: string, method: string, path: string, heade
   const lines = [`${method} ${path} HTTP/1.1`, `Host: ${new URL(baseUrl).host}`];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** A gateway in this process in front of two stand-in services (auth-service and profile-service). */
+export interface EdgeGateway {
+  url: string;
+  gateway: RunningService;
+  sessions: SessionStore;
+  auth: RecordingUpstream;
+  profile: RecordingUpstream;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a gateway on its own Redis namespace with `JWT_SECRET`, silent logs and a rate limit no
+ * test reaches, in front of a stand-in auth-service and profile-service; `overrides` adds or
+ * replaces settings (a function of the stand-ins' URLs, to route more services to them).
+ */
+export async function startEdgeGateway(
+  name: string,
+  jwtSecret: string,
+  overrides: Record<string, string> | ((upstreams: { auth: string; profile: string }) => Record<string, string>) = {},
+): Promise<EdgeGateway> {
+  const ns = await createTestRedisNamespace(name);
+  const [auth, profile] = await Promise.all([startRecordingUpstream(), startRecordingUpstream()]);
+  const extra = typeof overrides === 'function' ? overrides({ auth: auth.url, profile: profile.url }) : overrides;
+  const gateway = await startService(
+    (e) => AppModule.forRoot(e),
+    {
+      REDIS_URL: ns.url,
+      KEY_PREFIX: ns.prefix,
+      JWT_SECRET: jwtSecret,
+      LOG_LEVEL: 'silent',
+      AUTH_SERVICE_URL: auth.url,
+      PROFILE_SERVICE_URL: profile.url,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ...extra,
+    },
+    (e) => gatewayHttp(e as GatewayEnv),
+    { migrate: false },
+  );
+  return {
+    url: gateway.url,
+    gateway,
+    sessions: gateway.app.get(SessionStore),
+    auth,
+    profile,
+    close: async () => {
+      await gateway.close();
+      await Promise.all([auth.close(), profile.close()]);
+      await ns.cleanup();
+    },
+  };
+}
+
+/**
+ * Writes `body` to an exchange in pieces of `piece` bytes every `everyMs`, as a slow client would;
+ * stops at the end of the body or when the connection closes. Resolves once it stopped.
+ */
+export function trickle(exchange: RawExchange, body: string, piece: number, everyMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let at = 0;
+    const timer = setInterval(() => {
+      if (exchange.socket.destroyed || at >= body.length) {
+        clearInterval(timer);
+        return resolve();
+      }
+      exchange.socket.write(body.slice(at, at + piece));
+      at += piece;
+    }, everyMs);
+  });
 }

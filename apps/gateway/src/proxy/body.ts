@@ -5,7 +5,50 @@ export type BodyRead =
   | { outcome: 'complete'; body: Buffer }
   | { outcome: 'tooLarge' }
   | { outcome: 'timeout' }
+  /** The replica's buffer budget ran out while a chunked body grew. */
+  | { outcome: 'busy' }
   | { outcome: 'aborted' };
+
+/** A claim on the replica's buffer budget: grows by `reserve`, given back once by `release`. */
+export interface BufferLease {
+  /** Claims `bytes` more; false (and nothing claimed) when the budget has no room. */
+  reserve(bytes: number): boolean;
+  release(): void;
+}
+
+/**
+ * Bytes of ordinary bodies held in memory at the edge on this replica, capped. Each body claims
+ * its declared length before it is read (a chunked one, each piece as it comes), and gives it
+ * back once it has been handed to the service or its exchange ended. Together with the body
+ * limit, the per-address cap and the body deadline, it bounds what slow or large bodies can make
+ * the gateway hold, whatever number of addresses they come from.
+ */
+export class BodyBuffers {
+  private used = 0;
+
+  constructor(private readonly max: number) {}
+
+  lease(): BufferLease {
+    let held = 0;
+    return {
+      reserve: (bytes) => {
+        if (this.used + bytes > this.max) return false;
+        this.used += bytes;
+        held += bytes;
+        return true;
+      },
+      release: () => {
+        this.used -= held;
+        held = 0;
+      },
+    };
+  }
+
+  /** Bytes claimed now. */
+  inUse(): number {
+    return this.used;
+  }
+}
 
 /** Whether a request carries a body: a declared length over 0, or a chunked one. */
 export function hasBody(req: IncomingMessage): boolean {
@@ -19,11 +62,12 @@ export function bodyPending(req: IncomingMessage): boolean {
 }
 
 /**
- * Reads a whole request body into memory, at most `limit` bytes, within `timeoutMs`. Never
- * rejects: the outcome says what happened. On 'tooLarge' and 'timeout' the rest of the body is
- * left unread; the caller answers with `Connection: close`.
+ * Reads a whole request body into memory, at most `limit` bytes, within `timeoutMs`; with a
+ * `lease`, each piece is claimed from it as it comes (a body without a declared length). Never
+ * rejects: the outcome says what happened. On 'tooLarge', 'timeout' and 'busy' the rest of the
+ * body is left unread; the caller answers with `Connection: close`.
  */
-export function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<BodyRead> {
+export function readBody(req: IncomingMessage, limit: number, timeoutMs: number, lease?: BufferLease): Promise<BodyRead> {
   if (req.destroyed) return Promise.resolve({ outcome: 'aborted' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -43,6 +87,7 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs: number)
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) finish({ outcome: 'tooLarge' });
+      else if (lease && !lease.reserve(chunk.length)) finish({ outcome: 'busy' });
       else chunks.push(chunk);
     };
     const onEnd = () => finish({ outcome: 'complete', body: Buffer.concat(chunks, size) });

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   AuthMessages,
+  EdgeMessages,
   ErrorCode,
   REQUEST_ID_HEADER,
   ROLE_ADMIN,
@@ -13,12 +14,12 @@ import {
   type JwtClaims,
   type ServiceName,
 } from '@mate/contracts';
-import { setMetricsRoute, type LiveSession, type SessionStore } from '@mate/server-kit';
-import type { GatewayEnv } from '../gateway.env';
-import { bodyPending, hasBody, readBody } from './body';
-import { ClientSlots } from './client-slots';
+import { rateLimitAddress, setMetricsRoute, type LiveSession, type SessionStore } from '@mate/server-kit';
+import { uploadDeadlineMs, type GatewayEnv } from '../gateway.env';
+import { BodyBuffers, bodyPending, hasBody, readBody } from './body';
+import { ClientSlots, untilExchangeEnds } from './client-slots';
 import { Forwarder } from './forward';
-import { isPublicRoute, matchRoute, serviceUrls, UPLOAD_ROUTES } from './routes';
+import { isPublicRoute, isUploadRoute, matchRoute, serviceUrls } from './routes';
 
 export interface EdgeDeps {
   env: GatewayEnv;
@@ -27,17 +28,20 @@ export interface EdgeDeps {
   logger: Logger;
 }
 
-const UNAVAILABLE = { error: 'Service temporarily unavailable', code: ErrorCode.ServiceUnavailable };
-const TOO_LARGE = { error: 'Request body is too large', code: ErrorCode.PayloadTooLarge };
-const NOT_FOUND = { error: 'Not found', code: ErrorCode.NotFound };
+const UNAVAILABLE = { error: EdgeMessages.unavailable, code: ErrorCode.ServiceUnavailable };
+const TOO_LARGE = { error: EdgeMessages.tooLarge, code: ErrorCode.PayloadTooLarge };
+const NOT_FOUND = { error: EdgeMessages.notFound, code: ErrorCode.NotFound };
 const AUTH_REQUIRED = { error: AuthMessages.authRequired, code: ErrorCode.Unauthorized };
 const SESSION_EXPIRED = { error: AuthMessages.sessionExpired, code: ErrorCode.SessionExpired };
 const ADMIN_REQUIRED = { error: AuthMessages.adminRequired, code: ErrorCode.Forbidden };
 const RATE_LIMITED = { error: AuthMessages.tooManyAttempts, code: ErrorCode.RateLimited };
-const BODY_TIMEOUT = { error: 'Request body was not received in time', code: ErrorCode.RequestTimeout };
+const TOO_MANY_IN_FLIGHT = { error: EdgeMessages.tooManyInFlight, code: ErrorCode.RateLimited };
+const BODY_TIMEOUT = { error: EdgeMessages.requestTimeout, code: ErrorCode.RequestTimeout };
 
 /** Retry-After of a refusal over the per-address concurrency cap: slots free as answers finish. */
 const CONCURRENCY_RETRY_AFTER_MS = 1000;
+/** Retry-After of a body refused because the replica's buffer budget is full: bodies pass in well under a second. */
+const BUFFERS_RETRY_AFTER_S = 1;
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -69,13 +73,15 @@ export interface Edge {
 
 /**
  * The edge. What a request is answered, in order of precedence: 429 over the per-address rate
- * limit or over the per-address cap on requests in flight, 413 over the body-size limit, JSON 404
- * for unknown API paths, 401 without a valid bearer token and live session, 403 for non-admins on
- * admin prefixes; then an ordinary body is read whole (408 when it has not arrived within
+ * limit or over the per-address cap on requests in flight (an address is an IPv6 client's /64),
+ * 413 over the body-size limit, JSON 404 for unknown API paths, 401 without a valid bearer token
+ * and live session, 403 for non-admins on admin prefixes; then an ordinary body is read whole
+ * (503 when the replica's EDGE_MAX_BUFFERED_BYTES are taken, 408 when it has not arrived within
  * BODY_TIMEOUT_MS of the request, 413 when a chunked one grows too large) and only then is the
- * request forwarded to the owning service with the request id and client address; an upload
- * streams to the service and must arrive within UPLOAD_BODY_TIMEOUT_MS (408). 503 when the
- * service is down, slow, or has no free connection within UPSTREAM_QUEUE_TIMEOUT_MS.
+ * request forwarded to the owning service with the request id and client address; an upload (a
+ * POST to an upload route) streams to the service over its own connections and must arrive by a
+ * deadline scaled to its length, without long pauses (408). 503 when the service is down, slow,
+ * or has no free connection within UPSTREAM_QUEUE_TIMEOUT_MS.
  *
  * Reading ordinary bodies first means a slow client never holds one of the UPSTREAM_MAX_SOCKETS
  * connections to a service (docs/adr/0002-gateway-forwarder.md, "Slow clients").
@@ -107,12 +113,22 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
     (limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number }).getInMemoryBlockMsBeforeExpire(limiter.getKey(key));
   // Every forwarded request carries the deployment's internal credential: services believe its
   // X-Forwarded-For (the client address they rate-limit by) only with it (ADR 0009).
-  const forwarder = new Forwarder({ maxSockets: env.UPSTREAM_MAX_SOCKETS, internalToken: env.INTERNAL_TOKEN });
+  const forwarder = new Forwarder({
+    maxSockets: env.UPSTREAM_MAX_SOCKETS,
+    maxUploadSockets: env.UPSTREAM_MAX_UPLOAD_SOCKETS,
+    internalToken: env.INTERNAL_TOKEN,
+  });
   const slots = new ClientSlots(env.MAX_CONCURRENT_PER_CLIENT);
+  const buffers = new BodyBuffers(env.EDGE_MAX_BUFFERED_BYTES);
 
-  const tooMany = (req: Request, res: Response, msBeforeNext: number) => {
+  const tooMany = (req: Request, res: Response, msBeforeNext: number, body: Omit<ApiErrorBody, 'requestId'> = RATE_LIMITED) => {
     res.setHeader('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
-    send(res, 429, RATE_LIMITED, req);
+    send(res, 429, body, req);
+  };
+  const buffersFull = (req: Request, res: Response) => {
+    res.setHeader('Retry-After', String(BUFFERS_RETRY_AFTER_S));
+    res.setHeader('Connection', 'close');
+    send(res, 503, UNAVAILABLE, req);
   };
   const tooLarge = (req: Request, res: Response) => {
     res.setHeader('Connection', 'close');
@@ -135,13 +151,21 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
     }
   };
 
-  const forward = (req: Request, res: Response, service: ServiceName, body: { whole?: Buffer; limit: number; timeoutMs: number }) => {
+  const forward = (
+    req: Request,
+    res: Response,
+    service: ServiceName,
+    body: { upload: boolean; whole?: Buffer; onSent?: () => void; limit: number; timeoutMs: number },
+  ) => {
     forwarder.forward(req, res, targets[service], {
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
       queueTimeoutMs: env.UPSTREAM_QUEUE_TIMEOUT_MS,
+      upload: body.upload,
       body: body.whole,
+      onBodySent: body.onSent,
       bodyLimit: body.limit,
       bodyTimeoutMs: body.timeoutMs,
+      bodyIdleTimeoutMs: env.UPLOAD_IDLE_TIMEOUT_MS,
       onTooLarge: () => tooLarge(req, res),
       onBodyTimeout: () => bodyTimedOut(req, res),
       onUnavailable: (err) => {
@@ -164,16 +188,16 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       return route ? res.status(204).end() : send(res, 404, NOT_FOUND, req);
     }
 
-    const ip = req.ip ?? 'unknown';
-    const blocked = blockedMs(ip);
+    // One budget per client: an IPv4 address, or an IPv6 client's whole /64 (it picks addresses in it at will).
+    const client = rateLimitAddress(req.ip ?? 'unknown');
+    const blocked = blockedMs(client);
     if (blocked > 0) return tooMany(req, res, blocked);
-    const release = slots.take(ip);
-    if (!release) return tooMany(req, res, CONCURRENCY_RETRY_AFTER_MS);
-    // 'close' follows the end of every answer, and a connection that went away.
-    res.once('close', release);
-    const counted = settle(limiter.consume(ip));
+    const release = slots.take(client);
+    if (!release) return tooMany(req, res, CONCURRENCY_RETRY_AFTER_MS, TOO_MANY_IN_FLIGHT);
+    untilExchangeEnds(req, res, release);
+    const counted = settle(limiter.consume(client));
 
-    const upload = UPLOAD_ROUTES.some((r) => r.test(path));
+    const upload = isUploadRoute(req.method, path);
     const bodyLimit = upload ? env.UPLOAD_LIMIT_BYTES : env.BODY_LIMIT_BYTES;
     let refusal: (() => void) | null = null;
     let session: ReturnType<typeof settle<LiveSession | null>> | null = null;
@@ -204,15 +228,24 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       if (route.admin && live.value.role !== ROLE_ADMIN) return send(res, 403, ADMIN_REQUIRED, req);
     }
     if (!hasBody(req) || upload) {
-      return forward(req, res, route.service, { limit: bodyLimit, timeoutMs: timeLeft(env.UPLOAD_BODY_TIMEOUT_MS) });
+      // An upload's deadline grows with its declared length (a chunked one gets the longest).
+      const declared = req.headers['content-length'];
+      const deadline = uploadDeadlineMs(env, declared !== undefined ? Number(declared) : bodyLimit);
+      return forward(req, res, route.service, { upload, limit: bodyLimit, timeoutMs: timeLeft(deadline) });
     }
     // The whole body before a connection to the service is taken: a client that sends it slowly
-    // holds only its own request, never a connection other members need.
-    const read = await readBody(req, bodyLimit, timeLeft(env.BODY_TIMEOUT_MS));
+    // holds only its own request, never a connection other members need. Its bytes come out of
+    // the replica's buffer budget: a declared length at once, a chunked body as it arrives.
+    const lease = buffers.lease();
+    res.once('close', lease.release);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && !lease.reserve(Number(declared))) return buffersFull(req, res);
+    const read = await readBody(req, bodyLimit, timeLeft(env.BODY_TIMEOUT_MS), declared === undefined ? lease : undefined);
     if (read.outcome === 'timeout') return bodyTimedOut(req, res);
     if (read.outcome === 'tooLarge') return tooLarge(req, res);
+    if (read.outcome === 'busy') return buffersFull(req, res);
     if (read.outcome === 'aborted') return;
-    forward(req, res, route.service, { whole: read.body, limit: bodyLimit, timeoutMs: 0 });
+    forward(req, res, route.service, { upload: false, whole: read.body, onSent: lease.release, limit: bodyLimit, timeoutMs: 0 });
   };
 
   const edge = (req: Request, res: Response, next: NextFunction) => {

@@ -107,8 +107,10 @@ function outgoingHeaders(req: Request, internalToken: string | undefined, body: 
 }
 
 export interface ForwarderOptions {
-  /** Connections kept open to each service at most; further requests wait for one. */
+  /** Connections kept open to each service at most for ordinary calls; further requests wait for one. */
   maxSockets: number;
+  /** The same for uploads, a pool of their own so slow uploads never hold the ordinary connections. */
+  maxUploadSockets: number;
   /** Sent in INTERNAL_TOKEN_HEADER on every forwarded request. */
   internalToken?: string;
 }
@@ -117,12 +119,18 @@ export interface ForwardOptions {
   timeoutMs: number;
   /** How long the request may wait for a connection to the service when all of them are busy. */
   queueTimeoutMs: number;
+  /** An upload: goes over the upload connections. */
+  upload: boolean;
   /** The whole body, already read at the edge (ordinary calls): sent at once with its length. */
   body?: Buffer;
+  /** Called once the body read at the edge has been handed to the service's connection. */
+  onBodySent?(): void;
   /** Streamed bodies (uploads): largest body passed on when it has no Content-Length (chunked). */
   bodyLimit: number;
   /** Streamed bodies (uploads): time left for the rest of the body to arrive. */
   bodyTimeoutMs: number;
+  /** Streamed bodies (uploads): longest pause between two pieces of the body. */
+  bodyIdleTimeoutMs: number;
   /** Called once when the upstream cannot be reached or fails before answering (no headers sent yet). */
   onUnavailable(err: Error): void;
   /** Called once when a chunked body grows over bodyLimit (no headers sent yet). */
@@ -140,14 +148,17 @@ export interface ForwardOptions {
  * the caller (who answers it).
  */
 export class Forwarder {
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  private readonly agents: { http: http.Agent; https: https.Agent; uploadHttp: http.Agent; uploadHttps: https.Agent };
   private readonly internalToken: string | undefined;
 
-  constructor({ maxSockets, internalToken }: ForwarderOptions) {
-    const agent = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_TIMEOUT_MS };
-    this.httpAgent = new http.Agent(agent);
-    this.httpsAgent = new https.Agent(agent);
+  constructor({ maxSockets, maxUploadSockets, internalToken }: ForwarderOptions) {
+    const pool = (max: number) => ({ keepAlive: true, maxSockets: max, maxFreeSockets: max, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_TIMEOUT_MS });
+    this.agents = {
+      http: new http.Agent(pool(maxSockets)),
+      https: new https.Agent(pool(maxSockets)),
+      uploadHttp: new http.Agent(pool(maxUploadSockets)),
+      uploadHttps: new https.Agent(pool(maxUploadSockets)),
+    };
     this.internalToken = internalToken;
   }
 
@@ -156,10 +167,11 @@ export class Forwarder {
     const base = target.pathname === '/' ? '' : target.pathname.replace(/\/$/, '');
     let settled = false;
     // The queue and body deadlines, set below.
-    const timers: { queue?: NodeJS.Timeout; body?: NodeJS.Timeout } = {};
+    const timers: { queue?: NodeJS.Timeout; body?: NodeJS.Timeout; idle?: NodeJS.Timeout } = {};
     const stopTimers = () => {
       clearTimeout(timers.queue);
       clearTimeout(timers.body);
+      clearTimeout(timers.idle);
     };
     const fail = (kind: 'unavailable' | 'tooLarge' | 'bodyTimeout' | 'broken', err: Error) => {
       if (settled) return;
@@ -186,7 +198,7 @@ export class Forwarder {
       method: req.method,
       path: base + req.url,
       headers: outgoingHeaders(req, this.internalToken, options.body),
-      agent: secure ? this.httpsAgent : this.httpAgent,
+      agent: options.upload ? (secure ? this.agents.uploadHttps : this.agents.uploadHttp) : secure ? this.agents.https : this.agents.http,
     });
     // The agent queues a request while all its connections to the service are busy; Node gives
     // it no deadline there (setTimeout below starts with a socket). A destroyed request hands its
@@ -202,31 +214,65 @@ export class Forwarder {
       for (const name in upstream.headers) {
         if (!skip(name)) headers[name] = upstream.headers[name];
       }
+      // The service answered before the whole body came (a 403, 429 or 404 to an upload): the
+      // rest of the body is of no use. Left alone, Node would keep reading it to reuse the client
+      // connection, and the pipe below would hold the service connection just as long (a trickle
+      // of bytes for minutes). So the answer closes the connection, and once it is written both
+      // sides are cut.
+      const early = !options.body && !req.complete;
+      if (early) headers.connection = 'close';
       res.writeHead(upstream.statusCode ?? 502, headers);
       upstream.on('error', (err) => fail('broken', err));
+      if (early) {
+        res.once('finish', () => {
+          settled = true;
+          stopTimers();
+          proxyReq.destroy();
+          req.socket.destroySoon();
+        });
+      }
       upstream.pipe(res);
     });
-    // The caller went away, or the answer is done: stop the upstream work and the deadlines.
+    // The caller went away before its answer was done: stop the upstream work and the deadlines.
+    // A finished answer leaves the body deadlines running until the body ends: an answer given
+    // before it did is handled above.
     res.on('close', () => {
-      stopTimers();
+      clearTimeout(timers.queue);
       if (!res.writableFinished && !settled) {
         settled = true;
+        stopTimers();
         proxyReq.destroy();
       }
     });
     req.on('error', (err) => fail('broken', err));
 
     if (options.body) {
-      proxyReq.end(options.body);
+      proxyReq.end(options.body, () => options.onBodySent?.());
       return;
     }
     if (!req.complete) {
-      // A streamed body (an upload) must have arrived by its own deadline, or the exchange is cut.
-      // req.complete says whether the client sent it all, whether or not the service read it yet.
-      timers.body = setTimeout(() => {
+      // A streamed body (an upload) must have arrived by its deadline (scaled to its length by the
+      // caller), with no long pause between two pieces, or the exchange is cut. req.complete says
+      // whether the client sent it all, whether or not the service read it yet.
+      const late = () => {
         if (!req.complete) fail('bodyTimeout', new BodyTimeoutError(options.bodyTimeoutMs));
-      }, Math.max(0, options.bodyTimeoutMs));
-      req.once('end', () => clearTimeout(timers.body));
+      };
+      timers.body = setTimeout(late, Math.max(0, options.bodyTimeoutMs));
+      const idle = () => {
+        // Not reading because the service is not (backpressure) is not the client's pause.
+        if (req.readableFlowing === false && !req.complete) return void timers.idle?.refresh();
+        if (!req.complete) fail('bodyTimeout', new BodyTimeoutError(options.bodyIdleTimeoutMs));
+      };
+      timers.idle = setTimeout(idle, Math.max(0, options.bodyIdleTimeoutMs));
+      const arrived = () => timers.idle?.refresh();
+      req.on('data', arrived);
+      const bodyOver = () => {
+        clearTimeout(timers.body);
+        clearTimeout(timers.idle);
+        req.off('data', arrived);
+      };
+      req.once('end', bodyOver);
+      req.once('close', bodyOver);
     }
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
       const limited = new ByteLimit(options.bodyLimit);
@@ -238,7 +284,6 @@ export class Forwarder {
   }
 
   close() {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    for (const agent of Object.values(this.agents)) agent.destroy();
   }
 }

@@ -32,8 +32,17 @@ export function isPublicRoute(method: string, path: string): boolean {
   return PUBLIC_ROUTES.has(`${method} ${path}`) || PUBLIC_PATTERNS.some((p) => p.method === method && p.path.test(path));
 }
 
-/** Multipart uploads, which may be larger than ordinary JSON bodies. */
+/** Multipart uploads (POST), which may be larger than ordinary JSON bodies. */
 export const UPLOAD_ROUTES = [/^\/api\/photos\/upload$/, /^\/api\/profile\/me\/photos(\/upload)?$/, /^\/api\/whisper\/transcribe$/];
+
+/**
+ * Whether a request is an upload: streamed to its service under the upload limits, on the upload
+ * connections. Only a POST is: another method on an upload path (a 404 or 405 from the service)
+ * gets the ordinary, small, read-at-the-edge body, so it cannot borrow the upload allowances.
+ */
+export function isUploadRoute(method: string, path: string): boolean {
+  return method === 'POST' && UPLOAD_ROUTES.some((r) => r.test(path));
+}
 
 export function matchRoute(path: string) {
   let best: Route | null = null;

@@ -1,7 +1,7 @@
 import { SERVICE_REGISTRY, SERVICES } from '@mate/contracts';
 import { loadEnv } from '@mate/server-kit';
 import { GatewayEnv } from '../../gateway.env';
-import { isPublicRoute, matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
+import { isPublicRoute, isUploadRoute, matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
 
 describe('matchRoute', () => {
   it.each([
@@ -124,6 +124,15 @@ describe('UPLOAD_ROUTES and serviceUrls', () => {
     expect(isUpload('/api/photos/upload/extra')).toBe(false);
     expect(isUpload('/api/auth/register')).toBe(false);
     expect(isUpload('/api/profile/me')).toBe(false);
+  });
+
+  it('treats only a POST to an upload path as an upload (issue 7 item 1: a PUT or GET gets the ordinary limits)', () => {
+    expect(isUploadRoute('POST', '/api/profile/me/photos')).toBe(true);
+    expect(isUploadRoute('POST', '/api/whisper/transcribe')).toBe(true);
+    for (const method of ['PUT', 'PATCH', 'GET', 'DELETE', 'OPTIONS', 'post']) {
+      expect({ method, upload: isUploadRoute(method, '/api/profile/me/photos') }).toEqual({ method, upload: false });
+    }
+    expect(isUploadRoute('POST', '/api/profile/me')).toBe(false);
   });
 
   it('maps every routed service to its configured URL', () => {
