@@ -1,11 +1,12 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCode } from '@mate/contracts';
+import { EdgeMessages, ErrorCode } from '@mate/contracts';
 
 export const ClientErrorMessages = {
   badRequest: 'Bad request',
   headersTooLarge: 'Request headers are too large',
-  timeout: 'The request was not received in time',
+  /** The gateway's words for its own 408 (a body past its deadline). */
+  timeout: EdgeMessages.requestTimeout,
   chunkExtensionsTooLarge: 'Request chunk extensions are too large',
   expectation: 'Unsupported Expect header: only 100-continue is understood',
 } as const;

@@ -61,4 +61,37 @@ describe('hostileJsonProblem', () => {
     );
     fc.assert(fc.property(ordinaryKey, (k) => expect(hostileJsonProblem({ [k]: 1 })).toBeUndefined()), { numRuns: 200 });
   });
+
+  it('names a value nested deeper than MAX_JSON_DEPTH, and never overflows the stack (100,000 levels)', () => {
+    const nested = (levels: number, leaf: unknown = 1): unknown => {
+      let value: unknown = leaf;
+      for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { a: value };
+      return value;
+    };
+    expect(() => hostileJsonProblem(nested(100_000))).not.toThrow();
+    expect(hostileJsonProblem(nested(100_000))).toBe(JsonBodyMessages.tooDeep);
+    // The same deep value as body-parser produces it, from a text the byte scan could not read.
+    expect(hostileJsonProblem(JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`))).toBe(JsonBodyMessages.tooDeep);
+    expect(hostileJsonProblem(nested(MAX_JSON_DEPTH))).toBeUndefined();
+    expect(hostileJsonProblem(nested(MAX_JSON_DEPTH + 1))).toBe(JsonBodyMessages.tooDeep);
+    // Scalars below the last level are not levels; a bad one there is still found.
+    expect(hostileJsonProblem(nested(MAX_JSON_DEPTH, '\ud800'))).toBe(JsonBodyMessages.invalidText);
+  });
+
+  it('refuses every value deeper than MAX_JSON_DEPTH and calls no other too deep; names the first problem in document order', () => {
+    fc.assert(
+      fc.property(fc.json({ depthSize: 'small' }), fc.integer({ min: 0, max: MAX_JSON_DEPTH + 4 }), (text, levels) => {
+        let value: unknown = JSON.parse(text);
+        for (let i = 0; i < levels; i++) value = i % 2 ? { a: value } : [value];
+        const problem = hostileJsonProblem(value);
+        // Never accepted when too deep (a problem met first may be named instead), never called too deep when not.
+        if (depthOf(value) > MAX_JSON_DEPTH) expect(problem).toBeDefined();
+        else expect(problem).not.toBe(JsonBodyMessages.tooDeep);
+        if (levels > MAX_JSON_DEPTH) expect(problem).toBe(JsonBodyMessages.tooDeep);
+      }),
+      { numRuns: 300 },
+    );
+    expect(hostileJsonProblem({ a: { constructor: 1 }, b: '\udc00' })).toBe('Unknown field: a.constructor');
+    expect(hostileJsonProblem({ b: '\udc00', a: { constructor: 1 } })).toBe(JsonBodyMessages.invalidText);
+  });
 });

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { throwError } from 'rxjs';
-import { ApiErrorBody, ErrorCode, REQUEST_ID_HEADER } from '@mate/contracts';
+import { ApiErrorBody, EdgeMessages, ErrorCode, REQUEST_ID_HEADER } from '@mate/contracts';
 import { currentRequestId } from '../logging/logger';
 import { AppException } from './app.exception';
 
@@ -25,10 +25,11 @@ interface BodyParserError extends Error {
   expose?: boolean;
 }
 
+/** The body parsers' refusals (the depth limit's own text is JsonBodyMessages.tooDeep, with its limit). */
 export const BodyErrorMessages = {
   malformed: 'Malformed JSON in request body',
-  tooLarge: 'Request body is too large',
-  tooDeep: 'Request body is nested too deeply',
+  /** The gateway's words for the same 413. */
+  tooLarge: EdgeMessages.tooLarge,
   charset: 'Unsupported character set: send UTF-8 JSON',
   encoding: 'Unsupported content encoding: send the body uncompressed (no Content-Encoding)',
   unreadable: 'The request could not be read',
@@ -62,7 +63,8 @@ export function toErrorBody(exception: unknown, requestId: string | undefined): 
     case 'entity.too.large':
       return { status: 413, body: { error: BodyErrorMessages.tooLarge, code: ErrorCode.PayloadTooLarge, requestId } };
     case 'entity.too.deep':
-      return { status: 400, body: { error: parserError.message || BodyErrorMessages.tooDeep, code: ErrorCode.ValidationFailed, requestId } };
+      // Only the JSON body parser's own refusal carries this type, with JsonBodyMessages.tooDeep.
+      return { status: 400, body: { error: parserError.message, code: ErrorCode.ValidationFailed, requestId } };
     case 'charset.unsupported':
       return { status: 415, body: { error: BodyErrorMessages.charset, code: ErrorCode.ValidationFailed, requestId } };
     case 'encoding.unsupported':

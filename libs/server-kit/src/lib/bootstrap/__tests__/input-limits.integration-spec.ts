@@ -22,6 +22,29 @@ function rawExchange(port: number, request: string | Buffer): Promise<string> {
   });
 }
 
+/**
+ * UTF-7 (RFC 2152) as a client declaring `charset=utf-7` sends it: each run of characters outside
+ * the directly encoded set is '+', base64 of its UTF-16BE code units, '-'. Brackets and quotes
+ * are never direct, so a body's structure is invisible in its bytes.
+ */
+function utf7(text: string): Buffer {
+  const direct = /[A-Za-z0-9'(),\-./:? \t\r\n]/;
+  let out = '';
+  let run = '';
+  const flush = () => {
+    if (run) out += `+${Buffer.from(run, 'utf16le').swap16().toString('base64').replace(/=+$/, '')}-`;
+    run = '';
+  };
+  for (const ch of text) {
+    if (direct.test(ch)) {
+      flush();
+      out += ch;
+    } else run += ch;
+  }
+  flush();
+  return Buffer.from(out, 'ascii');
+}
+
 function parseRaw(answer: string): { status: number; headers: string; body: unknown } {
   const [head, ...rest] = answer.split('\r\n\r\n');
   return { status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(rest.join('\r\n\r\n')) };
@@ -61,6 +84,50 @@ describe('input limits of every service (real PostgreSQL and Redis)', () => {
       expect(over).toMatchObject({ status: 400, body: { error: JsonBodyMessages.tooDeep } });
       const inString = await post(JSON.stringify({ email: 'a@b.co', address: { city: '[{'.repeat(40) } }));
       expect(inString.status).toBe(200);
+    });
+  });
+
+  /**
+   * Review of issue 7: body-parser decodes any utf-* charset, but the depth scan reads UTF-8 bytes.
+   * In UTF-7 the brackets are base64; in UTF-16 '∀' (U+2200) holds a 0x22 byte the scan takes for
+   * a quote, so the brackets after it looked like a string. Thousands of levels then reached the
+   * recursive prototype-key check, which overflowed the stack outside body-parser's try/catch:
+   * one unauthenticated request ended the process.
+   */
+  describe('charsets other than UTF-8', () => {
+    const deep = (levels: number, prefix = '') => `{"email":"${prefix}a@b.co","address":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+    const utf16WithBom = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+
+    it.each([
+      ['utf-7, brackets base64-encoded', 'utf-7', utf7(deep(8000))],
+      ['utf-16le, after a U+2200', 'utf-16le', Buffer.from(deep(8000, '\u2200'), 'utf16le')],
+      ['utf-16be, after a U+2200', 'utf-16be', utf16be(deep(8000, '\u2200'))],
+      ['utf-16 with a byte order mark', 'UTF-16', utf16WithBom(deep(8000, '\u2200'))],
+    ])('%s: a deep body is refused with 415, and the service lives on', async (_what, charset, body) => {
+      expect(body.length).toBeLessThan(100_000);
+      expect(await post(body, { 'content-type': `application/json; charset=${charset}` })).toMatchObject({
+        status: 415,
+        type: expect.stringContaining('application/json'),
+        body: { error: BodyErrorMessages.charset, code: ErrorCode.ValidationFailed },
+      });
+      expect((await bed.call('GET', '/health/live')).status).toBe(200);
+    });
+
+    it('refuses even a shallow, valid body in another utf-* charset (the scan cannot read it)', async () => {
+      for (const [charset, body] of [
+        ['utf-7', utf7('{"email":"a@b.co"}')],
+        ['utf-16le', Buffer.from('{"email":"a@b.co"}', 'utf16le')],
+        ['utf-32', Buffer.from('{}')],
+      ] as const) {
+        expect(await post(body, { 'content-type': `application/json; charset=${charset}` })).toMatchObject({ status: 415, body: { error: BodyErrorMessages.charset } });
+      }
+    });
+
+    it('reads UTF-8, however its name is written, and a body without a charset, as before', async () => {
+      for (const type of ['application/json; charset=utf-8', 'application/json; charset="UTF-8"', 'application/json']) {
+        expect(await post('{"email":"not an address"}', { 'content-type': type })).toMatchObject({ status: 400, body: { error: 'Please enter a valid email address' } });
+      }
     });
   });
 
