@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { INTERNAL_TOKEN_HEADER } from '@mate/contracts';
 import { REDACTED_PATHS, runWithRequestId, currentRequestId, serializeError } from './logger';
 
 function capture() {
@@ -32,6 +33,18 @@ describe('logger', () => {
     expect(text).not.toContain('hunter22');
     expect(text).not.toContain('abc');
     expect(text).not.toContain('Bearer x');
+  });
+
+  it('never writes the internal credential header, wherever the headers are logged', () => {
+    const { logger, lines } = capture();
+    const headers = { [INTERNAL_TOKEN_HEADER]: 'internal-secret-1', 'x-request-id': 'r-1' };
+    logger.info({ req: { headers } }, 'request');
+    logger.info({ headers }, 'outgoing call');
+    logger.warn({ upstream: { headers } }, 'upstream answered');
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain('internal-secret-1');
+    expect(lines.map((line) => JSON.stringify(line).match(/"x-mate-internal":"\[redacted\]"/) !== null)).toEqual([true, true, true]);
+    expect(text).toContain('r-1');
   });
 
   it('stamps the current request id on every line', () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { LoggerService } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import pino, { type Logger } from 'pino';
-import { REQUEST_ID_HEADER } from '@mate/contracts';
+import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@mate/contracts';
 
 interface RequestContext {
   requestId: string;
@@ -32,6 +32,10 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',
+  // The gateway's credential to the services: no code logs headers today; this keeps it so if one does.
+  `headers["${INTERNAL_TOKEN_HEADER}"]`,
+  `req.headers["${INTERNAL_TOKEN_HEADER}"]`,
+  `*.headers["${INTERNAL_TOKEN_HEADER}"]`,
   'body',
   'req.body',
 ];
