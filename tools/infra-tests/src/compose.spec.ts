@@ -158,4 +158,10 @@ describe('docker/compose.yml', () => {
       }
     }
   });
+
+  it('publishes the gateway on this host only and has it believe no X-Forwarded-For (issue 7 item 1 review)', () => {
+    // A private-range trust would take the word of any client reaching the port through Docker's proxy.
+    expect(services.gateway.environment?.TRUST_PROXY).toBe('false');
+    expect(services.gateway.ports).toEqual(['127.0.0.1:3000:3000']);
+  });
 });
