@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AuthMessages, ErrorCode, SocketMessages, isClientEventName, type SocketErrorAck } from '@mate/contracts';
+import { rateLimitAddress } from '@mate/server-kit';
 import { HandshakeRefused } from './socket-auth';
 
 /** The window of the per-socket event limit. */
@@ -67,14 +68,15 @@ export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
 
 /**
  * A handshake counts as one request of its address's budget at the edge (RATE_LIMIT_PER_MINUTE,
- * the same Redis counter): reconnect storms and handshake floods are refused like request floods.
+ * the same Redis counter, under the same key: an IPv6 client's /64): reconnect storms and handshake
+ * floods are refused like request floods.
  * Redis trouble lets the handshake through, as the edge does with requests.
  */
 export function createHandshakeLimiter(redis: Redis, keyPrefix: string, perMinute: number, trust: TrustProxy, logger: Logger) {
   const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:gateway`, points: perMinute, duration: 60 });
   return async (req: IncomingMessage): Promise<void> => {
     try {
-      await limiter.consume(clientAddress(req, trust));
+      await limiter.consume(rateLimitAddress(clientAddress(req, trust)));
     } catch (refusal) {
       if (refusal instanceof RateLimiterRes) throw new HandshakeRefused(AuthMessages.tooManyAttempts, ErrorCode.RateLimited);
       logger.warn({ err: refusal }, 'rate limiter unavailable');
