@@ -96,3 +96,26 @@ export class FuzzClient {
     });
   }
 }
+
+/**
+ * UTF-7 (RFC 2152) as a client declaring `charset=utf-7` sends it: each run of characters outside
+ * the directly encoded set is '+', base64 of its UTF-16BE code units, '-'. A JSON text's brackets
+ * and quotes are never direct, so its structure is invisible in the bytes.
+ */
+export function utf7(text: string): Buffer {
+  const direct = /[A-Za-z0-9'(),\-./:? \t\r\n]/;
+  let out = '';
+  let run = '';
+  const flush = () => {
+    if (run) out += `+${Buffer.from(run, 'utf16le').swap16().toString('base64').replace(/=+$/, '')}-`;
+    run = '';
+  };
+  for (const ch of text) {
+    if (direct.test(ch)) {
+      flush();
+      out += ch;
+    } else run += ch;
+  }
+  flush();
+  return Buffer.from(out, 'ascii');
+}
