@@ -46,14 +46,25 @@ export class ProfileEnv extends DatabaseEnv {
   PHOTO_PROCESSING_CONCURRENCY = 2;
 
   /**
-   * Uploads that may wait for processing; one more is refused with 503 and Retry-After before its
-   * body is read. Each waiting upload holds its file (up to 10 MB) in memory.
+   * Uploads that may wait for processing. Admission counts from before the body is read: at most
+   * concurrency + queue uploads are read, waiting or processed at once (each holding its file, up
+   * to 10 MB, in memory); one more is refused with 503 and Retry-After before its body is read.
    */
   @Transform(({ value }) => Number(value))
   @IsInt()
   @Min(0)
   @Max(1000)
   PHOTO_PROCESSING_QUEUE = 8;
+
+  /**
+   * Uploads one member may have admitted in this process at once (body being read, waiting or
+   * processed); one more is refused with 429, so one member cannot fill the queue for everyone.
+   */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  PHOTO_UPLOADS_PER_MEMBER_IN_FLIGHT = 2;
 
   @ValidateIf((env: ProfileEnv) => env.PHOTO_STORAGE === 's3')
   @IsString({ message: 'S3_BUCKET is required when PHOTO_STORAGE=s3' })

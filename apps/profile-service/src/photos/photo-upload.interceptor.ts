@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import type { Observable } from 'rxjs';
+import { finalize, type Observable } from 'rxjs';
 import {
   ErrorCode,
   ONBOARDING_PHOTO_MAX_BYTES,
@@ -58,9 +58,13 @@ function uploadError(error: unknown, context: UploadContext): AppException {
  * the limit (so an exactly-at-limit file passes and the service can still tell "over"), and one
  * file only.
  *
- * Admission comes first, so a refused upload costs neither the body nor any image work: a full
- * processing queue answers 503 (without counting against the member), then the member's upload
- * rate is counted (429 with Retry-After past it).
+ * Admission comes first, so a refused upload costs neither the body nor any image work: the
+ * upload takes a ticket of the processing queue (429 when this member already has
+ * PHOTO_UPLOADS_PER_MEMBER_IN_FLIGHT uploads in the process, 503 when the process is full; neither
+ * counts against the member's rate), then the member's upload rate is counted (429 with
+ * Retry-After past it). The ticket is held through the body read and the image work, and released
+ * on every way out: refusal, a bad or aborted body (multer fails on the request's `close`), an
+ * error of the handler, or its answer.
  */
 @Injectable()
 export class PhotoUploadInterceptor implements NestInterceptor {
@@ -74,24 +78,29 @@ export class PhotoUploadInterceptor implements NestInterceptor {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const context = uploadContextOf(req.query);
-    this.processing.assertRoom();
     const { userId } = principalOf(ctx);
-    await this.limits.consume('uploadBurst', userId, ProfileMessages.tooManyUploads);
-    await this.limits.consume('uploadHourly', userId, ProfileMessages.tooManyUploads);
-    const upload = multer({
-      storage: multer.memoryStorage(),
-      limits: {
-        fileSize: UPLOAD_LIMITS[context].maxBytes + 1,
-        files: 1,
-        fields: 10,
-        parts: 12,
-        fieldSize: 10 * 1024,
-        headerPairs: 100,
-      },
-    }).single(PHOTO_FIELD);
-    await new Promise<void>((resolve, reject) => {
-      void upload(req, res, (error?: unknown) => (error ? reject(uploadError(error, context)) : resolve()));
-    });
-    return next.handle();
+    const ticket = this.processing.admit(userId);
+    try {
+      await this.limits.consume('uploadBurst', userId, ProfileMessages.tooManyUploads);
+      await this.limits.consume('uploadHourly', userId, ProfileMessages.tooManyUploads);
+      const upload = multer({
+        storage: multer.memoryStorage(),
+        limits: {
+          fileSize: UPLOAD_LIMITS[context].maxBytes + 1,
+          files: 1,
+          fields: 10,
+          parts: 12,
+          fieldSize: 10 * 1024,
+          headerPairs: 100,
+        },
+      }).single(PHOTO_FIELD);
+      await new Promise<void>((resolve, reject) => {
+        void upload(req, res, (error?: unknown) => (error ? reject(uploadError(error, context)) : resolve()));
+      });
+      return next.handle().pipe(finalize(() => ticket.release()));
+    } catch (e) {
+      ticket.release();
+      throw e;
+    }
   }
 }

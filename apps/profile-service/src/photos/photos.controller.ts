@@ -62,7 +62,8 @@ export class PhotosController {
 
   /**
    * Multipart, field `photo`; `?context=onboarding` allows 10 MB instead of 5 MB. At most 10 uploads
-   * a minute and 20 an hour per member (429); 503 while this process's processing queue is full.
+   * a minute and 20 an hour per member, and 2 in flight at once (429); 503 while this process holds
+   * as many uploads as it may. Both refusals come before the body is read.
    */
   @Post('upload')
   @UseInterceptors(PhotoUploadInterceptor)

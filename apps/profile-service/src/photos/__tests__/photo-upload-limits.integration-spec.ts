@@ -93,6 +93,63 @@ describe('photo uploads: rate, pixel ceiling, processing bound, file caching', (
     });
   }
 
+  interface SlowUpload {
+    /** The answer, once one comes; `answered` says whether it has. */
+    response: Promise<{ status: number; body: { error?: string }; retryAfter?: string }>;
+    answered: () => boolean;
+    /** Sends the rest of the body. */
+    finish: () => void;
+    /** The client goes away mid-body. */
+    abort: () => void;
+  }
+
+  /**
+   * An upload whose body comes slowly: the multipart head and the first half of `picture` now, the
+   * rest only on `finish()`. Uploads started together so overlap for as long as the test wants.
+   */
+  function slowUpload(member: Member, picture: Buffer): SlowUpload {
+    const boundary = 'mate-slow-upload';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const half = Math.floor(picture.length / 2);
+    const req = http.request(`${bed.url}/api/photos/upload`, {
+      method: 'POST',
+      headers: {
+        Authorization: member.authorization,
+        'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        'Content-Length': String(head.length + picture.length + tail.length),
+      },
+    });
+    let answered = false;
+    const response = new Promise<Awaited<SlowUpload['response']>>((resolve, reject) => {
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          answered = true;
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString()),
+            retryAfter: res.headers['retry-after'],
+          });
+        });
+      });
+      req.on('error', reject);
+    });
+    req.write(Buffer.concat([head, picture.subarray(0, half)]));
+    return {
+      response,
+      answered: () => answered,
+      finish: () => req.end(Buffer.concat([picture.subarray(half), tail])),
+      abort: () => {
+        response.catch(() => undefined);
+        req.destroy();
+      },
+    };
+  }
+
   /** Counts calls of the real image processor (the expensive part) without changing it. */
   function countProcessing() {
     return jest.spyOn(processor, 'process');
@@ -221,6 +278,72 @@ describe('photo uploads: rate, pixel ceiling, processing bound, file caching', (
       // The member refused for a full queue was not charged: the upload goes through now.
       const retried = await upload(members[3], picture);
       expect(retried.status).toBe(201);
+    });
+  });
+
+  describe('admission before the body (review round 2 of item 8)', () => {
+    const capacity = 3; // PHOTO_PROCESSING_CONCURRENCY=1 + PHOTO_PROCESSING_QUEUE=2
+    const extra = 2;
+
+    it(`of ${capacity + extra} slow uploads at once, exactly ${extra} get 503 before their body is read and the other ${capacity} succeed; at most ${capacity} bodies are held`, async () => {
+      const processing = countProcessing();
+      const picture = await flatPng(1600, 1200);
+      const members = await Promise.all(Array.from({ length: capacity + extra }, () => bed.member()));
+      const uploads = members.map((m) => slowUpload(m, picture));
+
+      // Every body is half sent; the refusals come now, the admitted ones keep waiting for theirs.
+      await waitFor(async () => uploads.filter((u) => u.answered()).length === extra, {
+        what: `${extra} uploads answered while every body is still incomplete`,
+      });
+      expect(queue.admitted).toBe(capacity);
+      const refused = uploads.filter((u) => u.answered());
+      for (const u of refused) {
+        const answer = await u.response;
+        expect(answer).toMatchObject({ status: 503, body: { error: ProfileMessages.uploadsBusy } });
+        expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+        u.abort();
+      }
+      expect(processing).not.toHaveBeenCalled();
+
+      const admitted = uploads.filter((u) => !u.answered());
+      expect(admitted).toHaveLength(capacity);
+      for (const u of admitted) u.finish();
+      const answers = await Promise.all(admitted.map((u) => u.response));
+      expect(answers.map((a) => a.status)).toEqual(Array(capacity).fill(201));
+      expect(processing).toHaveBeenCalledTimes(capacity);
+      await waitFor(async () => queue.admitted === 0, { what: 'every ticket released' });
+    });
+
+    it('releases the tickets of uploads whose client goes away mid-body, so the process takes uploads again', async () => {
+      const picture = await flatPng(1600, 1200);
+      const members = await Promise.all(Array.from({ length: capacity }, () => bed.member()));
+      const uploads = members.map((m) => slowUpload(m, picture));
+      await waitFor(async () => queue.admitted === capacity, { what: 'the process full of half-sent uploads' });
+      expect((await upload(await bed.member(), picture)).status).toBe(503);
+
+      for (const u of uploads) u.abort();
+      await waitFor(async () => queue.admitted === 0, { what: 'the aborted uploads\' tickets released' });
+      expect({ active: queue.active, waiting: queue.waiting }).toEqual({ active: 0, waiting: 0 });
+      expect((await upload(await bed.member(), picture)).status).toBe(201);
+    });
+
+    it('lets one member have 2 uploads in flight: their 3rd parallel upload gets 429, another member is still accepted', async () => {
+      expect(bed.app.get(ProfileEnv).PHOTO_UPLOADS_PER_MEMBER_IN_FLIGHT).toBe(2);
+      const picture = await flatPng(1600, 1200);
+      const [greedy, other] = await Promise.all([bed.member(), bed.member()]);
+      const own = [slowUpload(greedy, picture), slowUpload(greedy, picture)];
+      await waitFor(async () => queue.admittedOf(greedy.userId) === 2, { what: "the member's two uploads admitted" });
+
+      const third = await upload(greedy, picture);
+      expect(third.status).toBe(429);
+      expect(third.body).toMatchObject({ error: ProfileMessages.tooManyUploads, code: 'RATE_LIMITED' });
+      expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // One slot of the process is still free, and it goes to someone else.
+      expect((await upload(other, picture)).status).toBe(201);
+
+      for (const u of own) u.finish();
+      expect((await Promise.all(own.map((u) => u.response))).map((a) => a.status)).toEqual([201, 201]);
+      await waitFor(async () => queue.admitted === 0, { what: 'every ticket released' });
     });
   });
 

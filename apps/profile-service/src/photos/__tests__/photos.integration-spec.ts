@@ -64,7 +64,9 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
   let server: ReturnType<ProfileTestBed['app']['getHttpServer']>;
 
   beforeAll(async () => {
-    bed = await startProfileTestBed('photos');
+    // Parallel uploads of one member race for the last photo slots below; the per-member
+    // in-flight bound (2 by default) has its own test in photo-upload-limits.
+    bed = await startProfileTestBed('photos', { PHOTO_UPLOADS_PER_MEMBER_IN_FLIGHT: '5' });
     server = bed.app.getHttpServer();
   });
 
