@@ -13,6 +13,7 @@ import Redis from 'ioredis';
 import { SessionStore } from '@mate/server-kit';
 import { issueSession, waitFor } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
+import { adminQuery, requireLoopback, withDatabase } from '../lib/database';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RESULT_FILE = path.join(ROOT, 'tools/bench/events/last-result.json');
@@ -28,7 +29,6 @@ const DRAIN_TIMEOUT_MS = 60_000;
 const START_TIMEOUT_MS = 120_000;
 const TICK_MS = 10;
 const OUTPUT_TAIL = 8000;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const JWT_SECRET = `bench-${randomBytes(16).toString('hex')}`;
 
 interface Options {
@@ -55,27 +55,6 @@ function parseArgs(argv: string[]): Options {
     throw new Error(`--rates must be whole numbers of events/s between 1 and ${MAX_RATE}`);
   }
   return opts;
-}
-
-function requireLoopback(name: string, url: string) {
-  const host = new URL(url).hostname;
-  if (!LOOPBACK.has(host)) throw new Error(`${name} must point at this machine (127.0.0.1), not ${host}`);
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function admin<T>(url: string, sql: string): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
 }
 
 const children: ChildProcess[] = [];
@@ -231,7 +210,7 @@ async function main() {
             }),
         ),
     );
-    for (const name of Object.values(dbs)) await admin(databaseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    for (const name of Object.values(dbs)) await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
@@ -249,7 +228,7 @@ async function main() {
     if (load > os.cpus().length / 2) {
       process.stdout.write(`note: load average ${load.toFixed(1)} on ${os.cpus().length} CPUs; other work will show in the numbers\n`);
     }
-    for (const name of Object.values(dbs)) await admin(databaseUrl, `CREATE DATABASE "${name}"`);
+    for (const name of Object.values(dbs)) await adminQuery(databaseUrl, `CREATE DATABASE "${name}"`);
     const common = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',

@@ -14,11 +14,11 @@ import sharp from 'sharp';
 import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
+import { adminQuery, requireLoopback, withDatabase } from '../lib/database';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = 'apps/profile-service/src/main.ts';
 const RESULT_FILE = path.join(ROOT, 'tools/bench/photos/last-result.json');
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const SAMPLE_MS = 10;
 const MAX_PARALLEL = 24;
 const JWT_SECRET = `bench-${randomBytes(16).toString('hex')}`;
@@ -59,27 +59,6 @@ function parseArgs(argv: string[]): { parallel: number } {
     throw new Error(`--parallel must be a whole number between 1 and ${MAX_PARALLEL}`);
   }
   return opts;
-}
-
-function requireLoopback(name: string, url: string) {
-  const host = new URL(url).hostname;
-  if (!LOOPBACK.has(host)) throw new Error(`${name} must point at this machine (127.0.0.1), not ${host}`);
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Resident memory of a process in MB, from /proc (Linux). */
