@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import express from 'express';
 import { ErrorCode } from '@mate/contracts';
 import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
 import { BodyErrorMessages } from '../../errors/error.filter';
 import { ClientErrorMessages, installClientErrorHandler } from '../client-errors';
-import { JsonBodyMessages, MAX_JSON_DEPTH } from '../json-body';
+import { jsonBodyParser, JsonBodyMessages, MAX_JSON_DEPTH } from '../json-body';
 import { probeService } from './probe-service';
 
 const SIGN_IN = '/api/probe/sign-in';
@@ -129,6 +130,32 @@ describe('input limits of every service (real PostgreSQL and Redis)', () => {
         expect(await post('{"email":"not an address"}', { 'content-type': type })).toMatchObject({ status: 400, body: { error: 'Please enter a valid email address' } });
       }
     });
+  });
+
+  it('answers 400 { error } when anything after body-parser throws, instead of an uncaught exception', async () => {
+    // body-parser calls the parser's continuation outside its try/catch. A body whose reading
+    // throws there (here a getter, standing in for any future check) must not end the process.
+    const app = express();
+    app.use((req, _res, next) => {
+      const overflow = () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      };
+      Object.defineProperty(req, 'body', { configurable: true, get: overflow, set: () => undefined });
+      next();
+    });
+    app.use(jsonBodyParser());
+    app.post('/', (_req, res) => res.json({ reached: true }));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/`;
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"a@b.co"}' });
+      expect({ status: res.status, body: await res.json() }).toEqual({ status: 400, body: { error: BodyErrorMessages.unreadable, code: ErrorCode.ValidationFailed } });
+      // And the server is still there to answer the next one.
+      expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('answers a lone UTF-16 surrogate in an email (URIError in validator) with a 400', async () => {
