@@ -5,7 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOGGER, REDIS, SessionStore, type HttpOptions } from '@mate/server-kit';
 import { GatewayEnv, uploadDeadlineMs } from './gateway.env';
 import { apiResponseHeaders } from './proxy/api-headers';
-import { createEdge } from './proxy/edge';
+import { createEdge, EDGE_SETTING } from './proxy/edge';
 import { RealtimeServer } from './realtime/realtime.server';
 import type { TrustProxy } from './realtime/socket-limits';
 import { mountApiDocs } from './docs/api-docs';
@@ -27,6 +27,7 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
         logger: app.get<Logger>(LOGGER),
       });
       app.use(edge.handler);
+      app.set(EDGE_SETTING, edge);
       app.getHttpServer().once('close', () => edge.close());
       // socket.io takes `/socket.io` requests and upgrades before Express (and its access log) sees them.
       const express = app.getHttpAdapter().getInstance() as { get(setting: string): TrustProxy };

@@ -1,5 +1,6 @@
 import { AuthMessages, EdgeMessages, ErrorCode } from '@mate/contracts';
 import { call, issueSession, waitFor } from '@mate/server-kit/testing';
+import { EDGE_SETTING, type Edge } from '../proxy/edge';
 import { rawExchange, requestHead, startEdgeGateway, type EdgeGateway, type RawExchange } from './edge-test-kit';
 
 /**
@@ -123,6 +124,31 @@ describe('gateway: per-client budgets', () => {
       // The hog's body times out (408) and its bytes are free again.
       expect((await hog.answer).status).toBe(408);
       expect((await send()).status).toBe(200);
+    });
+
+    it('gives the budget back for clients that leave during the Redis calls (review round 3, item 1)', async () => {
+      // The attack: a declared 100 KB body and a FIN right after the headers, so the client is gone
+      // while the edge waits on Redis. Its claim used to be taken after its exchange's 'close' had
+      // fired, and never given back: a few such requests and every JSON POST got 503 until restart.
+      const buffered = () => (edge.gateway.app.getHttpAdapter().getInstance() as { get(name: string): Edge }).get(EDGE_SETTING).bufferedBytes();
+      const leave = (i: number, path: string, headers: Record<string, string> = {}) => {
+        const x = rawExchange(url, {
+          head: requestHead(url, 'POST', path, { 'Content-Type': 'application/json', 'Content-Length': DEFAULT_BODY_LIMIT, 'X-Forwarded-For': `203.0.113.${i}`, ...headers }),
+        });
+        x.socket.end();
+        return x.closed;
+      };
+      // Public routes (one Redis call) and ones behind a session (two, side by side).
+      await Promise.all([
+        ...Array.from({ length: 30 }, (_, i) => leave(i + 1, '/api/auth/login')),
+        ...Array.from({ length: 30 }, (_, i) => leave(i + 101, '/api/auth/me', { Authorization: authorization })),
+      ]);
+      await waitFor(async () => buffered() === 0, { what: 'the buffer budget back to 0', timeoutMs: 3000 });
+      const big = JSON.stringify({ padding: 'b'.repeat(60_000) });
+      const after = await call<{ body: string }>(url, 'POST', '/api/auth/login', { raw: big, headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.250' } });
+      expect(after.status).toBe(200);
+      expect(after.body.body).toBe(big);
+      expect(buffered()).toBe(0);
     });
   });
 });

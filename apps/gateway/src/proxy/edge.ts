@@ -69,6 +69,20 @@ export interface Edge {
   handler: RequestHandler;
   /** Closes the kept-alive connections to the services. */
   close(): void;
+  /** Bytes of ordinary bodies claimed from EDGE_MAX_BUFFERED_BYTES now: the test seam, not used by the edge. */
+  bufferedBytes(): number;
+}
+
+/** The express setting under which the gateway keeps its edge (the tests read `bufferedBytes` through it). */
+export const EDGE_SETTING = 'mate:edge';
+
+/**
+ * Whether the client has gone: its connection closed, so no answer can reach it. Checked after
+ * every wait, since the 'close' events fired during it (req.destroyed is no sign: a request is
+ * destroyed once its body has been read).
+ */
+function clientGone(req: Request, res: Response): boolean {
+  return res.destroyed || res.closed || req.socket.destroyed;
 }
 
 /**
@@ -227,6 +241,9 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       if (!live.value) return send(res, 401, SESSION_EXPIRED, req);
       if (route.admin && live.value.role !== ROLE_ADMIN) return send(res, 403, ADMIN_REQUIRED, req);
     }
+    // Its exchange's 'close' has fired already: whatever were claimed for it now would never be
+    // given back (a body budget), or held until a deadline (an upload connection to the service).
+    if (clientGone(req, res)) return;
     if (!hasBody(req) || upload) {
       // An upload's deadline grows with its declared length (a chunked one gets the longest).
       const declared = req.headers['content-length'];
@@ -236,15 +253,18 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
     // The whole body before a connection to the service is taken: a client that sends it slowly
     // holds only its own request, never a connection other members need. Its bytes come out of
     // the replica's buffer budget: a declared length at once, a chunked body as it arrives.
+    // No wait between the check above and the 'close' listener: the lease is given back on every
+    // path, by the listener, by the body's handover to the service, or at once when not read.
     const lease = buffers.lease();
     res.once('close', lease.release);
     const declared = req.headers['content-length'];
     if (declared !== undefined && !lease.reserve(Number(declared))) return buffersFull(req, res);
     const read = await readBody(req, bodyLimit, timeLeft(env.BODY_TIMEOUT_MS), declared === undefined ? lease : undefined);
+    if (read.outcome !== 'complete') lease.release();
     if (read.outcome === 'timeout') return bodyTimedOut(req, res);
     if (read.outcome === 'tooLarge') return tooLarge(req, res);
     if (read.outcome === 'busy') return buffersFull(req, res);
-    if (read.outcome === 'aborted') return;
+    if (read.outcome === 'aborted' || clientGone(req, res)) return lease.release();
     forward(req, res, route.service, { upload: false, whole: read.body, onSent: lease.release, limit: bodyLimit, timeoutMs: 0 });
   };
 
@@ -257,5 +277,5 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       else res.destroy();
     });
   };
-  return { handler: edge, close: () => forwarder.close() };
+  return { handler: edge, close: () => forwarder.close(), bufferedBytes: () => buffers.inUse() };
 }
