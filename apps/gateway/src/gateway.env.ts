@@ -53,12 +53,14 @@ export class GatewayEnv extends BaseServiceEnv {
    */
   @Transform(int) @IsInt() @Min(1024) EDGE_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
   /**
-   * Uploads stream to their service and must have arrived within UPLOAD_BODY_BASE_MS plus their
-   * length at UPLOAD_MIN_BYTES_PER_SECOND (20 s + 11 MB at 16 KiB/s ≈ 12 min at most), with no
-   * pause longer than UPLOAD_IDLE_TIMEOUT_MS between bytes; 408 otherwise, the exchange cut.
+   * Uploads stream to their service and must keep up UPLOAD_MIN_BYTES_PER_SECOND on average once
+   * UPLOAD_BODY_BASE_MS have gone by (checked every second; time the service spends not reading
+   * is not counted), must have arrived within UPLOAD_BODY_BASE_MS plus their length at that rate
+   * (20 s + 11 MB at 8 KiB/s ≈ 24 min at most), with no pause longer than UPLOAD_IDLE_TIMEOUT_MS
+   * between bytes; 408 otherwise, the exchange cut. 8 KiB/s (64 kbit/s) lets a weak 3G uplink through.
    */
   @Transform(int) @IsInt() @Min(100) UPLOAD_BODY_BASE_MS = 20_000;
-  @Transform(int) @IsInt() @Min(1) UPLOAD_MIN_BYTES_PER_SECOND = 16 * 1024;
+  @Transform(int) @IsInt() @Min(1) UPLOAD_MIN_BYTES_PER_SECOND = 8 * 1024;
   @Transform(int) @IsInt() @Min(100) UPLOAD_IDLE_TIMEOUT_MS = 15_000;
   /** Requests one client address (an IPv6 /64) may have in flight on one replica; more are answered 429. */
   @Transform(int) @IsInt() @Min(1) MAX_CONCURRENT_PER_CLIENT = 32;

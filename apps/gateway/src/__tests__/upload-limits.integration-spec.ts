@@ -12,9 +12,13 @@ import { rawExchange, requestHead, startEdgeGateway, trickle, type EdgeGateway, 
  * - Slow but accepted uploads shared the service's one pool with every other call.
  * - One 60 s deadline for any upload gave a 10 MB photo on a slow line a 408.
  *
+ * - Review round 3: any byte reset the idle timer and the deadline came from the declared length,
+ *   so one byte every 14 s kept a 10 MB upload (and the service's admission ticket) alive ~11 min.
+ *   An upload must now keep up a minimum average rate once its grace period is over.
+ *
  * Production's numbers scaled down: 2 connections per pool instead of 256 and 64, uploads allowed
- * 1.5 s plus 1 s per 1000 bytes instead of 20 s plus 1 s per 16 KiB, and 800 ms without a byte
- * instead of 15 s.
+ * 1.5 s of grace and then at least 1000 bytes/s (deadline 1.5 s plus 1 s per 1000 bytes) instead
+ * of 20 s and 8 KiB/s, and 800 ms without a byte instead of 15 s.
  */
 const JWT_SECRET = 'gateway-upload-limits-secret-0123456789';
 const SOCKETS = 2;
@@ -109,7 +113,8 @@ describe('gateway: upload limits', () => {
 
   it('keeps uploads on connections of their own: with every upload connection busy, ordinary calls are still served', async () => {
     const slow = Array.from({ length: SOCKETS }, (_, i) => upload('127.0.0.32', 11_000, 'y'.repeat(10), { 'X-Case': `slow-upload-${i}` }));
-    const trickles = slow.map((x) => trickle(x, 'y'.repeat(200), 10, 100));
+    // Above the minimum rate (1500 bytes/s), so only the test's end cuts them.
+    const trickles = slow.map((x) => trickle(x, 'y'.repeat(4000), 150, 100));
     try {
       // Both uploads are at the service, each holding an upload connection while its body comes.
       await waitFor(async () => edge.profile.seen.filter((r) => String(r.headers['x-case']).startsWith('slow-upload-')).length === SOCKETS, {
@@ -145,18 +150,37 @@ describe('gateway: upload limits', () => {
     expect(answer.at - started).toBeGreaterThan(BASE_MS);
   });
 
-  it('answers 408 to an upload still incomplete at its scaled deadline, though bytes kept coming', async () => {
-    // 2000 bytes at ~250 bytes/s would take 8 s; the deadline is 1.5 s + 2 s.
+  it('answers 408 to a trickled upload once it falls under the minimum rate after its grace, long before its scaled deadline (review round 3, item 2)', async () => {
+    // The attack: a byte every 200 ms (5 bytes/s) never pauses long enough for the idle deadline,
+    // and the scaled deadline is 1.5 s + 2 s. Under 1000 bytes/s past the 1.5 s grace: cut at the
+    // first check after it (checks run every second).
     const started = Date.now();
     const exchange = upload('127.0.0.34', 2000, '');
-    const trickled = trickle(exchange, 'r'.repeat(2000), 50, 200);
+    const trickled = trickle(exchange, 'r'.repeat(2000), 1, 200);
     const answer = await exchange.answer;
     expect(answer.status).toBe(408);
     expect(answer.body).toMatchObject({ error: EdgeMessages.requestTimeout, code: ErrorCode.RequestTimeout });
-    expect(answer.at - started).toBeGreaterThanOrEqual(BASE_MS + 2000 - 50);
-    expect(answer.at - started).toBeLessThan(8000);
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.at - started).toBeGreaterThanOrEqual(BASE_MS);
+    expect(answer.at - started).toBeLessThan(BASE_MS + 2000 - 200);
     await exchange.closed;
     await trickled;
+    // The service's side of the exchange was cut too: it never got the whole body.
+    const atService = edge.profile.seen.find((r) => r.headers['x-case'] === undefined && r.headers['content-length'] === '2000' && r.body === null);
+    expect(atService).toBeDefined();
+    await waitFor(async () => atService?.aborted, { what: 'the service side of the trickled upload cut' });
+  });
+
+  it('lets a steady upload just above the minimum rate through, past its grace', async () => {
+    // 3300 bytes at ~1100 bytes/s: about 3 s, twice the grace, never under 1000 bytes/s on average.
+    const body = 't'.repeat(3300);
+    const started = Date.now();
+    const exchange = upload('127.0.0.36', body.length, '', { Connection: 'close' });
+    await trickle(exchange, body, 110, 100);
+    const answer = await exchange.answer;
+    expect(answer.status).toBe(200);
+    expect((answer.body as { body: string }).body).toBe(body);
+    expect(answer.at - started).toBeGreaterThan(2 * BASE_MS - 200);
   });
 
   it('answers 408 to an upload that stops sending for UPLOAD_IDLE_TIMEOUT_MS, long before its scaled deadline', async () => {

@@ -94,7 +94,8 @@ function clientGone(req: Request, res: Response): boolean {
  * BODY_TIMEOUT_MS of the request, 413 when a chunked one grows too large) and only then is the
  * request forwarded to the owning service with the request id and client address; an upload (a
  * POST to an upload route) streams to the service over its own connections and must arrive by a
- * deadline scaled to its length, without long pauses (408). 503 when the service is down, slow,
+ * deadline scaled to its length, without long pauses, and at UPLOAD_MIN_BYTES_PER_SECOND on
+ * average once UPLOAD_BODY_BASE_MS have gone by (408). 503 when the service is down, slow,
  * or has no free connection within UPSTREAM_QUEUE_TIMEOUT_MS.
  *
  * Reading ordinary bodies first means a slow client never holds one of the UPSTREAM_MAX_SOCKETS
@@ -180,6 +181,8 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       bodyLimit: body.limit,
       bodyTimeoutMs: body.timeoutMs,
       bodyIdleTimeoutMs: env.UPLOAD_IDLE_TIMEOUT_MS,
+      bodyMinBytesPerSecond: env.UPLOAD_MIN_BYTES_PER_SECOND,
+      bodyGraceMs: env.UPLOAD_BODY_BASE_MS,
       onTooLarge: () => tooLarge(req, res),
       onBodyTimeout: () => bodyTimedOut(req, res),
       onUnavailable: (err) => {

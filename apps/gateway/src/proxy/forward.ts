@@ -26,6 +26,9 @@ const HOP_BY_HOP = new Set([
  */
 export const IDLE_SOCKET_TIMEOUT_MS = 4000;
 
+/** How often a streamed body's progress is checked against its minimum rate. */
+export const BODY_PROGRESS_CHECK_MS = 1000;
+
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`request body over ${limit} bytes`);
@@ -43,6 +46,13 @@ export class UpstreamTimeoutError extends Error {
 export class BodyTimeoutError extends Error {
   constructor(ms: number) {
     super(`request body not received within ${ms} ms`);
+  }
+}
+
+/** A streamed (upload) body arriving slower than its minimum rate, past its grace period. */
+export class BodyTooSlowError extends Error {
+  constructor(received: number, minBytesPerSecond: number) {
+    super(`request body too slow: ${received} bytes, under ${minBytesPerSecond} bytes/s`);
   }
 }
 
@@ -131,6 +141,12 @@ export interface ForwardOptions {
   bodyTimeoutMs: number;
   /** Streamed bodies (uploads): longest pause between two pieces of the body. */
   bodyIdleTimeoutMs: number;
+  /**
+   * Streamed bodies (uploads): the slowest the body may come on average once `bodyGraceMs` have
+   * gone by; time the service spent not reading it (backpressure) is not counted.
+   */
+  bodyMinBytesPerSecond: number;
+  bodyGraceMs: number;
   /** Called once when the upstream cannot be reached or fails before answering (no headers sent yet). */
   onUnavailable(err: Error): void;
   /** Called once when a chunked body grows over bodyLimit (no headers sent yet). */
@@ -167,11 +183,12 @@ export class Forwarder {
     const base = target.pathname === '/' ? '' : target.pathname.replace(/\/$/, '');
     let settled = false;
     // The queue and body deadlines, set below.
-    const timers: { queue?: NodeJS.Timeout; body?: NodeJS.Timeout; idle?: NodeJS.Timeout } = {};
+    const timers: { queue?: NodeJS.Timeout; body?: NodeJS.Timeout; idle?: NodeJS.Timeout; progress?: NodeJS.Timeout } = {};
     const stopTimers = () => {
       clearTimeout(timers.queue);
       clearTimeout(timers.body);
       clearTimeout(timers.idle);
+      clearInterval(timers.progress);
     };
     const fail = (kind: 'unavailable' | 'tooLarge' | 'bodyTimeout' | 'broken', err: Error) => {
       if (settled) return;
@@ -250,10 +267,13 @@ export class Forwarder {
       proxyReq.end(options.body, () => options.onBodySent?.());
       return;
     }
+    const chunked = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined;
+    const limited = chunked ? new ByteLimit(options.bodyLimit) : null;
     if (!req.complete) {
       // A streamed body (an upload) must have arrived by its deadline (scaled to its length by the
-      // caller), with no long pause between two pieces, or the exchange is cut. req.complete says
-      // whether the client sent it all, whether or not the service read it yet.
+      // caller), with no long pause between two pieces, and keep up a minimum rate once its grace
+      // period is over, or the exchange is cut. req.complete says whether the client sent it all,
+      // whether or not the service read it yet.
       const late = () => {
         if (!req.complete) fail('bodyTimeout', new BodyTimeoutError(options.bodyTimeoutMs));
       };
@@ -264,18 +284,54 @@ export class Forwarder {
         if (!req.complete) fail('bodyTimeout', new BodyTimeoutError(options.bodyIdleTimeoutMs));
       };
       timers.idle = setTimeout(idle, Math.max(0, options.bodyIdleTimeoutMs));
-      const arrived = () => timers.idle?.refresh();
+
+      // Progress: bytes received against the time the gateway was reading. The pipe below pauses
+      // the request while the service's side is full and goes on at its 'drain': that time is
+      // the service's, so it is left out of the client's clock.
+      const sink = limited ?? proxyReq;
+      const started = Date.now();
+      let received = 0;
+      let stalledMs = 0;
+      let stalledSince: number | null = null;
+      const stalled = () => {
+        stalledSince ??= Date.now();
+      };
+      const flowing = () => {
+        if (stalledSince === null) return;
+        stalledMs += Date.now() - stalledSince;
+        stalledSince = null;
+      };
+      const progress = () => {
+        if (req.complete) return;
+        if (req.readableFlowing === false) stalled();
+        else flowing();
+        const now = Date.now();
+        const clientMs = now - started - stalledMs - (stalledSince === null ? 0 : now - stalledSince);
+        const owed = (options.bodyMinBytesPerSecond * (clientMs - options.bodyGraceMs)) / 1000;
+        if (received < owed) fail('bodyTimeout', new BodyTooSlowError(received, options.bodyMinBytesPerSecond));
+      };
+      timers.progress = setInterval(progress, BODY_PROGRESS_CHECK_MS);
+      req.on('pause', stalled);
+      sink.on('drain', flowing);
+
+      const arrived = (chunk: Buffer) => {
+        received += chunk.length;
+        flowing();
+        timers.idle?.refresh();
+      };
       req.on('data', arrived);
       const bodyOver = () => {
         clearTimeout(timers.body);
         clearTimeout(timers.idle);
+        clearInterval(timers.progress);
         req.off('data', arrived);
+        req.off('pause', stalled);
+        sink.off('drain', flowing);
       };
       req.once('end', bodyOver);
       req.once('close', bodyOver);
     }
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) {
-      const limited = new ByteLimit(options.bodyLimit);
+    if (limited) {
       limited.on('error', (err) => fail(err instanceof BodyTooLargeError ? 'tooLarge' : 'broken', err));
       req.pipe(limited).pipe(proxyReq);
     } else {
