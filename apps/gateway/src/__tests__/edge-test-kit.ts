@@ -24,7 +24,8 @@ export interface SeenRequest {
  * answers with what it received once the body ended. Knobs: `x-hold: 1` keeps the answer until
  * `releaseHeld()`; `x-echo-cache-control` sets the answer's Cache-Control; `x-answer-early: <status>`
  * answers at once with that status without reading the body (a guard refusing an upload before
- * multer reads it).
+ * multer reads it); `x-read-after-ms: <ms>` starts reading the body only that long after it arrived
+ * (a busy service: the gateway meets backpressure).
  */
 export interface RecordingUpstream {
   url: string;
@@ -50,10 +51,13 @@ export async function startRecordingUpstream(): Promise<RecordingUpstream> {
       return;
     }
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('close', () => {
       if (!req.complete) record.aborted = true;
     });
+    const readAfterMs = Number(req.headers['x-read-after-ms'] ?? 0);
+    const read = () => req.on('data', (c: Buffer) => chunks.push(c));
+    if (readAfterMs > 0) setTimeout(read, readAfterMs);
+    else read();
     req.on('end', () => {
       record.body = Buffer.concat(chunks).toString('utf8');
       const answer = () => {
