@@ -95,6 +95,26 @@ describe('gateway: upload limits', () => {
     await Promise.all(trickles);
   });
 
+  it('does not forward an upload whose client left during the Redis calls (review round 3, item 1)', async () => {
+    // Forwarded anyway, it held an upload connection to the service until the idle deadline: the
+    // forwarder's answer 'close' had already fired.
+    // Many at once, so that some FINs are in while the edge waits on Redis (from addresses of their own).
+    const gone = Array.from({ length: 60 }, (_, i) => {
+      const x = upload(`127.0.1.${i + 1}`, 11_000, '', { 'X-Case': `gone-upload-${i}` });
+      x.socket.end();
+      return x.closed;
+    });
+    await Promise.all(gone);
+    // The edge's Redis calls are answered in order on one connection, so this upload is decided
+    // after the gone ones. Forwarded, they would hold both upload connections (a request whose body
+    // never comes sends nothing, not even its head) until the idle deadline, and this one would
+    // wait for a connection about that long.
+    const started = Date.now();
+    const after = await call(url, 'POST', '/api/profile/me/photos', { raw: 'after', headers: { authorization, 'content-type': 'application/octet-stream', 'x-case': 'after-gone' } });
+    expect(after.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(IDLE_MS / 2);
+  });
+
   it('treats only a POST as an upload: a PUT to an upload path gets the ordinary body limit (413)', async () => {
     const put = rawExchange(url, {
       from: '127.0.0.31',
