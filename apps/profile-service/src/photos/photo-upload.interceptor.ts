@@ -52,6 +52,10 @@ function uploadError(error: unknown, context: UploadContext): AppException {
   return badRequest(ProfileMessages.notAnImage);
 }
 
+/** Said to a client that went away before its body was read (it will not hear it). */
+export const UPLOAD_ABORTED = 'The upload was interrupted before the photo was received';
+const clientGone = () => badRequest(UPLOAD_ABORTED);
+
 /**
  * Admits an upload, then reads its multipart body into memory with multer, the size limit chosen
  * per request (`?context=onboarding`: 10 MB, else 5 MB). Multer stops reading a file one byte past
@@ -63,7 +67,8 @@ function uploadError(error: unknown, context: UploadContext): AppException {
  * PHOTO_UPLOADS_PER_MEMBER_IN_FLIGHT uploads in the process, 503 when the process is full; neither
  * counts against the member's rate), then the member's upload rate is counted (429 with
  * Retry-After past it). The ticket is held through the body read and the image work, and released
- * on every way out: refusal, a bad or aborted body (multer fails on the request's `close`), an
+ * on every way out, exactly once: refusal, a bad body, a client gone before its body was read
+ * (the request's `close`, whenever it comes: during the guard or the Redis checks, or mid-body), an
  * error of the handler, or its answer.
  */
 @Injectable()
@@ -80,6 +85,19 @@ export class PhotoUploadInterceptor implements NestInterceptor {
     const context = uploadContextOf(req.query);
     const { userId } = principalOf(ctx);
     const ticket = this.processing.admit(userId);
+    // The client may go away at any moment from here on, also while Redis is awaited below and
+    // before multer listens to the request; its `close` then has come and gone, multer would wait
+    // for it forever, and the ticket would never come back (review round 3). So the ticket is
+    // released on `close` unless the body was read through (then the answer's `finalize` does it),
+    // the body read is failed with it, and a request already closed never reaches multer.
+    // `release()` is idempotent: every way out may call it, the first one counts.
+    let failBody: ((error: unknown) => void) | undefined;
+    const onClose = () => {
+      if (req.readableEnded) return;
+      ticket.release();
+      failBody?.(clientGone());
+    };
+    req.once('close', onClose);
     try {
       await this.limits.consume('uploadBurst', userId, ProfileMessages.tooManyUploads);
       await this.limits.consume('uploadHourly', userId, ProfileMessages.tooManyUploads);
@@ -95,6 +113,10 @@ export class PhotoUploadInterceptor implements NestInterceptor {
         },
       }).single(PHOTO_FIELD);
       await new Promise<void>((resolve, reject) => {
+        // Closed before the listener above was added (during the guard's session lookup) or since;
+        // a body already read through (say, JSON read by the body parser) is no abort.
+        if (!req.readableEnded && (req.destroyed || req.readableAborted)) return reject(clientGone());
+        failBody = reject;
         void upload(req, res, (error?: unknown) => (error ? reject(uploadError(error, context)) : resolve()));
       });
       return next.handle().pipe(finalize(() => ticket.release()));

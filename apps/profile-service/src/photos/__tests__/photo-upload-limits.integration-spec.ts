@@ -2,7 +2,8 @@ import http from 'node:http';
 import sharp from 'sharp';
 import request from 'supertest';
 import { MAX_PHOTOS, ProfileMessages, type PhotoUploadResponse } from '@mate/contracts';
-import type { RateLimits } from '@mate/server-kit';
+import type { Request } from 'express';
+import { JwtStrategy, type RateLimits } from '@mate/server-kit';
 import { startProfileTestBed, waitFor, type ProfileTestBed } from '../../__tests__/test-app';
 import { ProfileEnv } from '../../profile.env';
 import { ImageProcessor } from '../image-processor';
@@ -318,13 +319,117 @@ describe('photo uploads: rate, pixel ceiling, processing bound, file caching', (
       const picture = await flatPng(1600, 1200);
       const members = await Promise.all(Array.from({ length: capacity }, () => bed.member()));
       const uploads = members.map((m) => slowUpload(m, picture));
-      await waitFor(async () => queue.admitted === capacity, { what: 'the process full of half-sent uploads' });
+      await waitFor(async () => queue.admitted === capacity, {
+        what: 'the process full of half-sent uploads',
+      });
       expect((await upload(await bed.member(), picture)).status).toBe(503);
 
       for (const u of uploads) u.abort();
-      await waitFor(async () => queue.admitted === 0, { what: 'the aborted uploads\' tickets released' });
+      await waitFor(async () => queue.admitted === 0, { what: "the aborted uploads' tickets released" });
       expect({ active: queue.active, waiting: queue.waiting }).toEqual({ active: 0, waiting: 0 });
       expect((await upload(await bed.member(), picture)).status).toBe(201);
+    });
+
+    it('releases, exactly once, the tickets of uploads whose client goes away while the service awaits Redis (before multer reads the body): neither the member nor the process is locked out (review round 3)', async () => {
+      const limits = bed.app.get<RateLimits<PhotoUploadRateLimit>>(PHOTO_UPLOAD_LIMITER);
+      const picture = await flatPng(1600, 1200);
+      const [member, other, newcomer] = await Promise.all([bed.member(), bed.member(), bed.member()]);
+      const gated = new Set([member.userId, other.userId]);
+      // A test seam on the real Redis rate check: these two members' checks wait until the test
+      // opens the gate, as a slow Redis would; the check itself still runs against Redis.
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const real = limits.consume.bind(limits);
+      const checks: Promise<unknown>[] = [];
+      jest.spyOn(limits, 'consume').mockImplementation((...args: Parameters<typeof limits.consume>) => {
+        if (!gated.has(args[1])) return real(...args);
+        const check = gate.then(() => real(...args));
+        checks.push(check.catch(() => undefined));
+        return check;
+      });
+      const processing = countProcessing();
+
+      // The member's two allowed uploads and one of another member fill the process (3 tickets),
+      // each with its head and half its body sent, each stuck in the rate check.
+      const uploads = [slowUpload(member, picture), slowUpload(member, picture), slowUpload(other, picture)];
+      await waitFor(async () => queue.admitted === capacity && checks.length === capacity, {
+        what: 'three uploads admitted and waiting for the rate check',
+      });
+      expect((await upload(newcomer, picture)).status).toBe(503);
+
+      // Their clients go away (a phone dropping): the tickets come back without waiting for Redis.
+      for (const u of uploads) u.abort();
+      await waitFor(async () => queue.admitted === 0, {
+        what: 'the tickets of the uploads gone during the rate check released',
+      });
+      expect(queue.admittedOf(member.userId)).toBe(0);
+
+      // Redis answers only now; the service goes on to a request that is closed and must neither
+      // hang in multer nor release the tickets a second time.
+      open();
+      await Promise.all(checks);
+      await waitFor(async () => checks.length === 2 * capacity, {
+        what: 'the hourly checks of the aborted uploads',
+      });
+      await Promise.all(checks);
+      expect(queue.admitted).toBe(0);
+      expect({ active: queue.active, waiting: queue.waiting }).toEqual({ active: 0, waiting: 0 });
+      expect(processing).not.toHaveBeenCalled();
+
+      // The member is not locked out (2 in flight would be 429), nor is anyone else (full would be 503).
+      const again = [slowUpload(member, picture), slowUpload(member, picture)];
+      await waitFor(async () => queue.admittedOf(member.userId) === 2, {
+        what: "the member's two new uploads admitted",
+      });
+      expect((await upload(newcomer, picture)).status).toBe(201);
+      for (const u of again) u.finish();
+      expect((await Promise.all(again.map((u) => u.response))).map((a) => a.status)).toEqual([201, 201]);
+      await waitFor(async () => queue.admitted === 0, { what: 'every ticket released' });
+    });
+
+    it('releases the tickets of uploads whose client went away during the session lookup, before the ticket was taken (review round 3)', async () => {
+      const strategy = bed.app.get(JwtStrategy);
+      const picture = await flatPng(1600, 1200);
+      const member = await bed.member();
+      // A test seam on the guard: this member's session lookups wait until the test opens the gate.
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const looking: Request[] = [];
+      // Unbound: passport runs it on a per-request copy of the strategy that carries its callbacks.
+      const real = Object.getPrototypeOf(strategy).authenticate as (req: Request, options: object) => void;
+      jest.spyOn(strategy, 'authenticate').mockImplementation(function (
+        this: JwtStrategy,
+        req: Request,
+        options,
+      ) {
+        if (req.headers.authorization !== member.authorization) return real.call(this, req, options);
+        looking.push(req);
+        void gate.then(() => real.call(this, req, options));
+      });
+      const admit = jest.spyOn(queue, 'admit');
+
+      const uploads = [slowUpload(member, picture), slowUpload(member, picture)];
+      await waitFor(async () => looking.length === 2, { what: 'both uploads in the session lookup' });
+      for (const u of uploads) u.abort();
+      await waitFor(async () => looking.every((req) => req.destroyed), {
+        what: 'both requests closed on the server',
+      });
+
+      // The guard lets them through only now: each takes a ticket for a request already closed.
+      open();
+      await waitFor(async () => admit.mock.calls.filter(([id]) => id === member.userId).length === 2, {
+        what: 'both closed uploads admitted',
+      });
+      await waitFor(async () => queue.admitted === 0, { what: 'the tickets of the closed uploads released' });
+
+      // Two leaked tickets would lock the member out with 429.
+      const again = [slowUpload(member, picture), slowUpload(member, picture)];
+      await waitFor(async () => queue.admittedOf(member.userId) === 2, {
+        what: "the member's two new uploads admitted",
+      });
+      for (const u of again) u.finish();
+      expect((await Promise.all(again.map((u) => u.response))).map((a) => a.status)).toEqual([201, 201]);
+      await waitFor(async () => queue.admitted === 0, { what: 'every ticket released' });
     });
 
     it('lets one member have 2 uploads in flight: their 3rd parallel upload gets 429, another member is still accepted', async () => {
@@ -332,7 +437,9 @@ describe('photo uploads: rate, pixel ceiling, processing bound, file caching', (
       const picture = await flatPng(1600, 1200);
       const [greedy, other] = await Promise.all([bed.member(), bed.member()]);
       const own = [slowUpload(greedy, picture), slowUpload(greedy, picture)];
-      await waitFor(async () => queue.admittedOf(greedy.userId) === 2, { what: "the member's two uploads admitted" });
+      await waitFor(async () => queue.admittedOf(greedy.userId) === 2, {
+        what: "the member's two uploads admitted",
+      });
 
       const third = await upload(greedy, picture);
       expect(third.status).toBe(429);
