@@ -81,9 +81,9 @@ describe('gateway: slow clients', () => {
       body: { email: 'member@mate.test', password: 'correct horse' },
     });
     const loginMs = Date.now() - loginStarted;
+    // 200, not 503: it got a service connection within the 300 ms queue deadline (no stalled body
+    // holds one), with no timing threshold that a busy machine could break.
     expect(login.status).toBe(200);
-    // Served at once: it never waited for a service connection (the queue deadline is 300 ms).
-    expect(loginMs).toBeLessThan(QUEUE_TIMEOUT_MS);
     expect(login.body.path).toBe('/api/auth/login');
     expect(JSON.parse(login.body.body)).toEqual({ email: 'member@mate.test', password: 'correct horse' });
     expect(stalled.filter((x) => x.answered())).toEqual([]);
