@@ -39,6 +39,26 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
       await expect(client().profile.getMyProfile()).resolves.toMatchObject({ locationResolved: null });
     });
 
+    it('reads the lifestyle fields, null when missing or not a stored value, and sends them with PUT', async () => {
+      reply = ok({ ...profileBody, smoking: 'never', drinking: 'socially', exercise: 'daily', pets: 'dog' });
+      await expect(client().profile.getMyProfile()).resolves.toMatchObject({
+        smoking: 'never',
+        drinking: 'socially',
+        exercise: 'daily',
+        pets: 'dog',
+      });
+      reply = ok({ ...profileBody, smoking: 'Chain smoker', exercise: 42 });
+      await expect(client().profile.getMyProfile()).resolves.toMatchObject({
+        smoking: null,
+        drinking: null,
+        exercise: null,
+        pets: null,
+      });
+      reply = ok(profileBody);
+      await client().profile.updateMyProfile({ smoking: null, pets: 'multiple' });
+      expect(server.requests.at(-1)?.body).toEqual({ smoking: null, pets: 'multiple' });
+    });
+
     it('updates the profile with PUT, nulls included, and passes the location note on', async () => {
       reply = ok({ ...profileBody, location: 'Nowhere', locationResolved: false, locationNote: "We couldn't find that city" });
       const result = await client().profile.updateMyProfile({ name: 'Ada', age: null, interests: ['Art'] });

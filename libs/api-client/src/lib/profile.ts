@@ -1,12 +1,20 @@
-import type {
-  AttachPhotoRequest,
-  CompleteOnboardingRequest,
-  OwnProfileDto,
-  PhotoDto,
-  PhotoReorderRequest,
-  ProfileCompletionDto,
-  ProfileDto,
-  PublicProfileDto,
+import {
+  DRINKING_VALUES,
+  EXERCISE_VALUES,
+  PETS_VALUES,
+  SMOKING_VALUES,
+  type AttachPhotoRequest,
+  type DrinkingValue,
+  type ExerciseValue,
+  type PetsValue,
+  type SmokingValue,
+  type CompleteOnboardingRequest,
+  type OwnProfileDto,
+  type PhotoDto,
+  type PhotoReorderRequest,
+  type ProfileCompletionDto,
+  type ProfileDto,
+  type PublicProfileDto,
 } from '@mate/contracts';
 import type { HttpClient } from './http';
 import { ClientMessages } from './messages';
@@ -23,6 +31,11 @@ export interface ProfileUpdateRequest {
   education?: string | null;
   lookingFor?: string | null;
   interests?: string[] | null;
+  /** Lifestyle (issue 8): one of the stored values of spec 001 §3, or null to clear. */
+  smoking?: SmokingValue | null;
+  drinking?: DrinkingValue | null;
+  exercise?: ExerciseValue | null;
+  pets?: PetsValue | null;
 }
 
 /** One entry of the reorder payload (spec 000 §3). */
@@ -67,6 +80,11 @@ function num(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   return null;
+}
+
+/** A stored lifestyle value of spec 001 §3, else null (an unknown value is not shown). */
+function oneOf<T extends string>(values: readonly T[], value: unknown): T | null {
+  return typeof value === 'string' && (values as readonly string[]).includes(value) ? (value as T) : null;
 }
 
 function flag(value: unknown): boolean {
@@ -117,6 +135,10 @@ export function normalizeProfile(input: unknown): OwnProfileDto {
     profileCompleted: flag(pick(raw, 'profileCompleted', 'profile_completed')),
     onboardingCompleted: flag(pick(raw, 'onboardingCompleted', 'onboarding_completed')),
     locationResolved: typeof locationResolved === 'boolean' ? locationResolved : null,
+    smoking: oneOf(SMOKING_VALUES, raw['smoking']),
+    drinking: oneOf(DRINKING_VALUES, raw['drinking']),
+    exercise: oneOf(EXERCISE_VALUES, raw['exercise']),
+    pets: oneOf(PETS_VALUES, raw['pets']),
   };
 }
 
@@ -152,6 +174,10 @@ function toPublicProfile(profile: ProfileDto): PublicProfileDto {
     interests: profile.interests,
     photos: profile.photos,
     profilePicture: profile.profilePicture,
+    smoking: profile.smoking ?? null,
+    drinking: profile.drinking ?? null,
+    exercise: profile.exercise ?? null,
+    pets: profile.pets ?? null,
   };
 }
 

@@ -1,3 +1,5 @@
+import type { DrinkingValue, ExerciseValue, PetsValue, SmokingValue } from './profile';
+
 /**
  * The domain event catalogue (ARCHITECTURE §2.1): every durable event with its one payload type,
  * its producer, its consumers and the aggregate it describes. Producers write events to their
@@ -60,6 +62,16 @@ export interface ProfileUpdatedPayload {
   profilePicture: string | null;
   isVerified: boolean;
   onboardingCompleted: boolean;
+  /**
+   * Lifestyle (issue 8, stored values of spec 001 §3); null = not said. Additive and optional:
+   * schema version stays 1 (ADR 0003, "Lifestyle fields"): profile-service always sends them, and
+   * an envelope written before them lacks them, which a consumer reads as null (the profile had
+   * none then).
+   */
+  smoking?: SmokingValue | null;
+  drinking?: DrinkingValue | null;
+  exercise?: ExerciseValue | null;
+  pets?: PetsValue | null;
   updatedAt: string;
 }
 export interface PhotoUploadedPayload {

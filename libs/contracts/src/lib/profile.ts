@@ -104,6 +104,29 @@ export const PETS_OPTIONS = [
   { value: 'multiple', label: 'Multiple' },
 ] as const;
 
+/**
+ * Lifestyle values a member may set on their profile (issue 8): the stored values of spec 001 §3,
+ * the same lists the filter preferences choose among. Each is optional; null means "not said".
+ */
+export const SMOKING_VALUES = SMOKING_DRINKING_OPTIONS.map((o) => o.value);
+export const DRINKING_VALUES = SMOKING_DRINKING_OPTIONS.map((o) => o.value);
+export const EXERCISE_VALUES = EXERCISE_OPTIONS.map((o) => o.value);
+export const PETS_VALUES = PETS_OPTIONS.map((o) => o.value);
+export type SmokingValue = (typeof SMOKING_DRINKING_OPTIONS)[number]['value'];
+export type DrinkingValue = SmokingValue;
+export type ExerciseValue = (typeof EXERCISE_OPTIONS)[number]['value'];
+export type PetsValue = (typeof PETS_OPTIONS)[number]['value'];
+export const LIFESTYLE_FIELDS = ['smoking', 'drinking', 'exercise', 'pets'] as const;
+export type LifestyleField = (typeof LIFESTYLE_FIELDS)[number];
+
+/** The lifestyle fields of a profile; null when the member has not said. */
+export interface LifestyleFields {
+  smoking: SmokingValue | null;
+  drinking: DrinkingValue | null;
+  exercise: ExerciseValue | null;
+  pets: PetsValue | null;
+}
+
 export interface FilterPreferencesDto {
   minAge: number;
   maxAge: number;
@@ -158,6 +181,14 @@ export interface PublicProfileDto {
   interests: string[];
   photos: PhotoDto[];
   profilePicture: string | null;
+  /**
+   * Lifestyle (issue 8, spec 001 §3 values); null = not said. profile-service always sends them;
+   * they are optional in the type so that clients built against older answers still compile.
+   */
+  smoking?: SmokingValue | null;
+  drinking?: DrinkingValue | null;
+  exercise?: ExerciseValue | null;
+  pets?: PetsValue | null;
 }
 
 /** Profile validation and photo messages shown by the spec (000 §5), enforced by the server too. */
