@@ -1,4 +1,10 @@
-import { PROFILE_LOOKING_FOR } from '@mate/contracts';
+import {
+  EXERCISE_OPTIONS,
+  PETS_OPTIONS,
+  PROFILE_LOOKING_FOR,
+  SMOKING_DRINKING_OPTIONS,
+  type LifestyleField,
+} from '@mate/contracts';
 
 const GENDER_LABELS: Record<string, string> = {
   male: 'Male',
@@ -36,4 +42,28 @@ export function lookingForLabel(value: string): string {
 
 export function genderOptions(values: readonly string[]) {
   return values.map((value) => ({ value, label: genderLabel(value) }));
+}
+
+/** The lifestyle fields of spec 001 §3, in the order the form and the details show them. */
+export const LIFESTYLE_CHOICES: readonly {
+  key: LifestyleField;
+  label: string;
+  options: readonly { value: string; label: string }[];
+}[] = [
+  { key: 'smoking', label: 'Smoking', options: SMOKING_DRINKING_OPTIONS },
+  { key: 'drinking', label: 'Drinking', options: SMOKING_DRINKING_OPTIONS },
+  { key: 'exercise', label: 'Exercise', options: EXERCISE_OPTIONS },
+  { key: 'pets', label: 'Pets', options: PETS_OPTIONS },
+];
+
+/**
+ * The spec's label for a stored lifestyle value ('prefer_not_to_say' → 'Prefer not to say'); a value
+ * the list does not know is shown readably rather than hidden.
+ */
+export function lifestyleLabel(key: LifestyleField, value: string): string {
+  const field = LIFESTYLE_CHOICES.find((candidate) => candidate.key === key);
+  const option = field?.options.find((candidate) => candidate.value === value);
+  if (option) return option.label;
+  const text = value.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,7 +1,7 @@
 import type { ProfileDto } from '@mate/contracts';
 import { Card, Icon } from '@mate/ui';
 import type { ReactNode } from 'react';
-import { genderLabel, lookingForText } from '../../profile/labels';
+import { genderLabel, LIFESTYLE_CHOICES, lifestyleLabel, lookingForText } from '../../profile/labels';
 
 const NOT_SET = 'Not set';
 
@@ -38,6 +38,15 @@ export function ProfileDetails({ profile }: { profile: ProfileDto }) {
               {profile.lookingFor ? lookingForText(profile.lookingFor) : NOT_SET}
             </span>
           </Fact>
+          {LIFESTYLE_CHOICES.map(({ key, label }) => {
+            // Lifestyle is optional and newer than the other facts: shown only once the member has said.
+            const value = profile[key];
+            return value ? (
+              <Fact key={key} label={label}>
+                {lifestyleLabel(key, value)}
+              </Fact>
+            ) : null;
+          })}
         </dl>
       </Card>
 

@@ -17,7 +17,12 @@ import {
 import { Alert, Button, Card, Chip, Icon, Input, Select, Textarea, type SelectOption } from '@mate/ui';
 import { useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
 import { toggleValue } from '../../lib/toggle-value';
-import { genderLabel, genderOptions, lookingForLabel } from '../../profile/labels';
+import {
+  genderLabel,
+  genderOptions,
+  LIFESTYLE_CHOICES,
+  lookingForLabel,
+} from '../../profile/labels';
 import {
   formValuesOf,
   profileUpdateOf,
@@ -51,6 +56,7 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
   const [errors, setErrors] = useState<ProfileFormErrors>({});
   const update = useUpdateProfile();
   const interestsLabelId = useId();
+  const lifestyleLabelId = useId();
 
   const set = <K extends keyof ProfileFormValues>(key: K, value: ProfileFormValues[K]) =>
     setValues((current) => ({ ...current, [key]: value }));
@@ -166,6 +172,25 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
             maxLength={EDUCATION_MAX_LENGTH}
             {...field('education')}
           />
+        </div>
+
+        <div role="group" className="profile-form__lifestyle" aria-labelledby={lifestyleLabelId}>
+          <div className="chip-group__head">
+            <span id={lifestyleLabelId} className="mate-field__label">
+              Lifestyle
+            </span>
+          </div>
+          <div className="profile-form__grid">
+            {LIFESTYLE_CHOICES.map(({ key, label, options }) => (
+              <Select
+                key={key}
+                label={label}
+                placeholder="Not set"
+                options={options}
+                {...field(key)}
+              />
+            ))}
+          </div>
         </div>
 
         <div role="group" className="profile-form__interests" aria-labelledby={interestsLabelId}>

@@ -321,6 +321,10 @@ describe('ProfileScreen', () => {
         occupation: null,
         education: null,
         interests: [],
+        smoking: null,
+        drinking: null,
+        exercise: null,
+        pets: null,
       });
 
       await act(async () =>

@@ -1,6 +1,10 @@
 import type { ProfileUpdateRequest } from '@mate/api-client';
 import {
   BIO_MAX_LENGTH,
+  DRINKING_VALUES,
+  EXERCISE_VALUES,
+  PETS_VALUES,
+  SMOKING_VALUES,
   HEIGHT_MAX_CM,
   HEIGHT_MIN_CM,
   PROFILE_MAX_AGE,
@@ -20,6 +24,11 @@ export interface ProfileFormValues {
   occupation: string;
   education: string;
   interests: string[];
+  /** Lifestyle (spec 001 §3): the stored value, '' for 'Not set'. */
+  smoking: string;
+  drinking: string;
+  exercise: string;
+  pets: string;
 }
 
 export type ProfileFormErrors = Partial<Record<'age' | 'height' | 'bio', string>>;
@@ -36,6 +45,10 @@ export function formValuesOf(profile: ProfileDto): ProfileFormValues {
     occupation: profile.occupation ?? '',
     education: profile.education ?? '',
     interests: [...profile.interests],
+    smoking: profile.smoking ?? '',
+    drinking: profile.drinking ?? '',
+    exercise: profile.exercise ?? '',
+    pets: profile.pets ?? '',
   };
 }
 
@@ -46,6 +59,11 @@ export function parseWholeNumber(value: string): number | null {
 }
 
 const blankToNull = (value: string): string | null => (value.trim() === '' ? null : value.trim());
+
+/** A lifestyle select's value as the API takes it: a stored value of spec 001 §3, or null for 'Not set'. */
+function storedOrNull<T extends string>(values: readonly T[], value: string): T | null {
+  return (values as readonly string[]).includes(value) ? (value as T) : null;
+}
 
 /** Spec 000 §5: no required fields; age 18–120, height 100–250 cm, bio at most 500 characters. */
 export function validateProfileForm(values: ProfileFormValues): ProfileFormErrors {
@@ -75,5 +93,9 @@ export function profileUpdateOf(values: ProfileFormValues): ProfileUpdateRequest
     occupation: blankToNull(values.occupation),
     education: blankToNull(values.education),
     interests: values.interests,
+    smoking: storedOrNull(SMOKING_VALUES, values.smoking),
+    drinking: storedOrNull(DRINKING_VALUES, values.drinking),
+    exercise: storedOrNull(EXERCISE_VALUES, values.exercise),
+    pets: storedOrNull(PETS_VALUES, values.pets),
   };
 }

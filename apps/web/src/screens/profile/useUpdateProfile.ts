@@ -23,6 +23,10 @@ export function useUpdateProfile() {
         education: saved.education,
         lookingFor: saved.lookingFor,
         interests: saved.interests,
+        smoking: saved.smoking ?? null,
+        drinking: saved.drinking ?? null,
+        exercise: saved.exercise ?? null,
+        pets: saved.pets ?? null,
         profileCompleted: saved.profileCompleted,
       });
       void queryClient.invalidateQueries({ queryKey: PROFILE_COMPLETION_QUERY_KEY });
