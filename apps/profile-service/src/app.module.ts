@@ -12,6 +12,7 @@ import { ProfilesModule } from './profiles/profiles.module';
 import { RepublishModule } from './republish/republish.module';
 import { CreateProfiles1795284000000 } from './migrations/1795284000000-CreateProfiles';
 import { PhotosLocationPreferences1795300000000 } from './migrations/1795300000000-PhotosLocationPreferences';
+import { ProfileLifestyle1795400000000 } from './migrations/1795400000000-ProfileLifestyle';
 
 @Module({})
 export class AppModule {
@@ -22,7 +23,7 @@ export class AppModule {
       envClass: ProfileEnv,
       env,
       entities: [Profile, Photo, Preferences],
-      migrations: [CreateProfiles1795284000000, PhotosLocationPreferences1795300000000],
+      migrations: [CreateProfiles1795284000000, PhotosLocationPreferences1795300000000, ProfileLifestyle1795400000000],
       // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
       features: [PhotosModule, PreferencesModule, ProfilesModule, RepublishModule],
       handlers: ProfileEventHandlers,

@@ -1,3 +1,4 @@
+import type { DrinkingValue, ExerciseValue, PetsValue, SmokingValue } from '@mate/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /** A member's profile (spec 000 §3): one per user, created when auth-service reports the account. */
@@ -54,6 +55,19 @@ export class Profile {
 
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   interests!: string[];
+
+  /** Lifestyle (issue 8): stored values of spec 001 §3 (checked by the table too); null = not said. */
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  smoking!: SmokingValue | null;
+
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  drinking!: DrinkingValue | null;
+
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  exercise!: ExerciseValue | null;
+
+  @Column({ type: 'varchar', length: 30, nullable: true })
+  pets!: PetsValue | null;
 
   @Column({ name: 'is_verified', type: 'boolean', default: false })
   isVerified!: boolean;

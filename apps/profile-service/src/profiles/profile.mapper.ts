@@ -62,6 +62,10 @@ export function toPublicProfileDto(profile: Profile, photos: readonly Photo[]): 
     interests: profile.interests ?? [],
     photos: sortPhotos(photos).map(toPhotoDto),
     profilePicture: profilePictureOf(photos),
+    smoking: profile.smoking,
+    drinking: profile.drinking,
+    exercise: profile.exercise,
+    pets: profile.pets,
   };
 }
 
@@ -95,6 +99,10 @@ export function toProfileUpdatedPayload(profile: Profile, photos: readonly Photo
     profilePicture: profilePictureOf(visible),
     isVerified: profile.isVerified,
     onboardingCompleted: profile.onboardingCompleted,
+    smoking: profile.smoking,
+    drinking: profile.drinking,
+    exercise: profile.exercise,
+    pets: profile.pets,
     updatedAt: profile.updatedAt.toISOString(),
   };
 }

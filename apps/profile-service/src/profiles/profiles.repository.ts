@@ -26,6 +26,10 @@ export type ProfilePatch = Partial<
     | 'education'
     | 'lookingFor'
     | 'interests'
+    | 'smoking'
+    | 'drinking'
+    | 'exercise'
+    | 'pets'
     | 'onboardingCompleted'
     | 'onboardingSkipped'
   >

@@ -272,6 +272,10 @@ describe('profile editing, completion, onboarding and public profiles', () => {
         profilePicture: null,
         isVerified: true,
         onboardingCompleted: false,
+        smoking: null,
+        drinking: null,
+        exercise: null,
+        pets: null,
         updatedAt: expect.any(String),
       });
     });

@@ -2,7 +2,9 @@
 export const PUBLIC_PROFILE_KEYS = [
   'age',
   'bio',
+  'drinking',
   'education',
+  'exercise',
   'gender',
   'height',
   'id',
@@ -11,7 +13,9 @@ export const PUBLIC_PROFILE_KEYS = [
   'lookingFor',
   'name',
   'occupation',
+  'pets',
   'photos',
   'profilePicture',
+  'smoking',
   'userId',
 ].sort();

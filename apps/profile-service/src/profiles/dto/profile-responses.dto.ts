@@ -1,5 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { OwnProfileDto, ProfileCompletionDto, PublicProfileDto } from '@mate/contracts';
+import {
+  DRINKING_VALUES,
+  EXERCISE_VALUES,
+  PETS_VALUES,
+  SMOKING_VALUES,
+  type DrinkingValue,
+  type ExerciseValue,
+  type OwnProfileDto,
+  type PetsValue,
+  type ProfileCompletionDto,
+  type PublicProfileDto,
+  type SmokingValue,
+} from '@mate/contracts';
 import { PhotoResponseDto } from '../../photos/dto/photo-responses.dto';
 
 const text = { type: String, nullable: true } as const;
@@ -21,6 +33,10 @@ export class PublicProfileResponseDto implements PublicProfileDto {
   @ApiProperty({ type: [String] }) interests!: string[];
   @ApiProperty({ type: [PhotoResponseDto] }) photos!: PhotoResponseDto[];
   @ApiProperty({ ...text, description: 'URL of the primary photo' }) profilePicture!: string | null;
+  @ApiProperty({ ...text, enum: SMOKING_VALUES, description: 'null = not said' }) smoking!: SmokingValue | null;
+  @ApiProperty({ ...text, enum: DRINKING_VALUES, description: 'null = not said' }) drinking!: DrinkingValue | null;
+  @ApiProperty({ ...text, enum: EXERCISE_VALUES, description: 'null = not said' }) exercise!: ExerciseValue | null;
+  @ApiProperty({ ...text, enum: PETS_VALUES, description: 'null = not said' }) pets!: PetsValue | null;
 }
 
 export class OwnProfileResponseDto extends PublicProfileResponseDto implements OwnProfileDto {

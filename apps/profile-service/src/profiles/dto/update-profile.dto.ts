@@ -15,6 +15,14 @@ import {
   ALL_GENDERS,
   ALL_LOOKING_FOR,
   BIO_MAX_LENGTH,
+  DRINKING_VALUES,
+  EXERCISE_VALUES,
+  PETS_VALUES,
+  SMOKING_VALUES,
+  type DrinkingValue,
+  type ExerciseValue,
+  type PetsValue,
+  type SmokingValue,
   EDUCATION_MAX_LENGTH,
   HEIGHT_MAX_CM,
   HEIGHT_MIN_CM,
@@ -32,6 +40,10 @@ import { trimOrNull, wordList } from '../../common/transforms';
 
 export const GENDER_MESSAGE = `Gender must be one of: ${ALL_GENDERS.join(', ')}`;
 export const LOOKING_FOR_MESSAGE = `Looking for must be one of: ${ALL_LOOKING_FOR.join(', ')}`;
+export const SMOKING_MESSAGE = `Smoking must be one of: ${SMOKING_VALUES.join(', ')}`;
+export const DRINKING_MESSAGE = `Drinking must be one of: ${DRINKING_VALUES.join(', ')}`;
+export const EXERCISE_MESSAGE = `Exercise must be one of: ${EXERCISE_VALUES.join(', ')}`;
+export const PETS_MESSAGE = `Pets must be one of: ${PETS_VALUES.join(', ')}`;
 export const AGE_INTEGER_MESSAGE = 'Age must be a whole number';
 export const INTEREST_LENGTH_MESSAGE = `Each interest must be at most ${INTEREST_MAX_LENGTH} characters`;
 export const INTERESTS_LIST_MESSAGE = 'Interests must be a list of words';
@@ -121,6 +133,34 @@ export class UpdateProfileDto {
   @IsString({ each: true, message: INTERESTS_LIST_MESSAGE })
   @IsArray({ message: INTERESTS_LIST_MESSAGE })
   interests?: string[] | null;
+
+  /**
+   * Lifestyle (issue 8): a stored value of spec 001 §3 (lower-case, as `SMOKING_DRINKING_OPTIONS`
+   * etc. list them; a label such as "Never" is refused), or null (or empty text) to clear it.
+   */
+  @ApiPropertyOptional({ type: String, nullable: true, enum: SMOKING_VALUES })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsIn(SMOKING_VALUES, { message: SMOKING_MESSAGE })
+  smoking?: SmokingValue | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: DRINKING_VALUES })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsIn(DRINKING_VALUES, { message: DRINKING_MESSAGE })
+  drinking?: DrinkingValue | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: EXERCISE_VALUES })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsIn(EXERCISE_VALUES, { message: EXERCISE_MESSAGE })
+  exercise?: ExerciseValue | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, enum: PETS_VALUES })
+  @IsOptional()
+  @Transform(trimOrNull)
+  @IsIn(PETS_VALUES, { message: PETS_MESSAGE })
+  pets?: PetsValue | null;
 }
 
 /** The fields of the body, in the order they are applied. */
@@ -135,5 +175,9 @@ export const PROFILE_FIELDS = [
   'education',
   'lookingFor',
   'interests',
+  'smoking',
+  'drinking',
+  'exercise',
+  'pets',
 ] as const;
 export type ProfileField = (typeof PROFILE_FIELDS)[number];

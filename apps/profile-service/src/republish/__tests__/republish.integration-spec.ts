@@ -57,8 +57,9 @@ describe('republish: every member current state through the outbox', () => {
     const cleo = randomUUID();
     await bed.dataSource.query(
       `INSERT INTO profiles (user_id, name, age, gender, interests, location, location_lat, location_lng, location_resolved,
-                             is_verified, onboarding_completed)
-       VALUES ($1, 'Cleo', 41, 'female', '{Hiking,Wine}', 'Paris, France', 48.85341, 2.3488, true, true, true)`,
+                             is_verified, onboarding_completed, smoking, exercise, pets)
+       VALUES ($1, 'Cleo', 41, 'female', '{Hiking,Wine}', 'Paris, France', 48.85341, 2.3488, true, true, true,
+               'never', 'daily', 'cat')`,
       [cleo],
     );
     await bed.dataSource.query(
@@ -106,6 +107,10 @@ describe('republish: every member current state through the outbox', () => {
       hasPhoto: false,
       isVerified: true,
       onboardingCompleted: true,
+      smoking: 'never',
+      drinking: null,
+      exercise: 'daily',
+      pets: 'cat',
     });
     const [cleoPrefs] = await eventsOf(cleo, 'preferences.updated');
     expect(cleoPrefs.payload).toMatchObject({ userId: cleo, minAge: 35, maxAge: 50, maxDistance: 100, genderPreference: ['male', 'female'] });
