@@ -258,3 +258,40 @@ export interface CompleteOnboardingRequest {
   lookingFor: string;
   location: string;
 }
+
+/**
+ * How the relationship-goal filter of spec 001 §3 reads a profile's `lookingFor` (ADR 0003,
+ * "Lifestyle fields and the filter mappings"): the goal values each stored `lookingFor` (both
+ * readings) satisfies. The profile has no "marriage" reading; a long-term relationship is the
+ * nearest, so it satisfies both. A profile without `lookingFor` satisfies no goal.
+ */
+export const RELATIONSHIP_GOALS_BY_LOOKING_FOR: Readonly<
+  Record<LookingFor, readonly (typeof RELATIONSHIP_GOAL_OPTIONS)[number]['value'][]>
+> = {
+  relationship: ['long_term', 'marriage'],
+  'long-term': ['long_term', 'marriage'],
+  casual: ['casual'],
+  'short-term': ['casual'],
+  friendship: ['friendship'],
+  'not-sure': ['not_sure'],
+};
+
+export function relationshipGoalsOf(lookingFor: string | null | undefined): readonly string[] {
+  return lookingFor ? (RELATIONSHIP_GOALS_BY_LOOKING_FOR[lookingFor as LookingFor] ?? []) : [];
+}
+
+const educationKey = (text: string) => text.trim().toLowerCase().replace(/[\u2018\u2019]/g, "'");
+
+/**
+ * How the education filter of spec 001 §3 reads the profile's free-text `education` (ADR 0003):
+ * an option label or value (any case, typographic apostrophes allowed) is that option's value,
+ * any other text is `other`, no text is null (it satisfies no education filter).
+ */
+export function educationValueOf(
+  education: string | null | undefined,
+): (typeof EDUCATION_OPTIONS)[number]['value'] | null {
+  if (!education || education.trim() === '') return null;
+  const key = educationKey(education);
+  const found = EDUCATION_OPTIONS.find((o) => educationKey(o.label) === key || o.value === key);
+  return found ? found.value : 'other';
+}
