@@ -76,14 +76,16 @@ export async function insertProfiles(profileDb, members) {
   await profileDb.query(
     `INSERT INTO profiles (id, user_id, name, age, gender, bio, location, height, occupation, education, looking_for,
                            interests, is_verified, onboarding_completed, onboarding_skipped,
-                           location_lat, location_lng, location_resolved, created_at, updated_at)
+                           location_lat, location_lng, location_resolved, created_at, updated_at,
+                           smoking, drinking, exercise, pets)
      SELECT id, user_id, name, age, gender, bio, location, height, occupation, education, looking_for,
-            string_to_array(interests, '|'), true, true, false, lat, lng, true, created, updated
+            string_to_array(interests, '|'), true, true, false, lat, lng, true, created, updated,
+            smoking, drinking, exercise, pets
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
                    $9::text[], $10::text[], $11::text[], $12::text[], $13::float8[], $14::float8[],
-                   $15::timestamptz[], $16::timestamptz[])
+                   $15::timestamptz[], $16::timestamptz[], $17::text[], $18::text[], $19::text[], $20::text[])
          AS t(id, user_id, name, age, gender, bio, location, height, occupation, education, looking_for,
-              interests, lat, lng, created, updated)`,
+              interests, lat, lng, created, updated, smoking, drinking, exercise, pets)`,
     [
       members.map((m) => m.profileId),
       members.map((m) => m.userId),
@@ -101,6 +103,10 @@ export async function insertProfiles(profileDb, members) {
       members.map((m) => m.lng),
       members.map((m) => iso(m.createdAt)),
       members.map((m) => iso(m.updatedAt)),
+      members.map((m) => m.smoking),
+      members.map((m) => m.drinking),
+      members.map((m) => m.exercise),
+      members.map((m) => m.pets),
     ],
   );
 }

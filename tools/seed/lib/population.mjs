@@ -67,6 +67,34 @@ function educationOf(rng, age) {
   return EDUCATION_LABELS[value];
 }
 
+const ACTIVE_INTERESTS = new Set(['Fitness', 'Sports', 'Yoga', 'Hiking', 'Dancing']);
+
+/**
+ * Lifestyle of the profile (issue 8, stored values of spec 001 §3), each said by about three
+ * members in four. Drawn from a stream of its own, so adding it changed no other seeded value; a
+ * member who filters out smokers does not smoke, active interests mean more exercise, the Pets
+ * interest means a pet.
+ */
+function lifestyleOf(seed, n, { interests, preferences }) {
+  const rng = new Rng('lifestyle', seed, n);
+  const said = () => rng.chance(0.75);
+  const strictSmoking = preferences.smokingPreference.length > 0;
+  const smoking = said()
+    ? rng.weighted(strictSmoking ? [['never', 90], ['socially', 10]] : [['never', 62], ['socially', 16], ['regularly', 10], ['prefer_not_to_say', 12]])
+    : null;
+  const drinking = said()
+    ? rng.weighted([['never', 18], ['socially', 58], ['regularly', 14], ['prefer_not_to_say', 10]])
+    : null;
+  const active = interests.some((i) => ACTIVE_INTERESTS.has(i));
+  const exercise = said()
+    ? rng.weighted(active ? [['sometimes', 20], ['regularly', 45], ['daily', 35]] : [['never', 14], ['sometimes', 44], ['regularly', 30], ['daily', 12]])
+    : null;
+  const pets = said()
+    ? rng.weighted(interests.includes('Pets') ? [['dog', 40], ['cat', 30], ['other', 10], ['multiple', 20]] : [['none', 48], ['dog', 22], ['cat', 16], ['other', 5], ['multiple', 9]])
+    : null;
+  return { smoking, drinking, exercise, pets };
+}
+
 /** Who a member is interested in, from a plausible mix of orientations. */
 function genderPreferenceOf(rng, gender) {
   if (gender === 'male' || gender === 'female') {
@@ -237,6 +265,7 @@ export function memberAt(seed, n, { cities, now }) {
   const location = rng.pick(city.texts);
   const bio = bioOf(rng, { occupation, interests, lookingFor, cityName: location.split(',')[0] });
   const preferences = preferencesOf(rng, { age, gender, lookingFor, interests });
+  const lifestyle = lifestyleOf(seed, n, { interests, preferences });
 
   // Joined within the last 18 months, more of them recently; verified within the hour; onboarding
   // finished within a few days (never in the future).
@@ -276,6 +305,7 @@ export function memberAt(seed, n, { cities, now }) {
     education,
     lookingFor,
     interests,
+    ...lifestyle,
     photos,
     preferences,
     createdAt,

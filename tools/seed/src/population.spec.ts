@@ -47,6 +47,10 @@ interface Member {
   education: string | null;
   lookingFor: string;
   interests: string[];
+  smoking: string | null;
+  drinking: string | null;
+  exercise: string | null;
+  pets: string | null;
   photos: { id: string; kind: string; order: number; isPrimary: boolean; createdAt: string }[];
   preferences: {
     minAge: number;
@@ -227,6 +231,30 @@ describe('the demo population', () => {
     );
     expect(filtered).toBeGreaterThan(0.15);
     expect(filtered).toBeLessThan(0.5);
+  });
+
+  it('gives lifestyle values of spec 001 §3 to about three members in four, in keeping with their filters and interests', () => {
+    const lists: ['smoking' | 'drinking' | 'exercise' | 'pets', string[]][] = [
+      ['smoking', values(SMOKING_DRINKING_OPTIONS)],
+      ['drinking', values(SMOKING_DRINKING_OPTIONS)],
+      ['exercise', values(EXERCISE_OPTIONS)],
+      ['pets', values(PETS_OPTIONS)],
+    ];
+    for (const [field, allowed] of lists) {
+      for (const m of members) if (m[field] !== null) expect(allowed).toContain(m[field]);
+      const said = share(members, (m) => m[field] !== null);
+      expect(said).toBeGreaterThan(0.7);
+      expect(said).toBeLessThan(0.8);
+      // Every value occurs in a population of this size.
+      expect(new Set(members.map((m) => m[field]))).toEqual(new Set([...allowed, null]));
+    }
+    // Someone who filters on smoking does not smoke regularly or keep it to themselves.
+    for (const m of members.filter((x) => x.preferences.smokingPreference.length > 0)) {
+      expect([null, 'never', 'socially']).toContain(m.smoking);
+    }
+    const active = members.filter((m) => m.interests.some((i) => ['Fitness', 'Sports', 'Yoga', 'Hiking', 'Dancing'].includes(i)));
+    for (const m of active) expect(m.exercise).not.toBe('never');
+    for (const m of members.filter((x) => x.interests.includes('Pets'))) expect(m.pets).not.toBe('none');
   });
 
   it('gives 1–4 photos, the first a primary portrait, ordered 0..n-1', () => {

@@ -10,14 +10,18 @@ import {
   BIO_MAX_LENGTH,
   DISTANCE_MAX_KM,
   DISTANCE_MIN_KM,
+  DRINKING_VALUES,
   EDUCATION_OPTIONS,
+  EXERCISE_VALUES,
   INTERESTED_IN_OPTIONS,
   ONBOARDING_BIO_MIN_LENGTH,
   ONBOARDING_INTEREST_SUGGESTIONS,
+  PETS_VALUES,
   PHOTO_SIZES,
   PREFERENCES_MAX_AGE,
   PREFERENCES_MIN_AGE,
   PROFILE_INTERESTS,
+  SMOKING_VALUES,
   photoFileUrl,
   type PhotoSize,
 } from '@mate/contracts';
@@ -110,6 +114,10 @@ interface ProfileRow {
   height: number | null;
   looking_for: string;
   interests: string[];
+  smoking: string | null;
+  drinking: string | null;
+  exercise: string | null;
+  pets: string | null;
   location_lat: number | null;
   location_lng: number | null;
   location_resolved: boolean | null;
@@ -200,8 +208,16 @@ describe('npm run seed', () => {
       expect(p.is_verified).toBe(true);
       expect(p.onboarding_completed).toBe(true);
       expect(p.location_resolved).toBe(true);
+      if (p.smoking !== null) expect(SMOKING_VALUES).toContain(p.smoking);
+      if (p.drinking !== null) expect(DRINKING_VALUES).toContain(p.drinking);
+      if (p.exercise !== null) expect(EXERCISE_VALUES).toContain(p.exercise);
+      if (p.pets !== null) expect(PETS_VALUES).toContain(p.pets);
     }
     expect(new Set(rows.map((p) => p.gender)).size).toBeGreaterThanOrEqual(2);
+    // Lifestyle is seeded (most members say, some do not).
+    for (const field of ['smoking', 'drinking', 'exercise', 'pets'] as const) {
+      expect(rows.some((p) => p[field] !== null)).toBe(true);
+    }
   });
 
   it('stores the coordinates profile-service geocodes each location to', async () => {
@@ -347,7 +363,7 @@ describe('npm run seed', () => {
       [
         'profile',
         `SELECT id, user_id, name, age, gender, bio, location, height, occupation, education, looking_for, interests,
-                location_lat, location_lng FROM profiles ORDER BY id`,
+                location_lat, location_lng, smoking, drinking, exercise, pets FROM profiles ORDER BY id`,
       ],
       ['profile', 'SELECT id, user_id, profile_id, url, is_primary, "order", storage_key, sizes FROM photos ORDER BY id'],
       ['profile', 'SELECT user_id, min_age, max_age, max_distance, gender_preference, interests, dealbreakers, min_height, max_height, education_preference, relationship_goal_preference, smoking_preference, drinking_preference, exercise_preference, pets_preference, required_interests FROM preferences ORDER BY user_id'],
