@@ -1,3 +1,5 @@
+import { EdgeMessages } from './errors';
+
 /** Option lists of spec 000 §3 and 001 §3. Both readings of gender and lookingFor are accepted. */
 export const PROFILE_GENDERS = ['male', 'female', 'non-binary', 'other'] as const;
 export const ONBOARDING_GENDERS = ['male', 'female', 'non-binary', 'prefer-not-to-say'] as const;
@@ -209,7 +211,7 @@ export const ProfileMessages = {
   /** A member over the upload rate (429, with Retry-After). */
   tooManyUploads: 'Too many uploads. Please try again later.',
   /** This process already has as many uploads waiting to be processed as it may hold (503, with Retry-After). */
-  uploadsBusy: 'Service temporarily unavailable',
+  uploadsBusy: EdgeMessages.unavailable,
   locationUnknown: "We couldn't find this city, so distance matching is off until you enter a known place.",
   ageRangeOrder: 'Minimum age cannot be greater than maximum age',
   heightRangeOrder: 'Minimum height cannot be greater than maximum height',

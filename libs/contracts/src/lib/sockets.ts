@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors';
+import { EdgeMessages, type ErrorCode } from './errors';
 import { SECOND } from './constants';
 import { SERVICES, type ServiceName } from './events';
 
@@ -34,7 +34,7 @@ export const SocketMessages = {
   tooManyConnections: 'Too many open connections. Close another tab or device first.',
   tooManyPending: 'Too many events waiting for an answer. Please wait for them.',
   serviceTimeout: 'The service did not answer in time',
-  serviceUnavailable: 'Service temporarily unavailable',
+  serviceUnavailable: EdgeMessages.unavailable,
   originNotAllowed: 'Origin not allowed',
   notConnected: 'Socket not connected',
 } as const;
