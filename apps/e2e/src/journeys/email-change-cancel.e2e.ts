@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { MAILDEV, pathOf, signUpVerifyAndSignIn } from '../support/auth-flow';
 import { watchCspViolations } from '../support/csp';
 import { uniqueEmail, waitForLink } from '../support/mailbox';
-
-const MAILDEV = process.env.E2E_MAILDEV_URL ?? 'http://127.0.0.1:1080';
-const pathOf = (link: string) => link.replace(/^https?:\/\/[^/]+/, '');
 
 test('the current address is told of an email change and cancels it from the link; the new address can no longer confirm it', async ({ page }) => {
   const violations = await watchCspViolations(page);
@@ -12,17 +10,7 @@ test('the current address is told of an email change and cancels it from the lin
   const password = 'email change password 1';
 
   await page.goto('/');
-  await page.getByRole('button', { name: 'Create an account' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page).toHaveURL(/\/verify-email-prompt$/);
-  await page.goto(pathOf(await waitForLink(MAILDEV, email, '/verify-email')));
-  await expect(page).toHaveURL(/\/$/, { timeout: 10_000 });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).toHaveURL(/\/onboarding$/);
+  await signUpVerifyAndSignIn(page, { email, password });
   await page.getByRole('button', { name: 'Skip for now' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 

@@ -2,10 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { signUpVerifyAndSignIn } from '../support/auth-flow';
 import { watchCspViolations } from '../support/csp';
-import { uniqueEmail, waitForLink } from '../support/mailbox';
+import { uniqueEmail } from '../support/mailbox';
 
-const MAILDEV = process.env.E2E_MAILDEV_URL ?? 'http://127.0.0.1:1080';
 const GATEWAY = process.env.E2E_GATEWAY_URL ?? 'http://127.0.0.1:3000';
 const WORK_DIR = path.resolve(__dirname, '../../../../dist/e2e/uploads');
 
@@ -29,27 +29,12 @@ async function photoIds(page: Page): Promise<string[]> {
   return photos.sort((a, b) => a.order - b.order).map((p) => p.id);
 }
 
-async function signUpVerifyAndSignIn(page: Page, email: string, password: string) {
-  await page.goto('/');
-  await page.getByRole('button', { name: 'Create an account' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page).toHaveURL(/\/verify-email-prompt$/);
-  const link = await waitForLink(MAILDEV, email, '/verify-email');
-  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-  await expect(page).toHaveURL(/\/$/, { timeout: 10_000 });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).toHaveURL(/\/onboarding$/);
-}
-
 test('a new member completes onboarding with a photo, edits the profile, reorders photos, and sets preferences and filters', async ({ page }) => {
   // Every screen on the way runs under the web app's strict CSP (issue 7 item 9).
   const violations = await watchCspViolations(page);
   const email = uniqueEmail('onboard');
-  await signUpVerifyAndSignIn(page, email, 'onboarding password 1');
+  await page.goto('/');
+  await signUpVerifyAndSignIn(page, { email, password: 'onboarding password 1' });
 
   // Welcome → Basic Info, with the under-18 rule.
   await page.getByRole('button', { name: 'Next' }).click();

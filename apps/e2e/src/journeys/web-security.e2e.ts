@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { uniqueEmail, waitForLink } from '../support/mailbox';
+import { signUpVerifyAndSignIn } from '../support/auth-flow';
+import { uniqueEmail } from '../support/mailbox';
 import { watchCspViolations } from '../support/csp';
 import { watchRealtime } from '../support/realtime';
 
-const MAILDEV = process.env.E2E_MAILDEV_URL ?? 'http://127.0.0.1:1080';
 const WORK_DIR = path.resolve(__dirname, '../../../../dist/e2e/uploads');
 
 async function makePhoto(): Promise<string> {
@@ -44,20 +44,7 @@ test('the member app runs under a strict CSP with no violation, and a browser th
   // Sign up, verify, sign in: the auth screens.
   const email = uniqueEmail('csp');
   const password = 'csp journey password 1';
-  await page.getByRole('button', { name: 'Create an account' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByLabel('Name').fill('Robin');
-  await page.getByLabel('Age').fill('31');
-  await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
-  await expect(page).toHaveURL(/\/verify-email-prompt$/);
-  const link = await waitForLink(MAILDEV, email, '/verify-email');
-  await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-  await expect(page).toHaveURL(/\/$/, { timeout: 10_000 });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).toHaveURL(/\/onboarding$/);
+  await signUpVerifyAndSignIn(page, { email, password, name: 'Robin', age: '31' });
   await expect.poll(realtime.connected).toBe(1);
   await page.getByRole('button', { name: 'Skip for now' }).click();
   await expect(page.getByRole('heading', { name: 'Welcome, Robin!' })).toBeVisible();
