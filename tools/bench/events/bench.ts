@@ -13,7 +13,8 @@ import Redis from 'ioredis';
 import { SessionStore } from '@mate/server-kit';
 import { issueSession, waitFor } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
-import { adminQuery, requireLoopback, withDatabase } from '../lib/database';
+import { adminQuery, withDatabase } from '../lib/database';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RESULT_FILE = path.join(ROOT, 'tools/bench/events/last-result.json');
@@ -183,10 +184,7 @@ async function drive(baseUrl: string, tokens: string[], rate: number, seconds: n
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  requireLoopback('DATABASE_URL', databaseUrl);
-  requireLoopback('REDIS_URL', redisUrl);
+  const { databaseUrl, redisUrl } = benchUrls();
 
   const run = randomBytes(4).toString('hex');
   const prefix = `bench-events-${run}`;
@@ -211,23 +209,12 @@ async function main() {
         ),
     );
     for (const name of Object.values(dbs)) await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-    redis.disconnect();
+    await deleteKeysAndDisconnect(redis, prefix);
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-  }
+  cleanupOnSignal(cleanup);
 
   try {
-    const load = os.loadavg()[0];
-    if (load > os.cpus().length / 2) {
-      process.stdout.write(`note: load average ${load.toFixed(1)} on ${os.cpus().length} CPUs; other work will show in the numbers\n`);
-    }
+    noteLoad();
     for (const name of Object.values(dbs)) await adminQuery(databaseUrl, `CREATE DATABASE "${name}"`);
     const common = {
       NODE_ENV: 'production',

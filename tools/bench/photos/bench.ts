@@ -14,7 +14,8 @@ import sharp from 'sharp';
 import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
-import { adminQuery, requireLoopback, withDatabase } from '../lib/database';
+import { adminQuery, withDatabase } from '../lib/database';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = 'apps/profile-service/src/main.ts';
@@ -106,10 +107,7 @@ async function burst(service: ServiceProcess, tokens: string[], png: Buffer) {
 
 async function main() {
   const { parallel } = parseArgs(process.argv.slice(2));
-  const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  requireLoopback('DATABASE_URL', databaseUrl);
-  requireLoopback('REDIS_URL', redisUrl);
+  const { databaseUrl, redisUrl } = benchUrls();
 
   const run = randomBytes(4).toString('hex');
   const prefix = `bench-uploads-${run}`;
@@ -121,24 +119,13 @@ async function main() {
     await service?.stop();
     service = null;
     await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-    redis.disconnect();
+    await deleteKeysAndDisconnect(redis, prefix);
     rmSync(photoDir, { recursive: true, force: true });
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-  }
+  cleanupOnSignal(cleanup);
 
   try {
-    const load = os.loadavg()[0];
-    if (load > os.cpus().length / 2) {
-      process.stdout.write(`note: load average ${load.toFixed(1)} on ${os.cpus().length} CPUs; other work will show in the numbers\n`);
-    }
+    noteLoad();
     await adminQuery(databaseUrl, `CREATE DATABASE "${database}"`);
     const env = {
       NODE_ENV: 'production',
