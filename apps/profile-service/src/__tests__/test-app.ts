@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SERVICES, type EventName, type EventPayloads } from '@mate/contracts';
 import { EventConsumer, SessionStore } from '@mate/server-kit';
@@ -51,6 +52,8 @@ export interface ProfileTestBed {
     token: string;
     authorization: string;
   }>;
+  /** PUT /api/profile/me as this member (the profile form); the caller asserts on the answer. */
+  putProfile(member: { authorization: string }, body: unknown): request.Test;
   /** Names of the events this member's changes wrote to the outbox, oldest first. */
   eventsOf(userId: string): Promise<{ name: string; payload: Record<string, unknown> }[]>;
   close(): Promise<void>;
@@ -91,6 +94,12 @@ export async function startProfileTestBed(label: string, extraEnv: TestEnv = {})
       // The session says what auth-service's would: unverified until the email is verified.
       const session = await bed.signIn(userId, undefined, { verified });
       return { userId, token: session.token, authorization: session.authorization };
+    },
+    putProfile(member, body) {
+      return request(bed.app.getHttpServer())
+        .put('/api/profile/me')
+        .set('Authorization', member.authorization)
+        .send(body as object);
     },
     async eventsOf(userId: string) {
       return bed.dataSource.query(

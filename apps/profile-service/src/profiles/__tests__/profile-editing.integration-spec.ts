@@ -38,12 +38,6 @@ describe('profile editing, completion, onboarding and public profiles', () => {
     await bed?.close();
   });
 
-  const put = (member: Member, body: unknown) =>
-    request(server)
-      .put('/api/profile/me')
-      .set('Authorization', member.authorization)
-      .send(body as object);
-
   const onboard = (member: Member, body?: unknown) => {
     const req = request(server)
       .post('/api/profile/me/complete-onboarding')
@@ -70,7 +64,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
   describe('PUT /api/profile/me', () => {
     it('saves every field, trims text, cleans interests and geocodes the location privately', async () => {
       const member = await bed.member();
-      const res = await put(member, {
+      const res = await bed.putProfile(member, {
         name: '  Ana Maria ',
         age: 31,
         gender: 'non-binary',
@@ -127,13 +121,13 @@ describe('profile editing, completion, onboarding and public profiles', () => {
 
     it('leaves fields that were not sent, clears fields sent as null or empty', async () => {
       const member = await bed.member();
-      await put(member, {
+      await bed.putProfile(member, {
         bio: 'Hello there',
         occupation: 'Chef',
         interests: ['Food'],
         location: 'Berlin, Germany',
       }).expect(200);
-      const res = await put(member, { bio: null, occupation: '', interests: null, location: null });
+      const res = await bed.putProfile(member, { bio: null, occupation: '', interests: null, location: null });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         name: 'Ana',
@@ -153,7 +147,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
 
     it('keeps an unknown city as text, with distance matching off and a note saying so', async () => {
       const member = await bed.member();
-      const res = await put(member, { location: 'Atlantis, Nowhere' });
+      const res = await bed.putProfile(member, { location: 'Atlantis, Nowhere' });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         location: 'Atlantis, Nowhere',
@@ -193,7 +187,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
     ])('refuses %s = %j', async (field, value, error) => {
       const member = await bed.member();
       const before = await row(member.userId);
-      const res = await put(member, { name: 'Changed', [field]: value });
+      const res = await bed.putProfile(member, { name: 'Changed', [field]: value });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error, code: 'VALIDATION_FAILED' });
       expect(await row(member.userId)).toEqual(before);
@@ -216,7 +210,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       ]),
     ] as [string, unknown][])('accepts %s = %j', async (field, value) => {
       const member = await bed.member();
-      const res = await put(member, { [field]: value });
+      const res = await bed.putProfile(member, { [field]: value });
       expect(res.status).toBe(200);
       if (field === 'interests')
         expect(res.body.interests).toHaveLength(Math.min((value as string[]).length, PROFILE_MAX_INTERESTS));
@@ -244,9 +238,9 @@ describe('profile editing, completion, onboarding and public profiles', () => {
 
     it('publishes nothing when nothing changed', async () => {
       const member = await bed.member();
-      await put(member, { occupation: 'Chef' }).expect(200);
+      await bed.putProfile(member, { occupation: 'Chef' }).expect(200);
       const count = (await bed.eventsOf(member.userId)).length;
-      await put(member, { occupation: 'Chef', name: 'Ana' }).expect(200);
+      await bed.putProfile(member, { occupation: 'Chef', name: 'Ana' }).expect(200);
       expect((await bed.eventsOf(member.userId)).length).toBe(count);
     });
   });
@@ -312,7 +306,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
           .set('Authorization', member.authorization)
           .expect(200);
       expect((await completion()).body).toEqual({ percentage: 20 });
-      await put(member, {
+      await bed.putProfile(member, {
         gender: 'female',
         bio: BIO,
         location: 'Lisbon, Portugal',
@@ -447,7 +441,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
     it("shows another member's public profile without email, coordinates or hidden state", async () => {
       const viewer = await bed.member();
       const other = await bed.member({ name: 'Zoe', age: 33 });
-      await put(other, { location: 'Paris, France', bio: 'Hi', interests: ['Art'] }).expect(200);
+      await bed.putProfile(other, { location: 'Paris, France', bio: 'Hi', interests: ['Art'] }).expect(200);
       await addPhoto(other);
       await bed.dataSource.query('UPDATE profiles SET onboarding_completed = true WHERE user_id = $1', [other.userId]);
       const res = await request(server)

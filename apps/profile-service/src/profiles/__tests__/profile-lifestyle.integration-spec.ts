@@ -30,12 +30,6 @@ describe('lifestyle fields on the profile (smoking, drinking, exercise, pets)', 
     await bed?.close();
   });
 
-  const put = (member: Member, body: unknown) =>
-    request(server)
-      .put('/api/profile/me')
-      .set('Authorization', member.authorization)
-      .send(body as object);
-
   const me = (member: Member) =>
     request(server).get(`/api/profile/me?t=${Date.now()}`).set('Authorization', member.authorization).expect(200);
 
@@ -58,7 +52,7 @@ describe('lifestyle fields on the profile (smoking, drinking, exercise, pets)', 
 
   it('sets all four: answered by PUT and GET /me, stored, and published in profile.updated', async () => {
     const member = await bed.member();
-    const res = await put(member, ALL_SET).expect(200);
+    const res = await bed.putProfile(member, ALL_SET).expect(200);
     expect(res.body).toMatchObject(ALL_SET);
     expect((await me(member)).body).toMatchObject(ALL_SET);
     expect(await lifestyleRow(member.userId)).toEqual(ALL_SET);
@@ -67,8 +61,8 @@ describe('lifestyle fields on the profile (smoking, drinking, exercise, pets)', 
 
   it('clears a field sent as null (or empty text), leaves the ones not sent, and publishes the change', async () => {
     const member = await bed.member();
-    await put(member, ALL_SET).expect(200);
-    const res = await put(member, { smoking: null, pets: '' }).expect(200);
+    await bed.putProfile(member, ALL_SET).expect(200);
+    const res = await bed.putProfile(member, { smoking: null, pets: '' }).expect(200);
     expect(res.body).toMatchObject({ smoking: null, drinking: 'socially', exercise: 'daily', pets: null });
     expect(await lifestyleRow(member.userId)).toEqual({
       smoking: null,
@@ -84,7 +78,7 @@ describe('lifestyle fields on the profile (smoking, drinking, exercise, pets)', 
     });
 
     const events = (await bed.eventsOf(member.userId)).length;
-    await put(member, { drinking: 'socially' }).expect(200);
+    await bed.putProfile(member, { drinking: 'socially' }).expect(200);
     expect((await bed.eventsOf(member.userId)).length).toBe(events);
   });
 
@@ -95,7 +89,7 @@ describe('lifestyle fields on the profile (smoking, drinking, exercise, pets)', 
     ...PETS_VALUES.map((v) => ['pets', v]),
   ])('accepts %s = %s (a stored value of spec 001 §3)', async (field, value) => {
     const member = await bed.member();
-    expect((await put(member, { [field]: value }).expect(200)).body[field]).toBe(value);
+    expect((await bed.putProfile(member, { [field]: value }).expect(200)).body[field]).toBe(value);
     expect((await lifestyleRow(member.userId))[field as keyof LifestyleFields]).toBe(value);
   });
 
@@ -112,9 +106,9 @@ describe('lifestyle fields on the profile (smoking, drinking, exercise, pets)', 
     ['pets', { value: 'dog' }, /^Pets must be one of/],
   ] as [string, unknown, RegExp][])('refuses %s = %j with a 400 and writes nothing', async (field, value, error) => {
     const member = await bed.member();
-    await put(member, { smoking: 'regularly' }).expect(200);
+    await bed.putProfile(member, { smoking: 'regularly' }).expect(200);
     const events = (await bed.eventsOf(member.userId)).length;
-    const res = await put(member, { exercise: 'daily', [field]: value });
+    const res = await bed.putProfile(member, { exercise: 'daily', [field]: value });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: expect.stringMatching(error) });
     expect(await lifestyleRow(member.userId)).toEqual({ ...NOT_SAID, smoking: 'regularly' });
@@ -134,7 +128,7 @@ describe('lifestyle fields on the profile (smoking, drinking, exercise, pets)', 
   it("shows the fields in another member's public profile", async () => {
     const viewer = await bed.member();
     const other = await bed.member({ name: 'Zoe', age: 33 });
-    await put(other, { smoking: 'prefer_not_to_say', exercise: 'sometimes', pets: 'dog' }).expect(200);
+    await bed.putProfile(other, { smoking: 'prefer_not_to_say', exercise: 'sometimes', pets: 'dog' }).expect(200);
     await bed.dataSource.query('UPDATE profiles SET onboarding_completed = true WHERE user_id = $1', [other.userId]);
     const res = await request(server)
       .get(`/api/profile/${other.userId}`)
