@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../../testing/fake-api';
-import { renderWithApp } from '../../testing/render';
+import type { OwnProfileDto } from '@mate/contracts';
+import { aProfile, type FakeApi } from '../../testing/fake-api';
+import { openEditForm, openProfile, signedInProfileApi } from '../../testing/profile-screen';
 import { lifestyleLabel } from '../../profile/labels';
 import { formValuesOf, profileUpdateOf } from './profile-form';
 
@@ -10,22 +11,11 @@ import { formValuesOf, profileUpdateOf } from './profile-form';
 describe('Profile lifestyle fields', () => {
   let api: FakeApi;
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getCompletion.mockResolvedValue({ percentage: 60 });
+    api = signedInProfileApi();
     api.photos.list.mockResolvedValue([]);
   });
 
-  const open = (profile = aProfile()) => {
-    api.profile.getMyProfile.mockResolvedValue(profile);
-    return renderWithApp(api, { route: '/profile' });
-  };
-
-  const edit = async (user: ReturnType<typeof userEvent.setup>) => {
-    await user.click(await screen.findByRole('button', { name: 'Edit Profile' }));
-    return screen.getByRole('form', { name: 'Edit Profile' });
-  };
+  const open = (profile?: OwnProfileDto) => openProfile(api, profile);
 
   const optionTexts = (select: HTMLElement) =>
     within(select)
@@ -35,7 +25,7 @@ describe('Profile lifestyle fields', () => {
   it("offers four labelled selects in a 'Lifestyle' group, each starting at 'Not set' with the spec's labels", async () => {
     const user = userEvent.setup();
     open();
-    await edit(user);
+    await openEditForm(user);
 
     const group = screen.getByRole('group', { name: 'Lifestyle' });
     expect(
@@ -69,7 +59,7 @@ describe('Profile lifestyle fields', () => {
   it('sends the stored values (prefer_not_to_say, lower-case) and shows their labels once saved', async () => {
     const user = userEvent.setup();
     open();
-    await edit(user);
+    await openEditForm(user);
     const saved = aProfile({
       smoking: 'prefer_not_to_say',
       drinking: 'socially',
@@ -104,7 +94,7 @@ describe('Profile lifestyle fields', () => {
   it("starts from the saved values, and 'Not set' sends null (which clears the field)", async () => {
     const user = userEvent.setup();
     open(aProfile({ smoking: 'never', drinking: 'regularly', exercise: 'sometimes', pets: 'dog' }));
-    await edit(user);
+    await openEditForm(user);
     expect(screen.getByLabelText('Smoking')).toHaveValue('never');
     expect(screen.getByLabelText('Drinking')).toHaveValue('regularly');
     expect(screen.getByLabelText('Exercise')).toHaveValue('sometimes');
@@ -131,7 +121,7 @@ describe('Profile lifestyle fields', () => {
   it('is reached in order with Tab, as native selects (which the browser lets the keyboard change)', async () => {
     const user = userEvent.setup();
     open();
-    await edit(user);
+    await openEditForm(user);
     // Tab from the field before the group (Education) walks the four selects, then the first interest.
     screen.getByLabelText('Education').focus();
     for (const label of ['Smoking', 'Drinking', 'Exercise', 'Pets']) {

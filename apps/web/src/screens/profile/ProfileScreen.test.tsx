@@ -1,10 +1,10 @@
 import { ApiError } from '@mate/api-client';
-import type { PhotoDto } from '@mate/contracts';
+import type { OwnProfileDto, PhotoDto } from '@mate/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { aPhoto, aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../../testing/fake-api';
-import { renderWithApp } from '../../testing/render';
+import { aPhoto, aProfile, type FakeApi } from '../../testing/fake-api';
+import { openEditForm, openProfile, signedInProfileApi } from '../../testing/profile-screen';
 
 const MB = 1024 * 1024;
 
@@ -19,16 +19,10 @@ const photos = (n: number): PhotoDto[] => Array.from({ length: n }, (_, i) => aP
 describe('ProfileScreen', () => {
   let api: FakeApi;
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getCompletion.mockResolvedValue({ percentage: 60 });
+    api = signedInProfileApi();
   });
 
-  const open = (profile = aProfile()) => {
-    api.profile.getMyProfile.mockResolvedValue(profile);
-    return renderWithApp(api, { route: '/profile' });
-  };
+  const open = (profile?: OwnProfileDto) => openProfile(api, profile);
 
   describe('view', () => {
     it('shows the photos with the count and Primary badge, the completion and the details', async () => {
@@ -237,16 +231,11 @@ describe('ProfileScreen', () => {
   });
 
   describe('edit form', () => {
-    const edit = async (user: ReturnType<typeof userEvent.setup>) => {
-      await user.click(await screen.findByRole('button', { name: 'Edit Profile' }));
-      return screen.getByRole('form', { name: 'Edit Profile' });
-    };
-
     it('has every field, the Select... starts, the live bio counter and the interests count', async () => {
       const user = userEvent.setup();
       api.photos.list.mockResolvedValue([]);
       open(aProfile({ bio: 'Hello', interests: ['Art'] }));
-      await edit(user);
+      await openEditForm(user);
 
       for (const label of ['Name', 'Age', 'Gender', 'Bio', 'Location', 'Height', 'Looking For', 'Occupation', 'Education']) {
         expect(screen.getByLabelText(label)).toBeInTheDocument();
@@ -299,7 +288,7 @@ describe('ProfileScreen', () => {
           }),
       );
       open(aProfile({ age: 30 }));
-      await edit(user);
+      await openEditForm(user);
 
       await user.clear(screen.getByLabelText('Age'));
       await user.type(screen.getByLabelText('Age'), 'abc');
@@ -347,7 +336,7 @@ describe('ProfileScreen', () => {
       api.profile.updateMyProfile.mockRejectedValueOnce(new ApiError('Failed to update profile', 500));
       api.profile.updateMyProfile.mockRejectedValueOnce(new Error(''));
       open();
-      await edit(user);
+      await openEditForm(user);
       await user.click(screen.getByRole('button', { name: 'Save Profile' }));
       expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update profile');
       expect(screen.getByRole('alert')).toHaveClass('mate-alert--error');
@@ -360,7 +349,7 @@ describe('ProfileScreen', () => {
       const user = userEvent.setup();
       api.photos.list.mockResolvedValue([]);
       open();
-      await edit(user);
+      await openEditForm(user);
       await user.clear(screen.getByLabelText('Age'));
       await user.type(screen.getByLabelText('Age'), '121');
       await user.type(screen.getByLabelText('Height'), '99');
