@@ -13,6 +13,9 @@ const advanceTimers = (ms: number) =>
     await vi.advanceTimersByTimeAsync(ms);
   });
 
+/** A 400 whose body said `{ error: reason }`, as the services refuse a used or unknown link. */
+const refusal = (reason: string) => new ApiError(reason, 400, reason);
+
 describe('pages opened from email links', () => {
   let api: FakeApi;
   beforeEach(() => {
@@ -51,13 +54,7 @@ describe('pages opened from email links', () => {
 
     it("shows the server's reason and Go to Login on failure", async () => {
       const user = userEvent.setup();
-      api.verification.verify.mockRejectedValue(
-        new ApiError(
-          'This verification link is invalid or has expired.',
-          400,
-          'This verification link is invalid or has expired.',
-        ),
-      );
+      api.verification.verify.mockRejectedValue(refusal('This verification link is invalid or has expired.'));
       renderWithApp(api, { route: '/verify-email?token=old' });
       expect(await screen.findByText('This verification link is invalid or has expired.')).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'Go to Login' }));
@@ -185,13 +182,7 @@ describe('pages opened from email links', () => {
     });
 
     it("shows the server's reason when the token is refused", async () => {
-      api.auth.cancelEmailChange.mockRejectedValue(
-        new ApiError(
-          'This cancellation link is invalid or has expired.',
-          400,
-          'This cancellation link is invalid or has expired.',
-        ),
-      );
+      api.auth.cancelEmailChange.mockRejectedValue(refusal('This cancellation link is invalid or has expired.'));
       renderWithApp(api, { route: '/cancel-email-change?token=used' });
       expect(await screen.findByText('This cancellation link is invalid or has expired.')).toBeInTheDocument();
       expect(screen.getByRole('heading', { name: 'Cancellation Failed' })).toBeInTheDocument();
