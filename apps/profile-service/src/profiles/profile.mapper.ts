@@ -1,4 +1,4 @@
-import type { OwnProfileDto, PhotoDto, ProfileUpdatedPayload, PublicProfileDto } from '@mate/contracts';
+import type { OwnProfileDto, PhotoDto, ProfilePhotoRef, ProfileUpdatedPayload, PublicProfileDto } from '@mate/contracts';
 import type { Photo } from '../photos/photo.entity';
 import type { Profile } from './profile.entity';
 
@@ -103,6 +103,16 @@ export function toProfileUpdatedPayload(profile: Profile, photos: readonly Photo
     drinking: profile.drinking,
     exercise: profile.exercise,
     pets: profile.pets,
+    bio: profile.bio,
+    occupation: profile.occupation,
+    photos: cardPhotos(visible),
     updatedAt: profile.updatedAt.toISOString(),
   };
+}
+
+/** The visible photos for a Discover card: the primary first, then the member's order. */
+function cardPhotos(visible: readonly Photo[]): ProfilePhotoRef[] {
+  const sorted = sortPhotos(visible);
+  const primary = sorted.find((p) => p.isPrimary) ?? sorted[0];
+  return (primary ? [primary, ...sorted.filter((p) => p !== primary)] : []).map((p) => ({ id: p.id, url: p.url }));
 }

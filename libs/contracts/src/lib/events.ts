@@ -72,7 +72,19 @@ export interface ProfileUpdatedPayload {
   drinking?: DrinkingValue | null;
   exercise?: ExerciseValue | null;
   pets?: PetsValue | null;
+  /**
+   * What the Discover card shows (issue 8), additive and optional like the lifestyle fields:
+   * profile-service always sends them; an older envelope lacks them (read as null / no photos).
+   * `photos` are the visible photos in display order, the primary first.
+   */
+  bio?: string | null;
+  occupation?: string | null;
+  photos?: ProfilePhotoRef[];
   updatedAt: string;
+}
+export interface ProfilePhotoRef {
+  id: string;
+  url: string;
 }
 export interface PhotoUploadedPayload {
   photoId: string;
@@ -100,6 +112,20 @@ export interface PreferencesUpdatedPayload {
   updatedAt: string;
 }
 
+/** A like (matching-service); `matched` when it completed a mutual like. */
+export interface LikeCreatedPayload {
+  likerId: string;
+  likedId: string;
+  matched: boolean;
+  createdAt: string;
+}
+/** A mutual like became a match; `userIds` in ascending order. */
+export interface MatchCreatedPayload {
+  matchId: string;
+  userIds: [string, string];
+  createdAt: string;
+}
+
 export interface EventPayloads {
   'user.registered': UserRegisteredPayload;
   'user.verified': UserVerifiedPayload;
@@ -109,6 +135,8 @@ export interface EventPayloads {
   'photo.deleted': PhotoDeletedPayload;
   'onboarding.completed': OnboardingCompletedPayload;
   'preferences.updated': PreferencesUpdatedPayload;
+  'like.created': LikeCreatedPayload;
+  'match.created': MatchCreatedPayload;
 }
 export type EventName = keyof EventPayloads;
 
@@ -171,13 +199,13 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
     aggregate: null,
     description: 'The account email changed after the new address was verified.',
   },
-  // matching-service and admin-service come in later issues: they are listed under `later`, not
-  // routed to, and fill their queues from the outbox (replay) or the producer's republish.
+  // Services of later issues are listed under `later`, not routed to, and fill their queues from
+  // the outbox (replay) or the producer's republish.
   'profile.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [],
-    later: [SERVICES.matching],
+    consumers: [SERVICES.matching],
+    later: [SERVICES.admin],
     aggregate: { type: 'profile', idField: 'userId' },
     description: 'A profile changed (its whole state); matching-service refreshes its candidate row.',
   },
@@ -208,10 +236,27 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'preferences.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [],
-    later: [SERVICES.matching],
+    consumers: [SERVICES.matching],
+    later: [],
     aggregate: { type: 'preferences', idField: 'userId' },
     description: 'Match or filter preferences changed (their whole state); matching-service re-filters candidates.',
+  },
+  'like.created': {
+    version: 1,
+    producer: SERVICES.matching,
+    consumers: [],
+    later: [SERVICES.notification, SERVICES.admin],
+    // A fact: every like matters once, whatever its order.
+    aggregate: null,
+    description: 'A member liked another (matched when it completed a mutual like); feeds push and analytics.',
+  },
+  'match.created': {
+    version: 1,
+    producer: SERVICES.matching,
+    consumers: [],
+    later: [SERVICES.chat, SERVICES.notification, SERVICES.admin],
+    aggregate: null,
+    description: 'Two members liked each other; chat opens their conversation, notifications tell both.',
   },
 };
 

@@ -100,6 +100,13 @@ export interface SubtitlePayload {
   text: string;
 }
 
+/** The other member of a new match, as the 'It's a Match!' popup shows them. */
+export interface NewMatchPayload {
+  matchId: string;
+  user: { id: string; name: string | null; profilePicture: string | null };
+  matchedAt: string;
+}
+
 /** Server → client (spec 000 §7 "Incoming events"), plus `session_revoked`. */
 export interface ServerToClientEvents {
   connected: (payload: { userId: string }) => void;
@@ -115,6 +122,8 @@ export interface ServerToClientEvents {
   'call:signal': (payload: { from: string; signal: unknown }) => void;
   'call:ice-candidate': (payload: { from: string; candidate: unknown }) => void;
   subtitle: (payload: { userId: string; text: string }) => void;
+  /** A mutual like made a match (matching-service pushes it to both members, issue 8). */
+  new_match: (payload: NewMatchPayload) => void;
   /** The session behind this socket ended (logout, revoked elsewhere): the client signs out. */
   session_revoked: (payload: { reason: SessionEndReason }) => void;
 }

@@ -146,6 +146,18 @@ describe('profile mapping', () => {
       profilePicture: '/uploads/a.webp',
     });
   });
+
+  it('gives matching the card: bio, occupation and the visible photos, the primary first', () => {
+    const second = { ...photo('b', 1), isPrimary: true };
+    const first = { ...photo('a', 0), isPrimary: false };
+    const payload = toProfileUpdatedPayload(profile(), [first, second]);
+    expect(payload.photos).toEqual([
+      { id: 'b', url: second.url },
+      { id: 'a', url: first.url },
+    ]);
+    expect(payload).toHaveProperty('bio', profile().bio);
+    expect(payload).toHaveProperty('occupation', profile().occupation);
+  });
 });
 
 describe('profile completion', () => {
