@@ -7,5 +7,6 @@ export * from './lib/sessions';
 export * from './lib/profile';
 export * from './lib/photos';
 export * from './lib/preferences';
+export * from './lib/matching';
 export * from './lib/client';
 export * from './lib/socket';

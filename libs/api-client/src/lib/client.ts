@@ -1,5 +1,6 @@
 import { createAuthApi, type AuthApi } from './auth';
 import { HttpClient, type ApiClientConfig } from './http';
+import { createMatchingApi, type MatchingApi } from './matching';
 import { createPhotosApi, type PhotosApi } from './photos';
 import { createPreferencesApi, type PreferencesApi } from './preferences';
 import { createProfileApi, type ProfileApi } from './profile';
@@ -14,6 +15,7 @@ export interface MateApi {
   profile: ProfileApi;
   photos: PhotosApi;
   preferences: PreferencesApi;
+  matching: MatchingApi;
 }
 
 export function createApiClient(config: ApiClientConfig = {}): MateApi {
@@ -25,5 +27,6 @@ export function createApiClient(config: ApiClientConfig = {}): MateApi {
     profile: createProfileApi(http),
     photos: createPhotosApi(http),
     preferences: createPreferencesApi(http),
+    matching: createMatchingApi(http),
   };
 }

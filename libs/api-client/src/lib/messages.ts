@@ -33,4 +33,11 @@ export const ClientMessages = {
   uploadFailed: 'Upload failed',
   getPreferencesFailed: 'Failed to get preferences',
   updatePreferencesFailed: 'Failed to update preferences',
+  /**
+   * Not in the spec (issue 8 added the calls; the spec's matching fallbacks are in the contracts'
+   * MatchingMessages); named like their siblings.
+   */
+  passFailed: 'Failed to pass user',
+  rewindFailed: 'Failed to rewind',
+  getMatchStatsFailed: 'Failed to get match stats',
 } as const;
