@@ -1,8 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
+import { Candidate } from './candidates/candidate.entity';
+import { Impression } from './impressions/impression.entity';
+import { Match } from './matches/match.entity';
 import { MatchingEnv } from './matching.env';
 import { MatchingModule } from './matching/matching.module';
+import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMatching';
+import { Swipe } from './swipes/swipe.entity';
 
 @Module({})
 export class AppModule {
@@ -12,8 +17,8 @@ export class AppModule {
       service: SERVICES.matching,
       envClass: MatchingEnv,
       env,
-      entities: [],
-      migrations: [],
+      entities: [Candidate, Swipe, Match, Impression],
+      migrations: [CreateMatching1795500000000],
       features: [MatchingModule],
     });
   }
