@@ -1,9 +1,21 @@
 import { DEFAULT_PORTS, SERVICES } from '@mate/contracts';
 import { bootstrapService } from '@mate/server-kit';
 import { AppModule } from './app.module';
+import { RefitService } from './scoring';
 
 void bootstrapService({
   name: SERVICES.matching,
   defaultPort: DEFAULT_PORTS[SERVICES.matching],
   module: () => AppModule.forRoot(),
+  commands: {
+    /** `node main.js refit`: refits the scoring model on the recorded swipes now (after seeding a history). */
+    refit: async (app) => {
+      const outcome = await app.get(RefitService).refit();
+      process.stdout.write(
+        outcome.published
+          ? `scoring model ${outcome.version} fitted on ${outcome.swipes} swipe(s): held-out AUC ${outcome.metrics.auc}\n`
+          : `scoring model kept (${outcome.version}): ${outcome.reason}\n`,
+      );
+    },
+  },
 });

@@ -1,4 +1,12 @@
+import { Transform } from 'class-transformer';
+import { IsInt, Min } from 'class-validator';
 import { DatabaseEnv } from '@mate/server-kit';
 
 /** Settings of matching-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
-export class MatchingEnv extends DatabaseEnv {}
+export class MatchingEnv extends DatabaseEnv {
+  /** How often the scoring model is refitted on recent swipes (one run per tick across replicas). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(100)
+  MODEL_REFIT_INTERVAL_MS = 3_600_000;
+}

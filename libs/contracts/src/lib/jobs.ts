@@ -3,6 +3,8 @@
  */
 export enum QueueName {
   Email = 'jobs.email',
+  /** matching-service refits its scoring model (a job scheduler makes one job per tick, ARCHITECTURE §5). */
+  MatchingRefit = 'jobs.matching-refit',
 }
 
 export type EmailTemplate =
@@ -26,6 +28,8 @@ export interface EmailJobData {
 
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;
+  /** A refit needs nothing but the tick: it reads the recent swipes itself. */
+  [QueueName.MatchingRefit]: Record<string, never>;
 }
 
 /**

@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { FitMetrics } from './model/fit';
+import type { ModelParams } from './model/model';
+import type { MemberStats, ScoringProfile, SwipeRecord } from './model/profile';
+
+/** Rows written per statement when a refit stores member factors. */
+const WRITE_BATCH = 2_000;
+/** Ids per statement when the refit reads candidate attributes. */
+const READ_BATCH = 5_000;
+/** Fitted models kept for inspection (the newest is active). */
+const KEEP_MODELS = 20;
+
+interface FactorRow {
+  user_id: string;
+  taste: number[];
+  appeal: number[];
+  likes_given: number;
+  swipes_given: number;
+  likes_received: number;
+  swipes_received: number;
+}
+
+/** The columns of `candidate` the model reads, as ScoringProfile's properties. */
+const PROFILE_COLUMNS = `user_id AS "userId", age, gender_group AS "genderGroup", goals, interests, height,
+  education_value AS "educationValue", smoking, drinking, exercise, pets, lat, lng, photos,
+  min_age AS "minAge", max_age AS "maxAge", max_distance AS "maxDistance", min_height AS "minHeight",
+  max_height AS "maxHeight", preferred_interests AS "preferredInterests"`;
+
+/** The SQL of scoring: the active model, what it knows per member, and what a refit reads and writes. */
+@Injectable()
+export class ScoringRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The newest fitted model, or null before the first refit. */
+  async newestModel(): Promise<ModelParams | null> {
+    const rows: { params: ModelParams }[] = await this.dataSource.query(
+      'SELECT params FROM scoring_model ORDER BY created_at DESC, version DESC LIMIT 1',
+    );
+    return rows[0]?.params ?? null;
+  }
+
+  /** Learned statistics of these members under `version` (members without a row are newcomers). */
+  async memberStats(ids: readonly string[], version: string): Promise<Map<string, MemberStats>> {
+    const rows: FactorRow[] = await this.dataSource.query(
+      `SELECT user_id, taste, appeal, likes_given, swipes_given, likes_received, swipes_received
+       FROM member_factor WHERE user_id = ANY($1::uuid[]) AND model_version = $2`,
+      [ids, version],
+    );
+    return new Map(rows.map((r) => [r.user_id, statsOf(r)]));
+  }
+
+  /** Which of `ids` have liked the viewer. */
+  async likedBy(viewerId: string, ids: readonly string[]): Promise<Set<string>> {
+    const rows: { swiper_id: string }[] = await this.dataSource.query(
+      'SELECT swiper_id FROM swipe WHERE target_id = $1 AND liked AND swiper_id = ANY($2::uuid[])',
+      [viewerId, ids],
+    );
+    return new Set(rows.map((r) => r.swiper_id));
+  }
+
+  /** Suggestions of each of `ids` served to anyone in the last `windowHours`. */
+  async recentImpressions(ids: readonly string[], windowHours: number): Promise<Map<string, number>> {
+    const rows: { target_id: string; n: number }[] = await this.dataSource.query(
+      `SELECT target_id, count(*)::int AS n FROM impression
+       WHERE target_id = ANY($1::uuid[]) AND served_at > now() - make_interval(hours => $2)
+       GROUP BY target_id`,
+      [ids, windowHours],
+    );
+    return new Map(rows.map((r) => [r.target_id, r.n]));
+  }
+
+  /** The most recent swipes, at most `cap`. */
+  async recentSwipes(cap: number): Promise<SwipeRecord[]> {
+    return this.dataSource.query(
+      `SELECT swiper_id AS "swiperId", target_id AS "targetId", liked FROM swipe ORDER BY created_at DESC LIMIT $1`,
+      [cap],
+    );
+  }
+
+  /** The scoring attributes of these members (deleted ones are left out). */
+  async profiles(ids: readonly string[]): Promise<Map<string, ScoringProfile>> {
+    const found = new Map<string, ScoringProfile>();
+    for (let i = 0; i < ids.length; i += READ_BATCH) {
+      const rows: ScoringProfile[] = await this.dataSource.query(
+        `SELECT ${PROFILE_COLUMNS} FROM candidate WHERE user_id = ANY($1::uuid[]) AND NOT deleted`,
+        [ids.slice(i, i + READ_BATCH)],
+      );
+      for (const r of rows) found.set(r.userId, r);
+    }
+    return found;
+  }
+
+  /**
+   * Publishes a fitted model in one transaction: its member rows replace the previous model's,
+   * then the model row makes it the newest. A replica that sees the new version therefore finds
+   * all of its factors; until then it keeps using the old model with the old factors' absence
+   * (newcomer terms), never a mix of two fits.
+   */
+  async publish(params: ModelParams, metrics: FitMetrics, stats: ReadonlyMap<string, MemberStats>): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const entries = [...stats.entries()];
+      for (let i = 0; i < entries.length; i += WRITE_BATCH) {
+        await writeFactors(tx, params.version, entries.slice(i, i + WRITE_BATCH));
+      }
+      await tx.query('DELETE FROM member_factor WHERE model_version <> $1', [params.version]);
+      await tx.query(
+        `INSERT INTO scoring_model (version, trained_on, params, metrics) VALUES ($1, $2, $3, $4)`,
+        [params.version, metrics.trainedOn, JSON.stringify(params), JSON.stringify(metrics)],
+      );
+      await tx.query(
+        `DELETE FROM scoring_model WHERE version NOT IN
+           (SELECT version FROM scoring_model ORDER BY created_at DESC, version DESC LIMIT $1)`,
+        [KEEP_MODELS],
+      );
+    });
+  }
+}
+
+async function writeFactors(tx: EntityManager, version: string, entries: [string, MemberStats][]): Promise<void> {
+  const column = <T>(f: (s: MemberStats) => T) => entries.map(([, s]) => f(s));
+  await tx.query(
+    `INSERT INTO member_factor
+       (user_id, model_version, taste, appeal, likes_given, swipes_given, likes_received, swipes_received, updated_at)
+     SELECT u, $2, t::real[], a::real[], lg, sg, lr, sr, now()
+     FROM unnest($1::uuid[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::int[])
+       AS x(u, t, a, lg, sg, lr, sr)
+     ON CONFLICT (user_id) DO UPDATE SET model_version = EXCLUDED.model_version, taste = EXCLUDED.taste,
+       appeal = EXCLUDED.appeal, likes_given = EXCLUDED.likes_given, swipes_given = EXCLUDED.swipes_given,
+       likes_received = EXCLUDED.likes_received, swipes_received = EXCLUDED.swipes_received, updated_at = now()`,
+    [
+      entries.map(([id]) => id),
+      version,
+      column((s) => `{${s.taste.join(',')}}`),
+      column((s) => `{${s.appeal.join(',')}}`),
+      column((s) => s.likesGiven),
+      column((s) => s.swipesGiven),
+      column((s) => s.likesReceived),
+      column((s) => s.swipesReceived),
+    ],
+  );
+}
+
+function statsOf(r: FactorRow): MemberStats {
+  return {
+    taste: r.taste.map(Number),
+    appeal: r.appeal.map(Number),
+    likesGiven: r.likes_given,
+    swipesGiven: r.swipes_given,
+    likesReceived: r.likes_received,
+    swipesReceived: r.swipes_received,
+  };
+}

@@ -1,0 +1,98 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '@mate/server-kit';
+import { ScoringModel, type ModelParams } from './model/model';
+import type { ScoringProfile } from './model/profile';
+import { rankPool, type RankedCandidate } from './model/rank';
+import { ScoringRepository } from './scoring.repository';
+
+/** How often a replica looks for a newer model than the one in memory. */
+export const MODEL_RELOAD_INTERVAL_MS = 30_000;
+/** Recent exposure, for the ranking's exposure control: suggestions served in this window. */
+export const EXPOSURE_WINDOW_HOURS = 24;
+
+/** A ranked pool and the model version that ranked it (recorded with each suggestion served). */
+export interface RankResult {
+  modelVersion: string;
+  ranked: RankedCandidate[];
+}
+
+/**
+ * Ranks a viewer's candidate pool with the active scoring model (ARCHITECTURE §5). The model is
+ * held in memory and replaced when a newer version appears in scoring_model (looked for at most
+ * every MODEL_RELOAD_INTERVAL_MS, without holding up a ranking once one model is loaded); before
+ * the first refit it is the population prior.
+ */
+@Injectable()
+export class ScoringService {
+  private active = ScoringModel.prior();
+  private checkedAt = Number.NEGATIVE_INFINITY;
+  private refreshing: Promise<void> | null = null;
+
+  constructor(
+    private readonly repository: ScoringRepository,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /**
+   * The pool ordered best first for the viewer, each with its reciprocal score (0..1). Reads who in
+   * the pool already liked the viewer, what the model learned about them, and their recent
+   * exposure: three indexed queries over the pool's ids.
+   */
+  async rank(viewer: ScoringProfile, pool: readonly ScoringProfile[]): Promise<RankResult> {
+    const model = await this.currentModel();
+    const ids = pool.map((c) => c.userId);
+    const [stats, likedViewer, recentImpressions] = await Promise.all([
+      // The prior has no per-member terms: nothing to read for it.
+      model.params.kind === 'fitted'
+        ? this.repository.memberStats([viewer.userId, ...ids], model.version)
+        : Promise.resolve(new Map()),
+      this.repository.likedBy(viewer.userId, ids),
+      this.repository.recentImpressions(ids, EXPOSURE_WINDOW_HOURS),
+    ]);
+    return { modelVersion: model.version, ranked: rankPool(model, viewer, pool, { stats, likedViewer, recentImpressions }) };
+  }
+
+  /** The model in use now. */
+  get model(): ScoringModel {
+    return this.active;
+  }
+
+  /** Makes a just-published model active here at once (the refit's own replica). */
+  use(params: ModelParams): void {
+    this.active = new ScoringModel(params);
+    this.checkedAt = Date.now();
+  }
+
+  /** Looks for a newer model now; keeps the current one if the database cannot say. */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.loadNewest().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async currentModel(): Promise<ScoringModel> {
+    if (Date.now() - this.checkedAt >= MODEL_RELOAD_INTERVAL_MS) {
+      const first = this.checkedAt === Number.NEGATIVE_INFINITY;
+      const refresh = this.refresh();
+      // The first ranking waits for the stored model; later ones rank with the one in memory meanwhile.
+      if (first) await refresh;
+    }
+    return this.active;
+  }
+
+  private async loadNewest(): Promise<void> {
+    try {
+      const newest = await this.repository.newestModel();
+      this.checkedAt = Date.now();
+      if (newest && newest.version !== this.active.version) {
+        this.active = new ScoringModel(newest);
+        this.logger.info({ modelVersion: newest.version }, 'scoring model loaded');
+      }
+    } catch (err) {
+      this.checkedAt = Date.now();
+      this.logger.warn({ err }, 'could not look for a newer scoring model; keeping the current one');
+    }
+  }
+}
