@@ -6,6 +6,7 @@ import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { CancelEmailChangeScreen } from '../screens/cancel-email-change/CancelEmailChangeScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
+import { DiscoverScreen } from '../screens/discover/DiscoverScreen';
 import { FiltersScreen } from '../screens/filters/FiltersScreen';
 import { ForgotPasswordScreen } from '../screens/forgot-password/ForgotPasswordScreen';
 import { NotAvailableScreen, type NotAvailableScreenProps } from '../screens/not-available/NotAvailableScreen';
@@ -41,11 +42,7 @@ function adminLater(props: NotAvailableScreenProps): ReactNode {
 /** Guarded member routes: verified and onboarded only. */
 const GUARDED: ScreenRoute[] = [
   { path: '/dashboard', errorTitle: 'Dashboard Error', element: <DashboardScreen /> },
-  {
-    path: '/discover',
-    errorTitle: 'Discover Error',
-    element: later({ title: 'Discover', icon: 'compass', description: 'Swipe through people suggested for you.' }),
-  },
+  { path: '/discover', errorTitle: 'Discover Error', element: <DiscoverScreen /> },
   {
     path: '/matches',
     errorTitle: 'Messages Error',

@@ -1,5 +1,5 @@
 import type { MateApi } from '@mate/api-client';
-import type { AuthResponse, OwnProfileDto, PhotoDto, UserDto } from '@mate/contracts';
+import type { AuthResponse, OwnProfileDto, PhotoDto, SuggestionDto, UserDto } from '@mate/contracts';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
 import { vi, type Mock } from 'vitest';
 
@@ -57,6 +57,14 @@ export function createFakeApi(): FakeApi {
       getFilters: unstubbed('preferences.getFilters'),
       updateFilters: unstubbed('preferences.updateFilters'),
     },
+    matching: {
+      getSuggestions: unstubbed('matching.getSuggestions'),
+      like: unstubbed('matching.like'),
+      pass: unstubbed('matching.pass'),
+      rewind: unstubbed('matching.rewind'),
+      getMyMatches: unstubbed('matching.getMyMatches'),
+      getMatchStats: unstubbed('matching.getMatchStats'),
+    },
   } as FakeApi;
 }
 
@@ -108,3 +116,26 @@ export const aPhoto = (n: number, overrides: Partial<PhotoDto> = {}): PhotoDto =
   order: n - 1,
   ...overrides,
 });
+
+type SuggestionOverrides = Partial<SuggestionDto['user']> & Partial<Omit<SuggestionDto, 'user'>>;
+
+/** The n-th suggested member (user id `u<n>`, name `Member <n>`), with one photo unless told otherwise. */
+export const aSuggestion = (n: number, overrides: SuggestionOverrides = {}): SuggestionDto => {
+  const { score = 80, photos = [aPhoto(100 + n, { isPrimary: true, order: 0 })], distance = null, ...user } = overrides;
+  return {
+    user: {
+      id: `u${n}`,
+      name: `Member ${n}`,
+      age: 30,
+      bio: null,
+      location: null,
+      occupation: null,
+      interests: [],
+      profilePicture: photos[0]?.url ?? null,
+      ...user,
+    },
+    score,
+    photos,
+    distance,
+  };
+};

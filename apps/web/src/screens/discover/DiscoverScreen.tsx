@@ -1,0 +1,149 @@
+import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import { PageHeader } from '../../components/PageHeader';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useMatchPopup } from '../../realtime/MatchPopup';
+import { SwipeCard } from './SwipeCard';
+import { useDiscoverQueue } from './useDiscoverQueue';
+
+/** Arrow keys swipe unless the member is typing somewhere. */
+function isTextField(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return (
+    target instanceof HTMLInputElement &&
+    !['button', 'checkbox', 'radio', 'range', 'submit', 'reset'].includes(target.type)
+  );
+}
+
+/** Spec 000 §2: 'N potential matches' (one reads 'potential match'). */
+function countText(count: number): string {
+  return `${count} potential ${count === 1 ? 'match' : 'matches'}`;
+}
+
+/**
+ * `/discover` (spec 000 §2, §4): the swipe card with Pass, Rewind and Like, dragging, and the arrow
+ * keys (left passes, right likes). A like that matches opens 'It's a Match!'.
+ */
+export function DiscoverScreen() {
+  const { showMatch, open: matchOpen } = useMatchPopup();
+  const queue = useDiscoverQueue({ onMatch: showMatch });
+  const { decide, top } = queue;
+  useDocumentTitle('Discover');
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      if (
+        matchOpen ||
+        event.defaultPrevented ||
+        event.altKey ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.shiftKey
+      )
+        return;
+      if (isTextField(event.target)) return;
+      event.preventDefault();
+      decide(event.key === 'ArrowRight' ? 'right' : 'left');
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [decide, matchOpen]);
+
+  return (
+    <div className="screen screen--narrow discover">
+      <PageHeader
+        title="Discover"
+        subtitle={
+          queue.status === 'ready' ? (
+            <span aria-live="polite">{countText(queue.cards.length)}</span>
+          ) : undefined
+        }
+        actions={
+          <Link
+            to="/settings/filters"
+            aria-label="Filters"
+            className={buttonClassName({ variant: 'secondary' })}
+          >
+            <Icon name="filter" size={18} />
+            Filters
+          </Link>
+        }
+      />
+
+      <div className="discover__deck">
+        {queue.status === 'loading' ? (
+          <Card className="discover__placeholder">
+            <Spinner label="Loading matches..." showLabel />
+          </Card>
+        ) : queue.status === 'error' ? (
+          <Alert tone="error" title="Could not load matches">
+            {queue.loadError}
+            <div className="alert-actions">
+              <Button variant="secondary" onClick={() => void queue.refresh()}>
+                Try Again
+              </Button>
+            </div>
+          </Alert>
+        ) : top ? (
+          <SwipeCard key={top.user.id} suggestion={top} exiting={queue.exiting} onDecide={decide} />
+        ) : (
+          <Card className="discover__placeholder">
+            <EmptyState
+              icon={<Icon name="compass" size={32} />}
+              title="No more matches"
+              description="Check back soon, or widen your preferences."
+              action={
+                <Button icon={<Icon name="refresh" size={18} />} onClick={() => void queue.refresh()}>
+                  Refresh
+                </Button>
+              }
+            />
+          </Card>
+        )}
+      </div>
+
+      {queue.status === 'ready' && (
+        // aria-disabled, not disabled: a button that just acted keeps the keyboard focus.
+        <div className="discover__actions" role="group" aria-label="Swipe actions">
+          <Button
+            variant="secondary"
+            size="lg"
+            className="discover__action discover__action--pass"
+            icon={<Icon name="close" size={22} />}
+            aria-disabled={!top}
+            onClick={() => decide('left')}
+          >
+            Pass
+          </Button>
+          <Button
+            variant="secondary"
+            size="lg"
+            className="discover__action discover__action--rewind"
+            icon={<Icon name="refresh" size={20} />}
+            aria-disabled={!queue.canRewind}
+            onClick={() => void queue.rewind()}
+          >
+            Rewind
+          </Button>
+          <Button
+            size="lg"
+            className="discover__action discover__action--like"
+            icon={<Icon name="heart" size={22} />}
+            aria-disabled={!top}
+            onClick={() => decide('right')}
+          >
+            Like
+          </Button>
+        </div>
+      )}
+
+      {queue.notice && <Alert tone="info">{queue.notice}</Alert>}
+
+      <p className="discover__hint">Swipe right to like • Swipe left to pass</p>
+    </div>
+  );
+}
