@@ -1,35 +1,19 @@
 import type { MateApi, SocketClient } from '@mate/api-client';
-import type { SessionEndReason } from '@mate/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
-import { EventEmitter } from 'node:events';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AppProviders } from '../app/App';
 import { useAuth, type AuthContextValue } from '../auth/AuthContext';
-import { aProfile, aUser, anAuthResponse, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
+import {
+  aProfile,
+  aUser,
+  anAuthResponse,
+  createFakeApi,
+  storeSession,
+  type FakeApi,
+} from '../testing/fake-api';
+import { fakeSocketClient, type FakeSocketClient } from '../testing/fake-socket';
 import { useRealtime, type RealtimeContextValue, type SocketClientFactory } from './RealtimeContext';
-
-/** A socket client that records what the app asks of it; `serverConnects()` plays the gateway's side. */
-function fakeSocketClient(getToken: () => string | null, onSessionEnded: (reason: SessionEndReason) => void) {
-  const socket = Object.assign(new EventEmitter(), { connected: false });
-  const client = {
-    socket,
-    connect: vi.fn(),
-    disconnect: vi.fn(() => {
-      socket.connected = false;
-      socket.emit('disconnect', 'io client disconnect');
-    }),
-    request: vi.fn(),
-    token: getToken,
-    endSession: onSessionEnded,
-    serverConnects() {
-      socket.connected = true;
-      socket.emit('connect');
-    },
-  };
-  return client;
-}
-type FakeSocketClient = ReturnType<typeof fakeSocketClient>;
 
 let auth: AuthContextValue;
 let realtime: RealtimeContextValue;

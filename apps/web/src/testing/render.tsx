@@ -4,6 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { MateApi } from '@mate/api-client';
 import { AppProviders, createQueryClient } from '../app/App';
 import { AppRoutes } from '../app/AppRoutes';
+import type { SocketClientFactory } from '../realtime/RealtimeContext';
 import type { FakeApi } from './fake-api';
 
 /** Shows the current path, so tests can assert where a redirect went. */
@@ -17,13 +18,18 @@ export interface RenderOptions {
   /** Earlier entries of the in-app history, before `route` (for 'back one step'). */
   history?: string[];
   children?: ReactNode;
+  /** The realtime channel's client factory, for screens that listen to it. */
+  realtime?: SocketClientFactory;
 }
 
-export function renderWithApp(api: FakeApi, { route = '/', history = [], children }: RenderOptions = {}) {
+export function renderWithApp(
+  api: FakeApi,
+  { route = '/', history = [], children, realtime }: RenderOptions = {},
+) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   return render(
-    <AppProviders api={api as unknown as MateApi} queryClient={queryClient}>
+    <AppProviders api={api as unknown as MateApi} queryClient={queryClient} realtime={realtime}>
       <MemoryRouter initialEntries={[...history, route]} initialIndex={history.length}>
         {children ?? <AppRoutes />}
         <LocationProbe />

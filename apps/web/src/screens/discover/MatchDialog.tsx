@@ -46,7 +46,7 @@ export function MatchDialog({ member, onSendMessage, onKeepSwiping }: MatchDialo
         </>
       }
     >
-      <div className="match-dialog__pair" aria-hidden="true">
+      <div className="match-dialog__pair">
         <Avatar name={ownName} src={photoUrl(profile?.profilePicture)} size="xl" />
         <span className="match-dialog__heart">
           <Icon name="heart" size={28} />
