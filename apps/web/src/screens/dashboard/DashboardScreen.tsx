@@ -5,6 +5,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useProfileCompletion } from '../../profile/useProfileCompletion';
 import { usePhotoUrl } from '../../profile/usePhotos';
+import { useMatchStats } from './useMatchStats';
 
 const COMING_SOON: Array<{ icon: IconName; label: string }> = [
   { icon: 'user', label: 'Complete your profile' },
@@ -14,8 +15,12 @@ const COMING_SOON: Array<{ icon: IconName; label: string }> = [
   { icon: 'filter', label: 'Advanced filters' },
 ];
 
-/** Spec 000 §1 had a fixed 25%; the stats card now shows the real completion, and zero counts. */
+/**
+ * Spec 000 §1's stats card: Matches, Messages and Likes. Matches and Likes (received) are real
+ * now (issue 8); Messages stays 0 until chat exists.
+ */
 const STATS = ['Matches', 'Messages', 'Likes'] as const;
+type StatLabel = (typeof STATS)[number];
 
 const PHASE_ONE: Array<{ label: string; done: boolean }> = [
   { label: 'Authentication', done: true },
@@ -30,11 +35,17 @@ export function DashboardScreen() {
   const { user, profile, logout } = useAuth();
   const navigate = useNavigate();
   const completion = useProfileCompletion();
+  const stats = useMatchStats();
   const photoUrl = usePhotoUrl();
   useDocumentTitle('Dashboard');
   if (!user) return null;
 
   const name = user.name || profile?.name || 'Friend';
+  const counts: Record<StatLabel, number | undefined> = {
+    Matches: stats.data?.matches,
+    Messages: 0,
+    Likes: stats.data?.likesReceived,
+  };
   const signOut = async () => {
     await logout();
     await navigate('/', { replace: true });
@@ -103,7 +114,15 @@ export function DashboardScreen() {
             {STATS.map((label) => (
               <div key={label} className="dashboard__count">
                 <dt>{label}</dt>
-                <dd>0</dd>
+                <dd>
+                  {counts[label] !== undefined ? (
+                    counts[label]
+                  ) : stats.isPending ? (
+                    <Spinner size="sm" label={`Loading ${label.toLowerCase()}...`} />
+                  ) : (
+                    <span aria-label="Not available">—</span>
+                  )}
+                </dd>
               </div>
             ))}
           </dl>
