@@ -2,11 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
 import { Candidate } from './candidates/candidate.entity';
+import { MatchingEventHandlers } from './candidates/candidate-event.handlers';
+import { CandidatesModule } from './candidates/candidates.module';
 import { Impression } from './impressions/impression.entity';
 import { Match } from './matches/match.entity';
 import { MatchingEnv } from './matching.env';
 import { MatchingModule } from './matching/matching.module';
 import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMatching';
+import { SCORING_ENTITIES, SCORING_MIGRATIONS } from './scoring';
 import { Swipe } from './swipes/swipe.entity';
 
 @Module({})
@@ -17,9 +20,10 @@ export class AppModule {
       service: SERVICES.matching,
       envClass: MatchingEnv,
       env,
-      entities: [Candidate, Swipe, Match, Impression],
-      migrations: [CreateMatching1795500000000],
-      features: [MatchingModule],
+      entities: [Candidate, Swipe, Match, Impression, ...SCORING_ENTITIES],
+      migrations: [CreateMatching1795500000000, ...SCORING_MIGRATIONS],
+      features: [CandidatesModule, MatchingModule],
+      handlers: MatchingEventHandlers,
     });
   }
 }

@@ -1,8 +1,24 @@
 import { Module } from '@nestjs/common';
+import { RealtimeModule } from '@mate/server-kit';
+import { CandidatesModule } from '../candidates/candidates.module';
+import { ScoringModule } from '../scoring';
+import { MatchesService } from './matches.service';
+import { MatchNotifier } from './match-notifier';
 import { MatchingController } from './matching.controller';
+import { POOL_START, randomPoolStart } from './pool-start';
+import { SuggestionsService } from './suggestions.service';
+import { SwipesService } from './swipes.service';
 
-/** The generated first feature of matching-service; replace it with the service's own. */
+/** Discover's API: suggestions, likes, passes, rewinds, matches, stats, and the live match push. */
 @Module({
+  imports: [CandidatesModule, ScoringModule, RealtimeModule.forRoot()],
   controllers: [MatchingController],
+  providers: [
+    SuggestionsService,
+    SwipesService,
+    MatchesService,
+    MatchNotifier,
+    { provide: POOL_START, useValue: randomPoolStart },
+  ],
 })
 export class MatchingModule {}

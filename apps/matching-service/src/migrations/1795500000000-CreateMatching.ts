@@ -6,8 +6,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * `candidate_pool_idx` is the index the candidate query walks (see src/candidates/candidate-query.ts):
  * suggestible members grouped by place (city centre; NaN = no known place), then by interested-in
- * gender ('' = not said), then in random `pool_key` order, with the age (0 = not said) checked on
- * the index entry before any row is read. The expressions must stay identical to the query's.
+ * gender ('' = not said), then in random `pool_key` order, with the member's age (0 = not said),
+ * age range and maximum distance checked on the index entry before any row is read. The
+ * expressions must stay identical to the query's.
  */
 export class CreateMatching1795500000000 implements MigrationInterface {
   name = 'CreateMatching1795500000000';
@@ -66,12 +67,13 @@ export class CreateMatching1795500000000 implements MigrationInterface {
       CONSTRAINT candidate_place_check CHECK ((lat IS NULL) = (lng IS NULL))
     )`);
     await q.query(`CREATE INDEX candidate_pool_idx ON candidate (
-      (coalesce(lat, 'NaN')), (coalesce(lng, 'NaN')), (coalesce(gender_group, '')), pool_key, (coalesce(age, 0))
+      (coalesce(lat, 'NaN')), (coalesce(lng, 'NaN')), (coalesce(gender_group, '')), pool_key,
+      (coalesce(age, 0)), min_age, max_age, max_distance
     ) WHERE suggestible`);
-    // Great-circle distance between two points (haversine, mean earth radius), inlined by the planner.
+    // Great-circle distance between two points (haversine, mean earth radius); null when a point is unknown.
     await q.query(`CREATE FUNCTION great_circle_km(lat1 double precision, lng1 double precision,
         lat2 double precision, lng2 double precision) RETURNS double precision
-      LANGUAGE sql IMMUTABLE PARALLEL SAFE
+      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
       AS $$ SELECT 2 * 6371.0088 * asin(least(1, sqrt(
         sin(radians(lat2 - lat1) / 2) ^ 2
         + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lng2 - lng1) / 2) ^ 2))) $$`);

@@ -1,13 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { MatchingMessages } from '@mate/contracts';
 import { documentationGaps, OPENAPI_PATH } from '@mate/server-kit';
-import { startServiceTestBed, type ServiceTestBed } from '@mate/server-kit/testing';
-import { AppModule } from '../../app.module';
+import { startMatchingTestBed, type MatchingTestBed } from '../../__tests__/matching-test-bed';
 
 describe('matching-service (real PostgreSQL and Redis)', () => {
-  let bed: ServiceTestBed;
+  let bed: MatchingTestBed;
 
   beforeAll(async () => {
-    bed = await startServiceTestBed((env) => AppModule.forRoot(env), { label: 'matching' });
+    bed = await startMatchingTestBed('matching');
   });
 
   afterAll(async () => {
@@ -18,21 +19,58 @@ describe('matching-service (real PostgreSQL and Redis)', () => {
     const tables: { table_name: string }[] = await bed.dataSource.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
     );
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['outbox', 'processed_event']));
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(['outbox', 'processed_event', 'candidate', 'swipe', 'match', 'impression']),
+    );
     expect((await bed.call('GET', '/health/ready')).status).toBe(200);
   });
 
-  it('answers a member with a live session and refuses a visitor without one', async () => {
-    expect((await bed.call('GET', '/api/matches/me')).status).toBe(401);
-    const member = await bed.signIn();
-    const res = await bed.call('GET', '/api/matches/me', { token: member.token });
-    expect(res).toMatchObject({ status: 200, body: { service: 'matching-service', userId: member.userId } });
+  it('refuses a visitor without a live session on every route', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/matches/suggestions'],
+      ['POST', `/api/matches/like/${randomUUID()}`],
+      ['POST', `/api/matches/pass/${randomUUID()}`],
+      ['POST', '/api/matches/rewind'],
+      ['GET', '/api/matches/my-matches'],
+      ['GET', '/api/matches/stats'],
+    ]) {
+      expect({ method, path, status: (await bed.call(method, path)).status }).toEqual({ method, path, status: 401 });
+    }
+  });
+
+  it('validates the limit and the member id with clear messages', async () => {
+    const member = await bed.member();
+    for (const limit of ['0', '51', 'ten', '2.5', '-1']) {
+      const res = await bed.call('GET', `/api/matches/suggestions?limit=${limit}`, { token: member.token });
+      expect({ limit, status: res.status, body: res.body }).toEqual({
+        limit,
+        status: 400,
+        body: expect.objectContaining({ error: 'limit must be a whole number from 1 to 50' }),
+      });
+    }
+    const unknownField = await bed.call('GET', '/api/matches/suggestions?limit=5&sort=age', { token: member.token });
+    expect(unknownField).toMatchObject({ status: 400, body: { error: 'Unknown field: sort' } });
+    const badId = await bed.call('POST', '/api/matches/like/not-a-uuid', { token: member.token });
+    expect(badId).toMatchObject({ status: 404, body: { error: MatchingMessages.memberNotFound } });
+  });
+
+  it('answers no suggestions to a member matching has not heard of', async () => {
+    const stranger = await bed.signIn();
+    const res = await bed.call('GET', '/api/matches/suggestions', { token: stranger.token });
+    expect(res).toMatchObject({ status: 200, body: [] });
   });
 
   it('documents every route it serves (OpenAPI, combined by the gateway at /api/docs)', async () => {
     const res = await bed.call<OpenAPIObject>('GET', OPENAPI_PATH);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.paths)).toEqual(['/api/matches/me']);
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      '/api/matches/like/{userId}',
+      '/api/matches/my-matches',
+      '/api/matches/pass/{userId}',
+      '/api/matches/rewind',
+      '/api/matches/stats',
+      '/api/matches/suggestions',
+    ]);
     expect(documentationGaps(bed.app, res.body)).toEqual([]);
   });
 });

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import {
+  SERVICES,
+  type EventName,
+  type EventPayloads,
+  type PreferencesUpdatedPayload,
+  type ProfileUpdatedPayload,
+  type SuggestionDto,
+} from '@mate/contracts';
+import { EventConsumer, realtimeStreamName, type EventOutcome } from '@mate/server-kit';
+import { eventEnvelope, startServiceTestBed, type ServiceTestBed, type TestEnv } from '@mate/server-kit/testing';
+import { AppModule } from '../app.module';
+
+/** The profile part of a member as profile.updated carries it, minus the id and time. */
+export type ProfileFields = Omit<ProfileUpdatedPayload, 'userId' | 'updatedAt'>;
+/** The preferences of a member: the match fields and the filter preferences of spec 001 §3. */
+export type PreferenceFields = Omit<PreferencesUpdatedPayload, 'userId' | 'updatedAt' | 'filters'> & Record<string, unknown>;
+
+/** A place far (over 300 km) from every other place handed out, so each test has its own world. */
+export interface Place {
+  latitude: number;
+  longitude: number;
+  locationText: string;
+}
+
+export interface TestMember {
+  userId: string;
+  token: string;
+}
+
+export interface MatchingTestBed extends ServiceTestBed {
+  consumer: EventConsumer;
+  /** A place no other test uses (members there see only each other, and members of no place). */
+  place(): Place;
+  /** A place `km` kilometres north of `from`. */
+  north(from: Place, km: number): Place;
+  /**
+   * A suggestible member with a live session, announced as profile-service does: profile.updated
+   * then preferences.updated, each delivered through the consumer with the next version.
+   */
+  member(profile?: Partial<ProfileFields>, preferences?: Partial<PreferenceFields>): Promise<TestMember>;
+  /** Delivers a whole new profile (the previous one with `changes`) as the next version. */
+  updateProfile(userId: string, changes: Partial<ProfileFields>): Promise<EventOutcome>;
+  updatePreferences(userId: string, changes: Partial<PreferenceFields>): Promise<EventOutcome>;
+  /** Delivers one event through the consumer, with an aggregate version when given. */
+  deliver<N extends EventName>(name: N, payload: EventPayloads[N], version?: number): Promise<EventOutcome>;
+  /** The ids of the member's suggestions (up to the maximum page). */
+  suggestedTo(member: TestMember): Promise<string[]>;
+  suggestions(member: TestMember, limit?: number): Promise<SuggestionDto[]>;
+  /** The new_match pushes written to the realtime stream so far: to which rooms, with what. */
+  pushes(): Promise<{ event: string; rooms: string[]; payload: Record<string, unknown> }[]>;
+}
+
+const DEFAULT_PREFERENCES: PreferenceFields = { minAge: 18, maxAge: 99, maxDistance: 50, genderPreference: [] };
+const AGGREGATE_OF = { 'profile.updated': 'profile', 'preferences.updated': 'preferences' } as const;
+
+/**
+ * matching-service on the service test bed (fresh database and Redis namespace), with members
+ * made the way production makes them: from profile-service's events, through the real consumer.
+ */
+export async function startMatchingTestBed(label: string, options: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {}): Promise<MatchingTestBed> {
+  const bed = await startServiceTestBed((env) => AppModule.forRoot(env), { label, ...options });
+  const consumer = bed.app.get(EventConsumer);
+  const profiles = new Map<string, ProfileFields>();
+  const preferences = new Map<string, PreferenceFields>();
+  const versions = new Map<string, number>();
+  let places = 0;
+
+  const deliver: MatchingTestBed['deliver'] = (name, payload, version) => {
+    const envelope = eventEnvelope(SERVICES.profile, name, payload);
+    const aggregateType = AGGREGATE_OF[name as keyof typeof AGGREGATE_OF];
+    return consumer.apply(
+      version === undefined || !aggregateType
+        ? envelope
+        : { ...envelope, aggregateType, aggregateId: (payload as { userId: string }).userId, aggregateVersion: version },
+    );
+  };
+  const nextVersion = (key: string) => {
+    const v = (versions.get(key) ?? 0) + 1;
+    versions.set(key, v);
+    return v;
+  };
+  const updateProfile = (userId: string, changes: Partial<ProfileFields>) => {
+    const profile = { ...(profiles.get(userId) as ProfileFields), ...changes };
+    profiles.set(userId, profile);
+    return deliver('profile.updated', { userId, ...profile, updatedAt: new Date().toISOString() }, nextVersion(`profile:${userId}`));
+  };
+  const updatePreferences = (userId: string, changes: Partial<PreferenceFields>) => {
+    const prefs = { ...(preferences.get(userId) ?? DEFAULT_PREFERENCES), ...changes };
+    preferences.set(userId, prefs);
+    const { minAge, maxAge, maxDistance, genderPreference, ...filters } = prefs;
+    return deliver(
+      'preferences.updated',
+      { userId, minAge, maxAge, maxDistance, genderPreference, filters, updatedAt: new Date().toISOString() },
+      nextVersion(`preferences:${userId}`),
+    );
+  };
+  const suggestions = async (member: TestMember, limit = 50) => {
+    const res = await bed.call<SuggestionDto[]>('GET', `/api/matches/suggestions?limit=${limit}`, { token: member.token });
+    if (res.status !== 200) throw new Error(`suggestions answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+
+  return {
+    ...bed,
+    consumer,
+    deliver,
+    updateProfile,
+    updatePreferences,
+    suggestions,
+    place() {
+      const n = places++;
+      // 3° of latitude apart (over 330 km), beyond the largest maximum distance (200 km).
+      return { latitude: -60 + 3 * n, longitude: 10 + (n % 7), locationText: `Testville ${n}, Testland` };
+    },
+    north(from, km) {
+      return { latitude: from.latitude + km / 111.195, longitude: from.longitude, locationText: `${from.locationText} +${km} km` };
+    },
+    async member(profile = {}, prefs = {}) {
+      const userId = randomUUID();
+      const photoId = randomUUID();
+      profiles.set(userId, {
+        name: `Member ${userId.slice(0, 4)}`,
+        age: 30,
+        gender: 'female',
+        lookingFor: 'relationship',
+        interests: ['Travel', 'Music'],
+        height: 170,
+        education: "Bachelor's Degree",
+        latitude: null,
+        longitude: null,
+        locationText: null,
+        hasPhoto: true,
+        profilePicture: `/api/photos/files/${photoId}/large.webp`,
+        isVerified: true,
+        onboardingCompleted: true,
+        smoking: 'never',
+        drinking: 'socially',
+        exercise: 'sometimes',
+        pets: 'dog',
+        bio: 'Hello there',
+        occupation: 'Engineer',
+        photos: [{ id: photoId, url: `/api/photos/files/${photoId}/large.webp` }],
+        ...profile,
+      });
+      await updateProfile(userId, {});
+      await updatePreferences(userId, prefs);
+      const { token } = await bed.signIn(userId);
+      return { userId, token };
+    },
+    async suggestedTo(member) {
+      return (await suggestions(member)).map((s) => s.user.id);
+    },
+    async pushes() {
+      const redis = new Redis(bed.env.REDIS_URL, { maxRetriesPerRequest: 1 });
+      try {
+        const entries = await redis.xrange(realtimeStreamName(bed.env.KEY_PREFIX), '-', '+');
+        return entries.map(([, fields]) => {
+          const data = JSON.parse(fields[fields.indexOf('data') + 1]) as {
+            packet: { data: [string, Record<string, unknown>] };
+            opts: { rooms: string[] };
+          };
+          return { event: data.packet.data[0], rooms: data.opts.rooms, payload: data.packet.data[1] };
+        });
+      } finally {
+        redis.disconnect();
+      }
+    },
+  };
+}

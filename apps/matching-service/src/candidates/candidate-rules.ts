@@ -1,0 +1,63 @@
+import { DEFAULT_PREFERENCES } from '@mate/contracts';
+
+/**
+ * The hard rules of matching (issue 8) as one SQL predicate over two candidate rows: `v` (the
+ * member choosing) and `c` (the member shown), checked in both directions. The candidate query
+ * and the like's check for one member both use it, so the rules live here only.
+ *
+ * - `c` is suggestible (verified, onboarded, with a photo, not suspended or deleted) and not `v`.
+ * - Ages: each member's age is in the other's range; an unknown age passes only the default
+ *   range (18–99), i.e. someone who narrowed the range wants known ages.
+ * - Genders: each member's gender (interested-in reading) is in the other's list; an empty list
+ *   is everyone; an unknown gender fails a non-empty list.
+ * - Distance: between city centres, within both members' maximum; when either place is unknown
+ *   the distance rules do not apply (profile-service tells such members that distance matching
+ *   is off until they enter a known place).
+ * - Filter preferences of spec 001 §3, both ways: education, relationship goals (any overlap),
+ *   smoking, drinking, exercise, pets (the value is in the list), required interests (all held),
+ *   height range. An empty list (or no bound) means all; an unanswered field fails a non-empty
+ *   filter on it.
+ * - Blocked pairs join here once safety-service publishes blocks: one more `NOT EXISTS` on the
+ *   block projection, in both directions.
+ */
+export function mutualRulesSql(v: string, c: string): string {
+  return `${c}.suggestible AND ${c}.user_id <> ${v}.user_id
+    AND ${ageFitsSql(c, v)} AND ${ageFitsSql(v, c)}
+    AND ${genderFitsSql(c, v)} AND ${genderFitsSql(v, c)}
+    AND (${v}.lat IS NULL OR ${c}.lat IS NULL
+      OR great_circle_km(${v}.lat, ${v}.lng, ${c}.lat, ${c}.lng) <= least(${v}.max_distance, ${c}.max_distance))
+    AND ${filtersFitSql(c, v)} AND ${filtersFitSql(v, c)}`;
+}
+
+/** `member`'s age is in `chooser`'s range (unknown ages pass the default range only). */
+function ageFitsSql(member: string, chooser: string): string {
+  return `(${member}.age BETWEEN ${chooser}.min_age AND ${chooser}.max_age
+    OR (${member}.age IS NULL AND ${isDefaultAgeRangeSql(chooser)}))`;
+}
+
+export function isDefaultAgeRangeSql(chooser: string): string {
+  return `(${chooser}.min_age = ${DEFAULT_PREFERENCES.minAge} AND ${chooser}.max_age = ${DEFAULT_PREFERENCES.maxAge})`;
+}
+
+function genderFitsSql(member: string, chooser: string): string {
+  return `(cardinality(${chooser}.gender_preference) = 0 OR ${member}.gender_group = ANY (${chooser}.gender_preference))`;
+}
+
+/** One list filter of `chooser` on `member`'s value: empty list = all, no value = fails. */
+function listFitsSql(member: string, chooser: string, list: string, value: string): string {
+  return `(cardinality(${chooser}.${list}) = 0 OR ${member}.${value} = ANY (${chooser}.${list}))`;
+}
+
+/** Every filter preference of spec 001 §3 that `chooser` set, applied to `member`. */
+function filtersFitSql(member: string, chooser: string): string {
+  return `${listFitsSql(member, chooser, 'education_preference', 'education_value')}
+    AND (cardinality(${chooser}.relationship_goal_preference) = 0
+      OR ${member}.goals && ${chooser}.relationship_goal_preference)
+    AND ${listFitsSql(member, chooser, 'smoking_preference', 'smoking')}
+    AND ${listFitsSql(member, chooser, 'drinking_preference', 'drinking')}
+    AND ${listFitsSql(member, chooser, 'exercise_preference', 'exercise')}
+    AND ${listFitsSql(member, chooser, 'pets_preference', 'pets')}
+    AND ${member}.interests @> ${chooser}.required_interests
+    AND (${chooser}.min_height IS NULL OR ${member}.height >= ${chooser}.min_height)
+    AND (${chooser}.max_height IS NULL OR ${member}.height <= ${chooser}.max_height)`;
+}

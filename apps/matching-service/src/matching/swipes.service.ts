@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { MatchingMessages, type LikeResultDto, type PassResultDto, type SuggestionDto } from '@mate/contracts';
+import { badRequest, notFound, OutboxService } from '@mate/server-kit';
+import { CandidateQuery } from '../candidates/candidate-query';
+import { Swipe } from '../swipes/swipe.entity';
+import { MatchNotifier, type MatchMember, type NewMatch } from './match-notifier';
+import { SuggestionsService } from './suggestions.service';
+
+/** The pair in the order the match table stores it (user_a < user_b). */
+const ordered = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y, x]);
+
+/**
+ * Likes, passes and rewinds. A like is checked against the same rules as the candidate pool
+ * (CandidateQuery.checkPair); a like that meets an earlier like from the other side makes the
+ * match. Both likes of a pair take the same pair lock first, so two concurrent mutual likes run
+ * one after the other and the second one sees the first: exactly one match, made by whichever
+ * commits second (the unique pair is the last guard).
+ */
+@Injectable()
+export class SwipesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly candidates: CandidateQuery,
+    private readonly outbox: OutboxService,
+    private readonly notifier: MatchNotifier,
+    private readonly suggestions: SuggestionsService,
+  ) {}
+
+  /**
+   * Idempotent: a repeated like answers as the pair stands now (matched once the match exists).
+   * Refused for oneself, an unknown or unsuggestible member, a member outside the rules, and a
+   * member already passed (the card is gone; rewind brings it back).
+   */
+  async like(viewerId: string, targetId: string): Promise<LikeResultDto> {
+    if (viewerId === targetId) throw badRequest(MatchingMessages.likeSelf);
+    const { result, created } = await this.dataSource.transaction(async (manager) => {
+      await this.lockPair(manager, viewerId, targetId);
+      const previous = await manager.findOneBy(Swipe, { swiperId: viewerId, targetId });
+      if (previous && !previous.liked) throw badRequest(MatchingMessages.alreadyPassed);
+      if (previous) return { result: await this.likeResult(manager, viewerId, targetId), created: null };
+
+      const check = await this.candidates.checkPair(viewerId, targetId, manager);
+      if (check === 'unknown') throw notFound(MatchingMessages.memberNotFound);
+      if (check === 'unsuggestible') throw badRequest(MatchingMessages.notSuggestible);
+      if (check === 'outside') throw badRequest(MatchingMessages.outsidePreferences);
+
+      await manager.insert(Swipe, { swiperId: viewerId, targetId, liked: true });
+      const likedBack = await manager.existsBy(Swipe, { swiperId: targetId, targetId: viewerId, liked: true });
+      const made = likedBack ? await this.makeMatch(manager, viewerId, targetId) : null;
+      await this.outbox.publish(manager, 'like.created', {
+        likerId: viewerId,
+        likedId: targetId,
+        matched: likedBack,
+        createdAt: new Date().toISOString(),
+      });
+      if (made) {
+        await this.outbox.publish(manager, 'match.created', {
+          matchId: made.matchId,
+          userIds: ordered(viewerId, targetId),
+          createdAt: made.matchedAt.toISOString(),
+        });
+      }
+      return { result: await this.likeResult(manager, viewerId, targetId), created: made };
+    });
+    if (created) await this.notifier.newMatch(created);
+    return result;
+  }
+
+  /**
+   * Records a pass so the member stops coming back. Refused for oneself and unknown members; a
+   * repeated pass changes nothing, and a pass on someone already liked leaves the like standing.
+   */
+  async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
+    if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
+    if (!(await this.candidates.find(targetId))) throw notFound(MatchingMessages.memberNotFound);
+    await this.dataSource.query(
+      'INSERT INTO swipe (swiper_id, target_id, liked) VALUES ($1, $2, false) ON CONFLICT (swiper_id, target_id) DO NOTHING',
+      [viewerId, targetId],
+    );
+    return { passed: true };
+  }
+
+  /** Undoes the member's latest pass (likes are never rewound) and answers that member's card. */
+  async rewind(viewerId: string): Promise<SuggestionDto> {
+    const rows: { target_id: string }[] = await this.dataSource.query(
+      `DELETE FROM swipe WHERE swiper_id = $1 AND target_id = (
+         SELECT target_id FROM swipe WHERE swiper_id = $1 AND NOT liked ORDER BY created_at DESC LIMIT 1)
+       RETURNING target_id`,
+      [viewerId],
+    );
+    const targetId = rows[0]?.target_id;
+    const card = targetId ? await this.suggestions.card(viewerId, targetId) : null;
+    if (!card) throw notFound(MatchingMessages.nothingToRewind);
+    return card;
+  }
+
+  /** Serialises everything done to one pair, whichever side acts (a transaction-scoped lock). */
+  private async lockPair(manager: EntityManager, x: string, y: string): Promise<void> {
+    const [a, b] = ordered(x, y);
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('matching-pair:' || $1 || ':' || $2, 0))`, [a, b]);
+  }
+
+  private async likeResult(manager: EntityManager, x: string, y: string): Promise<LikeResultDto> {
+    const [a, b] = ordered(x, y);
+    const [match]: { id: string }[] = await manager.query('SELECT id FROM match WHERE user_a = $1 AND user_b = $2', [a, b]);
+    return match ? { matched: true, matchId: match.id } : { matched: false };
+  }
+
+  /** The match of the pair, or null when it existed already (then nobody is told twice). */
+  private async makeMatch(manager: EntityManager, x: string, y: string): Promise<NewMatch | null> {
+    const [a, b] = ordered(x, y);
+    const [made]: { id: string; created_at: Date }[] = await manager.query(
+      `INSERT INTO match (user_a, user_b) VALUES ($1, $2) ON CONFLICT (user_a, user_b) DO NOTHING RETURNING id, created_at`,
+      [a, b],
+    );
+    if (!made) return null;
+    const members: MatchMember[] = await manager.query(
+      `SELECT user_id AS id, name, coalesce(photos -> 0 ->> 'url', profile_picture) AS "profilePicture"
+       FROM candidate WHERE user_id IN ($1, $2) ORDER BY user_id`,
+      [a, b],
+    );
+    const find = (id: string): MatchMember => members.find((m) => m.id === id) ?? { id, name: null, profilePicture: null };
+    return { matchId: made.id, matchedAt: made.created_at, members: [find(a), find(b)] };
+  }
+}
