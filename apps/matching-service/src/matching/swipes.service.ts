@@ -84,9 +84,12 @@ export class SwipesService {
   /** Undoes the member's latest pass (likes are never rewound) and answers that member's card. */
   async rewind(viewerId: string): Promise<SuggestionDto> {
     const rows: { target_id: string }[] = await this.dataSource.query(
-      `DELETE FROM swipe WHERE swiper_id = $1 AND target_id = (
-         SELECT target_id FROM swipe WHERE swiper_id = $1 AND NOT liked ORDER BY created_at DESC LIMIT 1)
-       RETURNING target_id`,
+      // A SELECT around the DELETE, so the driver answers the rows (not a DELETE's row count).
+      `WITH rewound AS (
+         DELETE FROM swipe WHERE swiper_id = $1 AND target_id = (
+           SELECT target_id FROM swipe WHERE swiper_id = $1 AND NOT liked ORDER BY created_at DESC LIMIT 1)
+         RETURNING target_id)
+       SELECT target_id FROM rewound`,
       [viewerId],
     );
     const targetId = rows[0]?.target_id;
