@@ -8,10 +8,13 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
   const like = (from: TestMember, to: TestMember) =>
     bed.call<LikeResultDto>('POST', `/api/matches/like/${to.userId}`, { token: from.token });
   const pass = (from: TestMember, to: TestMember) => bed.call('POST', `/api/matches/pass/${to.userId}`, { token: from.token });
-  const outbox = async (name: string) =>
-    (await bed.dataSource.query(`SELECT body->'payload' AS payload FROM outbox WHERE name = $1 ORDER BY id`, [name])).map(
-      (r: { payload: Record<string, unknown> }) => r.payload,
+  const outbox = async (name: string): Promise<Record<string, unknown>[]> => {
+    const rows: { payload: Record<string, unknown> }[] = await bed.dataSource.query(
+      `SELECT body->'payload' AS payload FROM outbox WHERE name = $1 ORDER BY id`,
+      [name],
     );
+    return rows.map((r) => r.payload);
+  };
 
   beforeAll(async () => {
     bed = await startMatchingTestBed('matching_swipes');
@@ -140,7 +143,7 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
 
   it('concurrent mutual likes make exactly one match, every time', async () => {
     const place = bed.place();
-    for (let round = 0; round < 15; round++) {
+    for (let round = 0; round < 25; round++) {
       const [x, y] = await Promise.all([bed.member(place), bed.member(place)]);
       const [fromX, fromY] = await Promise.all([like(x, y), like(y, x)]);
       expect([fromX.status, fromY.status]).toEqual([200, 200]);
