@@ -39,6 +39,8 @@ const ports = {
 const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_e2e_${id}_${db}`]));
 const keyPrefix = `e2e-${id}`;
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
+/** `node apps/e2e/run.mjs <playwright test args>` (a journey's file name, say) runs only those browser journeys. */
+const onlyJourneys = process.argv.slice(2);
 
 if (!existsSync(CHROMIUM)) {
   process.stderr.write(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium\n`);
@@ -84,11 +86,13 @@ try {
     CHROMIUM_PATH: CHROMIUM,
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
   };
-  log('e2e: API journeys through the gateway');
-  const api = spawnSync(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci'], { cwd: ROOT, stdio: 'inherit', env });
-  if (api.status !== 0) failed++;
+  if (onlyJourneys.length === 0) {
+    log('e2e: API journeys through the gateway');
+    const api = spawnSync(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci'], { cwd: ROOT, stdio: 'inherit', env });
+    if (api.status !== 0) failed++;
+  }
   log('e2e: browser journeys in Chromium');
-  const browser = spawnSync(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts'], { cwd: ROOT, stdio: 'inherit', env });
+  const browser = spawnSync(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts', ...onlyJourneys], { cwd: ROOT, stdio: 'inherit', env });
   if (browser.status !== 0) failed++;
 } catch (e) {
   process.stderr.write(`e2e: ${e.stack ?? e}\n`);
