@@ -9,13 +9,19 @@ import {
   type SuggestionDto,
 } from '@mate/contracts';
 import { EventConsumer, realtimeStreamName, type EventOutcome } from '@mate/server-kit';
-import { eventEnvelope, startServiceTestBed, type ServiceTestBed, type TestEnv } from '@mate/server-kit/testing';
+import {
+  eventEnvelope,
+  startServiceTestBed,
+  type ServiceTestBed,
+  type TestEnv,
+} from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
 
 /** The profile part of a member as profile.updated carries it, minus the id and time. */
 export type ProfileFields = Omit<ProfileUpdatedPayload, 'userId' | 'updatedAt'>;
 /** The preferences of a member: the match fields and the filter preferences of spec 001 §3. */
-export type PreferenceFields = Omit<PreferencesUpdatedPayload, 'userId' | 'updatedAt' | 'filters'> & Record<string, unknown>;
+export type PreferenceFields = Omit<PreferencesUpdatedPayload, 'userId' | 'updatedAt' | 'filters'> &
+  Record<string, unknown>;
 
 /** A place far (over 300 km) from every other place handed out, so each test has its own world. */
 export interface Place {
@@ -52,14 +58,22 @@ export interface MatchingTestBed extends ServiceTestBed {
   pushes(): Promise<{ event: string; rooms: string[]; payload: Record<string, unknown> }[]>;
 }
 
-const DEFAULT_PREFERENCES: PreferenceFields = { minAge: 18, maxAge: 99, maxDistance: 50, genderPreference: [] };
+const DEFAULT_PREFERENCES: PreferenceFields = {
+  minAge: 18,
+  maxAge: 99,
+  maxDistance: 50,
+  genderPreference: [],
+};
 const AGGREGATE_OF = { 'profile.updated': 'profile', 'preferences.updated': 'preferences' } as const;
 
 /**
  * matching-service on the service test bed (fresh database and Redis namespace), with members
  * made the way production makes them: from profile-service's events, through the real consumer.
  */
-export async function startMatchingTestBed(label: string, options: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {}): Promise<MatchingTestBed> {
+export async function startMatchingTestBed(
+  label: string,
+  options: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {},
+): Promise<MatchingTestBed> {
   const bed = await startServiceTestBed((env) => AppModule.forRoot(env), { label, ...options });
   const consumer = bed.app.get(EventConsumer);
   const profiles = new Map<string, ProfileFields>();
@@ -73,7 +87,12 @@ export async function startMatchingTestBed(label: string, options: { env?: TestE
     return consumer.apply(
       version === undefined || !aggregateType
         ? envelope
-        : { ...envelope, aggregateType, aggregateId: (payload as { userId: string }).userId, aggregateVersion: version },
+        : {
+            ...envelope,
+            aggregateType,
+            aggregateId: (payload as { userId: string }).userId,
+            aggregateVersion: version,
+          },
     );
   };
   const nextVersion = (key: string) => {
@@ -84,7 +103,11 @@ export async function startMatchingTestBed(label: string, options: { env?: TestE
   const updateProfile = (userId: string, changes: Partial<ProfileFields>) => {
     const profile = { ...(profiles.get(userId) as ProfileFields), ...changes };
     profiles.set(userId, profile);
-    return deliver('profile.updated', { userId, ...profile, updatedAt: new Date().toISOString() }, nextVersion(`profile:${userId}`));
+    return deliver(
+      'profile.updated',
+      { userId, ...profile, updatedAt: new Date().toISOString() },
+      nextVersion(`profile:${userId}`),
+    );
   };
   const updatePreferences = (userId: string, changes: Partial<PreferenceFields>) => {
     const prefs = { ...(preferences.get(userId) ?? DEFAULT_PREFERENCES), ...changes };
@@ -97,8 +120,11 @@ export async function startMatchingTestBed(label: string, options: { env?: TestE
     );
   };
   const suggestions = async (member: TestMember, limit = 50) => {
-    const res = await bed.call<SuggestionDto[]>('GET', `/api/matches/suggestions?limit=${limit}`, { token: member.token });
-    if (res.status !== 200) throw new Error(`suggestions answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const res = await bed.call<SuggestionDto[]>('GET', `/api/matches/suggestions?limit=${limit}`, {
+      token: member.token,
+    });
+    if (res.status !== 200)
+      throw new Error(`suggestions answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body;
   };
 
@@ -115,7 +141,11 @@ export async function startMatchingTestBed(label: string, options: { env?: TestE
       return { latitude: -60 + 3 * n, longitude: 10 + (n % 7), locationText: `Testville ${n}, Testland` };
     },
     north(from, km) {
-      return { latitude: from.latitude + km / 111.195, longitude: from.longitude, locationText: `${from.locationText} +${km} km` };
+      return {
+        latitude: from.latitude + km / 111.195,
+        longitude: from.longitude,
+        locationText: `${from.locationText} +${km} km`,
+      };
     },
     async member(profile = {}, prefs = {}) {
       const userId = randomUUID();

@@ -148,8 +148,15 @@ export class CandidateQuery {
   }
 
   /** Whether `viewerId` may like `targetId` under the rules (both directions). */
-  async checkPair(viewerId: string, targetId: string, manager: EntityManager = this.dataSource.manager): Promise<PairCheck> {
-    const [row]: { suggestible: boolean; fits: boolean }[] = await manager.query(PAIR_SQL, [viewerId, targetId]);
+  async checkPair(
+    viewerId: string,
+    targetId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<PairCheck> {
+    const [row]: { suggestible: boolean; fits: boolean }[] = await manager.query(PAIR_SQL, [
+      viewerId,
+      targetId,
+    ]);
     if (!row) return 'unknown';
     if (!row.suggestible) return 'unsuggestible';
     return row.fits ? 'fits' : 'outside';

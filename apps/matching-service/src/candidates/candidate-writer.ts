@@ -11,7 +11,8 @@ import { genderGroupOf, genderPreferenceOf } from './gender-groups';
 type Columns = Record<string, unknown>;
 
 const finite = (n: number | null | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
-const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+const stringList = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 
 /**

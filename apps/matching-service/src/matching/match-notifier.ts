@@ -33,10 +33,13 @@ export class MatchNotifier {
       [a, b],
       [b, a],
     ].map(([to, other]) =>
-      this.realtime.toUser(to.id).emit('new_match', { matchId, user: other, matchedAt: matchedAt.toISOString() }),
+      this.realtime
+        .toUser(to.id)
+        .emit('new_match', { matchId, user: other, matchedAt: matchedAt.toISOString() }),
     );
     for (const result of await Promise.allSettled(pushes)) {
-      if (result.status === 'rejected') this.logger.warn({ err: result.reason, matchId }, 'new_match push failed');
+      if (result.status === 'rejected')
+        this.logger.warn({ err: result.reason, matchId }, 'new_match push failed');
     }
   }
 }

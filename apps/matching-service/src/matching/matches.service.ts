@@ -9,17 +9,22 @@ export class MatchesService {
 
   /** The member's matches, newest first, each with the other member's name and primary photo. */
   async myMatches(userId: string): Promise<MatchDto[]> {
-    const rows: { match_id: string; other_id: string; created_at: Date; name: string | null; picture: string | null }[] =
-      await this.dataSource.query(
-        `SELECT m.match_id, m.other_id, m.created_at, c.name, coalesce(c.photos -> 0 ->> 'url', c.profile_picture) AS picture
+    const rows: {
+      match_id: string;
+      other_id: string;
+      created_at: Date;
+      name: string | null;
+      picture: string | null;
+    }[] = await this.dataSource.query(
+      `SELECT m.match_id, m.other_id, m.created_at, c.name, coalesce(c.photos -> 0 ->> 'url', c.profile_picture) AS picture
          FROM (
            SELECT id AS match_id, user_b AS other_id, created_at FROM match WHERE user_a = $1
            UNION ALL
            SELECT id, user_a, created_at FROM match WHERE user_b = $1
          ) m LEFT JOIN candidate c ON c.user_id = m.other_id
          ORDER BY m.created_at DESC, m.match_id`,
-        [userId],
-      );
+      [userId],
+    );
     return rows.map((r) => ({
       matchId: r.match_id,
       userId: r.other_id,
@@ -31,14 +36,15 @@ export class MatchesService {
 
   /** Matches, likes received from members still on the platform, and likes sent. */
   async stats(userId: string): Promise<MatchStatsDto> {
-    const [row]: { matches: number; likes_received: number; likes_sent: number }[] = await this.dataSource.query(
-      `SELECT
+    const [row]: { matches: number; likes_received: number; likes_sent: number }[] =
+      await this.dataSource.query(
+        `SELECT
          (SELECT count(*) FROM match WHERE user_a = $1 OR user_b = $1)::int AS matches,
          (SELECT count(*) FROM swipe s JOIN candidate c ON c.user_id = s.swiper_id
             WHERE s.target_id = $1 AND s.liked AND NOT c.deleted)::int AS likes_received,
          (SELECT count(*) FROM swipe WHERE swiper_id = $1 AND liked)::int AS likes_sent`,
-      [userId],
-    );
+        [userId],
+      );
     return { matches: row.matches, likesReceived: row.likes_received, likesSent: row.likes_sent };
   }
 }

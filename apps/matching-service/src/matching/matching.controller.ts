@@ -25,7 +25,8 @@ import { SuggestionsService } from './suggestions.service';
 import { SwipesService } from './swipes.service';
 
 /** A member id in the path: anything but a UUID names nobody. */
-const memberId = () => new ParseUUIDPipe({ exceptionFactory: () => notFound(MatchingMessages.memberNotFound) });
+const memberId = () =>
+  new ParseUUIDPipe({ exceptionFactory: () => notFound(MatchingMessages.memberNotFound) });
 
 /**
  * Matching for the signed-in member (spec 000 §7 and issue 8): suggestions, like, pass, rewind,
@@ -51,7 +52,10 @@ export class MatchingController {
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: LikeResultResponseDto })
   @ApiErrors(400, 404)
-  like(@CurrentUser() user: AuthPrincipal, @Param('userId', memberId()) userId: string): Promise<LikeResultDto> {
+  like(
+    @CurrentUser() user: AuthPrincipal,
+    @Param('userId', memberId()) userId: string,
+  ): Promise<LikeResultDto> {
     return this.swipes.like(user.userId, userId);
   }
 
@@ -59,13 +63,19 @@ export class MatchingController {
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: PassResultResponseDto })
   @ApiErrors(400, 404)
-  pass(@CurrentUser() user: AuthPrincipal, @Param('userId', memberId()) userId: string): Promise<PassResultDto> {
+  pass(
+    @CurrentUser() user: AuthPrincipal,
+    @Param('userId', memberId()) userId: string,
+  ): Promise<PassResultDto> {
     return this.swipes.pass(user.userId, userId);
   }
 
   @Post('rewind')
   @HttpCode(HttpStatus.OK)
-  @ApiOkResponse({ type: RewindResultResponseDto, description: "The member's latest pass, undone: that card goes back on top" })
+  @ApiOkResponse({
+    type: RewindResultResponseDto,
+    description: "The member's latest pass, undone: that card goes back on top",
+  })
   @ApiErrors(404)
   async rewind(@CurrentUser() user: AuthPrincipal): Promise<RewindResultDto> {
     return { suggestion: await this.swipes.rewind(user.userId) };

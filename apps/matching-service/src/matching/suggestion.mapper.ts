@@ -19,7 +19,12 @@ export function toSuggestion(candidate: Candidate, score: number, distanceKm: nu
       profilePicture: candidate.profilePicture,
     },
     score: Math.min(100, Math.max(0, Math.round(score * 100))),
-    photos: candidate.photos.map((photo, index) => ({ id: photo.id, url: photo.url, isPrimary: index === 0, order: index })),
+    photos: candidate.photos.map((photo, index) => ({
+      id: photo.id,
+      url: photo.url,
+      isPrimary: index === 0,
+      order: index,
+    })),
     distance: coarseDistanceLabel(distanceKm),
   };
 }

@@ -29,7 +29,10 @@ export class SuggestionsService {
     if (!viewer) return [];
     const pool = await this.candidates.pool(viewerId, CANDIDATE_POOL_SIZE, this.poolStart());
     if (pool.length === 0) return [];
-    const { modelVersion, ranked } = await this.scoring.rank(viewer, pool.map((m) => m.candidate));
+    const { modelVersion, ranked } = await this.scoring.rank(
+      viewer,
+      pool.map((m) => m.candidate),
+    );
     const byId = new Map(pool.map((m) => [m.candidate.userId, m]));
     const served = ranked.slice(0, limit).flatMap((r) => {
       const member = byId.get(r.userId);
@@ -41,7 +44,10 @@ export class SuggestionsService {
 
   /** The card of a member the viewer rewound to, scored as the pool would score it. */
   async card(viewerId: string, targetId: string): Promise<SuggestionDto | null> {
-    const [viewer, member] = await Promise.all([this.candidates.find(viewerId), this.candidates.member(viewerId, targetId)]);
+    const [viewer, member] = await Promise.all([
+      this.candidates.find(viewerId),
+      this.candidates.member(viewerId, targetId),
+    ]);
     if (!member) return null;
     const { modelVersion, ranked } = viewer
       ? await this.scoring.rank(viewer, [member.candidate])

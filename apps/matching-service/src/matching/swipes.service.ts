@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { MatchingMessages, type LikeResultDto, type PassResultDto, type SuggestionDto } from '@mate/contracts';
+import {
+  MatchingMessages,
+  type LikeResultDto,
+  type PassResultDto,
+  type SuggestionDto,
+} from '@mate/contracts';
 import { badRequest, notFound, OutboxService } from '@mate/server-kit';
 import { CandidateQuery } from '../candidates/candidate-query';
 import { Swipe } from '../swipes/swipe.entity';
@@ -46,7 +51,11 @@ export class SwipesService {
       if (check === 'outside') throw badRequest(MatchingMessages.outsidePreferences);
 
       await manager.insert(Swipe, { swiperId: viewerId, targetId, liked: true });
-      const likedBack = await manager.existsBy(Swipe, { swiperId: targetId, targetId: viewerId, liked: true });
+      const likedBack = await manager.existsBy(Swipe, {
+        swiperId: targetId,
+        targetId: viewerId,
+        liked: true,
+      });
       const made = likedBack ? await this.makeMatch(manager, viewerId, targetId) : null;
       await this.outbox.publish(manager, 'like.created', {
         likerId: viewerId,
@@ -101,12 +110,18 @@ export class SwipesService {
   /** Serialises everything done to one pair, whichever side acts (a transaction-scoped lock). */
   private async lockPair(manager: EntityManager, x: string, y: string): Promise<void> {
     const [a, b] = ordered(x, y);
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('matching-pair:' || $1 || ':' || $2, 0))`, [a, b]);
+    await manager.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('matching-pair:' || $1 || ':' || $2, 0))`,
+      [a, b],
+    );
   }
 
   private async likeResult(manager: EntityManager, x: string, y: string): Promise<LikeResultDto> {
     const [a, b] = ordered(x, y);
-    const [match]: { id: string }[] = await manager.query('SELECT id FROM match WHERE user_a = $1 AND user_b = $2', [a, b]);
+    const [match]: { id: string }[] = await manager.query(
+      'SELECT id FROM match WHERE user_a = $1 AND user_b = $2',
+      [a, b],
+    );
     return match ? { matched: true, matchId: match.id } : { matched: false };
   }
 
@@ -123,7 +138,8 @@ export class SwipesService {
        FROM candidate WHERE user_id IN ($1, $2) ORDER BY user_id`,
       [a, b],
     );
-    const find = (id: string): MatchMember => members.find((m) => m.id === id) ?? { id, name: null, profilePicture: null };
+    const find = (id: string): MatchMember =>
+      members.find((m) => m.id === id) ?? { id, name: null, profilePicture: null };
     return { matchId: made.id, matchedAt: made.created_at, members: [find(a), find(b)] };
   }
 }

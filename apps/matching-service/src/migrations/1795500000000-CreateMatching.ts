@@ -115,7 +115,9 @@ export class CreateMatching1795500000000 implements MigrationInterface {
     await q.query('DROP TABLE IF EXISTS impression');
     await q.query('DROP TABLE IF EXISTS match');
     await q.query('DROP TABLE IF EXISTS swipe');
-    await q.query('DROP FUNCTION IF EXISTS great_circle_km(double precision, double precision, double precision, double precision)');
+    await q.query(
+      'DROP FUNCTION IF EXISTS great_circle_km(double precision, double precision, double precision, double precision)',
+    );
     await q.query('DROP TABLE IF EXISTS candidate');
   }
 }

@@ -82,13 +82,32 @@ describe('candidate rows from profile.updated and preferences.updated (real Post
     });
 
     // Whole state: a field the next version leaves empty is empty.
-    await bed.deliver('profile.updated', profile(userId, { bio: null, smoking: null, photos: [], hasPhoto: false, gender: 'prefer-not-to-say' }), 2);
-    expect(await row(userId)).toMatchObject({ bio: null, smoking: null, photos: [], genderGroup: 'other', suggestible: false });
+    await bed.deliver(
+      'profile.updated',
+      profile(userId, { bio: null, smoking: null, photos: [], hasPhoto: false, gender: 'prefer-not-to-say' }),
+      2,
+    );
+    expect(await row(userId)).toMatchObject({
+      bio: null,
+      smoking: null,
+      photos: [],
+      genderGroup: 'other',
+      suggestible: false,
+    });
   });
 
   it('reads an envelope from before bio, occupation, photos and lifestyle as not said', async () => {
     const userId = randomUUID();
-    const { bio: _b, occupation: _o, photos: _p, smoking: _s, drinking: _d, exercise: _e, pets: _pe, ...older } = profile(userId);
+    const {
+      bio: _b,
+      occupation: _o,
+      photos: _p,
+      smoking: _s,
+      drinking: _d,
+      exercise: _e,
+      pets: _pe,
+      ...older
+    } = profile(userId);
     await bed.deliver('profile.updated', older, 1);
     expect(await row(userId)).toMatchObject({
       bio: null,
@@ -154,7 +173,12 @@ describe('candidate rows from profile.updated and preferences.updated (real Post
       requiredInterests: ['Hiking'],
     });
     await bed.deliver('profile.updated', profile(userId), 1);
-    expect(await row(userId)).toMatchObject({ name: 'Lea', suggestible: true, minAge: 25, genderPreference: ['male', 'other'] });
+    expect(await row(userId)).toMatchObject({
+      name: 'Lea',
+      suggestible: true,
+      minAge: 25,
+      genderPreference: ['male', 'other'],
+    });
   });
 
   it('reads malformed filter lists as empty (everyone) rather than failing the event', async () => {
@@ -172,7 +196,11 @@ describe('candidate rows from profile.updated and preferences.updated (real Post
       },
       1,
     );
-    expect(await row(userId)).toMatchObject({ smokingPreference: [], requiredInterests: ['Art'], minHeight: null });
+    expect(await row(userId)).toMatchObject({
+      smokingPreference: [],
+      requiredInterests: ['Art'],
+      minHeight: null,
+    });
   });
 
   it('applies events by version: an older profile or preferences event after a newer one changes nothing', async () => {

@@ -18,7 +18,12 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
-  { name: 'age range', preferences: { minAge: 25, maxAge: 35 }, fits: [{ age: 25 }, { age: 35 }], fails: [{ age: 24 }, { age: 36 }, { age: null }] },
+  {
+    name: 'age range',
+    preferences: { minAge: 25, maxAge: 35 },
+    fits: [{ age: 25 }, { age: 35 }],
+    fails: [{ age: 24 }, { age: 36 }, { age: null }],
+  },
   {
     name: 'gender (profile reading)',
     preferences: { genderPreference: ['female', 'non-binary'] },
@@ -43,15 +48,30 @@ const RULES: Rule[] = [
     fits: [{ lookingFor: 'relationship' }, { lookingFor: 'long-term' }],
     fails: [{ lookingFor: 'casual' }, { lookingFor: 'friendship' }, { lookingFor: null }],
   },
-  { name: 'smoking', preferences: { smokingPreference: ['never'] }, fits: [{ smoking: 'never' }], fails: [{ smoking: 'regularly' }, { smoking: null }] },
+  {
+    name: 'smoking',
+    preferences: { smokingPreference: ['never'] },
+    fits: [{ smoking: 'never' }],
+    fails: [{ smoking: 'regularly' }, { smoking: null }],
+  },
   {
     name: 'drinking',
     preferences: { drinkingPreference: ['never', 'socially'] },
     fits: [{ drinking: 'socially' }],
     fails: [{ drinking: 'regularly' }, { drinking: null }],
   },
-  { name: 'exercise', preferences: { exercisePreference: ['daily'] }, fits: [{ exercise: 'daily' }], fails: [{ exercise: 'never' }, { exercise: null }] },
-  { name: 'pets', preferences: { petsPreference: ['cat', 'none'] }, fits: [{ pets: 'none' }], fails: [{ pets: 'dog' }, { pets: null }] },
+  {
+    name: 'exercise',
+    preferences: { exercisePreference: ['daily'] },
+    fits: [{ exercise: 'daily' }],
+    fails: [{ exercise: 'never' }, { exercise: null }],
+  },
+  {
+    name: 'pets',
+    preferences: { petsPreference: ['cat', 'none'] },
+    fits: [{ pets: 'none' }],
+    fails: [{ pets: 'dog' }, { pets: null }],
+  },
   {
     name: 'required interests',
     preferences: { requiredInterests: ['Hiking', 'Music'] },
@@ -64,7 +84,12 @@ const RULES: Rule[] = [
     fits: [{ height: 170 }, { height: 185 }],
     fails: [{ height: 169 }, { height: 186 }, { height: null }],
   },
-  { name: 'minimum height alone', preferences: { minHeight: 180 }, fits: [{ height: 190 }], fails: [{ height: 175 }, { height: null }] },
+  {
+    name: 'minimum height alone',
+    preferences: { minHeight: 180 },
+    fits: [{ height: 190 }],
+    fails: [{ height: 175 }, { height: null }],
+  },
 ];
 
 describe('hard rules of the candidate pool, both ways (real PostgreSQL)', () => {
@@ -128,7 +153,10 @@ describe('hard rules of the candidate pool, both ways (real PostgreSQL)', () => 
     const nearby = await bed.member({ ...near, age: 61 }, { maxDistance: 200 });
     const farAndWilling = await bed.member({ ...far, age: 61 }, { maxDistance: 200 });
     const nearButUnwilling = await bed.member({ ...near, age: 61 }, { maxDistance: 20 });
-    const placeless = await bed.member({ latitude: null, longitude: null, locationText: 'Atlantis' }, { minAge: 61, maxAge: 61 });
+    const placeless = await bed.member(
+      { latitude: null, longitude: null, locationText: 'Atlantis' },
+      { minAge: 61, maxAge: 61 },
+    );
     const seen = await bed.suggestedTo(viewer);
     expect(seen).toEqual(expect.arrayContaining([nearby.userId, placeless.userId]));
     expect(seen).not.toContain(farAndWilling.userId);

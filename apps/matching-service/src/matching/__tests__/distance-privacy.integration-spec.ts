@@ -38,7 +38,11 @@ describe('distance privacy against an attacker who moves around a target (real P
     for (let i = 0; i < 10; i++) {
       for (let j = 0; j < 10; j++) {
         // A 10 × 10 grid, 0.2° apart (about 22 km north-south), around the target's city.
-        probes.push({ latitude: city.latitude - 0.9 + 0.2 * i, longitude: city.longitude - 0.9 + 0.2 * j, locationText: `Probe ${i}/${j}` });
+        probes.push({
+          latitude: city.latitude - 0.9 + 0.2 * i,
+          longitude: city.longitude - 0.9 + 0.2 * j,
+          locationText: `Probe ${i}/${j}`,
+        });
       }
     }
     const answers: { target: string | null; neighbour: string | null }[] = [];
@@ -62,5 +66,5 @@ describe('distance privacy against an attacker who moves around a target (real P
     expect(answers.map((a) => a.target)).toEqual(probes.map((p) => coarseDistanceLabel(km(p, city))));
     // And they are coarse: the 100 probes, from ~3 to ~140 km away, fall into a handful of buckets.
     expect(new Set(answers.map((a) => a.target)).size).toBeLessThanOrEqual(15);
-  });
+  }, 60_000);
 });

@@ -34,7 +34,11 @@ describe('matching-service (real PostgreSQL and Redis)', () => {
       ['GET', '/api/matches/my-matches'],
       ['GET', '/api/matches/stats'],
     ]) {
-      expect({ method, path, status: (await bed.call(method, path)).status }).toEqual({ method, path, status: 401 });
+      expect({ method, path, status: (await bed.call(method, path)).status }).toEqual({
+        method,
+        path,
+        status: 401,
+      });
     }
   });
 
@@ -48,7 +52,9 @@ describe('matching-service (real PostgreSQL and Redis)', () => {
         body: expect.objectContaining({ error: 'limit must be a whole number from 1 to 50' }),
       });
     }
-    const unknownField = await bed.call('GET', '/api/matches/suggestions?limit=5&sort=age', { token: member.token });
+    const unknownField = await bed.call('GET', '/api/matches/suggestions?limit=5&sort=age', {
+      token: member.token,
+    });
     expect(unknownField).toMatchObject({ status: 400, body: { error: 'Unknown field: sort' } });
     const badId = await bed.call('POST', '/api/matches/like/not-a-uuid', { token: member.token });
     expect(badId).toMatchObject({ status: 404, body: { error: MatchingMessages.memberNotFound } });

@@ -8,7 +8,9 @@ describe('ranking of suggestions with a fixed seed (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     // The pool's random start, fixed: the one source of chance in a suggestions request.
-    bed = await startMatchingTestBed('matching_ranking', { overrides: [{ provide: POOL_START, useValue: () => 0.42 }] });
+    bed = await startMatchingTestBed('matching_ranking', {
+      overrides: [{ provide: POOL_START, useValue: () => 0.42 }],
+    });
   });
 
   afterAll(async () => {

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { MatchingMessages, type LikeResultDto, type MatchDto, type SuggestionDto } from '@mate/contracts';
 import { waitFor } from '@mate/server-kit/testing';
-import { startMatchingTestBed, type MatchingTestBed, type TestMember } from '../../__tests__/matching-test-bed';
+import {
+  startMatchingTestBed,
+  type MatchingTestBed,
+  type TestMember,
+} from '../../__tests__/matching-test-bed';
 
 describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () => {
   let bed: MatchingTestBed;
   const like = (from: TestMember, to: TestMember) =>
     bed.call<LikeResultDto>('POST', `/api/matches/like/${to.userId}`, { token: from.token });
-  const pass = (from: TestMember, to: TestMember) => bed.call('POST', `/api/matches/pass/${to.userId}`, { token: from.token });
+  const pass = (from: TestMember, to: TestMember) =>
+    bed.call('POST', `/api/matches/pass/${to.userId}`, { token: from.token });
   const outbox = async (name: string): Promise<Record<string, unknown>[]> => {
     const rows: { payload: Record<string, unknown> }[] = await bed.dataSource.query(
       `SELECT body->'payload' AS payload FROM outbox WHERE name = $1 ORDER BY id`,
@@ -41,12 +46,17 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
         profilePicture: expect.stringMatching(/^\/api\/photos\/files\//),
       },
       score: expect.any(Number),
-      photos: [{ id: expect.any(String), url: card.user.profilePicture as string, isPrimary: true, order: 0 }],
+      photos: [
+        { id: expect.any(String), url: card.user.profilePicture as string, isPrimary: true, order: 0 },
+      ],
       distance: 'about 30 km',
     });
     expect(Number.isInteger(card.score) && card.score >= 0 && card.score <= 100).toBe(true);
     expect(JSON.stringify(card)).not.toMatch(/latitude|longitude|"lat"|"lng"/);
-    const impressions = await bed.dataSource.query('SELECT target_id, model_version FROM impression WHERE viewer_id = $1', [viewer.userId]);
+    const impressions = await bed.dataSource.query(
+      'SELECT target_id, model_version FROM impression WHERE viewer_id = $1',
+      [viewer.userId],
+    );
     expect(impressions).toEqual([{ target_id: other.userId, model_version: expect.any(String) }]);
   });
 
@@ -66,10 +76,14 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     expect(await pass(viewer, c)).toMatchObject({ status: 200, body: { passed: true } });
     expect(await bed.suggestedTo(viewer)).toEqual([]);
 
-    const rewound = await bed.call<{ suggestion: SuggestionDto }>('POST', '/api/matches/rewind', { token: viewer.token });
+    const rewound = await bed.call<{ suggestion: SuggestionDto }>('POST', '/api/matches/rewind', {
+      token: viewer.token,
+    });
     expect(rewound).toMatchObject({ status: 200, body: { suggestion: { user: { id: c.userId } } } });
     expect(await bed.suggestedTo(viewer)).toEqual([c.userId]);
-    const again = await bed.call<{ suggestion: SuggestionDto }>('POST', '/api/matches/rewind', { token: viewer.token });
+    const again = await bed.call<{ suggestion: SuggestionDto }>('POST', '/api/matches/rewind', {
+      token: viewer.token,
+    });
     expect(again.body.suggestion.user.id).toBe(b.userId);
     // Likes are never rewound.
     const nothing = await bed.call('POST', '/api/matches/rewind', { token: viewer.token });
@@ -84,12 +98,21 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     expect((await like(viewer, a)).body).toEqual({ matched: false });
     expect(await like(viewer, a)).toMatchObject({ status: 200, body: { matched: false } });
     expect(await pass(viewer, a)).toMatchObject({ status: 200, body: { passed: true } });
-    expect((await bed.call('GET', '/api/matches/stats', { token: viewer.token })).body).toEqual({ matches: 0, likesReceived: 0, likesSent: 1 });
+    expect((await bed.call('GET', '/api/matches/stats', { token: viewer.token })).body).toEqual({
+      matches: 0,
+      likesReceived: 0,
+      likesSent: 1,
+    });
 
     await pass(viewer, b);
-    expect(await like(viewer, b)).toMatchObject({ status: 400, body: { error: MatchingMessages.alreadyPassed } });
+    expect(await like(viewer, b)).toMatchObject({
+      status: 400,
+      body: { error: MatchingMessages.alreadyPassed },
+    });
     expect(await outbox('like.created')).toEqual(
-      expect.arrayContaining([{ likerId: viewer.userId, likedId: a.userId, matched: false, createdAt: expect.any(String) }]),
+      expect.arrayContaining([
+        { likerId: viewer.userId, likedId: a.userId, matched: false, createdAt: expect.any(String) },
+      ]),
     );
     expect((await outbox('like.created')).filter((p) => p['likerId'] === viewer.userId)).toHaveLength(1);
   });
@@ -97,10 +120,22 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
   it('refuses likes and passes on oneself and on members matching does not know', async () => {
     const viewer = await bed.member(bed.place());
     const nobody = { userId: randomUUID(), token: '' };
-    expect(await like(viewer, viewer)).toMatchObject({ status: 400, body: { error: MatchingMessages.likeSelf } });
-    expect(await pass(viewer, viewer)).toMatchObject({ status: 400, body: { error: MatchingMessages.passSelf } });
-    expect(await like(viewer, nobody)).toMatchObject({ status: 404, body: { error: MatchingMessages.memberNotFound } });
-    expect(await pass(viewer, nobody)).toMatchObject({ status: 404, body: { error: MatchingMessages.memberNotFound } });
+    expect(await like(viewer, viewer)).toMatchObject({
+      status: 400,
+      body: { error: MatchingMessages.likeSelf },
+    });
+    expect(await pass(viewer, viewer)).toMatchObject({
+      status: 400,
+      body: { error: MatchingMessages.passSelf },
+    });
+    expect(await like(viewer, nobody)).toMatchObject({
+      status: 404,
+      body: { error: MatchingMessages.memberNotFound },
+    });
+    expect(await pass(viewer, nobody)).toMatchObject({
+      status: 404,
+      body: { error: MatchingMessages.memberNotFound },
+    });
   });
 
   it('a mutual like is a match: published, pushed live to both, listed newest first, counted', async () => {
@@ -120,24 +155,60 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     const pushes = (await bed.pushes()).filter((p) => p.event === 'new_match');
     const toUser = (id: string) => pushes.filter((p) => p.rooms.includes(`user:${id}`)).map((p) => p.payload);
     expect(toUser(ana.userId)).toEqual([
-      { matchId, user: { id: ben.userId, name: 'Ben', profilePicture: expect.any(String) }, matchedAt: expect.any(String) },
-      { matchId: second.body.matchId, user: { id: cleo.userId, name: 'Cleo', profilePicture: expect.any(String) }, matchedAt: expect.any(String) },
+      {
+        matchId,
+        user: { id: ben.userId, name: 'Ben', profilePicture: expect.any(String) },
+        matchedAt: expect.any(String),
+      },
+      {
+        matchId: second.body.matchId,
+        user: { id: cleo.userId, name: 'Cleo', profilePicture: expect.any(String) },
+        matchedAt: expect.any(String),
+      },
     ]);
     expect(toUser(ben.userId)).toEqual([
-      { matchId, user: { id: ana.userId, name: 'Ana', profilePicture: expect.any(String) }, matchedAt: expect.any(String) },
+      {
+        matchId,
+        user: { id: ana.userId, name: 'Ana', profilePicture: expect.any(String) },
+        matchedAt: expect.any(String),
+      },
     ]);
 
     const list = await bed.call<MatchDto[]>('GET', '/api/matches/my-matches', { token: ana.token });
     expect(list.body).toEqual([
-      { matchId: second.body.matchId, userId: cleo.userId, name: 'Cleo', profilePicture: expect.any(String), matchedAt: expect.any(String) },
-      { matchId, userId: ben.userId, name: 'Ben', profilePicture: expect.any(String), matchedAt: expect.any(String) },
+      {
+        matchId: second.body.matchId,
+        userId: cleo.userId,
+        name: 'Cleo',
+        profilePicture: expect.any(String),
+        matchedAt: expect.any(String),
+      },
+      {
+        matchId,
+        userId: ben.userId,
+        name: 'Ben',
+        profilePicture: expect.any(String),
+        matchedAt: expect.any(String),
+      },
     ]);
     expect((await bed.call('GET', '/api/matches/my-matches', { token: ben.token })).body).toEqual([
-      { matchId, userId: ana.userId, name: 'Ana', profilePicture: expect.any(String), matchedAt: expect.any(String) },
+      {
+        matchId,
+        userId: ana.userId,
+        name: 'Ana',
+        profilePicture: expect.any(String),
+        matchedAt: expect.any(String),
+      },
     ]);
-    expect((await bed.call('GET', '/api/matches/stats', { token: ana.token })).body).toEqual({ matches: 2, likesReceived: 2, likesSent: 2 });
+    expect((await bed.call('GET', '/api/matches/stats', { token: ana.token })).body).toEqual({
+      matches: 2,
+      likesReceived: 2,
+      likesSent: 2,
+    });
     expect(await outbox('match.created')).toEqual(
-      expect.arrayContaining([{ matchId, userIds: [ana.userId, ben.userId].sort(), createdAt: expect.any(String) }]),
+      expect.arrayContaining([
+        { matchId, userIds: [ana.userId, ben.userId].sort(), createdAt: expect.any(String) },
+      ]),
     );
   });
 
@@ -147,15 +218,22 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
       const [x, y] = await Promise.all([bed.member(place), bed.member(place)]);
       const [fromX, fromY] = await Promise.all([like(x, y), like(y, x)]);
       expect([fromX.status, fromY.status]).toEqual([200, 200]);
-      const matches = await bed.dataSource.query('SELECT id FROM match WHERE $1 IN (user_a, user_b)', [x.userId]);
+      const matches = await bed.dataSource.query('SELECT id FROM match WHERE $1 IN (user_a, user_b)', [
+        x.userId,
+      ]);
       expect(matches).toHaveLength(1);
       // Exactly one of the two likes made it; both end up knowing it.
       expect([fromX.body.matched, fromY.body.matched].filter(Boolean)).toHaveLength(1);
-      const created = (await outbox('match.created')).filter((p) => (p['userIds'] as string[]).includes(x.userId));
+      const created = (await outbox('match.created')).filter((p) =>
+        (p['userIds'] as string[]).includes(x.userId),
+      );
       expect(created).toHaveLength(1);
-      await waitFor(async () => (await bed.pushes()).filter((p) => p.payload['matchId'] === matches[0].id).length === 2, {
-        what: 'the new_match push to both members',
-      });
+      await waitFor(
+        async () => (await bed.pushes()).filter((p) => p.payload['matchId'] === matches[0].id).length === 2,
+        {
+          what: 'the new_match push to both members',
+        },
+      );
     }
-  });
+  }, 60_000);
 });

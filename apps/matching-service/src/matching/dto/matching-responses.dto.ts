@@ -32,7 +32,12 @@ export class CardPhotoResponseDto implements PhotoDto {
 
 export class SuggestionResponseDto implements SuggestionDto {
   @ApiProperty({ type: SuggestionUserResponseDto }) user!: SuggestionUserResponseDto;
-  @ApiProperty({ type: 'integer', minimum: 0, maximum: 100, description: "Reciprocal match score, shown as 'N% Match'" })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    maximum: 100,
+    description: "Reciprocal match score, shown as 'N% Match'",
+  })
   score!: number;
   @ApiProperty({ type: [CardPhotoResponseDto], description: 'The card photos, the primary first' })
   photos!: CardPhotoResponseDto[];
@@ -40,7 +45,8 @@ export class SuggestionResponseDto implements SuggestionDto {
     type: String,
     nullable: true,
     example: 'about 10 km',
-    description: "Coarse distance between city centres ('in your city', 'about N km'); null when either place is unknown",
+    description:
+      "Coarse distance between city centres ('in your city', 'about N km'); null when either place is unknown",
   })
   distance!: string | null;
 }

@@ -7,7 +7,12 @@ const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${SUGGESTIONS_MAX_
 
 /** `GET /api/matches/suggestions?limit=N`: how many suggestions to answer (spec 000 §9: 20 per load). */
 export class SuggestionsQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: SUGGESTIONS_MAX_LIMIT, default: SUGGESTIONS_PAGE_SIZE })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: SUGGESTIONS_MAX_LIMIT,
+    default: SUGGESTIONS_PAGE_SIZE,
+  })
   @IsOptional()
   // Query values arrive as text: digits become a number, anything else stays text and fails IsInt.
   @Transform(({ value }) => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value))
