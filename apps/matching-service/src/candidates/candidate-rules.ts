@@ -35,6 +35,7 @@ function ageFitsSql(member: string, chooser: string): string {
     OR (${member}.age IS NULL AND ${isDefaultAgeRangeSql(chooser)}))`;
 }
 
+/** `chooser` kept the default age range (18–99): the one range an unknown age passes. */
 export function isDefaultAgeRangeSql(chooser: string): string {
   return `(${chooser}.min_age = ${DEFAULT_PREFERENCES.minAge} AND ${chooser}.max_age = ${DEFAULT_PREFERENCES.maxAge})`;
 }

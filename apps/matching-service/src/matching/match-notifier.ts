@@ -8,6 +8,7 @@ export interface NewMatch {
   matchedAt: Date;
   members: [MatchMember, MatchMember];
 }
+/** What the other side's popup shows of a member: who, by name and primary photo. */
 export interface MatchMember {
   id: string;
   name: string | null;

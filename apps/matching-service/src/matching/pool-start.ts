@@ -4,5 +4,7 @@
  * same data gives the same ranking.
  */
 export const POOL_START = Symbol('POOL_START');
+/** Gives the start of one request's walk through the pool. */
 export type PoolStart = () => number;
+/** Production's start: a fresh random one per request. */
 export const randomPoolStart: PoolStart = () => Math.random();
