@@ -103,6 +103,18 @@ describe('DiscoverScreen', () => {
     expect(topCard()).toHaveAccessibleName('Member 3, 30');
   });
 
+  it('decides once while the card leaves: a double click or a held arrow key is one like', async () => {
+    await open(suggestions(1, 2, 3, 4, 5));
+    fireEvent.click(button('Like'));
+    fireEvent.click(button('Like'));
+    fireEvent.keyDown(window, { key: 'ArrowRight' });
+    await onTop('Member 2, 30');
+    fireEvent.keyDown(window, { key: 'ArrowLeft', repeat: true });
+    expect(api.matching.like.mock.calls).toEqual([['u1']]);
+    expect(api.matching.pass).not.toHaveBeenCalled();
+    expect(screen.getByText('4 potential matches')).toBeInTheDocument();
+  });
+
   it('works the buttons with Enter and Space', async () => {
     const user = userEvent.setup();
     await open(suggestions(1, 2, 3, 4, 5));

@@ -36,16 +36,9 @@ export function DiscoverScreen() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-      if (
-        matchOpen ||
-        event.defaultPrevented ||
-        event.altKey ||
-        event.ctrlKey ||
-        event.metaKey ||
-        event.shiftKey
-      )
-        return;
-      if (isTextField(event.target)) return;
+      // Held keys repeat: one press, one decision.
+      if (event.repeat || matchOpen || event.defaultPrevented || isTextField(event.target)) return;
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       event.preventDefault();
       decide(event.key === 'ArrowRight' ? 'right' : 'left');
     };

@@ -38,6 +38,7 @@ export function useDiscoverQueue({ onMatch }: { onMatch: (member: MatchedMember)
   const [rewinding, setRewinding] = useState(false);
   const decided = useRef(new Set<string>());
   const reloading = useRef(false);
+  /** Set while a card is leaving: a second decision in the same moment (key repeat) is ignored. */
   const exitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const onMatchRef = useRef(onMatch);
   const cardsRef = useRef(cards);
@@ -78,14 +79,14 @@ export function useDiscoverQueue({ onMatch }: { onMatch: (member: MatchedMember)
 
   useEffect(() => {
     void load();
-    return () => clearTimeout(exitTimer.current);
   }, [load]);
+  useEffect(() => () => clearTimeout(exitTimer.current), []);
 
   const top = cards[0] ?? null;
 
   const decide = useCallback(
     (direction: SwipeDirection) => {
-      if (!top || exiting) return;
+      if (!top || exitTimer.current !== undefined) return;
       const { user } = top;
       decided.current.add(user.id);
       setNotice(null);
@@ -105,13 +106,14 @@ export function useDiscoverQueue({ onMatch }: { onMatch: (member: MatchedMember)
       });
 
       exitTimer.current = setTimeout(() => {
+        exitTimer.current = undefined;
         const remaining = cardsRef.current.filter((card) => card.user.id !== user.id).length;
         setCards((current) => current.filter((card) => card.user.id !== user.id));
         setExiting(null);
         if (remaining <= SUGGESTIONS_RELOAD_AT) void reload();
       }, SWIPE_EXIT_MS);
     },
-    [api, top, exiting, reload],
+    [api, top, reload],
   );
 
   const rewind = useCallback(async () => {
