@@ -33,6 +33,9 @@ const PLACE_LAT = `coalesce(c.lat, 'NaN')`;
 const PLACE_LNG = `coalesce(c.lng, 'NaN')`;
 const GENDER_KEY = `coalesce(c.gender_group, '')`;
 const AGE_KEY = `coalesce(c.age, 0)`;
+/** Whether the member's gender list takes `group` (empty = everyone), one index key per group. */
+const acceptsKey = (group: string) =>
+  `(cardinality(c.gender_preference) = 0 OR '${group}' = ANY (c.gender_preference))`;
 
 /**
  * The candidate query (ARCHITECTURE §5): one SQL statement, walking `candidate_pool_idx` only.
@@ -45,10 +48,11 @@ const AGE_KEY = `coalesce(c.age, 0)`;
  *    only for a viewer open to everyone). The pool is shared equally between the placed slots
  *    (the unplaced one gets `UNPLACED_SHARE` of a share).
  * 3. For each slot, an index range scan from a random `pool_key` (wrapping around once) that
- *    reads rows in random order, checks ages and distance on the index entry, applies every hard rule of
- *    `mutualRulesSql` and the "not yet swiped" anti-join on the swipe key, and stops after its
- *    share of the pool. Rows are read only for entries already in the right place, gender and
- *    age, so the work is bounded by the pool size, not by the population.
+ *    reads rows in random order, checks ages, distance and the member's gender list on the index
+ *    entry, applies every hard rule of `mutualRulesSql` and the "not yet swiped" anti-join on the
+ *    swipe key, and stops after its share of the pool. Rows are read only for entries already in
+ *    the right place, gender and age, whose own age range, distance and gender list take the
+ *    viewer, so the work is bounded by the pool size, not by the population.
  *
  * Parameters: $1 viewer id, $2 pool size, $3 random start in [0, 1). Exported for the benchmark,
  * which prints its plan.
@@ -98,14 +102,16 @@ FROM v, slots s, share, LATERAL (SELECT CASE WHEN s.placed THEN share.n
 /**
  * The rows of one slot from one side of the random start: first what the index entry answers
  * (place, gender, start, the member's age, the member's age range around the viewer's age — an
- * unknown age needs the default range —, the member's maximum distance to the slot's place),
- * all implied by the rules; then the rules themselves.
+ * unknown age needs the default range —, the member's maximum distance to the slot's place, and
+ * `accepts(viewer's group) >= true` for the member's gender list, trivially true for the other
+ * groups), all implied by the rules; then the rules themselves.
  */
 function slotSql(poolKeyRange: string): string {
   return `${PLACE_LAT} = s.lat AND ${PLACE_LNG} = s.lng AND ${GENDER_KEY} = s.g AND ${poolKeyRange}
     AND ${AGE_KEY} BETWEEN (CASE WHEN ${isDefaultAgeRangeSql('v')} THEN 0 ELSE v.min_age END) AND v.max_age
     AND c.min_age <= coalesce(v.age, ${DEFAULT_PREFERENCES.minAge}) AND c.max_age >= coalesce(v.age, ${DEFAULT_PREFERENCES.maxAge})
     AND c.max_distance >= s.km
+    ${INTERESTED_IN_OPTIONS.map((g) => `AND ${acceptsKey(g)} >= (coalesce(v.gender_group, '') = '${g}')`).join('\n    ')}
     AND ${mutualRulesSql('v', 'c')}
     AND NOT EXISTS (SELECT 1 FROM swipe sw WHERE sw.swiper_id = v.user_id AND sw.target_id = c.user_id)`;
 }

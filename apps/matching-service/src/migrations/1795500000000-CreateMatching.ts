@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `candidate_pool_idx` is the index the candidate query walks (see src/candidates/candidate-query.ts):
  * suggestible members grouped by place (city centre; NaN = no known place), then by interested-in
  * gender ('' = not said), then in random `pool_key` order, with the member's age (0 = not said),
- * age range and maximum distance checked on the index entry before any row is read. The
- * expressions must stay identical to the query's.
+ * age range, maximum distance and whether their gender list takes each group checked on the
+ * index entry before any row is read. The expressions must stay identical to the query's.
  */
 export class CreateMatching1795500000000 implements MigrationInterface {
   name = 'CreateMatching1795500000000';
@@ -68,7 +68,11 @@ export class CreateMatching1795500000000 implements MigrationInterface {
     )`);
     await q.query(`CREATE INDEX candidate_pool_idx ON candidate (
       (coalesce(lat, 'NaN')), (coalesce(lng, 'NaN')), (coalesce(gender_group, '')), pool_key,
-      (coalesce(age, 0)), min_age, max_age, max_distance
+      (coalesce(age, 0)), min_age, max_age, max_distance,
+      (cardinality(gender_preference) = 0 OR 'male' = ANY (gender_preference)),
+      (cardinality(gender_preference) = 0 OR 'female' = ANY (gender_preference)),
+      (cardinality(gender_preference) = 0 OR 'non-binary' = ANY (gender_preference)),
+      (cardinality(gender_preference) = 0 OR 'other' = ANY (gender_preference))
     ) WHERE suggestible`);
     // Great-circle distance between two points (haversine, mean earth radius); null when a point is unknown.
     await q.query(`CREATE FUNCTION great_circle_km(lat1 double precision, lng1 double precision,
