@@ -12,6 +12,8 @@ export interface FitOptions {
   factorDim?: number;
   epochs?: number;
   learningRate?: number;
+  /** Learning rate of the factors (they start near zero and need bigger steps to leave it). */
+  factorLearningRate?: number;
   /** L2 strength on the feature weights. */
   l2?: number;
   /** L2 strength on the factors (they are many and each sees few swipes). */
@@ -42,11 +44,12 @@ export interface FitResult {
 
 export const FIT_DEFAULTS = {
   seed: 'mate-scoring',
-  factorDim: 8,
-  epochs: 10,
+  factorDim: 6,
+  epochs: 12,
   learningRate: 0.05,
+  factorLearningRate: 0.1,
   l2: 1e-4,
-  factorL2: 0.02,
+  factorL2: 0.04,
   holdoutShare: 0.1,
   smoothing: 10,
 } as const;
@@ -72,7 +75,9 @@ export function fitModel(
     .filter((s) => profiles.has(s.swiperId) && profiles.has(s.targetId) && s.swiperId !== s.targetId)
     .sort((x, y) => compare(x.swiperId, y.swiperId) || compare(x.targetId, y.targetId));
 
+  // Members by index; every swipe row as (swiper index, target index).
   const ids: string[] = [];
+  const members: ScoringProfile[] = [];
   const index = new Map<string, number>();
   const indexOf = (id: string) => {
     let i = index.get(id);
@@ -80,16 +85,16 @@ export function fitModel(
       i = ids.length;
       index.set(id, i);
       ids.push(id);
+      members.push(profiles.get(id) as ScoringProfile);
     }
     return i;
   };
-  const isHeldOut = (s: SwipeRecord) =>
-    hashText(`${o.seed}:${s.swiperId}:${s.targetId}`) % 1000 < Math.round(o.holdoutShare * 1000);
-  const train = rows.filter((s) => !isHeldOut(s));
-  const test = rows.filter(isHeldOut);
+  const holdout = Math.round(o.holdoutShare * 1000);
+  const train: Row[] = [];
+  const test: Row[] = [];
   for (const s of rows) {
-    indexOf(s.swiperId);
-    indexOf(s.targetId);
+    const row = { a: indexOf(s.swiperId), b: indexOf(s.targetId), y: s.liked ? 1 : 0 };
+    (hashText(`${o.seed}:${s.swiperId}:${s.targetId}`) % 1000 < holdout ? test : train).push(row);
   }
   const n = ids.length;
 
@@ -99,10 +104,7 @@ export function fitModel(
   const likesReceived = new Float64Array(n);
   const swipesReceived = new Float64Array(n);
   let trainLikes = 0;
-  for (const s of train) {
-    const a = index.get(s.swiperId)!;
-    const b = index.get(s.targetId)!;
-    const y = s.liked ? 1 : 0;
+  for (const { a, b, y } of train) {
     likesGiven[a] += y;
     swipesGiven[a]++;
     likesReceived[b] += y;
@@ -121,11 +123,8 @@ export function fitModel(
   const liker = new Float64Array(t);
   const appeal = new Float64Array(t);
   const buffer = new Float64Array(FEATURE_COUNT);
-  train.forEach((s, r) => {
-    const a = index.get(s.swiperId)!;
-    const b = index.get(s.targetId)!;
-    const y = s.liked ? 1 : 0;
-    X.set(pairFeatures(profiles.get(s.swiperId)!, profiles.get(s.targetId)!, buffer), r * FEATURE_COUNT);
+  train.forEach(({ a, b, y }, r) => {
+    X.set(pairFeatures(members[a], members[b], buffer), r * FEATURE_COUNT);
     Y[r] = y;
     A[r] = a;
     B[r] = b;
@@ -147,7 +146,9 @@ export function fitModel(
 
   const order = Uint32Array.from({ length: t }, (_, i) => i);
   for (let epoch = 0; epoch < o.epochs; epoch++) {
-    const lr = o.learningRate / (1 + epoch * 0.3);
+    const decay = 1 / (1 + epoch * 0.3);
+    const lr = o.learningRate * decay;
+    const flr = o.factorLearningRate * decay;
     rng.shuffle(order);
     for (let q = 0; q < t; q++) {
       const r = order[q];
@@ -165,8 +166,8 @@ export function fitModel(
       for (let i = 0; i < k; i++) {
         const ta = taste[ao + i];
         const ab = appealF[bo + i];
-        taste[ao + i] -= lr * (e * ab + o.factorL2 * ta);
-        appealF[bo + i] -= lr * (e * ta + o.factorL2 * ab);
+        taste[ao + i] -= flr * (e * ab + o.factorL2 * ta);
+        appealF[bo + i] -= flr * (e * ta + o.factorL2 * ab);
       }
     }
   }
@@ -185,22 +186,19 @@ export function fitModel(
   };
 
   // Serving statistics: factors of whoever the fit saw in that role, like counts over all swipes read.
-  const stats = new Map<string, MemberStats>();
   const servingCounts = new Float64Array(n * 4);
-  for (const s of rows) {
-    const a = index.get(s.swiperId)!;
-    const b = index.get(s.targetId)!;
-    const y = s.liked ? 1 : 0;
+  for (const { a, b, y } of [...train, ...test]) {
     servingCounts[a * 4] += y;
     servingCounts[a * 4 + 1]++;
     servingCounts[b * 4 + 2] += y;
     servingCounts[b * 4 + 3]++;
   }
-  const trainStats = new Map<string, MemberStats>();
+  const stats = new Map<string, MemberStats>();
+  const trainStats: MemberStats[] = [];
   for (let i = 0; i < n; i++) {
     const tasteOf = swipesGiven[i] > 0 ? Array.from(taste.subarray(i * k, i * k + k), round) : [];
     const appealOf = swipesReceived[i] > 0 ? Array.from(appealF.subarray(i * k, i * k + k), round) : [];
-    trainStats.set(ids[i], {
+    trainStats.push({
       taste: tasteOf,
       appeal: appealOf,
       likesGiven: likesGiven[i],
@@ -218,15 +216,16 @@ export function fitModel(
     });
   }
 
-  return { params, stats, metrics: evaluate(new ScoringModel(params), trainStats, test, profiles, t) };
+  const metrics = evaluate(new ScoringModel(params), test, members, trainStats, t);
+  return { params, stats, metrics };
 }
 
 /** Log loss and AUC of the fitted model and of the prior on the held-out swipes. */
 function evaluate(
   model: ScoringModel,
-  stats: ReadonlyMap<string, MemberStats>,
-  test: readonly SwipeRecord[],
-  profiles: ReadonlyMap<string, ScoringProfile>,
+  test: readonly Row[],
+  members: readonly ScoringProfile[],
+  stats: readonly MemberStats[],
   trainedOn: number,
 ): FitMetrics {
   const prior = ScoringModel.prior();
@@ -234,15 +233,11 @@ function evaluate(
   const fromPrior = new Float64Array(test.length);
   const outcomes = new Uint8Array(test.length);
   let likes = 0;
-  test.forEach((s, i) => {
-    const a = profiles.get(s.swiperId)!;
-    const b = profiles.get(s.targetId)!;
-    const aStats = stats.get(s.swiperId)!;
-    const bStats = stats.get(s.targetId)!;
-    fitted[i] = model.likeProbability(a, aStats, b, bStats);
-    fromPrior[i] = prior.likeProbability(a, aStats, b, bStats);
-    outcomes[i] = s.liked ? 1 : 0;
-    likes += outcomes[i];
+  test.forEach(({ a, b, y }, i) => {
+    fitted[i] = model.likeProbability(members[a], stats[a], members[b], stats[b]);
+    fromPrior[i] = prior.likeProbability(members[a], stats[a], members[b], stats[b]);
+    outcomes[i] = y;
+    likes += y;
   });
   return {
     trainedOn,
@@ -253,6 +248,13 @@ function evaluate(
     priorLogLoss: round(logLoss(fromPrior, outcomes)),
     priorAuc: round(auc(fromPrior, outcomes)),
   };
+}
+
+/** A swipe as member indexes and outcome. */
+interface Row {
+  a: number;
+  b: number;
+  y: number;
 }
 
 const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);

@@ -6,7 +6,7 @@ import { NEWCOMER, type MemberStats, type ScoringProfile } from './profile';
  * score times ((1 + mean impressions of the pool) / (1 + the member's impressions))^strength.
  * Scores say who fits; this keeps the much-liked few from filling every queue (issue 8).
  */
-export const EXPOSURE_STRENGTH = 0.5;
+export const EXPOSURE_STRENGTH = 0.3;
 
 /** What the ranking knows about the pool besides the profiles. */
 export interface RankContext {
