@@ -196,7 +196,7 @@ describe('DiscoverScreen', () => {
     api.matching.getSuggestions.mockResolvedValueOnce(suggestions(7));
     await user.click(button('Refresh'));
     await onTop('Member 7, 30');
-    expect(screen.getByText('1 potential match')).toBeInTheDocument();
+    expect(screen.getByText('1 potential matches')).toBeInTheDocument();
   });
 
   it("shows the client's error when suggestions cannot be loaded, and Try Again", async () => {

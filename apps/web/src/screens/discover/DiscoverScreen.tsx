@@ -18,9 +18,9 @@ function isTextField(target: EventTarget | null): boolean {
   );
 }
 
-/** Spec 000 §2: 'N potential matches' (one reads 'potential match'). */
+/** Spec 000 §2: 'N potential matches', word for word (also for one). */
 function countText(count: number): string {
-  return `${count} potential ${count === 1 ? 'match' : 'matches'}`;
+  return `${count} potential matches`;
 }
 
 /**
