@@ -64,7 +64,8 @@ function lifestyleFit(a, b) {
     const span = field === 'exercise' ? 3 : 2;
     sum += 1 - (2 * Math.abs(x - y)) / span;
   }
-  if (a.pets != null && b.pets != null) sum += a.pets === b.pets ? 1 : a.pets === 'none' || b.pets === 'none' ? -1 : 0.5;
+  if (a.pets != null && b.pets != null)
+    sum += a.pets === b.pets ? 1 : a.pets === 'none' || b.pets === 'none' ? -1 : 0.5;
   return sum;
 }
 
@@ -106,7 +107,9 @@ class HiddenTastes {
     if (!taste) {
       const rng = new Rng('hidden-taste', this.seed, member.userId);
       taste = {
-        typeWeights: Array.from({ length: TYPE_DIM }, (_, i) => (i === 0 ? rng.normal(0.7, 0.3) : rng.normal(0, 0.6))),
+        typeWeights: Array.from({ length: TYPE_DIM }, (_, i) =>
+          i === 0 ? rng.normal(0.7, 0.3) : rng.normal(0, 0.6),
+        ),
         pickiness: rng.normal(-1.6, 0.6),
         interestWeight: rng.range(0.1, 0.35),
         idealAge: (member.minAge + member.maxAge) / 2 + rng.normal(0, 2),

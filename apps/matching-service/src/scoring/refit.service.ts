@@ -35,7 +35,10 @@ export class RefitService {
     if (swipes.length < MIN_SWIPES_TO_FIT) {
       await this.scoring.refresh();
       const reason = `${swipes.length} swipe(s), fewer than ${MIN_SWIPES_TO_FIT}`;
-      this.logger.info({ swipes: swipes.length, modelVersion: this.scoring.model.version }, 'scoring refit skipped: too few swipes');
+      this.logger.info(
+        { swipes: swipes.length, modelVersion: this.scoring.model.version },
+        'scoring refit skipped: too few swipes',
+      );
       return { published: false, version: this.scoring.model.version, swipes: swipes.length, reason };
     }
     const ids = [...new Set(swipes.flatMap((s) => [s.swiperId, s.targetId]))];
@@ -44,7 +47,13 @@ export class RefitService {
     await this.repository.publish(params, metrics, stats);
     this.scoring.use(params);
     this.logger.info(
-      { modelVersion: params.version, swipes: swipes.length, members: stats.size, ...metrics, ms: Date.now() - started },
+      {
+        modelVersion: params.version,
+        swipes: swipes.length,
+        members: stats.size,
+        ...metrics,
+        ms: Date.now() - started,
+      },
       'scoring model refitted',
     );
     return { published: true, version: params.version, swipes: swipes.length, metrics };

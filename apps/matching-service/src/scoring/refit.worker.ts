@@ -49,7 +49,10 @@ export class RefitWorker extends QueueWorker<Record<string, never>, RefitOutcome
   override onModuleInit() {
     if (!this.settings.enabled) return;
     super.onModuleInit();
-    this.scheduler = new Queue(this.settings.queue, { connection: this.queueConnection, prefix: this.env.KEY_PREFIX });
+    this.scheduler = new Queue(this.settings.queue, {
+      connection: this.queueConnection,
+      prefix: this.env.KEY_PREFIX,
+    });
     // Redis trouble is reported by the worker and readiness; the scheduler queue only schedules.
     this.scheduler.on('error', () => undefined);
     // Not awaited: with Redis down, start-up must not wait for it; BullMQ retries the connection.

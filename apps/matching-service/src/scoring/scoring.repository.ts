@@ -97,7 +97,11 @@ export class ScoringRepository {
    * all of its factors; until then it keeps using the old model with the old factors' absence
    * (newcomer terms), never a mix of two fits.
    */
-  async publish(params: ModelParams, metrics: FitMetrics, stats: ReadonlyMap<string, MemberStats>): Promise<void> {
+  async publish(
+    params: ModelParams,
+    metrics: FitMetrics,
+    stats: ReadonlyMap<string, MemberStats>,
+  ): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       const entries = [...stats.entries()];
       for (let i = 0; i < entries.length; i += WRITE_BATCH) {
@@ -117,7 +121,11 @@ export class ScoringRepository {
   }
 }
 
-async function writeFactors(tx: EntityManager, version: string, entries: [string, MemberStats][]): Promise<void> {
+async function writeFactors(
+  tx: EntityManager,
+  version: string,
+  entries: [string, MemberStats][],
+): Promise<void> {
   const column = <T>(f: (s: MemberStats) => T) => entries.map(([, s]) => f(s));
   await tx.query(
     `INSERT INTO member_factor

@@ -50,7 +50,10 @@ export class ScoringService {
       this.repository.likedBy(viewer.userId, ids),
       this.repository.recentImpressions(ids, EXPOSURE_WINDOW_HOURS),
     ]);
-    return { modelVersion: model.version, ranked: rankPool(model, viewer, pool, { stats, likedViewer, recentImpressions }) };
+    return {
+      modelVersion: model.version,
+      ranked: rankPool(model, viewer, pool, { stats, likedViewer, recentImpressions }),
+    };
   }
 
   /** The model in use now. */

@@ -93,7 +93,8 @@ function ageFit(a: ScoringProfile, b: ScoringProfile): number {
 
 function heightFit(a: ScoringProfile, b: ScoringProfile): number {
   if (b.height === null || (a.minHeight === null && a.maxHeight === null)) return 0;
-  const inside = (a.minHeight === null || b.height >= a.minHeight) && (a.maxHeight === null || b.height <= a.maxHeight);
+  const inside =
+    (a.minHeight === null || b.height >= a.minHeight) && (a.maxHeight === null || b.height <= a.maxHeight);
   return inside ? 1 : -1;
 }
 
@@ -101,13 +102,20 @@ function heightFit(a: ScoringProfile, b: ScoringProfile): number {
  * Writes the features of "A looks at B" into `out` (reused by hot loops: the fit and the bench
  * score millions of pairs) and returns it.
  */
-export function pairFeatures(a: ScoringProfile, b: ScoringProfile, out = new Float64Array(FEATURE_COUNT)): Float64Array {
+export function pairFeatures(
+  a: ScoringProfile,
+  b: ScoringProfile,
+  out = new Float64Array(FEATURE_COUNT),
+): Float64Array {
   const shared = sharedCount(a.interests, b.interests);
   const union = a.interests.length + b.interests.length - shared;
   const km = distanceKm(a, b);
   out[0] = shared / 5;
   out[1] = union > 0 ? shared / union : 0;
-  out[2] = a.preferredInterests.length > 0 ? sharedCount(a.preferredInterests, b.interests) / a.preferredInterests.length : 0;
+  out[2] =
+    a.preferredInterests.length > 0
+      ? sharedCount(a.preferredInterests, b.interests) / a.preferredInterests.length
+      : 0;
   out[3] = ageFit(a, b);
   out[4] = a.age !== null && b.age !== null ? Math.abs(a.age - b.age) / 10 : 0;
   out[5] = km === null ? 0 : Math.min(3, km / Math.max(1, a.maxDistance));

@@ -14,7 +14,9 @@ export function logLoss(predicted: ArrayLike<number>, outcomes: ArrayLike<number
  * guessing). Ties count one half. 0.5 when only one class is present.
  */
 export function auc(predicted: ArrayLike<number>, outcomes: ArrayLike<number>): number {
-  const order = Array.from({ length: predicted.length }, (_, i) => i).sort((a, b) => predicted[a] - predicted[b]);
+  const order = Array.from({ length: predicted.length }, (_, i) => i).sort(
+    (a, b) => predicted[a] - predicted[b],
+  );
   let positives = 0;
   let rankSum = 0;
   for (let i = 0; i < order.length; ) {

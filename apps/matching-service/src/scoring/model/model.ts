@@ -67,7 +67,9 @@ export class ScoringModel {
 
   constructor(readonly params: ModelParams) {
     if (params.weights.length !== FEATURE_COUNT) {
-      throw new Error(`model ${params.version} has ${params.weights.length} weights for ${FEATURE_COUNT} features`);
+      throw new Error(
+        `model ${params.version} has ${params.weights.length} weights for ${FEATURE_COUNT} features`,
+      );
     }
   }
 
@@ -86,7 +88,9 @@ export class ScoringModel {
     let z = p.intercept;
     for (let i = 0; i < FEATURE_COUNT; i++) z += p.weights[i] * x[i];
     z += p.likerWeight * smoothedLogit(aStats.likesGiven, aStats.swipesGiven, p.globalLikeRate, p.smoothing);
-    z += p.appealWeight * smoothedLogit(bStats.likesReceived, bStats.swipesReceived, p.globalLikeRate, p.smoothing);
+    z +=
+      p.appealWeight *
+      smoothedLogit(bStats.likesReceived, bStats.swipesReceived, p.globalLikeRate, p.smoothing);
     z += dot(aStats.taste, bStats.appeal, p.factorDim);
     return z;
   }

@@ -50,7 +50,9 @@ export function rankPool(
   const keyed = pool.map((b) => {
     const bStats = ctx.stats.get(b.userId) ?? NEWCOMER;
     const pAB = model.likeProbability(viewer, viewerStats, b, bStats);
-    const pBA = ctx.likedViewer.has(b.userId) ? LIKED_YOU_PROBABILITY : model.likeProbability(b, bStats, viewer, viewerStats);
+    const pBA = ctx.likedViewer.has(b.userId)
+      ? LIKED_YOU_PROBABILITY
+      : model.likeProbability(b, bStats, viewer, viewerStats);
     const score = reciprocalScore(pAB, pBA);
     const exposure = ((1 + meanImpressions) / (1 + (ctx.recentImpressions.get(b.userId) ?? 0))) ** strength;
     return { userId: b.userId, score, key: score * exposure };
