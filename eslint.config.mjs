@@ -64,4 +64,9 @@ export default [
     files: ['tools/bench/events/producer.cjs', 'tools/bench/gateway/run.mjs'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
+  {
+    // The matching-quality bench runs matching-service's scoring model (plain TypeScript) from source.
+    files: ['tools/bench/matching-quality/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
 ];
