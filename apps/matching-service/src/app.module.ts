@@ -9,6 +9,7 @@ import { Match } from './matches/match.entity';
 import { MatchingEnv } from './matching.env';
 import { MatchingModule } from './matching/matching.module';
 import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMatching';
+import { ImpressionPerViewer1795520000000 } from './migrations/1795520000000-ImpressionPerViewer';
 import { SCORING_ENTITIES, SCORING_MIGRATIONS } from './scoring';
 import { Swipe } from './swipes/swipe.entity';
 
@@ -21,7 +22,7 @@ export class AppModule {
       envClass: MatchingEnv,
       env,
       entities: [Candidate, Swipe, Match, Impression, ...SCORING_ENTITIES],
-      migrations: [CreateMatching1795500000000, ...SCORING_MIGRATIONS],
+      migrations: [CreateMatching1795500000000, ...SCORING_MIGRATIONS, ImpressionPerViewer1795520000000],
       features: [CandidatesModule, MatchingModule],
       handlers: MatchingEventHandlers,
     });

@@ -10,7 +10,9 @@ import { genderGroupOf, genderPreferenceOf } from './gender-groups';
 
 type Columns = Record<string, unknown>;
 
-const finite = (n: number | null | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
+/** A number within [-limit, limit] (NaN and infinities are not). */
+const within = (n: unknown, limit: number): n is number =>
+  typeof n === 'number' && Number.isFinite(n) && Math.abs(n) <= limit;
 const stringList = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
@@ -18,10 +20,12 @@ const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Numbe
 /**
  * The profile part of a candidate row, every field from one profile.updated (the event carries
  * the whole profile). Fields an older envelope lacks (lifestyle, bio, occupation, photos) read as
- * not said. A place counts only with both coordinates: otherwise the distance rules are off.
+ * not said. A place counts only with both coordinates, on the globe: otherwise the distance rules
+ * are off. Lists keep only their text entries.
  */
 export function profileColumns(p: ProfileUpdatedPayload): Columns {
-  const placeKnown = finite(p.latitude) && finite(p.longitude);
+  // Coordinates off the globe would make distances meaningless (or fail the distance function).
+  const placeKnown = within(p.latitude, 90) && within(p.longitude, 180);
   return {
     name: p.name,
     age: p.age,
@@ -29,7 +33,7 @@ export function profileColumns(p: ProfileUpdatedPayload): Columns {
     gender_group: genderGroupOf(p.gender),
     looking_for: p.lookingFor,
     goals: [...relationshipGoalsOf(p.lookingFor)],
-    interests: p.interests ?? [],
+    interests: stringList(p.interests),
     height: p.height,
     education: p.education,
     education_value: educationValueOf(p.education),

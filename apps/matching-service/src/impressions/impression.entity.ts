@@ -1,10 +1,12 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One suggestion served: who saw whom, with which score and model version. Scoring learns from
- * impressions followed (or not) by swipes, and the exposure benchmark measures their spread.
+ * Who was shown whom: one row per viewer and member shown, with the latest serving's time, score
+ * and model version (a reload moves them forward). Exposure counts the viewers a member was shown
+ * to lately, each once, so no single viewer can inflate it (ADR 0012, "Security review").
  */
 @Entity({ name: 'impression' })
+@Index('impression_viewer_target_key', ['viewerId', 'targetId'], { unique: true })
 export class Impression {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id!: string;

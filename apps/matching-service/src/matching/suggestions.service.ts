@@ -9,7 +9,7 @@ import { toSuggestion } from './suggestion.mapper';
 /**
  * Discover's queue: the candidate pool (every hard rule, both ways), ranked by the reciprocal
  * score, the best `limit` answered. Each suggestion served is recorded as an impression with the
- * model version that scored it.
+ * model version that scored it (one row per viewer and member, moved forward on each serving).
  */
 @Injectable()
 export class SuggestionsService {
@@ -65,7 +65,11 @@ export class SuggestionsService {
     if (served.length === 0) return;
     await this.dataSource.query(
       `INSERT INTO impression (viewer_id, target_id, score, model_version)
-       SELECT $1, target_id, score, $4 FROM unnest($2::uuid[], $3::real[]) AS s (target_id, score)`,
+       SELECT $1, target_id, score, $4 FROM unnest($2::uuid[], $3::real[]) AS s (target_id, score)
+       -- Rows locked in one order, so two loads of one viewer at once cannot deadlock.
+       ORDER BY target_id
+       ON CONFLICT (viewer_id, target_id) DO UPDATE
+         SET score = EXCLUDED.score, model_version = EXCLUDED.model_version, served_at = now()`,
       [viewerId, served.map((s) => s.member.candidate.userId), served.map((s) => s.score), modelVersion],
     );
   }
