@@ -173,3 +173,30 @@ export async function insertPreferences(profileDb, members) {
     ],
   );
 }
+
+/** Rows of the swipe history per INSERT (two uuid arrays, a bool and a timestamp array each). */
+const HISTORY_ROWS_PER_INSERT = 20_000;
+
+/** matching-service's `swipe` rows of the history (history.mjs), in slices. */
+export async function insertSwipes(matchingDb, swipes) {
+  for (let i = 0; i < swipes.length; i += HISTORY_ROWS_PER_INSERT) {
+    const slice = swipes.slice(i, i + HISTORY_ROWS_PER_INSERT);
+    await matchingDb.query(
+      `INSERT INTO swipe (swiper_id, target_id, liked, created_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bool[], $4::timestamptz[])`,
+      [slice.map((s) => s.swiperId), slice.map((s) => s.targetId), slice.map((s) => s.liked), slice.map((s) => iso(s.at))],
+    );
+  }
+}
+
+/** matching-service's `match` rows of the history: one per mutual like, user_a < user_b. */
+export async function insertMatches(matchingDb, matches) {
+  for (let i = 0; i < matches.length; i += HISTORY_ROWS_PER_INSERT) {
+    const slice = matches.slice(i, i + HISTORY_ROWS_PER_INSERT);
+    await matchingDb.query(
+      `INSERT INTO match (id, user_a, user_b, created_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[])`,
+      [slice.map((m) => m.id), slice.map((m) => m.userA), slice.map((m) => m.userB), slice.map((m) => iso(m.at))],
+    );
+  }
+}

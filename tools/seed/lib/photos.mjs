@@ -93,34 +93,48 @@ export async function makeUniquePhoto(photoDir, seed, photo) {
 }
 
 /**
- * Pictures drawn once and shared (large runs): `size` pictures, the first half portraits, kept in
- * a folder inside the photo folder (hard links need the same file system) that `dispose` removes.
+ * Pictures drawn once and shared (large runs): `size` pictures, the first half portraits (every
+ * other one presenting feminine, the rest masculine), kept in a folder inside the photo folder
+ * (hard links need the same file system) that `dispose` removes.
  */
 export async function createPool(photoDir, seed, size, concurrency) {
   const dir = path.join(photoDir, `.seed-pool-${process.pid}`);
   const kinds = ['landscape', 'city', 'beach', 'abstract'];
-  const images = Array.from({ length: size }, (_, i) => ({
-    index: i,
-    kind: i < Math.ceil(size / 2) ? 'portrait' : kinds[i % kinds.length],
-    dir: path.join(dir, String(i)),
-    sizes: null,
-  }));
+  const images = Array.from({ length: size }, (_, i) => {
+    const portrait = i < Math.ceil(size / 2);
+    return {
+      index: i,
+      kind: portrait ? 'portrait' : kinds[i % kinds.length],
+      presentation: portrait ? (i % 2 === 0 ? 'feminine' : 'masculine') : null,
+      dir: path.join(dir, String(i)),
+      sizes: null,
+    };
+  });
   await forEachLimited(images, concurrency, async (image) => {
-    const encoded = await encodeLikeProfileService(await renderUpload(image.kind, new Rng('pool', seed, image.index)));
+    const rng = new Rng('pool', seed, image.index);
+    const encoded = await encodeLikeProfileService(await renderUpload(image.kind, rng, { presentation: image.presentation }));
     await writeFiles(image.dir, encoded);
     image.sizes = sizesOf(encoded);
   });
   const portraits = images.filter((i) => i.kind === 'portrait');
   const scenes = images.filter((i) => i.kind !== 'portrait');
+  const portraitsOf = {
+    feminine: portraits.filter((i) => i.presentation === 'feminine'),
+    masculine: portraits.filter((i) => i.presentation === 'masculine'),
+  };
   let copies = 0;
   return {
     images,
     get copies() {
       return copies;
     },
-    /** The pool picture a photo shows: a portrait for portraits, else a scene (per photo id). */
+    /**
+     * The pool picture a photo shows (per photo id): a scene for scenes, a portrait for portraits,
+     * presenting like the member when the pool has such portraits.
+     */
     pick(seedValue, photo) {
-      const list = photo.kind === 'portrait' || scenes.length === 0 ? portraits : scenes;
+      const alike = portraitsOf[photo.presentation] ?? [];
+      const list = photo.kind !== 'portrait' && scenes.length ? scenes : alike.length ? alike : portraits;
       return list[new Rng('pool-pick', seedValue, photo.id).int(0, list.length - 1)];
     },
     /** Gives the photo its own folder holding links to (or copies of) the pool picture's files. */

@@ -9,13 +9,16 @@ import {
   DEFAULT_DATABASE_URL,
   hasProfiles,
   insertPhotos,
+  insertMatches,
   insertPreferences,
   insertProfiles,
+  insertSwipes,
   insertUsers,
   lastDemoNumber,
   requireTables,
   withDatabase,
 } from './db.mjs';
+import { HISTORY_WINDOW, swipeHistory } from './history.mjs';
 import { EMAIL_DOMAIN, memberAt } from './population.mjs';
 import { uuidFrom } from './random.mjs';
 
@@ -31,10 +34,12 @@ export const USAGE = `Usage: npm run seed -- [options]
   --members N          members to create (default 300)
   --auth-db URL        auth-service database (default: DATABASE_URL's server, database mate_auth)
   --profile-db URL     profile-service database (default: DATABASE_URL's server, database mate_profile)
+  --matching-db URL    matching-service database, for the swipe history (default: DATABASE_URL's server, database mate_matching)
   --photo-dir DIR      profile-service's PHOTO_DIR (default: $PHOTO_DIR, else <repo>/.data/uploads)
   --seed S             seed of the random choices; the same seed gives the same members (default 42)
   --if-empty           do nothing when the profiles table already has members
-  --no-photos          members without photos
+  --no-photos          members without photos (and so without a swipe history: Discover shows nobody without a photo)
+  --no-swipes          no swipe history (matching-service's database is not touched)
   --batch-size N       rows per INSERT (default 1000)
   --concurrency N      photos drawn at a time (default: CPU count)
   --pool-threshold N   above this many members, photos reuse a pool of drawn pictures (default 1000)
@@ -56,10 +61,12 @@ export function parseOptions(argv, env = process.env) {
       members: { type: 'string', default: '300' },
       'auth-db': { type: 'string' },
       'profile-db': { type: 'string' },
+      'matching-db': { type: 'string' },
       'photo-dir': { type: 'string' },
       seed: { type: 'string', default: '42' },
       'if-empty': { type: 'boolean', default: false },
       'no-photos': { type: 'boolean', default: false },
+      'no-swipes': { type: 'boolean', default: false },
       'batch-size': { type: 'string', default: '1000' },
       concurrency: { type: 'string' },
       'pool-threshold': { type: 'string', default: '1000' },
@@ -74,10 +81,13 @@ export function parseOptions(argv, env = process.env) {
     members: integer('members', values.members, 0),
     authDb: values['auth-db'] ?? withDatabase(databaseUrl, 'mate_auth'),
     profileDb: values['profile-db'] ?? withDatabase(databaseUrl, 'mate_profile'),
+    matchingDb: values['matching-db'] ?? withDatabase(databaseUrl, 'mate_matching'),
     photoDir: path.resolve(values['photo-dir'] ?? env.PHOTO_DIR ?? path.join(ROOT, '.data/uploads')),
     seed: values.seed,
     ifEmpty: values['if-empty'],
     photos: !values['no-photos'],
+    // Only members with a photo can be shown in Discover, so only they have swiped and been swiped.
+    swipes: !values['no-swipes'] && !values['no-photos'],
     batchSize: integer('batch-size', values['batch-size'], 1),
     concurrency: integer('concurrency', values.concurrency ?? String(os.availableParallelism()), 1),
     poolThreshold: integer('pool-threshold', values['pool-threshold'], 0),
@@ -88,42 +98,50 @@ export function parseOptions(argv, env = process.env) {
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * Seeds the population. Writes into both databases inside one transaction each (the profile one
- * commits first, then the auth one), so a failed run leaves no half population; the photo files
- * it wrote are removed again. Returns the summary.
+ * Seeds the population and its swipe history. Writes into each database inside one transaction
+ * (the profile one commits first, then the auth one, then the matching one), so a failed run
+ * leaves no half population; the photo files it wrote are removed again. Returns the summary.
  */
 export async function seed(options, log = (line) => process.stdout.write(`[seed] ${line}\n`)) {
   const started = Date.now();
   const authDb = await connect(options.authDb);
   let profileDb;
+  let matchingDb = null;
   try {
     profileDb = await connect(options.profileDb);
     await requireTables(profileDb, ['profiles'], 'The profile-service');
     if (options.ifEmpty && (await hasProfiles(profileDb))) {
       const { rows } = await profileDb.query('SELECT count(*)::int AS n FROM profiles');
       log(`the profiles table already has ${rows[0].n} member(s); nothing to do (--if-empty)`);
-      return { skipped: true, members: 0, photos: 0, cities: 0, ms: Date.now() - started };
+      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, cities: 0, ms: Date.now() - started };
     }
     await requireTables(profileDb, ['photos', 'preferences'], 'The profile-service');
     await requireTables(authDb, ['users'], 'The auth-service');
-    return await populate(options, authDb, profileDb, log, started);
+    if (options.swipes) {
+      matchingDb = await connect(options.matchingDb);
+      await requireTables(matchingDb, ['swipe', 'match'], 'The matching-service');
+    }
+    return await populate(options, { authDb, profileDb, matchingDb }, log, started);
   } finally {
+    await matchingDb?.end().catch(() => undefined);
     await profileDb?.end().catch(() => undefined);
     await authDb.end().catch(() => undefined);
   }
 }
 
-async function populate(options, authDb, profileDb, log, started) {
+async function populate(options, { authDb, profileDb, matchingDb }, log, started) {
   const { members: total, batchSize, seed: seedValue } = options;
   if (options.photos && process.env.PHOTO_STORAGE === 's3') {
     throw new Error('photos are written to local storage (PHOTO_DIR); with PHOTO_STORAGE=s3 seed with --no-photos');
   }
   // Heavy modules only once there is work to do (`--if-empty` on a seeded database stays quick).
-  const [{ default: argon2 }, { resolvedCities }, photos] = await Promise.all([
+  const [{ default: argon2 }, { resolvedCities }, photos, taste] = await Promise.all([
     import('argon2'),
     import('./cities.mjs'),
     options.photos ? import('./photos.mjs') : Promise.resolve(null),
+    matchingDb ? import('./taste.cjs') : Promise.resolve(null),
   ]);
+  const tastes = taste ? new taste.HiddenTastes(seedValue) : null;
   const cities = resolvedCities();
   const first = (await lastDemoNumber(authDb, EMAIL_DOMAIN)) + 1;
   const now = Date.now();
@@ -135,13 +153,16 @@ async function populate(options, authDb, profileDb, log, started) {
     })`,
   );
 
-  const stats = { members: 0, photos: 0, byCity: new Map(), photoMs: 0, dbWaitMs: 0 };
+  const stats = { members: 0, photos: 0, byCity: new Map(), photoMs: 0, dbWaitMs: 0, swipes: 0, likes: 0, matches: 0 };
+  /** Members whose swipe history is still to be made (a window at a time). */
+  const awaitingHistory = [];
   let pool = null;
   let committed = false;
   let attempted = 0; // members whose photo files may exist
 
   await authDb.query('BEGIN');
   await profileDb.query('BEGIN');
+  await matchingDb?.query('BEGIN');
   try {
     if (photos && mode === 'pool') {
       const t = Date.now();
@@ -172,6 +193,14 @@ async function populate(options, authDb, profileDb, log, started) {
         }
         stats.photoMs += Date.now() - t;
       }
+      const histories = [];
+      if (tastes) {
+        awaitingHistory.push(...batch);
+        const last = offset + batch.length >= total;
+        while (awaitingHistory.length >= HISTORY_WINDOW || (last && awaitingHistory.length > 0)) {
+          histories.push(swipeHistory(seedValue, awaitingHistory.splice(0, HISTORY_WINDOW), { tastes, now }));
+        }
+      }
       const t = Date.now();
       await inFlight; // one batch in the databases while the next one is made
       stats.dbWaitMs += Date.now() - t;
@@ -182,7 +211,18 @@ async function populate(options, authDb, profileDb, log, started) {
           if (photos) stats.photos += await insertPhotos(profileDb, batch, photos.photoFileUrl, photos.storageKeyOf);
           await insertPreferences(profileDb, batch);
         })(),
+        (async () => {
+          for (const { swipes, matches } of histories) {
+            await insertSwipes(matchingDb, swipes);
+            await insertMatches(matchingDb, matches);
+          }
+        })(),
       ]);
+      for (const { swipes, matches } of histories) {
+        stats.swipes += swipes.length;
+        stats.likes += swipes.filter((s) => s.liked).length;
+        stats.matches += matches.length;
+      }
       inFlight.catch(() => undefined); // awaited (and thrown) at the next turn
       for (const m of batch) stats.byCity.set(m.location, (stats.byCity.get(m.location) ?? 0) + 1);
       stats.members += batch.length;
@@ -195,11 +235,13 @@ async function populate(options, authDb, profileDb, log, started) {
     await inFlight;
     await profileDb.query('COMMIT');
     await authDb.query('COMMIT');
+    await matchingDb?.query('COMMIT');
     stats.dbWaitMs += Date.now() - t;
     committed = true;
   } catch (e) {
     await profileDb.query('ROLLBACK').catch(() => undefined);
     await authDb.query('ROLLBACK').catch(() => undefined);
+    await matchingDb?.query('ROLLBACK').catch(() => undefined);
     throw e;
   } finally {
     await pool?.dispose();
@@ -213,6 +255,9 @@ async function populate(options, authDb, profileDb, log, started) {
       `(photos ${seconds(stats.photoMs)}, waiting for the databases ${seconds(stats.dbWaitMs)}` +
       `${stats.members ? `, ${Math.round(stats.members / (ms / 1000))} members/s` : ''})`,
   );
+  if (tastes) {
+    log(`swipe history: ${stats.swipes} swipes (${stats.likes} likes), ${stats.matches} matches`);
+  }
   if (stats.members) {
     log(
       [...stats.byCity.entries()]
@@ -227,6 +272,8 @@ async function populate(options, authDb, profileDb, log, started) {
     skipped: false,
     members: stats.members,
     photos: stats.photos,
+    swipes: stats.swipes,
+    matches: stats.matches,
     cities: cityCount,
     firstNumber: first,
     photoMode: mode,

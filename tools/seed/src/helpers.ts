@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
+import { educationValueOf, relationshipGoalsOf } from '@mate/contracts';
 
 /** The repository root (the seeder runs from there, as `npm run seed` does). */
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -54,4 +55,89 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
 /** `node tools/seed/seed.mjs <args>`. */
 export function runSeeder(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return run(process.execPath, [SEED_SCRIPT, ...args], env);
+}
+
+/** What the hard rules of matching read of a member: the profile and the preferences. */
+export interface RuleMember {
+  userId: string;
+  age: number;
+  gender: string;
+  lat: number;
+  lng: number;
+  height: number | null;
+  education: string | null;
+  lookingFor: string;
+  interests: string[];
+  smoking: string | null;
+  drinking: string | null;
+  exercise: string | null;
+  pets: string | null;
+  preferences: {
+    minAge: number;
+    maxAge: number;
+    maxDistance: number;
+    genderPreference: string[];
+    minHeight: number | null;
+    maxHeight: number | null;
+    educationPreference: string[];
+    relationshipGoalPreference: string[];
+    smokingPreference: string[];
+    drinkingPreference: string[];
+    exercisePreference: string[];
+    petsPreference: string[];
+    requiredInterests: string[];
+  };
+}
+
+const interestedInReading = (gender: string) => (gender === 'prefer-not-to-say' ? 'other' : gender);
+
+function greatCircleKm(a: RuleMember, b: RuleMember): number {
+  const rad = (d: number) => (d * Math.PI) / 180;
+  const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * matching-service's hard rules for one direction (`chooser` accepts `member`), written from the
+ * issue and the contracts' mappings, independently of the seeder's rules.mjs: the tests' oracle.
+ */
+function accepts(chooser: RuleMember, member: RuleMember): boolean {
+  const p = chooser.preferences;
+  const list = (values: string[], value: string | null) => values.length === 0 || (value !== null && values.includes(value));
+  const goals = relationshipGoalsOf(member.lookingFor);
+  return (
+    member.age >= p.minAge &&
+    member.age <= p.maxAge &&
+    list(p.genderPreference.map(interestedInReading), interestedInReading(member.gender)) &&
+    greatCircleKm(chooser, member) <= p.maxDistance &&
+    list(p.educationPreference, educationValueOf(member.education)) &&
+    (p.relationshipGoalPreference.length === 0 || p.relationshipGoalPreference.some((g) => goals.includes(g))) &&
+    list(p.smokingPreference, member.smoking) &&
+    list(p.drinkingPreference, member.drinking) &&
+    list(p.exercisePreference, member.exercise) &&
+    list(p.petsPreference, member.pets) &&
+    (p.minHeight === null || (member.height !== null && member.height >= p.minHeight)) &&
+    (p.maxHeight === null || (member.height !== null && member.height <= p.maxHeight)) &&
+    p.requiredInterests.every((i) => member.interests.includes(i))
+  );
+}
+
+/** Both members' rules accept the other: the pair could meet in Discover. */
+export const fitsBothWays = (a: RuleMember, b: RuleMember) => a.userId !== b.userId && accepts(a, b) && accepts(b, a);
+
+/** One swipe of the seeded history. */
+export interface SwipeRow {
+  swiperId: string;
+  targetId: string;
+  liked: boolean;
+}
+
+/** The matches the swipes imply: every pair that liked each other, as `<smaller id>|<larger id>`, sorted. */
+export function mutualLikes(swipes: SwipeRow[]): string[] {
+  const likes = new Set(swipes.filter((s) => s.liked).map((s) => `${s.swiperId}|${s.targetId}`));
+  return [...likes]
+    .map((pair) => pair.split('|'))
+    .filter(([a, b]) => a < b && likes.has(`${b}|${a}`))
+    .map(([a, b]) => `${a}|${b}`)
+    .sort();
 }

@@ -26,8 +26,10 @@ import {
   DISTANCE_MAX_KM,
   DISTANCE_MIN_KM,
   PREFERENCE_LIST_MAX_ITEMS,
+  RELATIONSHIP_GOALS_BY_LOOKING_FOR,
+  educationValueOf,
 } from '@mate/contracts';
-import { runModule } from './helpers';
+import { fitsBothWays, mutualLikes, runModule, type RuleMember, type SwipeRow } from './helpers';
 
 interface Member {
   n: number;
@@ -286,6 +288,98 @@ describe('the demo population', () => {
     const other = population('other', 1, 300);
     expect(other.filter((m, i) => m.userId === members[i].userId)).toHaveLength(0);
     expect(other.filter((m, i) => m.bio === members[i].bio).length).toBeLessThan(30);
+  });
+});
+
+interface History {
+  window: number;
+  swipes: (SwipeRow & { at: string })[];
+  matches: { id: string; userA: string; userB: string; at: string }[];
+}
+
+/** The swipe history of the first window of members of `seed` (history.mjs with taste.cjs). */
+function historyOf(seed: string): History {
+  return runModule<History>(`
+    import { memberAt } from '$LIB/population.mjs';
+    import { resolvedCities } from '$LIB/cities.mjs';
+    import { HISTORY_WINDOW, swipeHistory } from '$LIB/history.mjs';
+    import { HiddenTastes } from '$LIB/taste.cjs';
+    const cities = resolvedCities();
+    const members = [];
+    for (let n = 1; n <= HISTORY_WINDOW; n++) members.push(memberAt(${JSON.stringify(seed)}, n, { cities, now: ${NOW} }));
+    const history = swipeHistory(${JSON.stringify(seed)}, members, { tastes: new HiddenTastes(${JSON.stringify(seed)}), now: ${NOW} });
+    process.stdout.write(JSON.stringify({ window: HISTORY_WINDOW, ...history }));
+  `);
+}
+
+describe('the seeded swipe history', () => {
+  const history = historyOf('spec');
+  const members = new Map(population('spec', 1, history.window).map((m) => [m.userId, m]));
+
+  it('has members swipe, like and match, within their window', () => {
+    expect(history.swipes.length).toBeGreaterThan(history.window * 5);
+    const likes = history.swipes.filter((s) => s.liked).length;
+    expect(likes / history.swipes.length).toBeGreaterThan(0.05);
+    expect(likes / history.swipes.length).toBeLessThan(0.6);
+    expect(history.matches.length).toBeGreaterThan(50);
+    for (const s of history.swipes) {
+      expect(members.has(s.swiperId)).toBe(true);
+      expect(members.has(s.targetId)).toBe(true);
+    }
+  });
+
+  it('only holds pairs whose hard rules accept each other both ways, each swiped once', () => {
+    const pairs = new Set<string>();
+    for (const s of history.swipes) {
+      const [a, b] = [members.get(s.swiperId), members.get(s.targetId)] as RuleMember[];
+      expect(fitsBothWays(a, b)).toBe(true);
+      pairs.add(`${s.swiperId}|${s.targetId}`);
+    }
+    expect(pairs.size).toBe(history.swipes.length);
+    // The rules do bite: most neighbouring members of the window could never meet.
+    const list = [...members.values()];
+    const fitting = list.slice(1).filter((m, i) => fitsBothWays(list[i], m)).length;
+    expect(fitting / list.length).toBeLessThan(0.1);
+  });
+
+  it('has a match for exactly the mutual likes, with user_a < user_b and distinct ids', () => {
+    expect(history.matches.map((m) => `${m.userA}|${m.userB}`).sort()).toEqual(mutualLikes(history.swipes));
+    for (const m of history.matches) expect(m.userA < m.userB).toBe(true);
+    expect(new Set(history.matches.map((m) => m.id)).size).toBe(history.matches.length);
+  });
+
+  it('dates swipes after both members finished onboarding and never in the future; a match with its later like', () => {
+    for (const s of history.swipes) {
+      const at = Date.parse(s.at);
+      expect(at).toBeLessThanOrEqual(NOW);
+      for (const id of [s.swiperId, s.targetId]) expect(at).toBeGreaterThanOrEqual(Date.parse(members.get(id)?.updatedAt ?? ''));
+    }
+    const likedAt = new Map(history.swipes.map((s) => [`${s.swiperId}|${s.targetId}`, Date.parse(s.at)]));
+    for (const m of history.matches) {
+      expect(Date.parse(m.at)).toBe(Math.max(likedAt.get(`${m.userA}|${m.userB}`) ?? 0, likedAt.get(`${m.userB}|${m.userA}`) ?? 0));
+    }
+  });
+
+  it('is the same for the same seed and different for another', () => {
+    expect(historyOf('spec')).toEqual(history);
+    const other = historyOf('other');
+    expect(other.swipes.filter((s, i) => s.swiperId === history.swipes[i]?.swiperId)).toHaveLength(0);
+  });
+
+  it("reads lookingFor and education as the contracts' filter mappings do", () => {
+    const rules = runModule<{ goals: Record<string, string[]>; education: Record<string, string | null> }>(`
+      import { GOALS_BY_LOOKING_FOR, educationValueOf } from '$LIB/rules.mjs';
+      import { EDUCATION_LABELS } from '$LIB/vocabulary.mjs';
+      const texts = [...Object.values(EDUCATION_LABELS), 'MIT, Computer Science', '', null];
+      process.stdout.write(JSON.stringify({
+        goals: GOALS_BY_LOOKING_FOR,
+        education: Object.fromEntries(texts.map((t) => [String(t), educationValueOf(t)])),
+      }));
+    `);
+    expect(rules.goals).toEqual(RELATIONSHIP_GOALS_BY_LOOKING_FOR);
+    for (const [text, value] of Object.entries(rules.education)) {
+      expect(value).toBe(educationValueOf(text === 'null' ? null : text));
+    }
   });
 });
 

@@ -27,16 +27,16 @@ import {
 } from '@mate/contracts';
 import { startServiceProcess } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, freePort, testInfra, type TestDatabase } from '@mate/testing';
-import { query, ROOT, run, runModule, runSeeder } from './helpers';
+import { fitsBothWays, mutualLikes, query, ROOT, run, runModule, runSeeder, type RuleMember, type SwipeRow } from './helpers';
 
 /*
  * The seeder against real databases migrated by the services themselves (`main.js migrate` of
- * the built auth-service and profile-service), checked with profile-service's own code where it
- * matters: its geocoder (coordinates), its image processor (photo bytes), its local storage
- * (deleting a photo) and its file route (serving the photos).
+ * the built auth-service, profile-service and matching-service), checked with profile-service's
+ * own code where it matters: its geocoder (coordinates), its image processor (photo bytes), its
+ * local storage (deleting a photo) and its file route (serving the photos).
  */
 
-const SERVICES = ['auth-service', 'profile-service'] as const;
+const SERVICES = ['auth-service', 'profile-service', 'matching-service'] as const;
 const distOf = (svc: string, file: string) => path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src', file);
 const PROFILE_DIST = {
   geocoder: distOf('profile-service', 'geocoding/geocoder.js'),
@@ -82,23 +82,31 @@ async function migrate(svc: string, url: string): Promise<void> {
   if (r.code !== 0) throw new Error(`${svc} migrate failed:\n${r.stdout}\n${r.stderr}`);
 }
 
+/** The databases of one installation (each migrated by its service) and a photo folder. */
 interface Pair {
   auth: TestDatabase;
   profile: TestDatabase;
+  matching: TestDatabase;
   photoDir: string;
 }
 
 async function createPair(label: string): Promise<Pair> {
-  const [auth, profile] = await Promise.all([createTestDatabase(`seed_${label}_auth`), createTestDatabase(`seed_${label}_profile`)]);
-  await Promise.all([migrate('auth-service', auth.url), migrate('profile-service', profile.url)]);
-  return { auth, profile, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
+  const [auth, profile, matching] = await Promise.all(
+    ['auth', 'profile', 'matching'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
+  );
+  await Promise.all([migrate('auth-service', auth.url), migrate('profile-service', profile.url), migrate('matching-service', matching.url)]);
+  return { auth, profile, matching, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
 }
+
+const dropPair = (p: Pair) => [p.auth.drop(), p.profile.drop(), p.matching.drop(), rm(p.photoDir, { recursive: true, force: true })];
 
 const seedArgs = (pair: Pair, ...extra: string[]) => [
   '--auth-db',
   pair.auth.url,
   '--profile-db',
   pair.profile.url,
+  '--matching-db',
+  pair.matching.url,
   '--photo-dir',
   pair.photoDir,
   ...extra,
@@ -152,9 +160,7 @@ describe('npm run seed', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(
-      [a, b].filter(Boolean).flatMap((p) => [p.auth.drop(), p.profile.drop(), rm(p.photoDir, { recursive: true, force: true })]),
-    );
+    await Promise.all([a, b].filter(Boolean).flatMap(dropPair));
     await redisNs?.cleanup();
   });
 
@@ -367,6 +373,8 @@ describe('npm run seed', () => {
       ],
       ['profile', 'SELECT id, user_id, profile_id, url, is_primary, "order", storage_key, sizes FROM photos ORDER BY id'],
       ['profile', 'SELECT user_id, min_age, max_age, max_distance, gender_preference, interests, dealbreakers, min_height, max_height, education_preference, relationship_goal_preference, smoking_preference, drinking_preference, exercise_preference, pets_preference, required_interests FROM preferences ORDER BY user_id'],
+      ['matching', 'SELECT swiper_id, target_id, liked FROM swipe ORDER BY swiper_id, target_id'],
+      ['matching', 'SELECT id, user_a, user_b FROM match ORDER BY id'],
     ];
     for (const [db, sql] of tables) {
       const [left, right] = await Promise.all([
@@ -421,6 +429,22 @@ describe('npm run seed', () => {
       expect(s.nlink).toBeGreaterThanOrEqual(2);
       byInode.set(s.ino, [...(byInode.get(s.ino) ?? []), p]);
     }
+    // Pool portraits present like the member: of the pool's three portraits (feminine, masculine,
+    // feminine), men's primary photos all show the masculine one, women's never.
+    const genders = new Map(
+      (await query<{ user_id: string; gender: string }>(b.profile.url, 'SELECT user_id, gender FROM profiles')).map((p) => [p.user_id, p.gender]),
+    );
+    const primaryInodes = async (gender: string) =>
+      new Set(
+        await Promise.all(
+          added.filter((p) => p.is_primary && genders.get(p.user_id) === gender).map(async (p) => (await stat(photoFile(b.photoDir, p, 'large'))).ino),
+        ),
+      );
+    const [men, women] = [await primaryInodes('male'), await primaryInodes('female')];
+    expect(men.size).toBe(1);
+    expect(women.size).toBeGreaterThanOrEqual(1);
+    expect([...women].filter((ino) => men.has(ino))).toEqual([]);
+
     const shared = [...byInode.values()].find((list) => list.length >= 2);
     expect(shared).toBeDefined();
     const [deleted, kept] = shared as PhotoRow[];
@@ -436,5 +460,136 @@ describe('npm run seed', () => {
     expect(existsSync(path.join(b.photoDir, deleted.storage_key))).toBe(false);
     for (const size of SIZES) expect(existsSync(photoFile(b.photoDir, kept, size))).toBe(true);
     expect((await readFile(photoFile(b.photoDir, kept, 'large'))).equals(keptBytes)).toBe(true);
+  });
+});
+
+describe('npm run seed: the swipe history', () => {
+  /** Enough members for a history: a member swipes only people in reach whom they fit and who fit them. */
+  const COUNT = 1000;
+  let h: Pair;
+  let seeded: Awaited<ReturnType<typeof runSeeder>>;
+  let swipes: SwipeRow[];
+
+  beforeAll(async () => {
+    if (!distReady()) await buildServices();
+    h = await createPair('history');
+    // Photos from a pool of four pictures (cheap); batches of 300, so the history's window of
+    // members spans several batches.
+    seeded = await runSeeder(
+      seedArgs(h, '--members', String(COUNT), '--seed', SEED, '--pool-threshold', '0', '--pool-size', '4', '--batch-size', '300'),
+    );
+    swipes = (
+      await query<{ swiper_id: string; target_id: string; liked: boolean }>(
+        h.matching.url,
+        'SELECT swiper_id, target_id, liked FROM swipe ORDER BY swiper_id, target_id',
+      )
+    ).map((r) => ({ swiperId: r.swiper_id, targetId: r.target_id, liked: r.liked }));
+  });
+
+  afterAll(async () => {
+    if (h) await Promise.all(dropPair(h));
+  });
+
+  it("writes swipes and matches into matching-service's database and says how many", async () => {
+    expect(seeded.stderr).toBe('');
+    expect(seeded.code).toBe(0);
+    const matches = await query<{ n: number }>(h.matching.url, 'SELECT count(*)::int AS n FROM match');
+    const likes = swipes.filter((s) => s.liked).length;
+    expect(swipes.length).toBeGreaterThan(COUNT);
+    expect(likes).toBeGreaterThan(0);
+    expect(matches[0].n).toBeGreaterThan(0);
+    expect(seeded.stdout).toContain(`[seed] swipe history: ${swipes.length} swipes (${likes} likes), ${matches[0].n} matches`);
+  });
+
+  it("only between members whose hard rules accept each other both ways (profile-service's rows)", async () => {
+    const rows = await query<Record<string, never>>(
+      h.profile.url,
+      `SELECT p.user_id, p.age, p.gender, p.location_lat, p.location_lng, p.height, p.education, p.looking_for, p.interests,
+              p.smoking, p.drinking, p.exercise, p.pets, r.min_age, r.max_age, r.max_distance, r.gender_preference,
+              r.min_height, r.max_height, r.education_preference, r.relationship_goal_preference, r.smoking_preference,
+              r.drinking_preference, r.exercise_preference, r.pets_preference, r.required_interests
+         FROM profiles p JOIN preferences r USING (user_id)`,
+    );
+    const members = new Map<string, RuleMember>(
+      rows.map((r) => [
+        r['user_id'],
+        {
+          userId: r['user_id'],
+          age: r['age'],
+          gender: r['gender'],
+          lat: r['location_lat'],
+          lng: r['location_lng'],
+          height: r['height'],
+          education: r['education'],
+          lookingFor: r['looking_for'],
+          interests: r['interests'],
+          smoking: r['smoking'],
+          drinking: r['drinking'],
+          exercise: r['exercise'],
+          pets: r['pets'],
+          preferences: {
+            minAge: r['min_age'],
+            maxAge: r['max_age'],
+            maxDistance: r['max_distance'],
+            genderPreference: r['gender_preference'],
+            minHeight: r['min_height'],
+            maxHeight: r['max_height'],
+            educationPreference: r['education_preference'],
+            relationshipGoalPreference: r['relationship_goal_preference'],
+            smokingPreference: r['smoking_preference'],
+            drinkingPreference: r['drinking_preference'],
+            exercisePreference: r['exercise_preference'],
+            petsPreference: r['pets_preference'],
+            requiredInterests: r['required_interests'],
+          },
+        },
+      ]),
+    );
+    expect(members.size).toBe(COUNT);
+    for (const s of swipes) {
+      const [swiper, target] = [members.get(s.swiperId), members.get(s.targetId)];
+      expect(swiper && target && fitsBothWays(swiper, target)).toBe(true);
+    }
+  });
+
+  it('has a match for exactly each mutual like (user_a < user_b), dated with the later like', async () => {
+    const matches = await query<{ user_a: string; user_b: string; created_at: Date; later: Date }>(
+      h.matching.url,
+      `SELECT m.user_a, m.user_b, m.created_at, greatest(x.created_at, y.created_at) AS later
+         FROM match m
+         JOIN swipe x ON x.swiper_id = m.user_a AND x.target_id = m.user_b
+         JOIN swipe y ON y.swiper_id = m.user_b AND y.target_id = m.user_a`,
+    );
+    expect(matches.map((m) => `${m.user_a}|${m.user_b}`).sort()).toEqual(mutualLikes(swipes));
+    for (const m of matches) expect(m.created_at).toEqual(m.later);
+  });
+
+  it('is the history of the seed (history.mjs deciding with taste.cjs), whatever the batch size', () => {
+    const expected = runModule<SwipeRow[]>(`
+      import { memberAt } from '$LIB/population.mjs';
+      import { resolvedCities } from '$LIB/cities.mjs';
+      import { swipeHistory } from '$LIB/history.mjs';
+      import { HiddenTastes } from '$LIB/taste.cjs';
+      const cities = resolvedCities();
+      const now = Date.now();
+      const members = [];
+      for (let n = 1; n <= ${COUNT}; n++) members.push(memberAt(${JSON.stringify(SEED)}, n, { cities, now }));
+      const { swipes } = swipeHistory(${JSON.stringify(SEED)}, members, { tastes: new HiddenTastes(${JSON.stringify(SEED)}), now });
+      process.stdout.write(JSON.stringify(swipes.map(({ swiperId, targetId, liked }) => ({ swiperId, targetId, liked }))));
+    `);
+    const key = (s: SwipeRow) => `${s.swiperId}|${s.targetId}`;
+    expect([...expected].sort((x, y) => (key(x) < key(y) ? -1 : 1))).toEqual(swipes);
+  });
+
+  it("writes no history for members without photos, and leaves matching-service's database alone", async () => {
+    const nowhere = new URL(h.matching.url);
+    nowhere.pathname = '/mate_seed_no_such_database';
+    const r = await runSeeder(
+      seedArgs({ ...h, matching: { ...h.matching, url: nowhere.toString() } }, '--members', '5', '--no-photos'),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('swipe history');
+    const after = await query<{ n: number }>(h.matching.url, 'SELECT count(*)::int AS n FROM swipe');
+    expect(after[0].n).toBe(swipes.length);
   });
 });
