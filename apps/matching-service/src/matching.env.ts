@@ -9,4 +9,13 @@ export class MatchingEnv extends DatabaseEnv {
   @IsInt()
   @Min(100)
   MODEL_REFIT_INTERVAL_MS = 3_600_000;
+
+  /**
+   * Multiplies the per-member limits of swipes and suggestion loads (src/matching/member-rate-limits.ts):
+   * for benchmarks and tests that drive one member much faster than a person can.
+   */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  MEMBER_RATE_LIMIT_MULTIPLIER = 1;
 }

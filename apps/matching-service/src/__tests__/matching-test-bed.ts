@@ -43,9 +43,14 @@ export interface MatchingTestBed extends ServiceTestBed {
   north(from: Place, km: number): Place;
   /**
    * A suggestible member with a live session, announced as profile-service does: profile.updated
-   * then preferences.updated, each delivered through the consumer with the next version.
+   * then preferences.updated, each delivered through the consumer with the next version. `userId`
+   * picks the id (a test about how ids compare); a random one otherwise.
    */
-  member(profile?: Partial<ProfileFields>, preferences?: Partial<PreferenceFields>): Promise<TestMember>;
+  member(
+    profile?: Partial<ProfileFields>,
+    preferences?: Partial<PreferenceFields>,
+    userId?: string,
+  ): Promise<TestMember>;
   /** Delivers a whole new profile (the previous one with `changes`) as the next version. */
   updateProfile(userId: string, changes: Partial<ProfileFields>): Promise<EventOutcome>;
   updatePreferences(userId: string, changes: Partial<PreferenceFields>): Promise<EventOutcome>;
@@ -147,8 +152,7 @@ export async function startMatchingTestBed(
         locationText: `${from.locationText} +${km} km`,
       };
     },
-    async member(profile = {}, prefs = {}) {
-      const userId = randomUUID();
+    async member(profile = {}, prefs = {}, userId = randomUUID()) {
       const photoId = randomUUID();
       profiles.set(userId, {
         name: `Member ${userId.slice(0, 4)}`,

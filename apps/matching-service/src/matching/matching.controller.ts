@@ -1,7 +1,6 @@
-import { Controller, Get, HttpCode, HttpStatus, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
-  MatchingMessages,
   type AuthPrincipal,
   type LikeResultDto,
   type MatchDto,
@@ -10,7 +9,7 @@ import {
   type RewindResultDto,
   type SuggestionDto,
 } from '@mate/contracts';
-import { ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
+import { ApiErrors, CurrentUser } from '@mate/server-kit';
 import {
   LikeResultResponseDto,
   MatchResponseDto,
@@ -21,16 +20,15 @@ import {
 } from './dto/matching-responses.dto';
 import { SuggestionsQueryDto } from './dto/suggestions-query.dto';
 import { MatchesService } from './matches.service';
+import { MemberIdPipe } from './member-id.pipe';
+import { MemberRateLimiter } from './member-rate-limits';
 import { SuggestionsService } from './suggestions.service';
 import { SwipesService } from './swipes.service';
 
-/** A member id in the path: anything but a UUID names nobody. */
-const memberId = () =>
-  new ParseUUIDPipe({ exceptionFactory: () => notFound(MatchingMessages.memberNotFound) });
-
 /**
  * Matching for the signed-in member (spec 000 §7 and issue 8): suggestions, like, pass, rewind,
- * matches and stats. Every route needs a live session of a verified account (global guard).
+ * matches and stats. Every route needs a live session of a verified account (global guard); swipes
+ * and suggestion loads count against the member's rate limits before any work is done.
  */
 @ApiTags('matching')
 @Controller('api/matches')
@@ -39,34 +37,41 @@ export class MatchingController {
     private readonly suggestions: SuggestionsService,
     private readonly swipes: SwipesService,
     private readonly matches: MatchesService,
+    private readonly limits: MemberRateLimiter,
   ) {}
 
   @Get('suggestions')
   @ApiOkResponse({ type: [SuggestionResponseDto], description: 'Best first; empty when nobody fits' })
-  @ApiErrors(400)
-  suggest(@CurrentUser() user: AuthPrincipal, @Query() query: SuggestionsQueryDto): Promise<SuggestionDto[]> {
+  @ApiErrors(400, 429)
+  async suggest(
+    @CurrentUser() user: AuthPrincipal,
+    @Query() query: SuggestionsQueryDto,
+  ): Promise<SuggestionDto[]> {
+    await this.limits.suggestions(user.userId);
     return this.suggestions.suggestions(user.userId, query.limit);
   }
 
   @Post('like/:userId')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: LikeResultResponseDto })
-  @ApiErrors(400, 404)
-  like(
+  @ApiErrors(400, 404, 429)
+  async like(
     @CurrentUser() user: AuthPrincipal,
-    @Param('userId', memberId()) userId: string,
+    @Param('userId', MemberIdPipe) userId: string,
   ): Promise<LikeResultDto> {
+    await this.limits.swipe(user.userId);
     return this.swipes.like(user.userId, userId);
   }
 
   @Post('pass/:userId')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: PassResultResponseDto })
-  @ApiErrors(400, 404)
-  pass(
+  @ApiErrors(400, 404, 429)
+  async pass(
     @CurrentUser() user: AuthPrincipal,
-    @Param('userId', memberId()) userId: string,
+    @Param('userId', MemberIdPipe) userId: string,
   ): Promise<PassResultDto> {
+    await this.limits.swipe(user.userId);
     return this.swipes.pass(user.userId, userId);
   }
 
@@ -76,8 +81,9 @@ export class MatchingController {
     type: RewindResultResponseDto,
     description: "The member's latest pass, undone: that card goes back on top",
   })
-  @ApiErrors(404)
+  @ApiErrors(404, 429)
   async rewind(@CurrentUser() user: AuthPrincipal): Promise<RewindResultDto> {
+    await this.limits.swipe(user.userId);
     return { suggestion: await this.swipes.rewind(user.userId) };
   }
 

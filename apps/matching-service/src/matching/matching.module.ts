@@ -4,6 +4,7 @@ import { CandidatesModule } from '../candidates/candidates.module';
 import { ScoringModule } from '../scoring';
 import { MatchesService } from './matches.service';
 import { MatchNotifier } from './match-notifier';
+import { MemberRateLimiter } from './member-rate-limits';
 import { MatchingController } from './matching.controller';
 import { POOL_START, randomPoolStart } from './pool-start';
 import { SuggestionsService } from './suggestions.service';
@@ -18,6 +19,7 @@ import { SwipesService } from './swipes.service';
     SwipesService,
     MatchesService,
     MatchNotifier,
+    MemberRateLimiter,
     { provide: POOL_START, useValue: randomPoolStart },
   ],
 })

@@ -8,6 +8,7 @@ import {
 } from '@mate/contracts';
 import { badRequest, notFound, OutboxService } from '@mate/server-kit';
 import { CandidateQuery } from '../candidates/candidate-query';
+import { mutualRulesSql } from '../candidates/candidate-rules';
 import { Swipe } from '../swipes/swipe.entity';
 import { MatchNotifier, type MatchMember, type NewMatch } from './match-notifier';
 import { SuggestionsService } from './suggestions.service';
@@ -34,23 +35,32 @@ export class SwipesService {
 
   /**
    * Idempotent: a repeated like answers as the pair stands now (matched once the match exists).
-   * Refused for oneself, an unknown or unsuggestible member, a member outside the rules, and a
-   * member already passed (the card is gone; rewind brings it back).
+   * Refused for oneself, an unknown member (404), a member already passed (the card is gone;
+   * rewind brings it back), and with one answer for a member who is not suggestible or outside
+   * the rules either way: the liker learns that they cannot like this person, not why.
    */
   async like(viewerId: string, targetId: string): Promise<LikeResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.likeSelf);
     const { result, created } = await this.dataSource.transaction(async (manager) => {
       await this.lockPair(manager, viewerId, targetId);
       const previous = await manager.findOneBy(Swipe, { swiperId: viewerId, targetId });
-      if (previous && !previous.liked) throw badRequest(MatchingMessages.alreadyPassed);
-      if (previous) return { result: await this.likeResult(manager, viewerId, targetId), created: null };
+      if (previous) return { result: await this.repeatedLike(manager, previous), created: null };
 
       const check = await this.candidates.checkPair(viewerId, targetId, manager);
       if (check === 'unknown') throw notFound(MatchingMessages.memberNotFound);
-      if (check === 'unsuggestible') throw badRequest(MatchingMessages.notSuggestible);
-      if (check === 'outside') throw badRequest(MatchingMessages.outsidePreferences);
+      if (check !== 'fits') throw badRequest(MatchingMessages.notSuggestible);
 
-      await manager.insert(Swipe, { swiperId: viewerId, targetId, liked: true });
+      // A swipe written meanwhile by a writer without the pair lock (an older replica mid-deploy, a
+      // seeder) wins: answer as the pair stands.
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO swipe (swiper_id, target_id, liked) VALUES ($1, $2, true)
+         ON CONFLICT (swiper_id, target_id) DO NOTHING RETURNING target_id`,
+        [viewerId, targetId],
+      );
+      if (inserted.length === 0) {
+        const raced = await manager.findOneByOrFail(Swipe, { swiperId: viewerId, targetId });
+        return { result: await this.repeatedLike(manager, raced), created: null };
+      }
       const likedBack = await manager.existsBy(Swipe, {
         swiperId: targetId,
         targetId: viewerId,
@@ -79,24 +89,37 @@ export class SwipesService {
   /**
    * Records a pass so the member stops coming back. Refused for oneself and unknown members; a
    * repeated pass changes nothing, and a pass on someone already liked leaves the like standing.
+   * Takes the pair's lock like a like does, so a like and a pass of one pair never interleave.
    */
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
-    if (!(await this.candidates.find(targetId))) throw notFound(MatchingMessages.memberNotFound);
-    await this.dataSource.query(
-      'INSERT INTO swipe (swiper_id, target_id, liked) VALUES ($1, $2, false) ON CONFLICT (swiper_id, target_id) DO NOTHING',
-      [viewerId, targetId],
-    );
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.candidates.find(targetId, manager))) throw notFound(MatchingMessages.memberNotFound);
+      await this.lockPair(manager, viewerId, targetId);
+      await manager.query(
+        'INSERT INTO swipe (swiper_id, target_id, liked) VALUES ($1, $2, false) ON CONFLICT (swiper_id, target_id) DO NOTHING',
+        [viewerId, targetId],
+      );
+    });
     return { passed: true };
   }
 
-  /** Undoes the member's latest pass (likes are never rewound) and answers that member's card. */
+  /**
+   * Undoes the member's latest pass on someone who still fits (suggestible, within the rules both
+   * ways; likes are never rewound) and answers that member's card. Passes on members who have
+   * since left the rules stay: rewinding them would show a card Discover may no longer show, and a
+   * pass followed by a rewind would otherwise be a way to read anyone's current profile.
+   */
   async rewind(viewerId: string): Promise<SuggestionDto> {
     const rows: { target_id: string }[] = await this.dataSource.query(
       // A SELECT around the DELETE, so the driver answers the rows (not a DELETE's row count).
       `WITH rewound AS (
-         DELETE FROM swipe WHERE swiper_id = $1 AND target_id = (
-           SELECT target_id FROM swipe WHERE swiper_id = $1 AND NOT liked ORDER BY created_at DESC LIMIT 1)
+         DELETE FROM swipe WHERE swiper_id = $1 AND NOT liked AND target_id = (
+           SELECT s.target_id FROM swipe s
+             JOIN candidate v ON v.user_id = s.swiper_id
+             JOIN candidate c ON c.user_id = s.target_id
+           WHERE s.swiper_id = $1 AND NOT s.liked AND ${mutualRulesSql('v', 'c')}
+           ORDER BY s.created_at DESC LIMIT 1)
          RETURNING target_id)
        SELECT target_id FROM rewound`,
       [viewerId],
@@ -114,6 +137,12 @@ export class SwipesService {
       `SELECT pg_advisory_xact_lock(hashtextextended('matching-pair:' || $1 || ':' || $2, 0))`,
       [a, b],
     );
+  }
+
+  /** The answer to a like of a pair already swiped: a pass stands (rewind first), a like repeats. */
+  private async repeatedLike(manager: EntityManager, previous: Swipe): Promise<LikeResultDto> {
+    if (!previous.liked) throw badRequest(MatchingMessages.alreadyPassed);
+    return this.likeResult(manager, previous.swiperId, previous.targetId);
   }
 
   private async likeResult(manager: EntityManager, x: string, y: string): Promise<LikeResultDto> {

@@ -83,10 +83,17 @@ export const MatchingMessages = {
   likeSelf: "You can't like yourself",
   passSelf: "You can't pass on yourself",
   memberNotFound: 'Member not found',
+  /**
+   * The one refusal of a like on a member who is not suggestible or outside the mutual rules
+   * (either way): a member learns that they cannot like this person, not why (ADR 0012).
+   */
   notSuggestible: 'This member is not available for matching',
-  outsidePreferences: 'This member is outside your preferences, or you are outside theirs',
   nothingToRewind: 'Nothing to rewind',
   alreadyPassed: 'You already passed on this member. Rewind to bring them back.',
+  /** 429: one member's likes, passes and rewinds past the per-member limits. */
+  tooManySwipes: 'Too many swipes. Please try again later.',
+  /** 429: one member's suggestion loads past the per-member limits. */
+  tooManySuggestions: 'Too many suggestion requests. Please try again later.',
   /** Spec 000 §8 fallbacks. */
   suggestionsFailed: 'Failed to get match suggestions',
   likeFailed: 'Failed to like user',

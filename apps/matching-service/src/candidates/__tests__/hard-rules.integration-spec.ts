@@ -114,7 +114,7 @@ describe('hard rules of the candidate pool, both ways (real PostgreSQL)', () => 
       expect(seen.sort()).toEqual(fitting.map((m) => m.userId).sort());
       for (const m of failing) {
         const res = await bed.call('POST', `/api/matches/like/${m.userId}`, { token: chooser.token });
-        expect(res).toMatchObject({ status: 400, body: { error: MatchingMessages.outsidePreferences } });
+        expect(res).toMatchObject({ status: 400, body: { error: MatchingMessages.notSuggestible } });
       }
     });
 
@@ -129,7 +129,7 @@ describe('hard rules of the candidate pool, both ways (real PostgreSQL)', () => 
         const member = await bed.member({ ...place, ...p });
         expect(await bed.suggestedTo(member)).not.toContain(chooser.userId);
         const res = await bed.call('POST', `/api/matches/like/${chooser.userId}`, { token: member.token });
-        expect(res).toMatchObject({ status: 400, body: { error: MatchingMessages.outsidePreferences } });
+        expect(res).toMatchObject({ status: 400, body: { error: MatchingMessages.notSuggestible } });
       }
     });
   });
@@ -168,7 +168,7 @@ describe('hard rules of the candidate pool, both ways (real PostgreSQL)', () => 
       [viewer.userId, nearby.userId, farAndWilling.userId, nearButUnwilling.userId].sort(),
     );
     const res = await bed.call('POST', `/api/matches/like/${farAndWilling.userId}`, { token: viewer.token });
-    expect(res).toMatchObject({ status: 400, body: { error: MatchingMessages.outsidePreferences } });
+    expect(res).toMatchObject({ status: 400, body: { error: MatchingMessages.notSuggestible } });
     // The member of no place is retired so the later tests' pools stay their own.
     await bed.updateProfile(placeless.userId, { onboardingCompleted: false });
   });

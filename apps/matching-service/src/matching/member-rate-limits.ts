@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { MatchingMessages } from '@mate/contracts';
+import { RateLimits, REDIS, type RateLimitRule } from '@mate/server-kit';
+import { MatchingEnv } from '../matching.env';
+
+/**
+ * Per-member limits of Discover, shared by every replica through Redis (the gateway's per-address
+ * limit does not stop one account from a script). A person swipes at most about once a second
+ * (each card leaves in 300 ms and must be looked at first), so 100 a minute is never reached by
+ * hand, and 3,000 a day is an hour of non-stop swiping; past that it is a bot liking everyone.
+ * Every like, pass and rewind counts, refused ones too: probing likes are the attack. A page of
+ * suggestions lasts 17 swipes before the app reloads, so 30 loads a minute and 600 a day are far
+ * above any person; each load reads the candidate index and writes impressions.
+ */
+export const MEMBER_RATE_LIMITS = {
+  swipesPerMinute: { points: 100, durationSeconds: 60 },
+  swipesPerDay: { points: 3_000, durationSeconds: 24 * 60 * 60 },
+  suggestionsPerMinute: { points: 30, durationSeconds: 60 },
+  suggestionsPerDay: { points: 600, durationSeconds: 24 * 60 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+type MemberRateLimit = keyof typeof MEMBER_RATE_LIMITS;
+
+/** The rules with every allowance multiplied by `multiplier` (benchmarks and long tests raise it). */
+export function memberRateLimits(multiplier: number): Record<MemberRateLimit, RateLimitRule> {
+  const rules = { ...MEMBER_RATE_LIMITS } as Record<MemberRateLimit, RateLimitRule>;
+  for (const name of Object.keys(rules) as MemberRateLimit[]) {
+    rules[name] = { ...rules[name], points: rules[name].points * multiplier };
+  }
+  return rules;
+}
+
+/** Counts one member's swipes and suggestion loads; past a limit, 429 with Retry-After. */
+@Injectable()
+export class MemberRateLimiter {
+  private readonly limits: RateLimits<MemberRateLimit>;
+
+  constructor(@Inject(REDIS) redis: Redis, env: MatchingEnv) {
+    this.limits = new RateLimits(
+      redis,
+      `${env.KEY_PREFIX}:matching`,
+      memberRateLimits(env.MEMBER_RATE_LIMIT_MULTIPLIER),
+    );
+  }
+
+  /** A like, a pass or a rewind. */
+  async swipe(userId: string): Promise<void> {
+    await this.limits.consume('swipesPerMinute', userId, MatchingMessages.tooManySwipes);
+    await this.limits.consume('swipesPerDay', userId, MatchingMessages.tooManySwipes);
+  }
+
+  /** A load of the suggestions. */
+  async suggestions(userId: string): Promise<void> {
+    await this.limits.consume('suggestionsPerMinute', userId, MatchingMessages.tooManySuggestions);
+    await this.limits.consume('suggestionsPerDay', userId, MatchingMessages.tooManySuggestions);
+  }
+}
