@@ -129,6 +129,34 @@ describe('matching-service against a hostile member (real PostgreSQL and Redis)'
     }
   });
 
+  it('two rewinds at once never bring one card back twice', async () => {
+    const place = bed.place();
+    const viewer = await bed.member(place);
+    const [first, second] = await Promise.all([bed.member(place), bed.member(place)]);
+    await pass(viewer, first.userId);
+    await pass(viewer, second.userId);
+    const answers = await Promise.all([rewind(viewer), rewind(viewer)]);
+    const cards = answers.filter((a) => a.status === 200).map((a) => a.body.suggestion.user.id);
+    expect(answers.every((a) => a.status === 200 || a.status === 404)).toBe(true);
+    expect(cards).toContain(second.userId);
+    expect(new Set(cards).size).toBe(cards.length);
+  });
+
+  it('refuses a huge, repeated or hostile limit with a clear message', async () => {
+    const member = await bed.member(bed.place());
+    const limitMessage = 'limit must be a whole number from 1 to 50';
+    for (const [query, error] of [
+      ['limit=99999999999', limitMessage],
+      ['limit=1&limit=2', limitMessage],
+      ['limit=1e2', limitMessage],
+      ['limit=%2010', limitMessage],
+      ['limit[$gt]=1', 'Unknown field: limit[$gt]'],
+    ]) {
+      const res = await bed.call('GET', `/api/matches/suggestions?${query}`, { token: member.token });
+      expect({ query, status: res.status, error: res.body['error'] }).toEqual({ query, status: 400, error });
+    }
+  });
+
   it('counts a viewer once per member in the exposure that ranks members for everyone', async () => {
     const place = bed.place();
     const viewer = await bed.member(place);
