@@ -28,13 +28,16 @@ describe('reciprocal ranking', () => {
     expect(reciprocalScore(pAB, pBA)).toBeCloseTo(Math.sqrt(pAB * pBA), 12);
   });
 
-  it('takes "already liked you" as a fact: that member comes first, scored with P(B likes A) near 1', () => {
+  it('orders by "already liked you" as a fact (P(B likes A) near 1) but never shows it in the score', () => {
     const pool = ['c1', 'c2', 'c3'].map((id) => profile(id, { interests: ['Travel'] }));
     const ranked = rankPool(prior, viewer, pool, { ...empty, likedViewer: new Set(['c3']) });
     expect(ranked[0].userId).toBe('c3');
     const pAB = prior.likeProbability(viewer, NEWCOMER, pool[2], NEWCOMER);
-    expect(ranked[0].score).toBeCloseTo(Math.sqrt(pAB * LIKED_YOU_PROBABILITY), 12);
-    expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
+    const pBA = prior.likeProbability(pool[2], NEWCOMER, viewer, NEWCOMER);
+    expect(LIKED_YOU_PROBABILITY).toBeGreaterThan(pBA);
+    // The shown score is the model's, the same as for the identical profiles that did not like the viewer.
+    expect(ranked[0].score).toBeCloseTo(reciprocalScore(pAB, pBA), 12);
+    expect(ranked.map((r) => r.score)).toEqual([ranked[1].score, ranked[1].score, ranked[1].score]);
   });
 
   it('gives the same order for the same data, ties by user id, scores between 0 and 1', () => {

@@ -21,7 +21,11 @@ export interface RankContext {
 
 export interface RankedCandidate {
   userId: string;
-  /** The reciprocal score sqrt(P(viewer likes them) · P(they like the viewer)), 0..1. */
+  /**
+   * The reciprocal score sqrt(P(viewer likes them) · P(they like the viewer)), 0..1, both
+   * predicted by the model. Shown as 'N% Match', so it never uses the fact that they already
+   * liked the viewer: a jump to ~95 % would tell the viewer who liked them before they swipe.
+   */
   score: number;
 }
 
@@ -32,8 +36,9 @@ export function reciprocalScore(pAB: number, pBA: number): number {
 
 /**
  * Orders the pool for the viewer, best first: by reciprocal score, where "B already liked the
- * viewer" is taken as a fact, discounted by B's recent exposure relative to the pool's. Ties go
- * by user id, so the same data always gives the same order.
+ * viewer" is taken as a fact for the order only (not for the shown score), discounted by B's
+ * recent exposure relative to the pool's. Ties go by user id, so the same data always gives the
+ * same order.
  */
 export function rankPool(
   model: ScoringModel,
@@ -50,12 +55,11 @@ export function rankPool(
   const keyed = pool.map((b) => {
     const bStats = ctx.stats.get(b.userId) ?? NEWCOMER;
     const pAB = model.likeProbability(viewer, viewerStats, b, bStats);
-    const pBA = ctx.likedViewer.has(b.userId)
-      ? LIKED_YOU_PROBABILITY
-      : model.likeProbability(b, bStats, viewer, viewerStats);
+    const pBA = model.likeProbability(b, bStats, viewer, viewerStats);
     const score = reciprocalScore(pAB, pBA);
+    const ordering = ctx.likedViewer.has(b.userId) ? reciprocalScore(pAB, LIKED_YOU_PROBABILITY) : score;
     const exposure = ((1 + meanImpressions) / (1 + (ctx.recentImpressions.get(b.userId) ?? 0))) ** strength;
-    return { userId: b.userId, score, key: score * exposure };
+    return { userId: b.userId, score, key: ordering * exposure };
   });
   keyed.sort((x, y) => y.key - x.key || (x.userId < y.userId ? -1 : x.userId > y.userId ? 1 : 0));
   return keyed.map(({ userId, score }) => ({ userId, score }));
