@@ -66,7 +66,7 @@ export function preferenceColumns(p: PreferencesUpdatedPayload): Columns {
     min_age: p.minAge,
     max_age: p.maxAge,
     max_distance: p.maxDistance,
-    gender_preference: genderPreferenceOf(p.genderPreference ?? []),
+    gender_preference: genderPreferenceOf(stringList(p.genderPreference)),
     min_height: intOrNull(f['minHeight']),
     max_height: intOrNull(f['maxHeight']),
     education_preference: stringList(f['educationPreference']),

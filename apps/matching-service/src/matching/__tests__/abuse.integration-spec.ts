@@ -217,7 +217,7 @@ describe('matching-service against a hostile member (real PostgreSQL and Redis)'
     });
   });
 
-  it('keeps a profile.updated with impossible coordinates or a malformed interest list from doing harm', async () => {
+  it('keeps profile and preference events with impossible coordinates or malformed lists from doing harm', async () => {
     const place = bed.place();
     const viewer = await bed.member(place, { maxDistance: 200 });
     const odd = await bed.member({ latitude: 95, longitude: 400, locationText: 'Nowhere' });
@@ -230,5 +230,15 @@ describe('matching-service against a hostile member (real PostgreSQL and Redis)'
       ]);
     expect(row).toEqual({ lat: null, lng: null, interests: ['Art', 'Music'] });
     expect(await bed.suggestedTo(viewer)).toContain(odd.userId);
+
+    // A gender list that is not a list is everyone, not an event failing for ever.
+    expect(
+      await bed.updatePreferences(odd.userId, { genderPreference: 'female' as unknown as string[] }),
+    ).toBe('handled');
+    const [prefs]: { gender_preference: string[] }[] = await bed.dataSource.query(
+      'SELECT gender_preference FROM candidate WHERE user_id = $1',
+      [odd.userId],
+    );
+    expect(prefs.gender_preference).toEqual([]);
   });
 });
