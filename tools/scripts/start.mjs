@@ -74,17 +74,25 @@ try {
     },
   });
   const seeding = await import('../seed/hook.mjs');
+  const databases = Object.fromEntries(
+    SERVICES.filter((s) => s.db).map((s) => [s.name, platform.withDatabase(DATABASE_URL, dbNames[s.db])]),
+  );
+  const keyPrefix = process.env.KEY_PREFIX ?? 'mate';
+  // The seeder writes members, photos and the swipe history straight into the tables (the services
+  // are up and migrated); it publishes no events.
   await seeding.seedIfEmpty({ databaseUrl: DATABASE_URL });
-  // The seeder writes tables, not events: the producers republish so every consumer holds the members.
-  await seeding.backfillConsumers({
-    databases: Object.fromEntries(
-      SERVICES.filter((s) => s.db).map((s) => [s.name, platform.withDatabase(DATABASE_URL, dbNames[s.db])]),
-    ),
-    redisUrl: REDIS_URL,
-    keyPrefix: process.env.KEY_PREFIX ?? 'mate',
-  });
+  // So the producers republish and every consumer (matching-service's candidates too) holds the members.
+  const backfill = await seeding.backfillConsumers({ databases, redisUrl: REDIS_URL, keyPrefix });
+  // On the start that backfilled them, the scoring model learns from the seeded history at once.
+  if (backfill.republished) {
+    await seeding.refitScoringModel({ databaseUrl: databases['matching-service'], redisUrl: REDIS_URL, keyPrefix });
+  }
 
-  await createDemoAccounts({ gatewayUrl: `http://127.0.0.1:${ports.gateway}`, maildevUrl: `http://127.0.0.1:${ports.maildevWeb}` });
+  await createDemoAccounts({
+    gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
+    maildevUrl: `http://127.0.0.1:${ports.maildevWeb}`,
+    authDbUrl: databases['auth-service'],
+  });
 
   process.stdout.write(`
   Mate is running.
