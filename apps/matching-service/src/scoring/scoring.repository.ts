@@ -59,7 +59,10 @@ export class ScoringRepository {
     return new Set(rows.map((r) => r.swiper_id));
   }
 
-  /** Suggestions of each of `ids` served to anyone in the last `windowHours`. */
+  /**
+   * How many viewers each of `ids` was shown to in the last `windowHours`: `impression` holds one
+   * row per viewer and member shown, so a viewer reloading Discover counts once.
+   */
   async recentImpressions(ids: readonly string[], windowHours: number): Promise<Map<string, number>> {
     const rows: { target_id: string; n: number }[] = await this.dataSource.query(
       `SELECT target_id, count(*)::int AS n FROM impression

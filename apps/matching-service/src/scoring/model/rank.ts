@@ -14,7 +14,7 @@ export interface RankContext {
   stats: ReadonlyMap<string, MemberStats>;
   /** Members of the pool who already liked the viewer. */
   likedViewer: ReadonlySet<string>;
-  /** Suggestions of each pool member served recently (to anyone). */
+  /** How many viewers each pool member was shown to recently (each viewer counted once). */
   recentImpressions: ReadonlyMap<string, number>;
   exposureStrength?: number;
 }
