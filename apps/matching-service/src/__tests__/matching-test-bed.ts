@@ -16,6 +16,7 @@ import {
   type TestEnv,
 } from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
+import { POOL_START } from '../matching/pool-start';
 
 /** The profile part of a member as profile.updated carries it, minus the id and time. */
 export type ProfileFields = Omit<ProfileUpdatedPayload, 'userId' | 'updatedAt'>;
@@ -63,6 +64,22 @@ export interface MatchingTestBed extends ServiceTestBed {
   pushes(): Promise<{ event: string; rooms: string[]; payload: Record<string, unknown> }[]>;
 }
 
+/** Every route of the matching API, for the tests that check each one refuses someone. */
+export const MATCHING_ROUTES: readonly (readonly [method: string, path: () => string])[] = [
+  ['GET', () => '/api/matches/suggestions'],
+  ['POST', () => `/api/matches/like/${randomUUID()}`],
+  ['POST', () => `/api/matches/pass/${randomUUID()}`],
+  ['POST', () => '/api/matches/rewind'],
+  ['GET', () => '/api/matches/my-matches'],
+  ['GET', () => '/api/matches/stats'],
+];
+
+/**
+ * The start of the pool's walk in tests: production draws one per request (the only chance in
+ * a suggestions request), a test bed fixes it so a failing run replays the same pools.
+ */
+const FIXED_POOL_START = () => 0.42;
+
 const DEFAULT_PREFERENCES: PreferenceFields = {
   minAge: 18,
   maxAge: 99,
@@ -74,12 +91,19 @@ const AGGREGATE_OF = { 'profile.updated': 'profile', 'preferences.updated': 'pre
 /**
  * matching-service on the service test bed (fresh database and Redis namespace), with members
  * made the way production makes them: from profile-service's events, through the real consumer.
+ * The pool's start is fixed (`FIXED_POOL_START`) unless `overrides` provides `POOL_START`.
  */
 export async function startMatchingTestBed(
   label: string,
-  options: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {},
+  { env, overrides = [] }: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {},
 ): Promise<MatchingTestBed> {
-  const bed = await startServiceTestBed((env) => AppModule.forRoot(env), { label, ...options });
+  const bed = await startServiceTestBed((e) => AppModule.forRoot(e), {
+    label,
+    env,
+    overrides: overrides.some((o) => o.provide === POOL_START)
+      ? overrides
+      : [{ provide: POOL_START, useValue: FIXED_POOL_START }, ...overrides],
+  });
   const consumer = bed.app.get(EventConsumer);
   const profiles = new Map<string, ProfileFields>();
   const preferences = new Map<string, PreferenceFields>();

@@ -140,9 +140,10 @@ export class CandidateQuery {
 
   /**
    * Up to `size` members who fit the viewer and whom the viewer fits, not yet swiped, sampled
-   * in random order from `start` (0 ≤ start < 1). Empty when the viewer has no candidate row.
+   * in random order from `start` (0 ≤ start < 1, the caller's `POOL_START`, so tests can fix it).
+   * Empty when the viewer has no candidate row.
    */
-  async pool(viewerId: string, size = CANDIDATE_POOL_SIZE, start = Math.random()): Promise<PoolMember[]> {
+  async pool(viewerId: string, size: number, start: number): Promise<PoolMember[]> {
     // A named statement: planned once per connection instead of on every request.
     const pg = (this.dataSource.driver as PostgresDriver).master as Pool;
     const { rows } = await pg.query<Record<string, unknown>>({

@@ -1,5 +1,4 @@
 import { startMatchingTestBed, type MatchingTestBed } from '../../__tests__/matching-test-bed';
-import { POOL_START } from '../pool-start';
 
 const INTERESTS = ['Travel', 'Music', 'Art', 'Hiking', 'Cooking', 'Gaming', 'Yoga', 'Reading'];
 
@@ -7,10 +6,8 @@ describe('ranking of suggestions with a fixed seed (real PostgreSQL)', () => {
   let bed: MatchingTestBed;
 
   beforeAll(async () => {
-    // The pool's random start, fixed: the one source of chance in a suggestions request.
-    bed = await startMatchingTestBed('matching_ranking', {
-      overrides: [{ provide: POOL_START, useValue: () => 0.42 }],
-    });
+    // The test bed fixes the pool's start, the one source of chance in a suggestions request.
+    bed = await startMatchingTestBed('matching_ranking');
   });
 
   afterAll(async () => {
