@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ProfileUpdatedPayload } from '@mate/contracts';
+import type { PreferencesUpdatedPayload, ProfileUpdatedPayload } from '@mate/contracts';
 import { startMatchingTestBed, type MatchingTestBed } from '../../__tests__/matching-test-bed';
 import { Candidate } from '../candidate.entity';
 
@@ -31,6 +31,23 @@ function profile(userId: string, changes: Partial<ProfileUpdatedPayload> = {}): 
       { id: 'a', url: '/p/1.webp' },
       { id: 'b', url: '/p/2.webp' },
     ],
+    updatedAt: new Date().toISOString(),
+    ...changes,
+  };
+}
+
+/** Preferences as profile-service publishes them: the defaults (open to everyone), with `changes`. */
+function preferences(
+  userId: string,
+  changes: Partial<PreferencesUpdatedPayload> = {},
+): PreferencesUpdatedPayload {
+  return {
+    userId,
+    minAge: 18,
+    maxAge: 99,
+    maxDistance: 50,
+    genderPreference: [],
+    filters: {},
     updatedAt: new Date().toISOString(),
     ...changes,
   };
@@ -130,8 +147,7 @@ describe('candidate rows from profile.updated and preferences.updated (real Post
     const userId = randomUUID();
     await bed.deliver(
       'preferences.updated',
-      {
-        userId,
+      preferences(userId, {
         minAge: 25,
         maxAge: 40,
         maxDistance: 120,
@@ -149,8 +165,7 @@ describe('candidate rows from profile.updated and preferences.updated (real Post
           petsPreference: ['cat'],
           requiredInterests: ['Hiking'],
         },
-        updatedAt: new Date().toISOString(),
-      },
+      }),
       1,
     );
     expect(await row(userId)).toMatchObject({
@@ -185,15 +200,9 @@ describe('candidate rows from profile.updated and preferences.updated (real Post
     const userId = randomUUID();
     await bed.deliver(
       'preferences.updated',
-      {
-        userId,
-        minAge: 18,
-        maxAge: 99,
-        maxDistance: 50,
-        genderPreference: [],
+      preferences(userId, {
         filters: { smokingPreference: 'never', requiredInterests: [1, 'Art'], minHeight: 'tall' },
-        updatedAt: new Date().toISOString(),
-      },
+      }),
       1,
     );
     expect(await row(userId)).toMatchObject({
@@ -210,15 +219,7 @@ describe('candidate rows from profile.updated and preferences.updated (real Post
     expect((await row(userId)).name).toBe('New');
 
     // The preferences aggregate has its own versions.
-    const prefs = (maxDistance: number) => ({
-      userId,
-      minAge: 18,
-      maxAge: 99,
-      maxDistance,
-      genderPreference: [],
-      filters: {},
-      updatedAt: new Date().toISOString(),
-    });
+    const prefs = (maxDistance: number) => preferences(userId, { maxDistance });
     expect(await bed.deliver('preferences.updated', prefs(150), 2)).toBe('handled');
     expect(await bed.deliver('preferences.updated', prefs(10), 1)).toBe('stale');
     expect((await row(userId)).maxDistance).toBe(150);

@@ -8,6 +8,7 @@ import {
 } from '@mate/contracts';
 import { waitFor } from '@mate/server-kit/testing';
 import {
+  MATCHING_ROUTES,
   startMatchingTestBed,
   type MatchingTestBed,
   type TestMember,
@@ -173,14 +174,8 @@ describe('matching-service against a hostile member (real PostgreSQL and Redis)'
 
   it('refuses every route to a session whose email is not verified', async () => {
     const { token } = await bed.signIn(randomUUID(), ROLE_MEMBER, { verified: false });
-    for (const [method, path] of [
-      ['GET', '/api/matches/suggestions'],
-      ['POST', `/api/matches/like/${randomUUID()}`],
-      ['POST', `/api/matches/pass/${randomUUID()}`],
-      ['POST', '/api/matches/rewind'],
-      ['GET', '/api/matches/my-matches'],
-      ['GET', '/api/matches/stats'],
-    ]) {
+    for (const [method, route] of MATCHING_ROUTES) {
+      const path = route();
       const res = await bed.call(method, path, { token });
       expect({ path, status: res.status, code: res.body['code'] }).toEqual({
         path,

@@ -1,8 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { MatchingMessages } from '@mate/contracts';
 import { documentationGaps, OPENAPI_PATH } from '@mate/server-kit';
-import { startMatchingTestBed, type MatchingTestBed } from '../../__tests__/matching-test-bed';
+import {
+  MATCHING_ROUTES,
+  startMatchingTestBed,
+  type MatchingTestBed,
+} from '../../__tests__/matching-test-bed';
 
 describe('matching-service (real PostgreSQL and Redis)', () => {
   let bed: MatchingTestBed;
@@ -26,14 +29,8 @@ describe('matching-service (real PostgreSQL and Redis)', () => {
   });
 
   it('refuses a visitor without a live session on every route', async () => {
-    for (const [method, path] of [
-      ['GET', '/api/matches/suggestions'],
-      ['POST', `/api/matches/like/${randomUUID()}`],
-      ['POST', `/api/matches/pass/${randomUUID()}`],
-      ['POST', '/api/matches/rewind'],
-      ['GET', '/api/matches/my-matches'],
-      ['GET', '/api/matches/stats'],
-    ]) {
+    for (const [method, route] of MATCHING_ROUTES) {
+      const path = route();
       expect({ method, path, status: (await bed.call(method, path)).status }).toEqual({
         method,
         path,
