@@ -1,0 +1,350 @@
+// `npm run bench:suggestions`: Discover at a million members (issue 8). Fills a bench database
+// straight with candidate rows and a swipe history, starts the built matching-service and the
+// gateway against it, and measures through the gateway: suggestion latency for members of dense
+// cities and of sparse towns (beside the gateway's /health and the same call made straight to the
+// service), like throughput, and the candidate query's plan. Loopback only; drops what it made
+// (the database stays with --keep). See tools/bench/README.md.
+import { randomBytes } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { SessionStore } from '@mate/server-kit';
+import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
+import { freePort } from '@mate/testing';
+import { CANDIDATE_POOL_SIZE, CANDIDATE_POOL_SQL } from '../../../apps/matching-service/src/candidates/candidate-query';
+import { adminQuery, withDatabase } from '../lib/database';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
+import { closedLoop, request, type Phase } from './load';
+import { insertCandidates, insertSwipes, placesOf, userIdSql, type Place } from './population';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const MATCHING_MAIN = 'dist/apps/matching-service/main.js';
+const GATEWAY_MAIN = 'dist/apps/gateway/main.js';
+const DATABASE = 'mate_bench_matching';
+const RESULT_FILE = path.join(ROOT, 'tools/bench/suggestions/last-result.json');
+const TARGETS = { suggestionsP95Ms: 50, candidateQueryMs: 20, likesPerSecond: 1000 };
+/** Members of each kind whose suggestions are measured (each gets a live session). */
+const MEASURED_PER_KIND = 200;
+const SWIPES_PER_SWIPER = 4;
+const PAGE = 20;
+
+interface Options {
+  members: number;
+  seconds: number;
+  concurrency: number;
+  likeConcurrency: number;
+  keep: boolean;
+  reuse: boolean;
+  build: boolean;
+}
+
+const USAGE = `Usage: npm run bench:suggestions -- [options]
+  --members N           candidate rows (default 1000000, 10000–2000000)
+  --seconds S           length of each latency phase (default 10, 1–120)
+  --concurrency N       clients at once in the loaded latency phases (default 4, 1–256; the first phases use 1)
+  --like-concurrency N  clients liking at once (default 32, 1–256)
+  --keep                keep the database ${DATABASE} afterwards
+  --reuse               measure the kept database as it is (no refill; it must hold the same --members)
+  --build               build gateway and matching-service first (also done when dist lacks them)
+`;
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = { members: 1_000_000, seconds: 10, concurrency: 4, likeConcurrency: 32, keep: false, reuse: false, build: false };
+  const bounded = (flag: string, value: string | undefined, min: number, max: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--members') opts.members = bounded(flag, value(), 10_000, 2_000_000);
+    else if (flag === '--seconds') opts.seconds = bounded(flag, value(), 1, 120);
+    else if (flag === '--concurrency') opts.concurrency = bounded(flag, value(), 1, 256);
+    else if (flag === '--like-concurrency') opts.likeConcurrency = bounded(flag, value(), 1, 256);
+    else if (flag === '--keep') opts.keep = true;
+    else if (flag === '--reuse') opts.reuse = true;
+    else if (flag === '--build') opts.build = true;
+    else if (flag === '--help' || flag === '-h') {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    } else throw new Error(`Unknown argument: ${argv[i]}\n\n${USAGE}`);
+  }
+  return opts;
+}
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const result = await work();
+  log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+function ensureBuilt(force: boolean): void {
+  if (!force && existsSync(path.join(ROOT, MATCHING_MAIN)) && existsSync(path.join(ROOT, GATEWAY_MAIN))) return;
+  log('building gateway and matching-service');
+  const r = spawnSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '-p', 'gateway', 'matching-service'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+  if (r.status !== 0) throw new Error('build failed');
+}
+
+/** Fresh database: migrated by the built service's own `migrate`, then filled and analysed. */
+async function fill(databaseUrl: string, env: Record<string, string>, places: Place[]): Promise<void> {
+  await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
+  await adminQuery(databaseUrl, `CREATE DATABASE "${DATABASE}"`);
+  await timed('migrate', () => runCommand(MATCHING_MAIN, 'migrate', env));
+  const db = new Client({ connectionString: env.DATABASE_URL });
+  await db.connect();
+  try {
+    const members = places.reduce((n, p) => n + p.size, 0);
+    await timed(`${members.toLocaleString('en-US')} candidate rows`, () => insertCandidates(db, places));
+    await timed('swipe history', () => insertSwipes(db, places, SWIPES_PER_SWIPER));
+    await timed('VACUUM ANALYZE', () => db.query('VACUUM ANALYZE candidate, swipe'));
+  } finally {
+    await db.end();
+  }
+}
+
+/** Evenly spread members of the dense cities or of the towns: user ids by member number. */
+async function measuredMembers(db: Client, places: Place[], dense: boolean): Promise<string[]> {
+  const numbers = places.filter((p) => p.dense === dense).flatMap((p) => [p.first, p.first + p.size - 1]);
+  const [lo, hi] = [Math.min(...numbers), Math.max(...numbers)];
+  const step = Math.max(1, Math.floor((hi - lo) / MEASURED_PER_KIND));
+  const { rows } = await db.query<{ user_id: string }>(
+    `SELECT ${userIdSql('n')}::text AS user_id FROM generate_series($1::int, $2::int, $3::int) AS n LIMIT $4`,
+    [lo, hi, step, MEASURED_PER_KIND],
+  );
+  return rows.map((r) => r.user_id);
+}
+
+interface Plan {
+  kind: string;
+  executionMs: number[];
+  planningMs: number;
+  poolRows: number;
+  seqScanOnCandidate: boolean;
+  indexes: string[];
+  text: string;
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the service's own candidate query for one viewer, five times warm. */
+async function explain(db: Client, kind: string, viewerId: string): Promise<Plan> {
+  const params = [viewerId, CANDIDATE_POOL_SIZE, 0.5];
+  const executionMs: number[] = [];
+  let text = '';
+  for (let i = 0; i < 6; i++) {
+    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${CANDIDATE_POOL_SQL}`, params);
+    text = rows.map((r) => r['QUERY PLAN']).join('\n');
+    if (i > 0) executionMs.push(Number(/Execution Time: ([\d.]+) ms/.exec(text)?.[1]));
+  }
+  const { rows } = await db.query(CANDIDATE_POOL_SQL, params);
+  return {
+    kind,
+    executionMs,
+    planningMs: Number(/Planning Time: ([\d.]+) ms/.exec(text)?.[1]),
+    poolRows: rows.length,
+    seqScanOnCandidate: /Seq Scan on candidate\b/.test(text),
+    indexes: [...new Set([...text.matchAll(/Index (?:Only )?Scan (?:Backward )?using (\w+)/g)].map((m) => m[1]))],
+    text,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function printResults(phases: Phase[], likes: Phase & { matched: number; refused: number }, plans: Plan[]): void {
+  const rows = [
+    ['', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'answers'],
+    ...phases.map((p) => [p.label, p.requests, p.perSecond, p.p50, p.p95, p.p99, statusText(p.statuses)]),
+    [likes.label, likes.requests, likes.perSecond, likes.p50, likes.p95, likes.p99, statusText(likes.statuses)],
+  ].map((r) => r.map(String));
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const out = ['', line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), ''];
+  out.push(`likes: ${likes.matched} of them made a match; ${likes.refused} refused`);
+  for (const plan of plans) {
+    out.push(
+      '',
+      `candidate query, ${plan.kind} viewer: execution ${median(plan.executionMs).toFixed(2)} ms median ` +
+        `(${plan.executionMs.map((ms) => ms.toFixed(1)).join(', ')}), planning ${plan.planningMs.toFixed(2)} ms, ` +
+        `${plan.poolRows} candidates, indexes: ${plan.indexes.join(', ')}; ` +
+        (plan.seqScanOnCandidate ? '*** SEQ SCAN ON candidate ***' : 'no seq scan on candidate'),
+      plan.text,
+    );
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+const statusText = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .map(([status, n]) => `${n}× ${status === '0' ? 'failed' : status}`)
+    .join(', ');
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const { databaseUrl, redisUrl } = benchUrls();
+  ensureBuilt(opts.build);
+  noteLoad();
+
+  const run = randomBytes(4).toString('hex');
+  const prefix = `bench-suggestions-${run}`;
+  const jwtSecret = `bench-${randomBytes(16).toString('hex')}`;
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: withDatabase(databaseUrl, DATABASE),
+    REDIS_URL: redisUrl,
+    KEY_PREFIX: prefix,
+    JWT_SECRET: jwtSecret,
+    INTERNAL_TOKEN: `bench-internal-${randomBytes(16).toString('hex')}`,
+    // No event consumer or scheduled refit competing with the measurement (the model is refitted once below).
+    WORKERS: 'off',
+    // The per-member limits stay in the path (one Redis call each) but never answer 429 here.
+    MEMBER_RATE_LIMIT_MULTIPLIER: '1000',
+  };
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const services: ServiceProcess[] = [];
+  let db: Client | null = null;
+  const cleanup = async () => {
+    await db?.end().catch(() => undefined);
+    db = null;
+    for (const s of services.splice(0)) await s.stop();
+    if (!opts.keep) await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`).catch(() => undefined);
+    await deleteKeysAndDisconnect(redis, prefix);
+  };
+  cleanupOnSignal(cleanup);
+
+  try {
+    const places = placesOf(opts.members);
+    if (!opts.reuse) await fill(databaseUrl, env, places);
+    await timed('refit of the scoring model', () => runCommand(MATCHING_MAIN, 'refit', env));
+    db = new Client({ connectionString: env.DATABASE_URL });
+    await db.connect();
+    const dense = await measuredMembers(db, places, true);
+    const sparse = await measuredMembers(db, places, false);
+
+    const matching = await startServiceProcess(MATCHING_MAIN, await freePort(), env, { health: '/health/ready' });
+    services.push(matching);
+    const gateway = await startServiceProcess(
+      GATEWAY_MAIN,
+      await freePort(),
+      {
+        ...env,
+        MATCHING_SERVICE_URL: matching.url,
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        IP_RATE_LIMIT_MULTIPLIER: '1000',
+        MAX_CONCURRENT_PER_CLIENT: '1024',
+      },
+      { health: '/health/ready' },
+    );
+    services.push(gateway);
+
+    const store = new SessionStore(redis, prefix);
+    const tokenOf = new Map<string, string>();
+    for (const userId of [...dense, ...sparse]) {
+      tokenOf.set(userId, (await issueSession(store, jwtSecret, userId as `${string}-${string}-${string}-${string}-${string}`)).token);
+    }
+    const auth = (userId: string) => ({ authorization: `Bearer ${tokenOf.get(userId)}` });
+    const suggestions = (base: string, userId: string) => request('GET', `${base}/api/matches/suggestions?limit=${PAGE}`, auth(userId));
+
+    // Warm-up: every measured member's first page once (also the people they will like below).
+    const targets = new Map<string, string[]>();
+    let emptyPages = 0;
+    await timed('warm-up (one page per measured member)', async () => {
+      for (const userId of [...dense, ...sparse]) {
+        const page = await suggestions(gateway.url, userId);
+        if (page.status !== 200) throw new Error(`GET /api/matches/suggestions answered ${page.status}: ${page.body}`);
+        const ids = (JSON.parse(page.body) as { user: { id: string } }[]).map((s) => s.user.id);
+        if (ids.length === 0) emptyPages++;
+        targets.set(userId, ids);
+      }
+    });
+    if (emptyPages) log(`${emptyPages} measured member(s) had no suggestions at all`);
+
+    const roundRobin = (members: string[], base: string) => (i: number) => suggestions(base, members[i % members.length]);
+    const phases: Phase[] = [];
+    // One client: the latency a member sees; then several at once: what queueing adds on this machine.
+    for (const concurrency of [...new Set([1, opts.concurrency])]) {
+      const loop = { seconds: opts.seconds, concurrency };
+      const tag = `${concurrency} client${concurrency > 1 ? 's' : ''}`;
+      log(`measuring, ${opts.seconds} s per phase, ${tag}`);
+      phases.push(await closedLoop(`gateway GET /health (baseline), ${tag}`, loop, () => request('GET', `${gateway.url}/health`)));
+      phases.push(await closedLoop(`suggestions, dense cities, ${tag}`, loop, roundRobin(dense, gateway.url)));
+      phases.push(await closedLoop(`suggestions, sparse towns, ${tag}`, loop, roundRobin(sparse, gateway.url)));
+      if (concurrency === 1) {
+        phases.push(await closedLoop(`suggestions, dense, straight to the service, ${tag}`, loop, roundRobin(dense, matching.url)));
+      }
+    }
+
+    // Likes: each measured member likes the people of their first page, through the gateway.
+    const work = [...targets].flatMap(([userId, ids]) => ids.map((target) => ({ userId, target })));
+    let matched = 0;
+    let refused = 0;
+    /** The first refusal of each status, to say why. */
+    const refusals = new Map<number, string>();
+    log(`liking: ${work.length} likes, ${opts.likeConcurrency} clients`);
+    const likePhase = await closedLoop('likes', { seconds: 600, concurrency: opts.likeConcurrency }, (i) => {
+      const like = work[i];
+      if (!like) return null;
+      return request('POST', `${gateway.url}/api/matches/like/${like.target}`, auth(like.userId)).then((sample) => {
+        if (sample.status === 200 || sample.status === 201) matched += (JSON.parse(sample.body) as { matched: boolean }).matched ? 1 : 0;
+        else {
+          refused++;
+          if (!refusals.has(sample.status)) refusals.set(sample.status, sample.body.slice(0, 200));
+        }
+        return sample;
+      });
+    });
+    const likes = { ...likePhase, label: 'likes (POST /api/matches/like/:id)', matched, refused };
+    for (const [status, body] of refusals) log(`likes refused with ${status}, e.g. ${body}`);
+
+    const plans = [await explain(db, 'dense-city', dense[0]), await explain(db, 'sparse-town', sparse[0])];
+    printResults(phases, likes, plans);
+
+    const queryMs = Math.max(...plans.map((p) => median(p.executionMs)));
+    const suggestionPhases = phases.filter((p) => p.label.startsWith('suggestions') && !p.label.includes('straight'));
+    const verdicts = [
+      ...suggestionPhases.map(
+        (p) => [`${p.label}: p95 ${p.p95} ms`, p.p95 < TARGETS.suggestionsP95Ms, `< ${TARGETS.suggestionsP95Ms} ms`] as const,
+      ),
+      [`candidate query ${queryMs.toFixed(1)} ms`, queryMs < TARGETS.candidateQueryMs, `< ${TARGETS.candidateQueryMs} ms`],
+      [`likes ${likes.perSecond}/s`, likes.perSecond >= TARGETS.likesPerSecond, `>= ${TARGETS.likesPerSecond}/s`],
+      ['no seq scan on candidate', plans.every((p) => !p.seqScanOnCandidate), ''],
+    ] as const;
+    process.stdout.write(
+      `\n${verdicts.map(([what, met, target]) => `${met ? 'target met   ' : 'TARGET MISSED'}  ${what} ${target}`).join('\n')}\n`,
+    );
+    writeFileSync(
+      RESULT_FILE,
+      `${JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          members: opts.members,
+          options: opts,
+          load: os.loadavg(),
+          cpus: os.cpus().length,
+          phases,
+          likes,
+          plans: plans.map(({ text: _text, ...plan }) => plan),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    log(`wrote ${path.relative(ROOT, RESULT_FILE)}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench suggestions failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
