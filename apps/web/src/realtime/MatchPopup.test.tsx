@@ -3,7 +3,7 @@ import type { NewMatchPayload } from '@mate/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { aProfile, aSuggestion, aUser, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
+import { aSuggestion, signedInApi, type FakeApi } from '../testing/fake-api';
 import { fakeSocketClient, type FakeSocketClient } from '../testing/fake-socket';
 import { renderWithApp } from '../testing/render';
 import type { SocketClientFactory } from './RealtimeContext';
@@ -20,10 +20,7 @@ describe("the new_match popup ('It's a Match!' for the other side of a mutual li
   let realtime: SocketClientFactory;
 
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getMyProfile.mockResolvedValue(aProfile());
+    api = signedInApi();
     api.profile.getCompletion.mockResolvedValue({ percentage: 60 });
     api.matching.getMatchStats.mockResolvedValue({ matches: 0, likesReceived: 0, likesSent: 0 });
     clients = [];

@@ -109,6 +109,18 @@ export function storeSession(user: UserDto = aUser(), token = 'stored-token'): v
   window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(user));
 }
 
+/**
+ * The fake API of a member who is already signed in and onboarded: the session is in storage and
+ * `me` and `getMyProfile` answer, so the app shell lets a screen render; the rest fails until stubbed.
+ */
+export function signedInApi(profile: OwnProfileDto = aProfile(), user: UserDto = aUser()): FakeApi {
+  const api = createFakeApi();
+  storeSession(user);
+  api.auth.me.mockResolvedValue(user);
+  api.profile.getMyProfile.mockResolvedValue(profile);
+  return api;
+}
+
 export const aPhoto = (n: number, overrides: Partial<PhotoDto> = {}): PhotoDto => ({
   id: `ph${n}`,
   url: `/api/photos/files/ph${n}/large.webp`,

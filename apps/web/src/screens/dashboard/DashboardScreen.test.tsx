@@ -2,16 +2,13 @@ import { ApiError } from '@mate/api-client';
 import { MatchingMessages } from '@mate/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../../testing/fake-api';
+import { signedInApi, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 describe('DashboardScreen stats', () => {
   let api: FakeApi;
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getMyProfile.mockResolvedValue(aProfile());
+    api = signedInApi();
     api.matching.getMatchStats.mockResolvedValue({ matches: 3, likesReceived: 12, likesSent: 20 });
   });
 

@@ -3,14 +3,7 @@ import { MatchingMessages, type SuggestionDto } from '@mate/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  aProfile,
-  aSuggestion,
-  aUser,
-  createFakeApi,
-  storeSession,
-  type FakeApi,
-} from '../../testing/fake-api';
+import { aSuggestion, signedInApi, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 const suggestions = (...ns: number[]): SuggestionDto[] => ns.map((n) => aSuggestion(n));
@@ -22,10 +15,7 @@ const button = (name: string) => screen.getByRole('button', { name });
 describe('DiscoverScreen', () => {
   let api: FakeApi;
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getMyProfile.mockResolvedValue(aProfile());
+    api = signedInApi();
     api.matching.like.mockResolvedValue({ matched: false });
     api.matching.pass.mockResolvedValue({ passed: true });
   });

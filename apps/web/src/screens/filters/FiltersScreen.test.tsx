@@ -3,16 +3,13 @@ import { DEFAULT_FILTER_PREFERENCES } from '@mate/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../../testing/fake-api';
+import { signedInApi, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 describe('FiltersScreen', () => {
   let api: FakeApi;
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getMyProfile.mockResolvedValue(aProfile());
+    api = signedInApi();
     api.preferences.getFilters.mockResolvedValue({ ...DEFAULT_FILTER_PREFERENCES });
     api.preferences.getMine.mockResolvedValue({
       minAge: 18,

@@ -3,16 +3,13 @@ import { DEFAULT_PREFERENCES } from '@mate/contracts';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../../testing/fake-api';
+import { signedInApi, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 describe('PreferencesScreen', () => {
   let api: FakeApi;
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getMyProfile.mockResolvedValue(aProfile());
+    api = signedInApi();
   });
   afterEach(() => {
     vi.useRealTimers();

@@ -3,7 +3,7 @@ import { ApiError } from '@mate/api-client';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../../testing/fake-api';
+import { signedInApi, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
@@ -26,10 +26,7 @@ const phone: SessionDto = {
 describe('SessionsScreen', () => {
   let api: FakeApi;
   beforeEach(() => {
-    api = createFakeApi();
-    storeSession();
-    api.auth.me.mockResolvedValue(aUser());
-    api.profile.getMyProfile.mockResolvedValue(aProfile());
+    api = signedInApi();
   });
 
   it('says when this is the only session', async () => {
