@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
-import { educationValueOf, relationshipGoalsOf } from '@mate/contracts';
+import { educationValueOf, relationshipGoalsOf, type FilterPreferencesDto } from '@mate/contracts';
 
 /** The repository root (the seeder runs from there, as `npm run seed` does). */
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -72,21 +72,8 @@ export interface RuleMember {
   drinking: string | null;
   exercise: string | null;
   pets: string | null;
-  preferences: {
-    minAge: number;
-    maxAge: number;
-    maxDistance: number;
-    genderPreference: string[];
-    minHeight: number | null;
-    maxHeight: number | null;
-    educationPreference: string[];
-    relationshipGoalPreference: string[];
-    smokingPreference: string[];
-    drinkingPreference: string[];
-    exercisePreference: string[];
-    petsPreference: string[];
-    requiredInterests: string[];
-  };
+  /** The match fields and the filters of spec 001 §3, every one present (null: no bound). */
+  preferences: Required<FilterPreferencesDto>;
 }
 
 const interestedInReading = (gender: string) => (gender === 'prefer-not-to-say' ? 'other' : gender);

@@ -28,6 +28,8 @@ import {
   PREFERENCE_LIST_MAX_ITEMS,
   RELATIONSHIP_GOALS_BY_LOOKING_FOR,
   educationValueOf,
+  type FilterPreferencesDto,
+  type PreferencesDto,
 } from '@mate/contracts';
 import { fitsBothWays, mutualLikes, runModule, type RuleMember, type SwipeRow } from './helpers';
 
@@ -54,23 +56,7 @@ interface Member {
   exercise: string | null;
   pets: string | null;
   photos: { id: string; kind: string; order: number; isPrimary: boolean; createdAt: string }[];
-  preferences: {
-    minAge: number;
-    maxAge: number;
-    maxDistance: number;
-    genderPreference: string[];
-    interests: string[];
-    dealbreakers: string[];
-    minHeight: number | null;
-    maxHeight: number | null;
-    educationPreference: string[];
-    relationshipGoalPreference: string[];
-    smokingPreference: string[];
-    drinkingPreference: string[];
-    exercisePreference: string[];
-    petsPreference: string[];
-    requiredInterests: string[];
-  };
+  preferences: Required<FilterPreferencesDto> & Pick<PreferencesDto, 'interests' | 'dealbreakers'>;
   createdAt: string;
   verifiedAt: string;
   updatedAt: string;
