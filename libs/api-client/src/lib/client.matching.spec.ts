@@ -1,6 +1,6 @@
 import type { SuggestionDto } from '@mate/contracts';
 import { createApiClient } from './client';
-import { json, startTestServer, type Reply } from '../testing/http-test-server';
+import { fails, ok, startTestServer, type Reply } from '../testing/http-test-server';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -33,8 +33,6 @@ describe('matching calls against a real HTTP server', () => {
   });
 
   const client = () => createApiClient({ baseUrl: server.baseUrl, getToken: () => 'tok-123' });
-  const ok = (body: unknown, status = 200): Reply => (_req, res) => json(res, status, body);
-  const fails = (status: number, body: unknown = {}): Reply => (_req, res) => json(res, status, body);
 
   it('reads suggestions with limit 20 by default, or the limit asked for, with the bearer token', async () => {
     reply = ok([suggestion]);

@@ -1,6 +1,6 @@
 import { DEFAULT_FILTER_PREFERENCES, DEFAULT_PREFERENCES, type FilterPreferencesDto } from '@mate/contracts';
 import { createApiClient } from './client';
-import { json, startTestServer, type Reply } from '../testing/http-test-server';
+import { fails, ok, startTestServer, type Reply } from '../testing/http-test-server';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -28,8 +28,6 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
   });
 
   const client = () => createApiClient({ baseUrl: server.baseUrl, getToken: () => 'tok-123' });
-  const ok = (body: unknown = { message: 'ok' }, status = 200): Reply => (_req, res) => json(res, status, body);
-  const fails = (status: number, body: unknown = {}): Reply => (_req, res) => json(res, status, body);
 
   describe('profile', () => {
     it('reads locationResolved with the profile', async () => {

@@ -50,3 +50,15 @@ export function json(res: ServerResponse, status: number, body: unknown, statusM
   res.writeHead(status, statusMessage ?? '', { 'Content-Type': 'application/json' });
   res.end(payload);
 }
+
+/** A reply answering `body` as JSON with `status` (200 by default). */
+export const ok =
+  (body: unknown = { message: 'ok' }, status = 200): Reply =>
+  (_req, res) =>
+    json(res, status, body);
+
+/** A reply refusing with `status` and `body` (an empty object by default: the client's fallback shows). */
+export const fails =
+  (status: number, body: unknown = {}): Reply =>
+  (_req, res) =>
+    json(res, status, body);
