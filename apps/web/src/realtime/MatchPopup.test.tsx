@@ -1,5 +1,5 @@
 import type { SocketClient } from '@mate/api-client';
-import type { NewMatchPayload } from '@mate/contracts';
+import { SWIPE_EXIT_MS, type NewMatchPayload } from '@mate/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -85,7 +85,8 @@ describe("the new_match popup ('It's a Match!' for the other side of a mutual li
     await user.click(screen.getByRole('button', { name: 'Keep Swiping' }));
 
     await user.click(screen.getByRole('button', { name: 'Like' }));
-    await screen.findByRole('article', { name: 'Member 2, 30' });
+    // After the card's 300 ms exit, a real timer: allow a busy CI machine far more than that.
+    await screen.findByRole('article', { name: 'Member 2, 30' }, { timeout: SWIPE_EXIT_MS * 20 });
     expect(api.matching.like).toHaveBeenCalledWith('u9');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });

@@ -1,5 +1,5 @@
 import { ApiError } from '@mate/api-client';
-import { MatchingMessages, type SuggestionDto } from '@mate/contracts';
+import { MatchingMessages, SWIPE_EXIT_MS, type SuggestionDto } from '@mate/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -26,8 +26,13 @@ describe('DiscoverScreen', () => {
     if (first.length > 0) await screen.findByRole('article');
   }
 
-  /** Waits out the 300 ms exit: the card named `name` is on top. */
-  const onTop = (name: string) => waitFor(() => expect(topCard()).toHaveAccessibleName(name));
+  /**
+   * How long a wait for the end of the 300 ms exit may take. The exit is a real timer, so this is
+   * far more than waitFor's default second: a busy CI machine must not fail the test.
+   */
+  const EXIT_WAIT = { timeout: SWIPE_EXIT_MS * 20 };
+  /** Waits out the exit: the card named `name` is on top. */
+  const onTop = (name: string) => waitFor(() => expect(topCard()).toHaveAccessibleName(name), EXIT_WAIT);
 
   it("shows 'N potential matches', a Filters link, the card and the hint", async () => {
     await open(suggestions(1, 2, 3, 4, 5));
@@ -177,7 +182,7 @@ describe('DiscoverScreen', () => {
     await open(suggestions(1));
     api.matching.getSuggestions.mockResolvedValueOnce([]);
     await user.click(button('Like'));
-    expect(await screen.findByRole('heading', { name: 'No more matches' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No more matches' }, EXIT_WAIT)).toBeInTheDocument();
     expect(screen.getByText('0 potential matches')).toBeInTheDocument();
     expect(button('Like')).toHaveAttribute('aria-disabled', 'true');
     await user.click(button('Like'));
