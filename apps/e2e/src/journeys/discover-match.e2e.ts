@@ -145,7 +145,7 @@ test("two members like each other by dragging the card: the second sees 'It's a 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click();
   const blairCard = page.getByRole('article', { name: 'Blair, 42' });
   await expect(blairCard).toBeVisible();
-  await expect(page.getByText('1 potential match', { exact: true })).toBeVisible();
+  await expect(page.getByText('1 potential matches', { exact: true })).toBeVisible();
   await expect(blairCard.getByText(`${CITY} · in your city`)).toBeVisible();
   await expect(blairCard.getByText(/^\d{1,3}% Match$/)).toBeVisible();
   await expect(blairCard.getByRole('img', { name: 'Blair' })).toHaveJSProperty('complete', true);
