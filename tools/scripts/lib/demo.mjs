@@ -43,6 +43,12 @@ const DEMO_PROFILE = {
 const ADMIRERS = 4;
 /** How long to wait for matching-service to hold the demo member (events after onboarding). */
 const MATCHING_WAIT_MS = 120_000;
+/**
+ * How often to ask for the demo member's queue meanwhile. Each ask is one of her suggestion loads,
+ * which matching-service limits per member (30 a minute, 600 a day): at 24 a minute the wait never
+ * hits the limit, and leaves her the loads the person trying the demo in the browser needs.
+ */
+const MATCHING_POLL_MS = 2_500;
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -143,10 +149,11 @@ async function likeDemoMember(gatewayUrl, authDbUrl, demo) {
   let queue = [];
   while (queue.length === 0) {
     const page = await api('/api/matches/suggestions?limit=20', 'GET', demo.token);
+    if (page.status === 429) throw new Error(`matching-service limits the demo member's suggestion loads: ${page.body?.error}`);
     if (page.status === 200) queue = page.body;
     if (queue.length === 0) {
       if (Date.now() > deadline) throw new Error(`matching-service showed the demo member nobody within ${MATCHING_WAIT_MS / 1000} s`);
-      await pause(500);
+      await pause(MATCHING_POLL_MS);
     }
   }
   const [{ default: pg }, { EMAIL_DOMAIN }, { DEMO_PASSWORD }] = await Promise.all([
