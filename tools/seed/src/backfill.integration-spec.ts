@@ -6,17 +6,21 @@ import { query, ROOT, run } from './helpers';
 
 /*
  * `npm start`'s step after seeding (tools/seed/hook.mjs backfillConsumers) against the built
- * auth-service and profile-service running as processes: the seeded members reach profile-service
- * as events, exactly once each, and `npm run events -- status` ends caught up.
+ * auth-service, profile-service and matching-service running as processes: the seeded members
+ * reach profile-service as events, exactly once each, and matching-service's candidate table
+ * from profile-service's events, and `npm run events -- status` ends caught up.
  */
 
-const SERVICES = ['auth-service', 'profile-service'] as const;
+const SERVICES = ['auth-service', 'profile-service', 'matching-service'] as const;
+/** The services whose `republish` the backfill runs; matching-service consumes what they publish. */
+const PRODUCERS = ['auth-service', 'profile-service'] as const;
 const MEMBERS = 15;
 const JWT_SECRET = 'backfill-test-jwt-secret-0123456789';
 
-/** The built services have the republish command. */
+/** The built services are there, the producers with their republish command. */
 const distReady = () =>
-  SERVICES.every((svc) => existsSync(path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src/republish/republish.module.js')));
+  PRODUCERS.every((svc) => existsSync(path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src/republish/republish.module.js'))) &&
+  existsSync(path.join(ROOT, 'dist/apps/matching-service/main.js'));
 
 /** Runs backfillConsumers of hook.mjs (ESM) in its own process and answers what it resolved. */
 async function backfill(options: object): Promise<{ result: { republished: boolean; caughtUp: boolean }; stdout: string }> {
@@ -33,6 +37,7 @@ async function backfill(options: object): Promise<{ result: { republished: boole
 describe('backfill after seeding (npm start)', () => {
   let auth: TestDatabase;
   let profile: TestDatabase;
+  let matching: TestDatabase;
   let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   const processes: ServiceProcess[] = [];
 
@@ -55,12 +60,14 @@ describe('backfill after seeding (npm start)', () => {
       const r = await run(nx, ['run-many', '-t', 'build', '-p', ...SERVICES], { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' });
       if (r.code !== 0) throw new Error(`building ${SERVICES.join(', ')} failed:\n${r.stdout}\n${r.stderr}`);
     }
-    [auth, profile, ns] = await Promise.all([
+    [auth, profile, matching, ns] = await Promise.all([
       createTestDatabase('backfill_auth'),
       createTestDatabase('backfill_profile'),
+      createTestDatabase('backfill_matching'),
       createTestRedisNamespace('backfill'),
     ]);
-    for (const [svc, db] of [['auth-service', auth], ['profile-service', profile]] as const) {
+    const databases = { 'auth-service': auth, 'profile-service': profile, 'matching-service': matching };
+    for (const [svc, db] of Object.entries(databases)) {
       const r = await run(process.execPath, [path.join(ROOT, 'dist/apps', svc, 'main.js'), 'migrate'], {
         DATABASE_URL: db.url,
         LOG_LEVEL: 'warn',
@@ -80,6 +87,7 @@ describe('backfill after seeding (npm start)', () => {
     if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stderr}`);
     await start('auth-service', auth.url);
     await start('profile-service', profile.url);
+    await start('matching-service', matching.url);
   });
 
   afterAll(async () => {
@@ -87,13 +95,14 @@ describe('backfill after seeding (npm start)', () => {
     await ns?.cleanup();
     await auth?.drop();
     await profile?.drop();
+    await matching?.drop();
   });
 
   it('delivers every seeded member to profile-service once, leaves the profiles as seeded, and ends caught up', async () => {
     const profilesBefore = await query(profile.url, 'SELECT * FROM profiles ORDER BY user_id');
     expect(profilesBefore).toHaveLength(MEMBERS);
     const options = {
-      databases: { 'auth-service': auth.url, 'profile-service': profile.url },
+      databases: { 'auth-service': auth.url, 'profile-service': profile.url, 'matching-service': matching.url },
       redisUrl: ns.url,
       keyPrefix: ns.prefix,
       waitSeconds: 60,
@@ -115,6 +124,9 @@ describe('backfill after seeding (npm start)', () => {
     expect(applied.map((a) => a.aggregate_id)).toEqual(users.map((u) => u.id));
     expect(new Set(applied.map((a) => a.version))).toEqual(new Set(['2']));
     expect(await query(profile.url, 'SELECT count(*)::int AS n FROM processed_event')).toEqual([{ n: 2 * MEMBERS }]);
+    // matching-service's candidates came from those events: one row per seeded member.
+    const candidates = await query<{ user_id: string }>(matching.url, 'SELECT user_id FROM candidate ORDER BY user_id');
+    expect(candidates.map((c) => c.user_id)).toEqual(users.map((u) => u.id));
     // Nothing the seeder wrote changed: the events brought what the tables already held.
     expect(await query(profile.url, 'SELECT * FROM profiles ORDER BY user_id')).toEqual(profilesBefore);
     // profile-service's own events are stored for the consumers still to come (replay fills them).
