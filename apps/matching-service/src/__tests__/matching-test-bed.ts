@@ -57,6 +57,8 @@ export interface MatchingTestBed extends ServiceTestBed {
   updatePreferences(userId: string, changes: Partial<PreferenceFields>): Promise<EventOutcome>;
   /** Delivers one event through the consumer, with an aggregate version when given. */
   deliver<N extends EventName>(name: N, payload: EventPayloads[N], version?: number): Promise<EventOutcome>;
+  /** The profile last delivered for a member the bed made (to compare what the service answers). */
+  profileOf(userId: string): ProfileFields;
   /** The ids of the member's suggestions (up to the maximum page). */
   suggestedTo(member: TestMember): Promise<string[]>;
   suggestions(member: TestMember, limit?: number): Promise<SuggestionDto[]>;
@@ -206,6 +208,11 @@ export async function startMatchingTestBed(
       await updatePreferences(userId, prefs);
       const { token } = await bed.signIn(userId);
       return { userId, token };
+    },
+    profileOf(userId) {
+      const profile = profiles.get(userId);
+      if (!profile) throw new Error(`the test bed made no member ${userId}`);
+      return profile;
     },
     async suggestedTo(member) {
       return (await suggestions(member)).map((s) => s.user.id);

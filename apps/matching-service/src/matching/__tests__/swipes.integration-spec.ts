@@ -34,23 +34,23 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     const viewer = await bed.member(place);
     const other = await bed.member({ ...bed.north(place, 23), name: 'Ana', interests: ['Art'] });
     const [card] = await bed.suggestions(viewer);
+    const { locationText, profilePicture, photos = [] } = bed.profileOf(other.userId);
     expect(card).toEqual<SuggestionDto>({
       user: {
         id: other.userId,
         name: 'Ana',
         age: 30,
         bio: 'Hello there',
-        location: expect.any(String),
+        location: locationText,
         occupation: 'Engineer',
         interests: ['Art'],
-        profilePicture: expect.stringMatching(/^\/api\/photos\/files\//),
+        profilePicture,
       },
       score: expect.any(Number),
-      photos: [
-        { id: expect.any(String), url: card.user.profilePicture as string, isPrimary: true, order: 0 },
-      ],
+      photos: photos.map(({ id, url }, order) => ({ id, url, isPrimary: order === 0, order })),
       distance: 'about 30 km',
     });
+    expect(card.photos).toHaveLength(1);
     expect(Number.isInteger(card.score) && card.score >= 0 && card.score <= 100).toBe(true);
     expect(JSON.stringify(card)).not.toMatch(/latitude|longitude|"lat"|"lng"/);
     const impressions = await bed.dataSource.query(
@@ -152,52 +152,56 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
 
     await like(ana, cleo);
     const second = await like(cleo, ana);
-    const pushes = (await bed.pushes()).filter((p) => p.event === 'new_match');
-    const toUser = (id: string) => pushes.filter((p) => p.rooms.includes(`user:${id}`)).map((p) => p.payload);
-    expect(toUser(ana.userId)).toEqual([
-      {
-        matchId,
-        user: { id: ben.userId, name: 'Ben', profilePicture: expect.any(String) },
-        matchedAt: expect.any(String),
-      },
-      {
-        matchId: second.body.matchId,
-        user: { id: cleo.userId, name: 'Cleo', profilePicture: expect.any(String) },
-        matchedAt: expect.any(String),
-      },
-    ]);
-    expect(toUser(ben.userId)).toEqual([
-      {
-        matchId,
-        user: { id: ana.userId, name: 'Ana', profilePicture: expect.any(String) },
-        matchedAt: expect.any(String),
-      },
-    ]);
-
+    // Each side sees the other by name and primary photo, at the time the match was made.
+    const picture = (m: TestMember) => bed.profileOf(m.userId).profilePicture;
     const list = await bed.call<MatchDto[]>('GET', '/api/matches/my-matches', { token: ana.token });
     expect(list.body).toEqual([
       {
         matchId: second.body.matchId,
         userId: cleo.userId,
         name: 'Cleo',
-        profilePicture: expect.any(String),
+        profilePicture: picture(cleo),
         matchedAt: expect.any(String),
       },
       {
         matchId,
         userId: ben.userId,
         name: 'Ben',
-        profilePicture: expect.any(String),
+        profilePicture: picture(ben),
         matchedAt: expect.any(String),
       },
     ]);
+    const [withCleo, withBen] = list.body;
+    expect(Date.parse(withCleo.matchedAt)).toBeGreaterThanOrEqual(Date.parse(withBen.matchedAt));
     expect((await bed.call('GET', '/api/matches/my-matches', { token: ben.token })).body).toEqual([
       {
         matchId,
         userId: ana.userId,
         name: 'Ana',
-        profilePicture: expect.any(String),
-        matchedAt: expect.any(String),
+        profilePicture: picture(ana),
+        matchedAt: withBen.matchedAt,
+      },
+    ]);
+
+    const pushes = (await bed.pushes()).filter((p) => p.event === 'new_match');
+    const toUser = (id: string) => pushes.filter((p) => p.rooms.includes(`user:${id}`)).map((p) => p.payload);
+    expect(toUser(ana.userId)).toEqual([
+      {
+        matchId,
+        user: { id: ben.userId, name: 'Ben', profilePicture: picture(ben) },
+        matchedAt: withBen.matchedAt,
+      },
+      {
+        matchId: second.body.matchId,
+        user: { id: cleo.userId, name: 'Cleo', profilePicture: picture(cleo) },
+        matchedAt: withCleo.matchedAt,
+      },
+    ]);
+    expect(toUser(ben.userId)).toEqual([
+      {
+        matchId,
+        user: { id: ana.userId, name: 'Ana', profilePicture: picture(ana) },
+        matchedAt: withBen.matchedAt,
       },
     ]);
     expect((await bed.call('GET', '/api/matches/stats', { token: ana.token })).body).toEqual({
