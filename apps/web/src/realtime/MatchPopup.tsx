@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { MatchDialog, type MatchedMember } from '../screens/discover/MatchDialog';
+import { MatchDialog, type MatchedMember } from './MatchDialog';
 import { useRealtime } from './RealtimeContext';
 
 export interface MatchPopupValue {

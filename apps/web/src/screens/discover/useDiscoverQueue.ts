@@ -7,7 +7,7 @@ import {
 } from '@mate/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApi } from '../../api/ApiContext';
-import type { MatchedMember } from './MatchDialog';
+import type { MatchedMember } from '../../realtime/MatchDialog';
 import type { SwipeDirection } from './swipe';
 
 type LoadStatus = 'loading' | 'ready' | 'error';

@@ -1,8 +1,8 @@
 import type { NewMatchPayload } from '@mate/contracts';
 import { Avatar, Button, Dialog, Icon } from '@mate/ui';
 import { useRef } from 'react';
-import { useAuth } from '../../auth/AuthContext';
-import { usePhotoUrl } from '../../profile/usePhotos';
+import { useAuth } from '../auth/AuthContext';
+import { usePhotoUrl } from '../profile/usePhotos';
 
 /** The other member of a match, as the popup shows them. */
 export type MatchedMember = NewMatchPayload['user'];
