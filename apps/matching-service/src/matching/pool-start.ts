@@ -1,7 +1,7 @@
 /**
  * Where a suggestions request starts walking the candidate pool (0 ≤ start < 1): random in
- * production, so each load samples other members; a test provides a fixed one to show that the
- * same data gives the same ranking.
+ * production, so each load samples other members; fixed in the matching test bed, so the same
+ * data gives the same pools and ranking and a failing test replays.
  */
 export const POOL_START = Symbol('POOL_START');
 /** Gives the start of one request's walk through the pool. */
