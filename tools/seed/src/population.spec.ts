@@ -28,35 +28,22 @@ import {
   PREFERENCE_LIST_MAX_ITEMS,
   RELATIONSHIP_GOALS_BY_LOOKING_FOR,
   educationValueOf,
-  type FilterPreferencesDto,
   type PreferencesDto,
 } from '@mate/contracts';
 import { fitsBothWays, mutualLikes, runModule, type RuleMember, type SwipeRow } from './helpers';
 
-interface Member {
+/** A seeded member as population.mjs makes it: what the hard rules read, and the rest of the rows. */
+interface Member extends RuleMember {
   n: number;
-  userId: string;
   profileId: string;
   email: string;
   accountName: string;
   name: string;
-  age: number;
-  gender: string;
   bio: string;
   location: string;
-  lat: number;
-  lng: number;
-  height: number | null;
   occupation: string | null;
-  education: string | null;
-  lookingFor: string;
-  interests: string[];
-  smoking: string | null;
-  drinking: string | null;
-  exercise: string | null;
-  pets: string | null;
   photos: { id: string; kind: string; order: number; isPrimary: boolean; createdAt: string }[];
-  preferences: Required<FilterPreferencesDto> & Pick<PreferencesDto, 'interests' | 'dealbreakers'>;
+  preferences: RuleMember['preferences'] & Pick<PreferencesDto, 'interests' | 'dealbreakers'>;
   createdAt: string;
   verifiedAt: string;
   updatedAt: string;
