@@ -6,6 +6,9 @@
 // the TypeScript bench, the ESM seeder and plain Node all load it (types in taste.d.cts).
 'use strict';
 
+// require() of an ES module: Node >= 20.19 loads one without top-level await synchronously (the
+// repository's Node). Jest's module loader does not, so tests load this file in a child Node
+// process (runModule in tools/seed/src/helpers.ts), never by importing it.
 const { Rng } = require('./random.mjs');
 
 /** Length of the latent type vector. Dimension 0 is a shared sense of attractiveness. */
