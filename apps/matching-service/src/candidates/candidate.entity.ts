@@ -78,6 +78,10 @@ export class Candidate {
   @Column({ type: 'double precision', nullable: true })
   lng!: number | null;
 
+  /**
+   * The member's primary photo (profile-service's `profilePictureOf`, the same URL as `photos[0]`):
+   * the one picture of cards, match lists and `new_match`.
+   */
   @Column({ name: 'profile_picture', type: 'varchar', length: 300, nullable: true })
   profilePicture!: string | null;
 

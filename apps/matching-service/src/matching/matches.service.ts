@@ -16,7 +16,7 @@ export class MatchesService {
       name: string | null;
       picture: string | null;
     }[] = await this.dataSource.query(
-      `SELECT m.match_id, m.other_id, m.created_at, c.name, coalesce(c.photos -> 0 ->> 'url', c.profile_picture) AS picture
+      `SELECT m.match_id, m.other_id, m.created_at, c.name, c.profile_picture AS picture
          FROM (
            SELECT id AS match_id, user_b AS other_id, created_at FROM match WHERE user_a = $1
            UNION ALL

@@ -163,7 +163,7 @@ export class SwipesService {
     );
     if (!made) return null;
     const members: MatchMember[] = await manager.query(
-      `SELECT user_id AS id, name, coalesce(photos -> 0 ->> 'url', profile_picture) AS "profilePicture"
+      `SELECT user_id AS id, name, profile_picture AS "profilePicture"
        FROM candidate WHERE user_id IN ($1, $2) ORDER BY user_id`,
       [a, b],
     );
