@@ -270,6 +270,9 @@ describe('profile editing, completion, onboarding and public profiles', () => {
         drinking: null,
         exercise: null,
         pets: null,
+        bio: null,
+        occupation: null,
+        photos: [],
         updatedAt: expect.any(String),
       });
     });

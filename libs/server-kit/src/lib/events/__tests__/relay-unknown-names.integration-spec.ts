@@ -43,7 +43,7 @@ describe('outbox relay and unknown names', () => {
     const unknownJob = randomUUID();
     await ds.query(
       `INSERT INTO outbox (id, kind, name, body, created_at) VALUES
-         ($1, 'event', 'match.created', '{"id":"x"}', now() - interval '1 minute'),
+         ($1, 'event', 'call.started', '{"id":"x"}', now() - interval '1 minute'),
          ($2, 'job', 'jobs.push', '{"id":"y"}', now() - interval '1 minute')`,
       [unknownEvent, unknownJob],
     );
