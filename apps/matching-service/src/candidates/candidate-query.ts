@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { DEFAULT_PREFERENCES, INTERESTED_IN_OPTIONS } from '@mate/contracts';
+import type { ScoringProfile } from '../scoring';
 import { Candidate } from './candidate.entity';
 import { isDefaultAgeRangeSql, mutualRulesSql } from './candidate-rules';
 
@@ -19,11 +20,42 @@ const UNPLACED_SHARE = 0.25;
 /** Kilometres per degree of latitude (a slight overestimate keeps the band wide enough). */
 const KM_PER_DEGREE_LAT = 110;
 
-/** A candidate of the pool and the great-circle distance to it (null when either place is unknown). */
-export interface PoolMember {
-  candidate: Candidate;
+/**
+ * A member of the pool as ranking reads it and the great-circle distance to them (null when
+ * either place is unknown). Only the ranking's columns: the card's are read for the few served.
+ */
+export interface PoolMember extends ScoringProfile {
   distanceKm: number | null;
 }
+
+/** What a Discover card shows of a member (suggestion.mapper), read only for the members served. */
+export type CardMember = Pick<
+  Candidate,
+  | 'userId'
+  | 'name'
+  | 'age'
+  | 'bio'
+  | 'locationText'
+  | 'occupation'
+  | 'interests'
+  | 'profilePicture'
+  | 'photos'
+>;
+
+/**
+ * The columns of `c` that ranking reads, as ScoringProfile's properties, so rows need no mapping.
+ * The model only counts photos, so the pool carries the count, not the photos' JSON.
+ */
+const RANKING_COLUMNS = `c.user_id AS "userId", c.age, c.gender_group AS "genderGroup", c.goals, c.interests,
+  c.height, c.education_value AS "educationValue", c.smoking, c.drinking, c.exercise, c.pets, c.lat, c.lng,
+  jsonb_array_length(c.photos) AS "photoCount", c.min_age AS "minAge", c.max_age AS "maxAge",
+  c.max_distance AS "maxDistance", c.min_height AS "minHeight", c.max_height AS "maxHeight",
+  c.preferred_interests AS "preferredInterests"`;
+
+/** A row of RANKING_COLUMNS. */
+type RankingRow = Omit<ScoringProfile, 'photos'> & { photoCount: number };
+/** A row of RANKING_COLUMNS and the distance to the member. */
+type PoolRow = RankingRow & { distanceKm: number | null };
 
 /** What the like's check finds for one member. */
 export type PairCheck = 'unknown' | 'unsuggestible' | 'outside' | 'fits';
@@ -53,6 +85,8 @@ const acceptsKey = (group: string) =>
  *    swipe key, and stops after its share of the pool. Rows are read only for entries already in
  *    the right place, gender and age, whose own age range, distance and gender list take the
  *    viewer, so the work is bounded by the pool size, not by the population.
+ * 4. Each row answers only RANKING_COLUMNS and the distance: parsing whole rows (bios, photos,
+ *    timestamps, every filter list) for a pool of 300 cost more than the query itself.
  *
  * Parameters: $1 viewer id, $2 pool size, $3 random start in [0, 1). Exported for the benchmark,
  * which prints its plan.
@@ -90,12 +124,12 @@ WITH RECURSIVE v AS (
     + ${UNPLACED_SHARE} * count(*) FILTER (WHERE NOT placed))))::int AS n FROM slots
 )
 SELECT c.*, CASE WHEN v.lat IS NULL OR c.lat IS NULL THEN NULL
-  ELSE s.km END AS distance_km
+  ELSE s.km END AS "distanceKm"
 FROM v, slots s, share, LATERAL (SELECT CASE WHEN s.placed THEN share.n
   ELSE ceil(share.n * ${UNPLACED_SHARE})::int END AS n) slot, LATERAL (
-  (SELECT c.* FROM candidate c WHERE ${slotSql('c.pool_key >= $3')} ORDER BY c.pool_key LIMIT slot.n)
+  (SELECT ${RANKING_COLUMNS} FROM candidate c WHERE ${slotSql('c.pool_key >= $3')} ORDER BY c.pool_key LIMIT slot.n)
   UNION ALL
-  (SELECT c.* FROM candidate c WHERE ${slotSql('c.pool_key < $3')} ORDER BY c.pool_key LIMIT slot.n)
+  (SELECT ${RANKING_COLUMNS} FROM candidate c WHERE ${slotSql('c.pool_key < $3')} ORDER BY c.pool_key LIMIT slot.n)
   LIMIT slot.n
 ) c`;
 
@@ -122,13 +156,22 @@ SELECT c.suggestible, coalesce(v.user_id IS NOT NULL AND (${mutualRulesSql('v', 
 FROM candidate c LEFT JOIN candidate v ON v.user_id = $1
 WHERE c.user_id = $2`;
 
-/** A member and the distance to them from the viewer's place. */
+/** The ranking's view of one member and the distance to them from the viewer's place. */
 const MEMBER_SQL = `
-SELECT c.*, great_circle_km(v.lat, v.lng, c.lat, c.lng) AS distance_km
+SELECT ${RANKING_COLUMNS}, great_circle_km(v.lat, v.lng, c.lat, c.lng) AS "distanceKm"
 FROM candidate c LEFT JOIN candidate v ON v.user_id = $1
 WHERE c.user_id = $2`;
 
-/** The candidate pool of a viewer and the rule check for one pair, over the candidate table. */
+/** The ranking's view of the viewer. */
+const PROFILE_SQL = `SELECT ${RANKING_COLUMNS} FROM candidate c WHERE c.user_id = $1`;
+
+/** The card columns of the members served, by primary key. */
+const CARDS_SQL = `
+SELECT c.user_id AS "userId", c.name, c.age, c.bio, c.location_text AS "locationText", c.occupation,
+  c.interests, c.profile_picture AS "profilePicture", c.photos
+FROM candidate c WHERE c.user_id = ANY ($1::uuid[])`;
+
+/** The candidate pool of a viewer, the cards served and the rule check for one pair, over the candidate table. */
 @Injectable()
 export class CandidateQuery {
   constructor(private readonly dataSource: DataSource) {}
@@ -138,20 +181,26 @@ export class CandidateQuery {
     return manager.findOneBy(Candidate, { userId });
   }
 
+  /** What ranking reads of a member, or null when matching has not heard of them yet. */
+  async profile(userId: string): Promise<ScoringProfile | null> {
+    const [row] = await this.rows<RankingRow>('candidate-profile', PROFILE_SQL, [userId]);
+    return row ? withPhotos(row) : null;
+  }
+
   /**
    * Up to `size` members who fit the viewer and whom the viewer fits, not yet swiped, sampled
    * in random order from `start` (0 ≤ start < 1, the caller's `POOL_START`, so tests can fix it).
    * Empty when the viewer has no candidate row.
    */
   async pool(viewerId: string, size: number, start: number): Promise<PoolMember[]> {
-    // A named statement: planned once per connection instead of on every request.
-    const pg = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pg.query<Record<string, unknown>>({
-      name: 'candidate-pool',
-      text: CANDIDATE_POOL_SQL,
-      values: [viewerId, size, start],
-    });
-    return rows.map((row) => this.toPoolMember(row));
+    const rows = await this.rows<PoolRow>('candidate-pool', CANDIDATE_POOL_SQL, [viewerId, size, start]);
+    return rows.map(withPhotos);
+  }
+
+  /** The cards of these members by id (members unknown to matching are left out). */
+  async cards(ids: readonly string[]): Promise<Map<string, CardMember>> {
+    const rows = await this.rows<CardMember>('candidate-cards', CARDS_SQL, [ids]);
+    return new Map(rows.map((r) => [r.userId, r]));
   }
 
   /** Whether `viewerId` may like `targetId` under the rules (both directions). */
@@ -169,19 +218,20 @@ export class CandidateQuery {
     return row.fits ? 'fits' : 'outside';
   }
 
-  /** One member as the viewer would see them (for a rewound card), whatever the rules say now. */
+  /** One member as ranking sees them from the viewer (for a rewound card), whatever the rules say now. */
   async member(viewerId: string, targetId: string): Promise<PoolMember | null> {
-    const [row]: Record<string, unknown>[] = await this.dataSource.query(MEMBER_SQL, [viewerId, targetId]);
-    return row ? this.toPoolMember(row) : null;
+    const [row] = await this.rows<PoolRow>('candidate-member', MEMBER_SQL, [viewerId, targetId]);
+    return row ? withPhotos(row) : null;
   }
 
-  /** A raw row as the entity (through the entity's own column mapping) and its distance. */
-  private toPoolMember(row: Record<string, unknown>): PoolMember {
-    const candidate = new Candidate();
-    for (const column of this.dataSource.getMetadata(Candidate).columns) {
-      (candidate as unknown as Record<string, unknown>)[column.propertyName] = row[column.databaseName];
-    }
-    const distance = row['distance_km'];
-    return { candidate, distanceKm: distance === null || distance === undefined ? null : Number(distance) };
+  /** A named statement on the driver's pool: planned once per connection, no ORM layer per call. */
+  private async rows<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    const pg = (this.dataSource.driver as PostgresDriver).master as Pool;
+    return (await pg.query<T>({ name, text, values })).rows;
   }
+}
+
+/** The row itself, given the `photos` ScoringProfile counts (the model reads only how many there are). */
+function withPhotos<T extends RankingRow>(row: T): T & { photos: unknown[] } {
+  return Object.assign(row, { photos: new Array<unknown>(row.photoCount) });
 }

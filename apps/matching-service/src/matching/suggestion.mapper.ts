@@ -1,12 +1,12 @@
 import { coarseDistanceLabel, type SuggestionDto } from '@mate/contracts';
-import type { Candidate } from '../candidates/candidate.entity';
+import type { CardMember } from '../candidates/candidate-query';
 
 /**
  * A candidate as a Discover card (spec 000 §3 plus photos and distance): the score as a whole
  * percent, the photos in display order (the first is the primary), and the distance only as a
  * coarse label. Coordinates never leave the service.
  */
-export function toSuggestion(candidate: Candidate, score: number, distanceKm: number | null): SuggestionDto {
+export function toSuggestion(candidate: CardMember, score: number, distanceKm: number | null): SuggestionDto {
   return {
     user: {
       id: candidate.userId,

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SuggestionDto } from '@mate/contracts';
-import { CANDIDATE_POOL_SIZE, CandidateQuery, type PoolMember } from '../candidates/candidate-query';
+import { CANDIDATE_POOL_SIZE, CandidateQuery } from '../candidates/candidate-query';
 import { ScoringService } from '../scoring';
+import type { RankedCandidate } from '../scoring/model/rank';
 import { POOL_START, type PoolStart } from './pool-start';
 import { toSuggestion } from './suggestion.mapper';
 
@@ -22,44 +23,48 @@ export class SuggestionsService {
 
   /**
    * Suggestions for a member matching knows (a profile.updated or preferences.updated arrived);
-   * none for anyone else, since no rule can be checked without their profile.
+   * none for anyone else, since no rule can be checked without their profile. The pool carries
+   * only what ranking reads; the cards are read for the `limit` served, beside their impressions.
    */
   async suggestions(viewerId: string, limit: number): Promise<SuggestionDto[]> {
-    const viewer = await this.candidates.find(viewerId);
-    if (!viewer) return [];
-    const pool = await this.candidates.pool(viewerId, CANDIDATE_POOL_SIZE, this.poolStart());
-    if (pool.length === 0) return [];
-    const { modelVersion, ranked } = await this.scoring.rank(
-      viewer,
-      pool.map((m) => m.candidate),
-    );
-    const byId = new Map(pool.map((m) => [m.candidate.userId, m]));
-    const served = ranked.slice(0, limit).flatMap((r) => {
-      const member = byId.get(r.userId);
-      return member ? [{ member, score: r.score }] : [];
+    const [viewer, pool] = await Promise.all([
+      this.candidates.profile(viewerId),
+      this.candidates.pool(viewerId, CANDIDATE_POOL_SIZE, this.poolStart()),
+    ]);
+    if (!viewer || pool.length === 0) return [];
+    const { modelVersion, ranked } = await this.scoring.rank(viewer, pool);
+    const served = ranked.slice(0, limit);
+    const [cards] = await Promise.all([
+      this.candidates.cards(served.map((s) => s.userId)),
+      this.recordImpressions(viewerId, served, modelVersion),
+    ]);
+    const distanceOf = new Map(pool.map((m) => [m.userId, m.distanceKm]));
+    return served.flatMap(({ userId, score }) => {
+      const card = cards.get(userId);
+      return card ? [toSuggestion(card, score, distanceOf.get(userId) ?? null)] : [];
     });
-    await this.recordImpressions(viewerId, served, modelVersion);
-    return served.map(({ member, score }) => toSuggestion(member.candidate, score, member.distanceKm));
   }
 
   /** The card of a member the viewer rewound to, scored as the pool would score it. */
   async card(viewerId: string, targetId: string): Promise<SuggestionDto | null> {
-    const [viewer, member] = await Promise.all([
-      this.candidates.find(viewerId),
+    const [viewer, member, cards] = await Promise.all([
+      this.candidates.profile(viewerId),
       this.candidates.member(viewerId, targetId),
+      this.candidates.cards([targetId]),
     ]);
-    if (!member) return null;
+    const card = cards.get(targetId);
+    if (!member || !card) return null;
     const { modelVersion, ranked } = viewer
-      ? await this.scoring.rank(viewer, [member.candidate])
+      ? await this.scoring.rank(viewer, [member])
       : { modelVersion: null, ranked: [] };
     const score = ranked[0]?.score ?? 0;
-    if (modelVersion) await this.recordImpressions(viewerId, [{ member, score }], modelVersion);
-    return toSuggestion(member.candidate, score, member.distanceKm);
+    if (modelVersion) await this.recordImpressions(viewerId, [{ userId: targetId, score }], modelVersion);
+    return toSuggestion(card, score, member.distanceKm);
   }
 
   private async recordImpressions(
     viewerId: string,
-    served: { member: PoolMember; score: number }[],
+    served: RankedCandidate[],
     modelVersion: string,
   ): Promise<void> {
     if (served.length === 0) return;
@@ -70,7 +75,7 @@ export class SuggestionsService {
        ORDER BY target_id
        ON CONFLICT (viewer_id, target_id) DO UPDATE
          SET score = EXCLUDED.score, model_version = EXCLUDED.model_version, served_at = now()`,
-      [viewerId, served.map((s) => s.member.candidate.userId), served.map((s) => s.score), modelVersion],
+      [viewerId, served.map((s) => s.userId), served.map((s) => s.score), modelVersion],
     );
   }
 }
