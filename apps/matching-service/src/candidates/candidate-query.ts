@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool, QueryResultRow } from 'pg';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { DEFAULT_PREFERENCES, INTERESTED_IN_OPTIONS } from '@mate/contracts';
 import type { ScoringProfile } from '../scoring';
-import { Candidate } from './candidate.entity';
+import type { Candidate } from './candidate.entity';
 import { isDefaultAgeRangeSql, mutualRulesSql } from './candidate-rules';
 
 /** How many candidates the query samples for scoring: enough choice for a page, cheap to rank. */
@@ -56,9 +56,6 @@ const RANKING_COLUMNS = `c.user_id AS "userId", c.age, c.gender_group AS "gender
 type RankingRow = Omit<ScoringProfile, 'photos'> & { photoCount: number };
 /** A row of RANKING_COLUMNS and the distance to the member. */
 type PoolRow = RankingRow & { distanceKm: number | null };
-
-/** What the like's check finds for one member. */
-export type PairCheck = 'unknown' | 'unsuggestible' | 'outside' | 'fits';
 
 // The keys of candidate_pool_idx (see the migration); the query must spell them the same way.
 const PLACE_LAT = `coalesce(c.lat, 'NaN')`;
@@ -150,12 +147,6 @@ function slotSql(poolKeyRange: string): string {
     AND NOT EXISTS (SELECT 1 FROM swipe sw WHERE sw.swiper_id = v.user_id AND sw.target_id = c.user_id)`;
 }
 
-/** The like's check for one member: the same rules as the pool, for that pair. */
-const PAIR_SQL = `
-SELECT c.suggestible, coalesce(v.user_id IS NOT NULL AND (${mutualRulesSql('v', 'c')}), false) AS fits
-FROM candidate c LEFT JOIN candidate v ON v.user_id = $1
-WHERE c.user_id = $2`;
-
 /** The ranking's view of one member and the distance to them from the viewer's place. */
 const MEMBER_SQL = `
 SELECT ${RANKING_COLUMNS}, great_circle_km(v.lat, v.lng, c.lat, c.lng) AS "distanceKm"
@@ -171,15 +162,10 @@ SELECT c.user_id AS "userId", c.name, c.age, c.bio, c.location_text AS "location
   c.interests, c.profile_picture AS "profilePicture", c.photos
 FROM candidate c WHERE c.user_id = ANY ($1::uuid[])`;
 
-/** The candidate pool of a viewer, the cards served and the rule check for one pair, over the candidate table. */
+/** The candidate pool of a viewer and the cards served, over the candidate table. */
 @Injectable()
 export class CandidateQuery {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** The viewer's row, or null when matching has not heard of this member yet. */
-  find(userId: string, manager: EntityManager = this.dataSource.manager): Promise<Candidate | null> {
-    return manager.findOneBy(Candidate, { userId });
-  }
 
   /** What ranking reads of a member, or null when matching has not heard of them yet. */
   async profile(userId: string): Promise<ScoringProfile | null> {
@@ -201,21 +187,6 @@ export class CandidateQuery {
   async cards(ids: readonly string[]): Promise<Map<string, CardMember>> {
     const rows = await this.rows<CardMember>('candidate-cards', CARDS_SQL, [ids]);
     return new Map(rows.map((r) => [r.userId, r]));
-  }
-
-  /** Whether `viewerId` may like `targetId` under the rules (both directions). */
-  async checkPair(
-    viewerId: string,
-    targetId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<PairCheck> {
-    const [row]: { suggestible: boolean; fits: boolean }[] = await manager.query(PAIR_SQL, [
-      viewerId,
-      targetId,
-    ]);
-    if (!row) return 'unknown';
-    if (!row.suggestible) return 'unsuggestible';
-    return row.fits ? 'fits' : 'outside';
   }
 
   /** One member as ranking sees them from the viewer (for a rewound card), whatever the rules say now. */

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
 import {
   MatchingMessages,
   type LikeResultDto,
@@ -7,10 +9,10 @@ import {
   type SuggestionDto,
 } from '@mate/contracts';
 import { badRequest, notFound, OutboxService } from '@mate/server-kit';
-import { CandidateQuery } from '../candidates/candidate-query';
 import { mutualRulesSql } from '../candidates/candidate-rules';
-import { Swipe } from '../swipes/swipe.entity';
-import { MatchNotifier, type MatchMember, type NewMatch } from './match-notifier';
+import { LIKE_SQL, type LikeRow } from './like-statement';
+import { MatchNotifier, type MatchMember } from './match-notifier';
+import { inPairTransaction } from './pair-transaction';
 import { SuggestionsService } from './suggestions.service';
 
 /** The pair in the order the match table stores it (user_a < user_b). */
@@ -18,16 +20,15 @@ const ordered = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y
 
 /**
  * Likes, passes and rewinds. A like is checked against the same rules as the candidate pool
- * (CandidateQuery.checkPair); a like that meets an earlier like from the other side makes the
- * match. Both likes of a pair take the same pair lock first, so two concurrent mutual likes run
- * one after the other and the second one sees the first: exactly one match, made by whichever
- * commits second (the unique pair is the last guard).
+ * (mutualRulesSql); a like that meets an earlier like from the other side makes the match. Both
+ * likes of a pair take the same pair lock first (inPairTransaction), so two concurrent mutual
+ * likes run one after the other and the second one sees the first: exactly one match, made by
+ * whichever commits second (the unique pair is the last guard).
  */
 @Injectable()
 export class SwipesService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly candidates: CandidateQuery,
     private readonly outbox: OutboxService,
     private readonly notifier: MatchNotifier,
     private readonly suggestions: SuggestionsService,
@@ -38,52 +39,60 @@ export class SwipesService {
    * Refused for oneself, an unknown member (404), a member already passed (the card is gone;
    * rewind brings it back), and with one answer for a member who is not suggestible or outside
    * the rules either way: the liker learns that they cannot like this person, not why.
+   * One statement under the pair's lock (LIKE_SQL: three round trips in all); new_match is pushed
+   * after the commit.
    */
   async like(viewerId: string, targetId: string): Promise<LikeResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.likeSelf);
-    const { result, created } = await this.dataSource.transaction(async (manager) => {
-      await this.lockPair(manager, viewerId, targetId);
-      const previous = await manager.findOneBy(Swipe, { swiperId: viewerId, targetId });
-      if (previous) return { result: await this.repeatedLike(manager, previous), created: null };
-
-      const check = await this.candidates.checkPair(viewerId, targetId, manager);
-      if (check === 'unknown') throw notFound(MatchingMessages.memberNotFound);
-      if (check !== 'fits') throw badRequest(MatchingMessages.notSuggestible);
-
-      // A swipe written meanwhile by a writer without the pair lock (an older replica mid-deploy, a
-      // seeder) wins: answer as the pair stands.
-      const inserted: unknown[] = await manager.query(
-        `INSERT INTO swipe (swiper_id, target_id, liked) VALUES ($1, $2, true)
-         ON CONFLICT (swiper_id, target_id) DO NOTHING RETURNING target_id`,
-        [viewerId, targetId],
-      );
-      if (inserted.length === 0) {
-        const raced = await manager.findOneByOrFail(Swipe, { swiperId: viewerId, targetId });
-        return { result: await this.repeatedLike(manager, raced), created: null };
-      }
-      const likedBack = await manager.existsBy(Swipe, {
-        swiperId: targetId,
-        targetId: viewerId,
-        liked: true,
-      });
-      const made = likedBack ? await this.makeMatch(manager, viewerId, targetId) : null;
-      await this.outbox.publish(manager, 'like.created', {
-        likerId: viewerId,
-        likedId: targetId,
-        matched: likedBack,
-        createdAt: new Date().toISOString(),
-      });
-      if (made) {
-        await this.outbox.publish(manager, 'match.created', {
-          matchId: made.matchId,
-          userIds: ordered(viewerId, targetId),
-          createdAt: made.matchedAt.toISOString(),
-        });
-      }
-      return { result: await this.likeResult(manager, viewerId, targetId), created: made };
+    const [a, b] = ordered(viewerId, targetId);
+    // The outbox rows are built here and written by the statement only if it inserts the like
+    // (like.created, `matched` filled in there) and makes the match (match.created).
+    const matchId = randomUUID();
+    const now = new Date();
+    const likeEvent = this.outbox.factRow('like.created', {
+      likerId: viewerId,
+      likedId: targetId,
+      matched: false,
+      createdAt: now.toISOString(),
     });
-    if (created) await this.notifier.newMatch(created);
-    return result;
+    const matchEvent = this.outbox.factRow('match.created', {
+      matchId,
+      userIds: [a, b],
+      createdAt: now.toISOString(),
+    });
+    const row = await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
+      const { rows } = await client.query<LikeRow>({
+        name: 'like',
+        text: LIKE_SQL,
+        values: [
+          viewerId,
+          targetId,
+          a,
+          b,
+          matchId,
+          now,
+          likeEvent.id,
+          likeEvent.body,
+          matchEvent.id,
+          matchEvent.body,
+        ],
+      });
+      const [answer] = rows;
+      if (answer.previous === false) throw badRequest(MatchingMessages.alreadyPassed);
+      if (answer.previous === null && !answer.inserted) {
+        if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound);
+        if (!answer.fits) throw badRequest(MatchingMessages.notSuggestible);
+        return this.raced(client, viewerId, targetId, a, b);
+      }
+      return answer;
+    });
+    if (row.inserted) this.outbox.nudge();
+    if (row.made) {
+      const find = (id: string): MatchMember =>
+        row.members?.find((m) => m.id === id) ?? { id, name: null, profilePicture: null };
+      await this.notifier.newMatch({ matchId, matchedAt: now, members: [find(a), find(b)] });
+    }
+    return row.match_id ? { matched: true, matchId: row.match_id } : { matched: false };
   }
 
   /**
@@ -93,13 +102,16 @@ export class SwipesService {
    */
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
-    await this.dataSource.transaction(async (manager) => {
-      if (!(await this.candidates.find(targetId, manager))) throw notFound(MatchingMessages.memberNotFound);
-      await this.lockPair(manager, viewerId, targetId);
-      await manager.query(
-        'INSERT INTO swipe (swiper_id, target_id, liked) VALUES ($1, $2, false) ON CONFLICT (swiper_id, target_id) DO NOTHING',
-        [viewerId, targetId],
-      );
+    await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
+      const { rows } = await client.query<{ known: boolean }>({
+        name: 'pass',
+        text: `WITH target AS (SELECT 1 FROM candidate WHERE user_id = $2::uuid), inserted AS (
+                 INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target
+                 ON CONFLICT (swiper_id, target_id) DO NOTHING)
+               SELECT EXISTS (SELECT 1 FROM target) AS known`,
+        values: [viewerId, targetId],
+      });
+      if (!rows[0].known) throw notFound(MatchingMessages.memberNotFound);
     });
     return { passed: true };
   }
@@ -130,45 +142,33 @@ export class SwipesService {
     return card;
   }
 
-  /** Serialises everything done to one pair, whichever side acts (a transaction-scoped lock). */
-  private async lockPair(manager: EntityManager, x: string, y: string): Promise<void> {
-    const [a, b] = ordered(x, y);
-    await manager.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended('matching-pair:' || $1 || ':' || $2, 0))`,
-      [a, b],
+  /**
+   * The answer to a like of a pair that fits but whose insert met a swipe written meanwhile without
+   * the pair lock (an older replica mid-deploy, a seeder): a pass stands (rewind first), a like
+   * repeats as the pair stands now.
+   */
+  private async raced(
+    client: PoolClient,
+    viewerId: string,
+    targetId: string,
+    a: string,
+    b: string,
+  ): Promise<LikeRow> {
+    const { rows } = await client.query<{ liked: boolean; match_id: string | null }>(
+      `SELECT s.liked, (SELECT id FROM match WHERE user_a = $3 AND user_b = $4) AS match_id
+       FROM swipe s WHERE s.swiper_id = $1 AND s.target_id = $2`,
+      [viewerId, targetId, a, b],
     );
-  }
-
-  /** The answer to a like of a pair already swiped: a pass stands (rewind first), a like repeats. */
-  private async repeatedLike(manager: EntityManager, previous: Swipe): Promise<LikeResultDto> {
-    if (!previous.liked) throw badRequest(MatchingMessages.alreadyPassed);
-    return this.likeResult(manager, previous.swiperId, previous.targetId);
-  }
-
-  private async likeResult(manager: EntityManager, x: string, y: string): Promise<LikeResultDto> {
-    const [a, b] = ordered(x, y);
-    const [match]: { id: string }[] = await manager.query(
-      'SELECT id FROM match WHERE user_a = $1 AND user_b = $2',
-      [a, b],
-    );
-    return match ? { matched: true, matchId: match.id } : { matched: false };
-  }
-
-  /** The match of the pair, or null when it existed already (then nobody is told twice). */
-  private async makeMatch(manager: EntityManager, x: string, y: string): Promise<NewMatch | null> {
-    const [a, b] = ordered(x, y);
-    const [made]: { id: string; created_at: Date }[] = await manager.query(
-      `INSERT INTO match (user_a, user_b) VALUES ($1, $2) ON CONFLICT (user_a, user_b) DO NOTHING RETURNING id, created_at`,
-      [a, b],
-    );
-    if (!made) return null;
-    const members: MatchMember[] = await manager.query(
-      `SELECT user_id AS id, name, profile_picture AS "profilePicture"
-       FROM candidate WHERE user_id IN ($1, $2) ORDER BY user_id`,
-      [a, b],
-    );
-    const find = (id: string): MatchMember =>
-      members.find((m) => m.id === id) ?? { id, name: null, profilePicture: null };
-    return { matchId: made.id, matchedAt: made.created_at, members: [find(a), find(b)] };
+    if (!rows[0]?.liked) throw badRequest(MatchingMessages.alreadyPassed);
+    const { match_id } = rows[0];
+    return {
+      previous: true,
+      suggestible: true,
+      fits: true,
+      inserted: false,
+      made: false,
+      match_id,
+      members: null,
+    };
   }
 }

@@ -112,15 +112,8 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
    */
   async publish<N extends EventName>(manager: EntityManager, name: N, payload: EventPayloads[N]): Promise<EventEnvelope<N>> {
     const definition = EVENT_CATALOGUE[name];
-    const id = randomUUID();
-    const envelope: EventEnvelope<N> = {
-      id,
-      name,
-      version: definition.version,
-      producer: this.options.service,
-      occurredAt: new Date().toISOString(),
-      payload,
-    };
+    const envelope = this.envelope(name, payload);
+    const id = envelope.id;
     if (definition.aggregate) {
       const aggregateId = aggregateIdOf(name, payload);
       if (!aggregateId) throw new Error(`${name} needs its ${definition.aggregate.idField} to be published`);
@@ -128,10 +121,25 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
       envelope.aggregateId = aggregateId;
       envelope.aggregateVersion = await this.nextVersion(manager, definition.aggregate.type, aggregateId);
     }
-    const requestId = currentRequestId();
-    if (requestId) envelope.requestId = requestId;
     await this.insert(manager, id, 'event', name, envelope);
     return envelope;
+  }
+
+  /**
+   * The outbox row of a fact (an event without an aggregate, so no version to take) for a producer
+   * that inserts it (`INSERT INTO outbox (id, kind, name, body)`) within its own statement, saving
+   * the round trip of publish() on a hot path. The same transaction rules apply; call `nudge()`
+   * once that transaction has committed.
+   */
+  factRow<N extends EventName>(name: N, payload: EventPayloads[N]): { id: string; kind: 'event'; name: N; body: EventEnvelope<N> } {
+    if (EVENT_CATALOGUE[name].aggregate) throw new Error(`${name} carries an aggregate version: use publish()`);
+    const body = this.envelope(name, payload);
+    return { id: body.id, kind: 'event', name, body };
+  }
+
+  /** Asks the relay for a pass soon: for rows written without publish(), after their commit. */
+  nudge(): void {
+    if (this.options.relayEnabled && this.failures === 0) setImmediate(() => this.tick());
   }
 
   async enqueueJob<Q extends QueueName>(manager: EntityManager, queue: Q, data: JobPayloads[Q]): Promise<string> {
@@ -161,6 +169,20 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
       this.queues.set(name, queue);
     }
     return queue;
+  }
+
+  private envelope<N extends EventName>(name: N, payload: EventPayloads[N]): EventEnvelope<N> {
+    const envelope: EventEnvelope<N> = {
+      id: randomUUID(),
+      name,
+      version: EVENT_CATALOGUE[name].version,
+      producer: this.options.service,
+      occurredAt: new Date().toISOString(),
+      payload,
+    };
+    const requestId = currentRequestId();
+    if (requestId) envelope.requestId = requestId;
+    return envelope;
   }
 
   private async insert(manager: EntityManager, id: string, kind: 'event' | 'job', name: string, body: object) {

@@ -1,0 +1,64 @@
+import { mutualRulesSql } from '../candidates/candidate-rules';
+
+/**
+ * A like in one statement, run under the pair's lock (inPairTransaction), so its snapshot is taken
+ * after the lock and sees the other side's committed like. It reads the earlier swipe and checks
+ * the pair against the rules (CandidateQuery's pool uses the same mutualRulesSql); only when there
+ * was no earlier swipe and the pair fits does it insert the like, see whether the other side liked
+ * back, insert the match then, and write the outbox rows of like.created (its `matched` filled in
+ * here) and match.created in the same transaction.
+ *
+ * Parameters: $1 liker, $2 liked, $3 and $4 the pair ordered as the match table stores it,
+ * $5 the match id and $6 its time should one be made, $7 and $8 the outbox id and envelope of
+ * like.created, $9 and $10 those of match.created.
+ */
+export const LIKE_SQL = `
+WITH previous AS (
+  SELECT liked FROM swipe WHERE swiper_id = $1::uuid AND target_id = $2::uuid
+), pair AS (
+  SELECT c.suggestible, coalesce(v.user_id IS NOT NULL AND (${mutualRulesSql('v', 'c')}), false) AS fits
+  FROM candidate c LEFT JOIN candidate v ON v.user_id = $1::uuid
+  WHERE c.user_id = $2::uuid
+), inserted AS (
+  -- A swipe written meanwhile by a writer without the pair lock (an older replica mid-deploy, a
+  -- seeder) wins: nothing inserted, and the caller answers as the pair stands.
+  INSERT INTO swipe (swiper_id, target_id, liked)
+  SELECT $1::uuid, $2::uuid, true FROM pair WHERE pair.fits AND NOT EXISTS (SELECT 1 FROM previous)
+  ON CONFLICT (swiper_id, target_id) DO NOTHING
+  RETURNING EXISTS (SELECT 1 FROM swipe WHERE swiper_id = $2::uuid AND target_id = $1::uuid AND liked) AS liked_back
+), made AS (
+  INSERT INTO match (id, user_a, user_b, created_at)
+  SELECT $5::uuid, $3::uuid, $4::uuid, $6::timestamptz FROM inserted WHERE inserted.liked_back
+  ON CONFLICT (user_a, user_b) DO NOTHING
+  RETURNING id
+), like_event AS (
+  INSERT INTO outbox (id, kind, name, body)
+  SELECT $7::uuid, 'event', 'like.created', jsonb_set($8::jsonb, '{payload,matched}', to_jsonb(inserted.liked_back))
+  FROM inserted
+), match_event AS (
+  INSERT INTO outbox (id, kind, name, body) SELECT $9::uuid, 'event', 'match.created', $10::jsonb FROM made
+)
+SELECT (SELECT liked FROM previous) AS previous,
+  (SELECT suggestible FROM pair) AS suggestible,
+  (SELECT fits FROM pair) AS fits,
+  EXISTS (SELECT 1 FROM inserted) AS inserted,
+  EXISTS (SELECT 1 FROM made) AS made,
+  coalesce((SELECT id FROM made), (SELECT id FROM match WHERE user_a = $3::uuid AND user_b = $4::uuid)) AS match_id,
+  (SELECT json_agg(json_build_object('id', c.user_id, 'name', c.name, 'profilePicture', c.profile_picture)
+      ORDER BY c.user_id)
+    FROM candidate c WHERE c.user_id IN ($3::uuid, $4::uuid) AND EXISTS (SELECT 1 FROM made)) AS members`;
+
+/** The answer of LIKE_SQL. */
+export interface LikeRow {
+  /** The earlier swipe of the pair by the liker: true a like, false a pass, null none. */
+  previous: boolean | null;
+  /** Null when matching does not know the liked member. */
+  suggestible: boolean | null;
+  fits: boolean | null;
+  inserted: boolean;
+  made: boolean;
+  /** The pair's match, made now or before; null when there is none. */
+  match_id: string | null;
+  /** Both members as new_match shows them (ordered by id), when the match was made now. */
+  members: { id: string; name: string | null; profilePicture: string | null }[] | null;
+}
