@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { FitMetrics } from './model/fit';
 import type { ModelParams } from './model/model';
 import type { MemberStats, ScoringProfile, SwipeRecord } from './model/profile';
+import type { RankContext } from './model/rank';
 
 /** Rows written per statement when a refit stores member factors. */
 const WRITE_BATCH = 2_000;
@@ -11,14 +12,17 @@ const READ_BATCH = 5_000;
 /** Fitted models kept for inspection (the newest is active). */
 const KEEP_MODELS = 20;
 
-interface FactorRow {
-  user_id: string;
-  taste: number[];
-  appeal: number[];
+/** A row of rankContext: the factors come as text ('{0.1,-0.2}'), cheaper to split than to parse as arrays. */
+interface ContextRow {
+  id: string;
+  taste: string | null;
+  appeal: string | null;
   likes_given: number;
   swipes_given: number;
   likes_received: number;
   swipes_received: number;
+  liked_viewer: boolean;
+  impressions: number;
 }
 
 /** The columns of `candidate` the model reads, as ScoringProfile's properties. */
@@ -40,37 +44,39 @@ export class ScoringRepository {
     return rows[0]?.params ?? null;
   }
 
-  /** Learned statistics of these members under `version` (members without a row are newcomers). */
-  async memberStats(ids: readonly string[], version: string): Promise<Map<string, MemberStats>> {
-    const rows: FactorRow[] = await this.dataSource.query(
-      `SELECT user_id, taste, appeal, likes_given, swipes_given, likes_received, swipes_received
-       FROM member_factor WHERE user_id = ANY($1::uuid[]) AND model_version = $2`,
-      [ids, version],
-    );
-    return new Map(rows.map((r) => [r.user_id, statsOf(r)]));
-  }
-
-  /** Which of `ids` have liked the viewer. */
-  async likedBy(viewerId: string, ids: readonly string[]): Promise<Set<string>> {
-    const rows: { swiper_id: string }[] = await this.dataSource.query(
-      'SELECT swiper_id FROM swipe WHERE target_id = $1 AND liked AND swiper_id = ANY($2::uuid[])',
-      [viewerId, ids],
-    );
-    return new Set(rows.map((r) => r.swiper_id));
-  }
-
   /**
-   * How many viewers each of `ids` was shown to in the last `windowHours`: `impression` holds one
-   * row per viewer and member shown, so a viewer reloading Discover counts once.
+   * What ranking knows about a viewer's pool besides the profiles, in one statement: the learned
+   * statistics of the viewer and of `ids` under `version` (members without a row are newcomers),
+   * which of `ids` have liked the viewer, and how many viewers each of `ids` was shown to in the
+   * last `windowHours` (`impression` holds one row per viewer and member shown, so a viewer
+   * reloading Discover counts once).
    */
-  async recentImpressions(ids: readonly string[], windowHours: number): Promise<Map<string, number>> {
-    const rows: { target_id: string; n: number }[] = await this.dataSource.query(
-      `SELECT target_id, count(*)::int AS n FROM impression
-       WHERE target_id = ANY($1::uuid[]) AND served_at > now() - make_interval(hours => $2)
-       GROUP BY target_id`,
-      [ids, windowHours],
+  async rankContext(
+    viewerId: string,
+    ids: readonly string[],
+    version: string,
+    windowHours: number,
+  ): Promise<Omit<RankContext, 'exposureStrength'>> {
+    const rows: ContextRow[] = await this.dataSource.query(
+      `SELECT m.id, f.taste::text, f.appeal::text, f.likes_given, f.swipes_given, f.likes_received,
+         f.swipes_received, l.swiper_id IS NOT NULL AS liked_viewer, coalesce(i.n, 0)::int AS impressions
+       FROM unnest($2::uuid[]) AS m (id)
+       LEFT JOIN member_factor f ON f.user_id = m.id AND f.model_version = $3
+       LEFT JOIN (SELECT swiper_id FROM swipe WHERE target_id = $1 AND liked) l ON l.swiper_id = m.id
+       LEFT JOIN (SELECT target_id, count(*) AS n FROM impression
+                   WHERE target_id = ANY ($2::uuid[]) AND served_at > now() - make_interval(hours => $4)
+                   GROUP BY target_id) i ON i.target_id = m.id`,
+      [viewerId, [viewerId, ...ids], version, windowHours],
     );
-    return new Map(rows.map((r) => [r.target_id, r.n]));
+    const stats = new Map<string, MemberStats>();
+    const likedViewer = new Set<string>();
+    const recentImpressions = new Map<string, number>();
+    for (const r of rows) {
+      if (r.taste !== null) stats.set(r.id, statsOf(r));
+      if (r.liked_viewer) likedViewer.add(r.id);
+      if (r.impressions > 0 && r.id !== viewerId) recentImpressions.set(r.id, r.impressions);
+    }
+    return { stats, likedViewer, recentImpressions };
   }
 
   /** The most recent swipes, at most `cap`. */
@@ -111,6 +117,9 @@ export class ScoringRepository {
         await writeFactors(tx, params.version, entries.slice(i, i + WRITE_BATCH));
       }
       await tx.query('DELETE FROM member_factor WHERE model_version <> $1', [params.version]);
+      // Every row changed: without fresh statistics the planner reads member_factor by the version
+      // index (all of it) instead of by the ids a ranking asks for.
+      await tx.query('ANALYZE member_factor');
       await tx.query(
         `INSERT INTO scoring_model (version, trained_on, params, metrics) VALUES ($1, $2, $3, $4)`,
         [params.version, metrics.trainedOn, JSON.stringify(params), JSON.stringify(metrics)],
@@ -152,13 +161,18 @@ async function writeFactors(
   );
 }
 
-function statsOf(r: FactorRow): MemberStats {
+function statsOf(r: ContextRow): MemberStats {
   return {
-    taste: r.taste.map(Number),
-    appeal: r.appeal.map(Number),
+    taste: numbers(r.taste ?? '{}'),
+    appeal: numbers(r.appeal ?? '{}'),
     likesGiven: r.likes_given,
     swipesGiven: r.swipes_given,
     likesReceived: r.likes_received,
     swipesReceived: r.swipes_received,
   };
+}
+
+/** A real[] in its text form ('{0.1,-0.2}', never quoted or null inside) as numbers. */
+function numbers(text: string): number[] {
+  return text.length > 2 ? text.slice(1, -1).split(',').map(Number) : [];
 }

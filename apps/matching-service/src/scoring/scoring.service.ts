@@ -37,23 +37,19 @@ export class ScoringService {
   /**
    * The pool ordered best first for the viewer, each with its reciprocal score (0..1). Reads who in
    * the pool already liked the viewer, what the model learned about them, and their recent
-   * exposure: three indexed queries over the pool's ids.
+   * exposure: one statement over the pool's ids.
    */
   async rank(viewer: ScoringProfile, pool: readonly ScoringProfile[]): Promise<RankResult> {
     const model = await this.currentModel();
     const ids = pool.map((c) => c.userId);
-    const [stats, likedViewer, recentImpressions] = await Promise.all([
-      // The prior has no per-member terms: nothing to read for it.
-      model.params.kind === 'fitted'
-        ? this.repository.memberStats([viewer.userId, ...ids], model.version)
-        : Promise.resolve(new Map()),
-      this.repository.likedBy(viewer.userId, ids),
-      this.repository.recentImpressions(ids, EXPOSURE_WINDOW_HOURS),
-    ]);
-    return {
-      modelVersion: model.version,
-      ranked: rankPool(model, viewer, pool, { stats, likedViewer, recentImpressions }),
-    };
+    // The prior has no member rows: its version finds none, so nobody is read as fitted.
+    const context = await this.repository.rankContext(
+      viewer.userId,
+      ids,
+      model.version,
+      EXPOSURE_WINDOW_HOURS,
+    );
+    return { modelVersion: model.version, ranked: rankPool(model, viewer, pool, context) };
   }
 
   /** The model in use now. */

@@ -128,18 +128,14 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   /**
    * The outbox row of a fact (an event without an aggregate, so no version to take) for a producer
    * that inserts it (`INSERT INTO outbox (id, kind, name, body)`) within its own statement, saving
-   * the round trip of publish() on a hot path. The same transaction rules apply; call `nudge()`
-   * once that transaction has committed.
+   * the round trip of publish() on a hot path. The same transaction rules apply. Nothing nudges
+   * the relay: its poll (OUTBOX_POLL_MS) takes such rows in batches, which suits a hot path whose
+   * events nobody waits for.
    */
   factRow<N extends EventName>(name: N, payload: EventPayloads[N]): { id: string; kind: 'event'; name: N; body: EventEnvelope<N> } {
     if (EVENT_CATALOGUE[name].aggregate) throw new Error(`${name} carries an aggregate version: use publish()`);
     const body = this.envelope(name, payload);
     return { id: body.id, kind: 'event', name, body };
-  }
-
-  /** Asks the relay for a pass soon: for rows written without publish(), after their commit. */
-  nudge(): void {
-    if (this.options.relayEnabled && this.failures === 0) setImmediate(() => this.tick());
   }
 
   async enqueueJob<Q extends QueueName>(manager: EntityManager, queue: Q, data: JobPayloads[Q]): Promise<string> {
