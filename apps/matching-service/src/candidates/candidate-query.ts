@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { DEFAULT_PREFERENCES, INTERESTED_IN_OPTIONS } from '@mate/contracts';
+import { namedQuery } from '../named-query';
 import type { ScoringProfile } from '../scoring';
 import type { Candidate } from './candidate.entity';
 import { isDefaultAgeRangeSql, mutualRulesSql } from './candidate-rules';
@@ -169,7 +168,7 @@ export class CandidateQuery {
 
   /** What ranking reads of a member, or null when matching has not heard of them yet. */
   async profile(userId: string): Promise<ScoringProfile | null> {
-    const [row] = await this.rows<RankingRow>('candidate-profile', PROFILE_SQL, [userId]);
+    const [row] = await namedQuery<RankingRow>(this.dataSource, 'candidate-profile', PROFILE_SQL, [userId]);
     return row ? withPhotos(row) : null;
   }
 
@@ -179,26 +178,27 @@ export class CandidateQuery {
    * Empty when the viewer has no candidate row.
    */
   async pool(viewerId: string, size: number, start: number): Promise<PoolMember[]> {
-    const rows = await this.rows<PoolRow>('candidate-pool', CANDIDATE_POOL_SQL, [viewerId, size, start]);
+    const rows = await namedQuery<PoolRow>(this.dataSource, 'candidate-pool', CANDIDATE_POOL_SQL, [
+      viewerId,
+      size,
+      start,
+    ]);
     return rows.map(withPhotos);
   }
 
   /** The cards of these members by id (members unknown to matching are left out). */
   async cards(ids: readonly string[]): Promise<Map<string, CardMember>> {
-    const rows = await this.rows<CardMember>('candidate-cards', CARDS_SQL, [ids]);
+    const rows = await namedQuery<CardMember>(this.dataSource, 'candidate-cards', CARDS_SQL, [ids]);
     return new Map(rows.map((r) => [r.userId, r]));
   }
 
   /** One member as ranking sees them from the viewer (for a rewound card), whatever the rules say now. */
   async member(viewerId: string, targetId: string): Promise<PoolMember | null> {
-    const [row] = await this.rows<PoolRow>('candidate-member', MEMBER_SQL, [viewerId, targetId]);
+    const [row] = await namedQuery<PoolRow>(this.dataSource, 'candidate-member', MEMBER_SQL, [
+      viewerId,
+      targetId,
+    ]);
     return row ? withPhotos(row) : null;
-  }
-
-  /** A named statement on the driver's pool: planned once per connection, no ORM layer per call. */
-  private async rows<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
-    const pg = (this.dataSource.driver as PostgresDriver).master as Pool;
-    return (await pg.query<T>({ name, text, values })).rows;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { driverPool } from '../named-query';
 
 /**
  * The advisory lock key of a pair, the same whichever side acts: 64 bits of a hash of the ordered
@@ -25,7 +25,7 @@ export async function inPairTransaction<T>(
   y: string,
   work: (client: PoolClient) => Promise<T>,
 ): Promise<T> {
-  const client = await ((dataSource.driver as PostgresDriver).master as Pool).connect();
+  const client = await driverPool(dataSource).connect();
   /** Set when the connection cannot be trusted any more: the pool then drops it. */
   let broken: Error | undefined;
   try {

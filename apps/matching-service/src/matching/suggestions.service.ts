@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SuggestionDto } from '@mate/contracts';
 import { CANDIDATE_POOL_SIZE, CandidateQuery } from '../candidates/candidate-query';
+import { namedQuery } from '../named-query';
 import { ScoringService } from '../scoring';
 import type { RankedCandidate } from '../scoring/model/rank';
 import { POOL_START, type PoolStart } from './pool-start';
@@ -68,7 +69,9 @@ export class SuggestionsService {
     modelVersion: string,
   ): Promise<void> {
     if (served.length === 0) return;
-    await this.dataSource.query(
+    await namedQuery(
+      this.dataSource,
+      'record-impressions',
       `INSERT INTO impression (viewer_id, target_id, score, model_version)
        SELECT $1, target_id, score, $4 FROM unnest($2::uuid[], $3::real[]) AS s (target_id, score)
        -- Rows locked in one order, so two loads of one viewer at once cannot deadlock.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { namedQuery } from '../named-query';
 import type { FitMetrics } from './model/fit';
 import type { ModelParams } from './model/model';
 import type { MemberStats, ScoringProfile, SwipeRecord } from './model/profile';
@@ -57,7 +58,9 @@ export class ScoringRepository {
     version: string,
     windowHours: number,
   ): Promise<Omit<RankContext, 'exposureStrength'>> {
-    const rows: ContextRow[] = await this.dataSource.query(
+    const rows = await namedQuery<ContextRow>(
+      this.dataSource,
+      'rank-context',
       `SELECT m.id, f.taste::text, f.appeal::text, f.likes_given, f.swipes_given, f.likes_received,
          f.swipes_received, l.swiper_id IS NOT NULL AS liked_viewer, coalesce(i.n, 0)::int AS impressions
        FROM unnest($2::uuid[]) AS m (id)
