@@ -3,6 +3,7 @@ import { Avatar, Button, Dialog, Icon } from '@mate/ui';
 import { useRef } from 'react';
 import { useAuth } from '../auth/AuthContext';
 import { usePhotoUrl } from '../profile/usePhotos';
+import { memberName } from '../lib/member-name';
 
 /** The other member of a match, as the popup shows them. */
 export type MatchedMember = NewMatchPayload['user'];
@@ -20,7 +21,7 @@ export function MatchDialog({ member, onSendMessage, onKeepSwiping }: MatchDialo
   const { profile, user } = useAuth();
   const photoUrl = usePhotoUrl();
   const sendRef = useRef<HTMLButtonElement>(null);
-  const name = member?.name?.trim() || 'Unknown User';
+  const name = memberName(member?.name);
   const ownName = profile?.name || user?.name || 'You';
 
   return (

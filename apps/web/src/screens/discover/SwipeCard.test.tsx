@@ -39,6 +39,11 @@ describe('SwipeCard', () => {
     return { card: screen.getByRole('article'), rerender };
   }
 
+  it("names a member without a name 'Unknown User'", () => {
+    const { card } = renderCard(aSuggestion(1, { name: '  ', age: 41 }));
+    expect(card).toHaveAccessibleName('Unknown User, 41');
+  });
+
   it('shows name, age, location with the coarse distance, occupation, bio, 5 interests then +N more, and N% Match', () => {
     const { card } = renderCard(
       aSuggestion(1, {

@@ -5,6 +5,7 @@ import { CardPhotos } from './CardPhotos';
 import { swipeLabel, swipeOpacity, swipeTransform, type SwipeDirection } from './swipe';
 import { usePrefersReducedMotion } from './usePrefersReducedMotion';
 import { useSwipeDrag } from './useSwipeDrag';
+import { memberName } from '../../lib/member-name';
 
 /** How far a decided card flies (px): off any screen, whatever the drag had reached. */
 const FLY_OUT_PX = 1500;
@@ -32,7 +33,7 @@ export function SwipeCard({ suggestion, exiting, onDecide }: SwipeCardProps) {
   const { user, score, photos, distance } = suggestion;
   const { offset, dragging, handlers } = useSwipeDrag({ onDecide, disabled: exiting !== null });
   const reducedMotion = usePrefersReducedMotion();
-  const name = user.name?.trim() || 'Unknown User';
+  const name = memberName(user.name);
   const label = exiting ? (exiting === 'right' ? 'LIKE' : 'NOPE') : swipeLabel(offset);
   const shownInterests = user.interests.slice(0, CARD_MAX_INTERESTS);
   const moreInterests = user.interests.length - shownInterests.length;
