@@ -126,6 +126,24 @@ export interface MatchCreatedPayload {
   createdAt: string;
 }
 
+/**
+ * A chat message was stored (chat-service). A fact, once per message: it carries no content
+ * (events are kept in outboxes and queues; a consumer that needs the text asks chat-service).
+ */
+export interface MessageSentPayload {
+  messageId: string;
+  conversationId: string;
+  senderId: string;
+  recipientId: string;
+  /** The message's sequence number in its conversation. */
+  seq: number;
+  /** Length of the content in characters. */
+  length: number;
+  /** Whether it was the conversation's first message (response-rate analytics). */
+  first: boolean;
+  sentAt: string;
+}
+
 export interface EventPayloads {
   'user.registered': UserRegisteredPayload;
   'user.verified': UserVerifiedPayload;
@@ -137,6 +155,7 @@ export interface EventPayloads {
   'preferences.updated': PreferencesUpdatedPayload;
   'like.created': LikeCreatedPayload;
   'match.created': MatchCreatedPayload;
+  'message.sent': MessageSentPayload;
 }
 export type EventName = keyof EventPayloads;
 
@@ -204,10 +223,11 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'profile.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.matching],
+    consumers: [SERVICES.matching, SERVICES.chat],
     later: [SERVICES.admin],
     aggregate: { type: 'profile', idField: 'userId' },
-    description: 'A profile changed (its whole state); matching-service refreshes its candidate row.',
+    description:
+      'A profile changed (its whole state); matching-service refreshes its candidate row, chat-service the name and picture its conversations show.',
   },
   'photo.uploaded': {
     version: 1,
@@ -253,10 +273,19 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'match.created': {
     version: 1,
     producer: SERVICES.matching,
-    consumers: [],
-    later: [SERVICES.chat, SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.chat],
+    later: [SERVICES.notification, SERVICES.admin],
     aggregate: null,
     description: 'Two members liked each other; chat opens their conversation, notifications tell both.',
+  },
+  'message.sent': {
+    version: 1,
+    producer: SERVICES.chat,
+    consumers: [],
+    later: [SERVICES.notification, SERVICES.admin],
+    // A fact: every message matters once; its order is its conversation's `seq`.
+    aggregate: null,
+    description: 'A chat message was stored (no content); feeds push notifications and analytics.',
   },
 };
 

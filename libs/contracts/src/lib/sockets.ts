@@ -1,4 +1,5 @@
 import { EdgeMessages, type ErrorCode } from './errors';
+import type { ChatMessageDto, MarkReadResultDto } from './chat';
 import { SECOND } from './constants';
 import { SERVICES, type ServiceName } from './events';
 
@@ -62,24 +63,40 @@ export interface SocketOk {
   ok: true;
 }
 
-/** A chat message as pushed to both sides (the chat issue owns its final shape). */
-export interface ChatMessagePayload {
-  id: string;
-  senderId: string;
-  recipientId: string;
-  content: string;
-  createdAt: string;
-  /** The sender's client-generated id, so a retried send is recognised. */
-  clientMessageId?: string;
-}
+/** A chat message as pushed to both sides (`ChatMessageDto`, issue 9). */
+export type ChatMessagePayload = ChatMessageDto;
 
+/**
+ * `send_message` (spec 000 §7 `{recipientId, content}`, plus the chat issue's `clientId`). The
+ * `clientId` is the sender's own id for the message: a retry with the same one returns the stored
+ * message. Without one the server makes one (no retry protection then).
+ */
 export interface SendMessagePayload {
   recipientId: string;
   content: string;
-  clientMessageId?: string;
+  clientId?: string;
 }
 export interface RecipientPayload {
   recipientId: string;
+}
+/**
+ * `sync_messages` (the chat issue's resume): what follows the last sequence the client holds in
+ * each conversation it names, and/or every message created after `since` (an ISO time) in any of
+ * the member's conversations. Answered in ascending (conversation, seq) order, at most
+ * `CHAT_SYNC_MAX_MESSAGES`; `hasMore` says to ask again from the new positions.
+ */
+export interface SyncMessagesPayload {
+  conversations?: { userId: string; afterSeq: number }[];
+  since?: string;
+}
+export interface SyncMessagesResult {
+  messages: ChatMessageDto[];
+  hasMore: boolean;
+}
+/** `messages_read`: `userId` read the conversation up to `readUpTo` (the sender's messages show '✓✓ Read'). */
+export interface MessagesReadPayload {
+  userId: string;
+  readUpTo: number;
 }
 export interface MarkAsReadPayload {
   otherUserId: string;
@@ -114,7 +131,7 @@ export interface ServerToClientEvents {
   message_sent: (message: ChatMessagePayload) => void;
   user_typing: (payload: { userId: string }) => void;
   user_stopped_typing: (payload: { userId: string }) => void;
-  messages_read: (payload: { userId: string }) => void;
+  messages_read: (payload: MessagesReadPayload) => void;
   'call:incoming': (payload: { from: string; callerName: string }) => void;
   'call:accepted': (payload: { from: string }) => void;
   'call:rejected': (payload: { from: string }) => void;
@@ -133,7 +150,9 @@ export interface ClientToServerEvents {
   send_message: (payload: SendMessagePayload, ack?: SocketAckCallback<ChatMessagePayload>) => void;
   typing: (payload: RecipientPayload, ack?: SocketAckCallback<SocketOk>) => void;
   stop_typing: (payload: RecipientPayload, ack?: SocketAckCallback<SocketOk>) => void;
-  mark_as_read: (payload: MarkAsReadPayload, ack?: SocketAckCallback<SocketOk>) => void;
+  mark_as_read: (payload: MarkAsReadPayload, ack?: SocketAckCallback<MarkReadResultDto>) => void;
+  /** Resume after a reconnect or a gap in a conversation's sequence (chat issue). */
+  sync_messages: (payload: SyncMessagesPayload, ack?: SocketAckCallback<SyncMessagesResult>) => void;
   'call:initiate': (payload: CallInitiatePayload, ack?: SocketAckCallback<SocketOk>) => void;
   'call:accept': (payload: CallPeerPayload, ack?: SocketAckCallback<SocketOk>) => void;
   'call:reject': (payload: CallPeerPayload, ack?: SocketAckCallback<SocketOk>) => void;
@@ -153,6 +172,7 @@ export const SOCKET_EVENT_OWNERS: Record<ClientEventName, ServiceName> = {
   typing: SERVICES.chat,
   stop_typing: SERVICES.chat,
   mark_as_read: SERVICES.chat,
+  sync_messages: SERVICES.chat,
   'call:initiate': SERVICES.call,
   'call:accept': SERVICES.call,
   'call:reject': SERVICES.call,

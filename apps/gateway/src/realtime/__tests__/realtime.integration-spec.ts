@@ -312,6 +312,10 @@ describe('gateway realtime (socket.io)', () => {
       recipientId,
       content,
       createdAt: new Date().toISOString(),
+      seq: 1,
+      isRead: false,
+      senderName: null,
+      clientId: null,
     });
     const push = (userId: string, content: string) => new RealtimeEmitter(redis, ns.prefix).toUser(userId).emit('new_message', message(userId, content));
 
@@ -464,7 +468,7 @@ describe('gateway realtime (socket.io)', () => {
       const emitter = new RealtimeEmitter(redis, ns.prefix);
       const content = 'z'.repeat(8 * 1024);
       const push = () =>
-        emitter.toUser(reader.userId).emit('new_message', { id: randomUUID(), senderId: randomUUID(), recipientId: reader.userId, content, createdAt: 'now' });
+        emitter.toUser(reader.userId).emit('new_message', { id: randomUUID(), senderId: randomUUID(), recipientId: reader.userId, content, createdAt: 'now', seq: 1, isRead: false, senderName: null, clientId: null });
       // At most 40 MB, in rounds, until the server lets go of the socket (a ping timeout would take 45 s).
       for (let round = 0; round < 25 && open() > 0; round++) await Promise.all(Array.from({ length: 200 }, push));
       await waitFor(async () => open() === 0, { what: 'the server to close the socket that stopped reading', timeoutMs: 5000 });

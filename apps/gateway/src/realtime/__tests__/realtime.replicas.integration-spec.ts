@@ -130,6 +130,10 @@ describe('gateway realtime across two replicas', () => {
     recipientId,
     content: 'hello',
     createdAt: new Date().toISOString(),
+    seq: 1,
+    isRead: false,
+    senderName: null,
+    clientId: null,
   });
 
   it("delivers a service's push to the user's sockets on both replicas", async () => {

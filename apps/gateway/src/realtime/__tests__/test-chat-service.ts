@@ -5,14 +5,14 @@ import { SERVICES, type AuthPrincipal, type ChatMessagePayload } from '@mate/con
 import { BaseServiceEnv, CoreModule, RealtimeEmitter, RealtimeModule, SocketEvent } from '@mate/server-kit';
 
 /**
- * A stand-in for chat-service (which does not exist yet), written the way chat-service will be:
+ * A stand-in for chat-service, written the way chat-service is:
  * `@SocketEvent` handlers with class-validator payloads, pushing through `RealtimeEmitter`. It
  * proves the route gateway → service → acknowledgement and service → member push.
  */
 class SendMessageDto {
   @IsUUID('4', { message: 'recipientId must be a user id' }) recipientId!: string;
   @IsString() @MinLength(1) @MaxLength(5000) content!: string;
-  @IsOptional() @IsString() clientMessageId?: string;
+  @IsOptional() @IsString() clientId?: string;
 }
 
 class RecipientDto {
@@ -21,6 +21,10 @@ class RecipientDto {
 
 class MarkAsReadDto {
   @IsUUID('4', { message: 'otherUserId must be a user id' }) otherUserId!: string;
+}
+
+class SyncDto {
+  @IsOptional() @IsString() since?: string;
 }
 
 /** Lets a test hold `mark_as_read` answers back, to see the gateway's timeout. */
@@ -52,7 +56,10 @@ export class TestChatSocketEvents {
       recipientId: payload.recipientId,
       content: payload.content,
       createdAt: new Date().toISOString(),
-      ...(payload.clientMessageId ? { clientMessageId: payload.clientMessageId } : {}),
+      seq: 1,
+      isRead: false,
+      senderName: null,
+      clientId: payload.clientId ?? null,
     };
     await this.realtime.toUser(payload.recipientId).emit('new_message', message);
     return message;
@@ -69,9 +76,14 @@ export class TestChatSocketEvents {
   }
 
   @SocketEvent('mark_as_read')
-  async markAsRead(_payload: MarkAsReadDto): Promise<{ ok: true }> {
+  async markAsRead(_payload: MarkAsReadDto): Promise<{ readUpTo: number }> {
     await slowReads.wait();
-    return { ok: true };
+    return { readUpTo: 0 };
+  }
+
+  @SocketEvent('sync_messages')
+  sync(_payload: SyncDto): { messages: []; hasMore: false } {
+    return { messages: [], hasMore: false };
   }
 }
 

@@ -38,7 +38,7 @@ describe('logging a failed Redis command (real Redis)', () => {
     await redis.set(realtimeStreamName(ns.prefix), 'not a stream');
     const err: unknown = await new RealtimeEmitter(redis, ns.prefix)
       .toUser('member-1')
-      .emit('new_message', { id: 'm1', senderId: 's1', recipientId: 'member-1', content: 'a private message text', createdAt: 'now' })
+      .emit('new_message', { id: 'm1', senderId: 's1', recipientId: 'member-1', content: 'a private message text', createdAt: 'now', seq: 1, isRead: false, senderName: null, clientId: null })
       .catch((e: unknown) => e);
     const { logger, lines } = capture();
     logger.error({ err }, 'unhandled error');
