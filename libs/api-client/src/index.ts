@@ -8,5 +8,6 @@ export * from './lib/profile';
 export * from './lib/photos';
 export * from './lib/preferences';
 export * from './lib/matching';
+export * from './lib/chat';
 export * from './lib/client';
 export * from './lib/socket';

@@ -65,6 +65,12 @@ export function createFakeApi(): FakeApi {
       getMyMatches: unstubbed('matching.getMyMatches'),
       getMatchStats: unstubbed('matching.getMatchStats'),
     },
+    chat: {
+      getConversations: unstubbed('chat.getConversations'),
+      getConversation: unstubbed('chat.getConversation'),
+      markAsRead: unstubbed('chat.markAsRead'),
+      getUnreadCount: unstubbed('chat.getUnreadCount'),
+    },
   } as FakeApi;
 }
 

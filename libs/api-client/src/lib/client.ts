@@ -1,4 +1,5 @@
 import { createAuthApi, type AuthApi } from './auth';
+import { createChatApi, type ChatApi } from './chat';
 import { HttpClient, type ApiClientConfig } from './http';
 import { createMatchingApi, type MatchingApi } from './matching';
 import { createPhotosApi, type PhotosApi } from './photos';
@@ -16,6 +17,7 @@ export interface MateApi {
   photos: PhotosApi;
   preferences: PreferencesApi;
   matching: MatchingApi;
+  chat: ChatApi;
 }
 
 export function createApiClient(config: ApiClientConfig = {}): MateApi {
@@ -28,5 +30,6 @@ export function createApiClient(config: ApiClientConfig = {}): MateApi {
     photos: createPhotosApi(http),
     preferences: createPreferencesApi(http),
     matching: createMatchingApi(http),
+    chat: createChatApi(http),
   };
 }
