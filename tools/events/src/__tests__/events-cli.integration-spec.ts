@@ -145,7 +145,7 @@ describe('npm run events', () => {
     expect(before.consumers.map((c) => c.consumer).sort()).toEqual(
       [SERVICES.admin, SERVICES.chat, SERVICES.matching, SERVICES.notification, SERVICES.profile].sort(),
     );
-    expect(before.consumers.find((c) => c.consumer === SERVICES.chat)?.state).toBe('not-deployed');
+    expect(before.consumers.find((c) => c.consumer === SERVICES.admin)?.state).toBe('not-deployed');
 
     await auth.get(OutboxService).relayOnce();
     const queued = await statusJson();
@@ -206,9 +206,9 @@ describe('npm run events', () => {
       err: expect.stringContaining('"yesterday" is not a date'),
     });
     expect(await cli('redrive')).toMatchObject({ code: 2, err: expect.stringContaining('Usage: npm run events') });
-    expect(await cli('replay', SERVICES.chat)).toMatchObject({
+    expect(await cli('replay', SERVICES.admin)).toMatchObject({
       code: 1,
-      err: expect.stringContaining('chat-service is not routed any event yet'),
+      err: expect.stringContaining('admin-service is not routed any event yet'),
     });
   });
 
