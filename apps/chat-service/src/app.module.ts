@@ -2,7 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
 import { ChatEnv } from './chat.env';
+import { CHAT_ENTITIES } from './chat/chat.entities';
 import { ChatModule } from './chat/chat.module';
+import { CreateChat1795600000000 } from './migrations/1795600000000-CreateChat';
 
 @Module({})
 export class AppModule {
@@ -12,8 +14,8 @@ export class AppModule {
       service: SERVICES.chat,
       envClass: ChatEnv,
       env,
-      entities: [],
-      migrations: [],
+      entities: CHAT_ENTITIES,
+      migrations: [CreateChat1795600000000],
       features: [ChatModule],
     });
   }
