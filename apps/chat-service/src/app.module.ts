@@ -3,6 +3,7 @@ import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
 import { ChatEnv } from './chat.env';
 import { CHAT_ENTITIES } from './chat/chat.entities';
+import { ChatEventHandlers } from './chat/chat-event.handlers';
 import { ChatModule } from './chat/chat.module';
 import { CreateChat1795600000000 } from './migrations/1795600000000-CreateChat';
 
@@ -17,6 +18,7 @@ export class AppModule {
       entities: CHAT_ENTITIES,
       migrations: [CreateChat1795600000000],
       features: [ChatModule],
+      handlers: ChatEventHandlers,
     });
   }
 }

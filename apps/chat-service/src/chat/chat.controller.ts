@@ -1,24 +1,68 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { AuthPrincipal } from '@mate/contracts';
-import { CurrentUser } from '@mate/server-kit';
+import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type {
+  AuthPrincipal,
+  ConversationPageDto,
+  ConversationSummaryDto,
+  MarkReadResultDto,
+  UnreadCountDto,
+} from '@mate/contracts';
+import { ApiErrors, CurrentUser } from '@mate/server-kit';
+import { ConversationsService } from './conversations.service';
+import { ConversationQueryDto } from './dto/chat-requests.dto';
+import {
+  ConversationPageResponseDto,
+  ConversationSummaryResponseDto,
+  MarkReadResultResponseDto,
+  UnreadCountResponseDto,
+} from './dto/chat-responses.dto';
+import { MemberIdPipe } from './member-id.pipe';
+import { MessagesService } from './messages.service';
 
-export class ChatWhoAmIDto {
-  @ApiProperty({ example: 'chat-service' })
-  service!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  userId!: string;
-}
-
-/** Every route needs a live session (global guard); the kit documents the bearer scheme and the 401. */
+/**
+ * Chat for the signed-in member (spec 000 §7): the conversation list, a conversation's pages, read
+ * state and the unread badge. Every route needs a live session (global guard) and reaches only the
+ * caller's own open conversations; sending is the `send_message` socket event (chat-socket-events.ts).
+ */
 @ApiTags('chat')
 @Controller('api/chat')
 export class ChatController {
-  /** Who is asking: proves the route, the gateway and the session check end to end. */
-  @Get('me')
-  @ApiOkResponse({ type: ChatWhoAmIDto })
-  me(@CurrentUser() user: AuthPrincipal): ChatWhoAmIDto {
-    return { service: 'chat-service', userId: user.userId };
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly messages: MessagesService,
+  ) {}
+
+  @Get('conversations')
+  @ApiOkResponse({
+    type: [ConversationSummaryResponseDto],
+    description: 'Open conversations, newest activity first (at most 500)',
+  })
+  list(@CurrentUser() user: AuthPrincipal): Promise<ConversationSummaryDto[]> {
+    return this.conversations.list(user.userId);
+  }
+
+  @Get('conversation/:userId')
+  @ApiOkResponse({ type: ConversationPageResponseDto, description: 'Ascending seq' })
+  @ApiErrors(400, 404)
+  page(
+    @CurrentUser() user: AuthPrincipal,
+    @Param('userId', MemberIdPipe) userId: string,
+    @Query() query: ConversationQueryDto,
+  ): Promise<ConversationPageDto> {
+    return this.messages.page(user.userId, userId, query);
+  }
+
+  @Post('conversation/:userId/read')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: MarkReadResultResponseDto })
+  @ApiErrors(400, 404)
+  read(@CurrentUser() user: AuthPrincipal, @Param('userId', MemberIdPipe) userId: string): Promise<MarkReadResultDto> {
+    return this.conversations.markRead(user.userId, userId);
+  }
+
+  @Get('unread-count')
+  @ApiOkResponse({ type: UnreadCountResponseDto })
+  unreadCount(@CurrentUser() user: AuthPrincipal): Promise<UnreadCountDto> {
+    return this.conversations.unreadCount(user.userId);
   }
 }

@@ -1,8 +1,22 @@
 import { Module } from '@nestjs/common';
+import { RealtimeModule } from '@mate/server-kit';
 import { ChatController } from './chat.controller';
+import { ChatNotifier } from './chat-notifier';
+import { ChatRateLimiter } from './chat-rate-limits';
+import { ChatSocketEvents } from './chat-socket-events';
+import { ConversationsService } from './conversations.service';
+import { MessagesService } from './messages.service';
 
-/** The generated first feature of chat-service; replace it with the service's own. */
+/** Chat: conversations opened by matches, messages, read state, typing, and their live pushes. */
 @Module({
+  imports: [RealtimeModule.forRoot()],
   controllers: [ChatController],
+  providers: [
+    MessagesService,
+    ConversationsService,
+    ChatNotifier,
+    ChatRateLimiter,
+    ChatSocketEvents,
+  ],
 })
 export class ChatModule {}

@@ -1,0 +1,200 @@
+/**
+ * The statements of chat-service's hot paths. Message rows come back in the shape of MessageRow;
+ * `chat-mapper.ts` turns them into ChatMessageDto.
+ */
+
+/** The message columns every read returns, with the recipient's read position and the sender's name. */
+export const MESSAGE_COLUMNS = `m.id, m.conversation_id, m.seq, m.sender_id, m.recipient_id, m.client_id, m.content, m.created_at`;
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  seq: number;
+  sender_id: string;
+  recipient_id: string;
+  client_id: string;
+  content: string;
+  created_at: Date;
+  /** The recipient's read position in the conversation. */
+  recipient_read_seq: number;
+  sender_name: string | null;
+}
+
+/**
+ * A send, run after the conversation row is locked (inConversationTransaction) so its snapshot
+ * sees every earlier send. Inserts the message with seq = $5 (the locked last_seq + 1) unless the
+ * sender already used the client id; then moves the conversation's last message, adds one to the
+ * recipient's unread counter and writes the message.sent outbox row, its seq, first and sentAt
+ * filled in here. `created_at` is taken after the lock, at millisecond precision, so within a
+ * conversation it grows with seq and reads back exactly as the ISO time the client gets.
+ *
+ * Parameters: $1 message id, $2 conversation id, $3 sender, $4 recipient, $5 seq, $6 client id,
+ * $7 content, $8 outbox id, $9 message.sent envelope.
+ * Answers one row: `inserted` (the new message, or null) and `existing` (the sender's earlier
+ * message with this client id, in whichever conversation, or null).
+ */
+export const SEND_SQL = `
+WITH existing AS (
+  SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
+  FROM message WHERE sender_id = $3::uuid AND client_id = $6::text
+), at AS (
+  SELECT date_trunc('milliseconds', clock_timestamp()) AS now
+), inserted AS (
+  INSERT INTO message (id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at)
+  SELECT $1::uuid, $2::uuid, $5::int, $3::uuid, $4::uuid, $6::text, $7::text, at.now FROM at
+  WHERE NOT EXISTS (SELECT 1 FROM existing)
+  ON CONFLICT (sender_id, client_id) DO NOTHING
+  RETURNING id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
+), moved AS (
+  UPDATE conversation c
+     SET last_seq = i.seq, last_message_id = i.id, last_message_at = i.created_at,
+         a_unread = c.a_unread + (c.member_a = i.recipient_id)::int,
+         b_unread = c.b_unread + (c.member_b = i.recipient_id)::int
+    FROM inserted i WHERE c.id = i.conversation_id
+  RETURNING c.id
+), event AS (
+  INSERT INTO outbox (id, kind, name, body)
+  SELECT $8::uuid, 'event', 'message.sent',
+    jsonb_set(jsonb_set(jsonb_set($9::jsonb,
+      '{payload,seq}', to_jsonb(i.seq)),
+      '{payload,first}', to_jsonb(i.seq = 1)),
+      '{payload,sentAt}', to_jsonb(to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+  FROM inserted i
+)
+SELECT (SELECT row_to_json(i) FROM inserted i) AS inserted,
+       (SELECT row_to_json(e) FROM existing e) AS existing,
+       (SELECT count(*) FROM moved)::int AS moved`;
+
+/** The sender's message with a client id (read again after a concurrent insert won the race). */
+export const EXISTING_SQL = `
+SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
+FROM message WHERE sender_id = $1::uuid AND client_id = $2::text`;
+
+/**
+ * The caller's open conversations, newest activity first, from both sides of the pair (each side
+ * walks its own partial index), with the other member's name and picture and the last message.
+ * $1 caller, $2 the most rows.
+ */
+export const CONVERSATIONS_SQL = `
+WITH mine AS (
+  (SELECT c.id, c.member_b AS other, c.a_unread AS unread, c.last_seq, c.last_message_id, c.matched_at,
+          coalesce(c.last_message_at, c.matched_at) AS activity
+     FROM conversation c WHERE c.member_a = $1::uuid AND c.closed_at IS NULL
+    ORDER BY coalesce(c.last_message_at, c.matched_at) DESC LIMIT $2)
+  UNION ALL
+  (SELECT c.id, c.member_a AS other, c.b_unread AS unread, c.last_seq, c.last_message_id, c.matched_at,
+          coalesce(c.last_message_at, c.matched_at) AS activity
+     FROM conversation c WHERE c.member_b = $1::uuid AND c.closed_at IS NULL
+    ORDER BY coalesce(c.last_message_at, c.matched_at) DESC LIMIT $2)
+)
+SELECT mine.other, mine.unread, mine.last_seq, mine.matched_at, mine.activity,
+       cm.name, cm.profile_picture, m.content AS last_content, m.sender_id AS last_sender_id
+FROM mine
+LEFT JOIN chat_member cm ON cm.user_id = mine.other
+LEFT JOIN message m ON m.id = mine.last_message_id
+ORDER BY mine.activity DESC, mine.id
+LIMIT $2`;
+
+export interface ConversationListRow {
+  other: string;
+  unread: number;
+  last_seq: number;
+  matched_at: Date;
+  activity: Date;
+  name: string | null;
+  profile_picture: string | null;
+  last_content: string | null;
+  last_sender_id: string | null;
+}
+
+/** The caller's unread messages over their open conversations. $1 caller. */
+export const UNREAD_COUNT_SQL = `
+SELECT (coalesce((SELECT sum(a_unread) FROM conversation WHERE member_a = $1::uuid AND closed_at IS NULL), 0)
+      + coalesce((SELECT sum(b_unread) FROM conversation WHERE member_b = $1::uuid AND closed_at IS NULL), 0))::int AS count`;
+
+/**
+ * The open conversation of a pair, as the caller sees it. $1 member_a, $2 member_b, $3 caller.
+ */
+export const CONVERSATION_SQL = `
+SELECT c.id, c.last_seq,
+       CASE WHEN c.member_a = $3::uuid THEN c.b_read_seq ELSE c.a_read_seq END AS other_read_seq,
+       CASE WHEN c.member_a = $3::uuid THEN c.a_read_seq ELSE c.b_read_seq END AS own_read_seq
+FROM conversation c WHERE c.member_a = $1::uuid AND c.member_b = $2::uuid AND c.closed_at IS NULL`;
+
+export interface ConversationRow {
+  id: string;
+  last_seq: number;
+  other_read_seq: number;
+  own_read_seq: number;
+}
+
+/**
+ * One page of a conversation, read newest first or oldest first from a cursor; the caller sorts
+ * ascending. $1 conversation, $2 lower bound (exclusive), $3 upper bound (exclusive), $4 rows,
+ * $5 true to take the lowest seqs in range (after=), false the highest (newest, before=).
+ */
+export const PAGE_SQL = `
+SELECT ${MESSAGE_COLUMNS},
+  CASE WHEN m.recipient_id = c.member_a THEN c.a_read_seq ELSE c.b_read_seq END AS recipient_read_seq,
+  cm.name AS sender_name
+FROM (
+  (SELECT * FROM message WHERE conversation_id = $1::uuid AND seq > $2::int AND seq < $3::int AND $5::boolean
+    ORDER BY seq ASC LIMIT $4)
+  UNION ALL
+  (SELECT * FROM message WHERE conversation_id = $1::uuid AND seq > $2::int AND seq < $3::int AND NOT $5::boolean
+    ORDER BY seq DESC LIMIT $4)
+) m
+JOIN conversation c ON c.id = m.conversation_id
+LEFT JOIN chat_member cm ON cm.user_id = m.sender_id
+ORDER BY m.seq`;
+
+/**
+ * sync_messages: in the caller's open conversations, what follows each named position
+ * ($2 other members, $3 their afterSeq) and/or what was created after $4 (null: none), at most
+ * $5 per conversation, ascending (conversation, seq), at most $5 in all. $1 caller.
+ */
+export const SYNC_SQL = `
+WITH mine AS (
+  SELECT id, member_b AS other, member_a, a_read_seq, b_read_seq FROM conversation WHERE member_a = $1::uuid AND closed_at IS NULL
+  UNION ALL
+  SELECT id, member_a AS other, member_a, a_read_seq, b_read_seq FROM conversation WHERE member_b = $1::uuid AND closed_at IS NULL
+), wanted AS (
+  SELECT w.other, min(w.after_seq) AS after_seq FROM unnest($2::uuid[], $3::int[]) AS w(other, after_seq) GROUP BY w.other
+), picked AS (
+  SELECT p.id FROM mine c JOIN wanted w ON w.other = c.other
+  CROSS JOIN LATERAL (SELECT id FROM message WHERE conversation_id = c.id AND seq > w.after_seq ORDER BY seq LIMIT $5) p
+  UNION
+  SELECT p.id FROM mine c
+  CROSS JOIN LATERAL (SELECT id FROM message WHERE conversation_id = c.id AND created_at > $4::timestamptz ORDER BY seq LIMIT $5) p
+  WHERE $4::timestamptz IS NOT NULL
+)
+SELECT ${MESSAGE_COLUMNS},
+  CASE WHEN m.recipient_id = c.member_a THEN c.a_read_seq ELSE c.b_read_seq END AS recipient_read_seq,
+  cm.name AS sender_name
+FROM picked JOIN message m ON m.id = picked.id
+JOIN mine c ON c.id = m.conversation_id
+LEFT JOIN chat_member cm ON cm.user_id = m.sender_id
+ORDER BY m.conversation_id, m.seq
+LIMIT $5`;
+
+/**
+ * Marks the caller's side of an open conversation read up to its last message and zeroes their
+ * unread counter; answers the position and whether it moved. $1 member_a, $2 member_b, $3 caller.
+ */
+export const MARK_READ_SQL = `
+WITH old AS (
+  SELECT id, member_a, a_read_seq, b_read_seq FROM conversation
+  WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL FOR UPDATE
+), updated AS (
+  UPDATE conversation c
+     SET a_read_seq = CASE WHEN old.member_a = $3::uuid THEN c.last_seq ELSE c.a_read_seq END,
+         a_unread = CASE WHEN old.member_a = $3::uuid THEN 0 ELSE c.a_unread END,
+         b_read_seq = CASE WHEN old.member_a = $3::uuid THEN c.b_read_seq ELSE c.last_seq END,
+         b_unread = CASE WHEN old.member_a = $3::uuid THEN c.b_unread ELSE 0 END
+    FROM old WHERE c.id = old.id
+  RETURNING c.last_seq, CASE WHEN old.member_a = $3::uuid THEN old.a_read_seq ELSE old.b_read_seq END AS previous
+)
+SELECT last_seq, previous FROM updated`;
+
+/** Whether a pair has an open conversation (typing). $1 member_a, $2 member_b. */
+export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL) AS open`;

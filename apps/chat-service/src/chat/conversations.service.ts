@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import {
+  ChatMessages,
+  type ConversationSummaryDto,
+  type MarkReadResultDto,
+  type UnreadCountDto,
+} from '@mate/contracts';
+import { forbidden, notFound } from '@mate/server-kit';
+import { ChatEnv } from '../chat.env';
+import { ChatNotifier } from './chat-notifier';
+import { namedQuery, orderedPair } from './chat-db';
+import { isoTime } from './chat-mapper';
+import {
+  CONVERSATIONS_SQL,
+  MARK_READ_SQL,
+  OPEN_PAIR_SQL,
+  UNREAD_COUNT_SQL,
+  type ConversationListRow,
+} from './chat.sql';
+
+/** The most conversations the list answers (a member with more sees their 500 most recent). */
+export const CONVERSATION_LIST_MAX = 500;
+
+/**
+ * The Messages screen: the caller's open conversations, read state and the unread badge, and the
+ * typing relay between the two members of an open conversation.
+ */
+@Injectable()
+export class ConversationsService {
+  /** Open pairs the typing relay looked up lately: key `a:b`, value the time it stops trusting it. */
+  private readonly openPairs = new Map<string, { open: boolean; until: number }>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChatNotifier,
+    private readonly env: ChatEnv,
+  ) {}
+
+  async list(callerId: string): Promise<ConversationSummaryDto[]> {
+    const rows = await namedQuery<ConversationListRow>(this.dataSource, 'chat_conversations', CONVERSATIONS_SQL, [
+      callerId,
+      CONVERSATION_LIST_MAX,
+    ]);
+    return rows.map((r) => ({
+      userId: r.other,
+      userName: r.name,
+      profilePicture: r.profile_picture,
+      unreadCount: r.unread,
+      lastMessage: r.last_content,
+      lastMessageTime: isoTime(r.activity),
+      lastMessageSenderId: r.last_sender_id,
+      lastSeq: r.last_seq,
+      matchedAt: isoTime(r.matched_at),
+    }));
+  }
+
+  async unreadCount(callerId: string): Promise<UnreadCountDto> {
+    const [row] = await namedQuery<{ count: number }>(this.dataSource, 'chat_unread_count', UNREAD_COUNT_SQL, [callerId]);
+    return { count: row?.count ?? 0 };
+  }
+
+  /**
+   * Everything the other member sent so far is read: the caller's read position moves to the
+   * conversation's last seq and their unread counter to 0; the other member hears `messages_read`
+   * when the position moved.
+   */
+  async markRead(callerId: string, otherId: string): Promise<MarkReadResultDto> {
+    if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
+    const [a, b] = orderedPair(callerId, otherId);
+    const [row] = await namedQuery<{ last_seq: number; previous: number }>(this.dataSource, 'chat_mark_read', MARK_READ_SQL, [
+      a,
+      b,
+      callerId,
+    ]);
+    if (!row) throw notFound(ChatMessages.conversationNotFound);
+    if (row.last_seq !== row.previous) {
+      await this.notifier.read(otherId, { userId: callerId, readUpTo: row.last_seq });
+    }
+    return { readUpTo: row.last_seq };
+  }
+
+  /** Relays typing / stop typing to the other member of an open conversation; 403 otherwise. */
+  async typing(callerId: string, otherId: string, typing: boolean): Promise<void> {
+    if (!(await this.isOpenPair(callerId, otherId))) throw forbidden(ChatMessages.notMatched);
+    await this.notifier.typing(otherId, callerId, typing);
+  }
+
+  /**
+   * Whether the pair has an open conversation, from a short in-process cache: typing events come
+   * several a second and are ephemeral, so a pair closed a few seconds ago may still relay one.
+   */
+  private async isOpenPair(x: string, y: string): Promise<boolean> {
+    if (x === y) return false;
+    const [a, b] = orderedPair(x, y);
+    const key = `${a}:${b}`;
+    const now = Date.now();
+    const cached = this.openPairs.get(key);
+    if (cached && cached.until > now) return cached.open;
+    const [row] = await namedQuery<{ open: boolean }>(this.dataSource, 'chat_open_pair', OPEN_PAIR_SQL, [a, b]);
+    const open = row?.open ?? false;
+    const ttl = this.env.CHAT_TYPING_PAIR_CACHE_MS;
+    if (ttl > 0) {
+      if (this.openPairs.size >= 10_000) this.openPairs.clear();
+      // A refusal is kept for a shorter time, so a pair that just matched types soon.
+      this.openPairs.set(key, { open, until: now + (open ? ttl : Math.min(ttl, 1_000)) });
+    }
+    return open;
+  }
+}

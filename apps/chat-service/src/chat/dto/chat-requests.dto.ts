@@ -1,0 +1,133 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import {
+  CHAT_CLIENT_ID_PATTERN,
+  CHAT_SYNC_MAX_CONVERSATIONS,
+  CONVERSATION_MAX_LIMIT,
+  CONVERSATION_PAGE_SIZE,
+  ChatMessages,
+  type MarkAsReadPayload,
+  type RecipientPayload,
+  type SendMessagePayload,
+  type SyncMessagesPayload,
+} from '@mate/contracts';
+
+/**
+ * The most characters (UTF-16 units) `content` may have as sent, before normalizing: a cap on the
+ * work a hostile payload can cause. 2,000 code points are at most 4,000 units; control characters
+ * the normalizer strips get room to spare.
+ */
+export const RAW_CONTENT_MAX_LENGTH = 8_000;
+
+/** Largest sequence number a cursor may name (a PostgreSQL int). */
+const MAX_SEQ = 2_147_483_647;
+
+/** Query values arrive as text: digits become a number, anything else stays text and fails IsInt. */
+const digits = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
+
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${CONVERSATION_MAX_LIMIT}`;
+const CURSOR_MESSAGE = (name: string) => `${name} must be a whole number of at least 0`;
+
+/** `send_message`. Rules on the content after normalizing (empty, 2,000) are the service's. */
+export class SendMessageDto implements SendMessagePayload {
+  @IsUUID('all', { message: 'recipientId must be a UUID' })
+  @IsString({ message: 'recipientId must be a UUID' })
+  recipientId!: string;
+
+  @MaxLength(RAW_CONTENT_MAX_LENGTH, { message: ChatMessages.tooLong })
+  @IsString({ message: 'content must be text' })
+  content!: string;
+
+  @IsOptional()
+  @Matches(CHAT_CLIENT_ID_PATTERN, { message: ChatMessages.invalidClientId })
+  @IsString({ message: ChatMessages.invalidClientId })
+  clientId?: string;
+}
+
+/** `typing` and `stop_typing`. */
+export class RecipientDto implements RecipientPayload {
+  @IsUUID('all', { message: 'recipientId must be a UUID' })
+  @IsString({ message: 'recipientId must be a UUID' })
+  recipientId!: string;
+}
+
+/** `mark_as_read`. */
+export class MarkAsReadDto implements MarkAsReadPayload {
+  @IsUUID('all', { message: 'otherUserId must be a UUID' })
+  @IsString({ message: 'otherUserId must be a UUID' })
+  otherUserId!: string;
+}
+
+/** One conversation of `sync_messages`: the other member and the last sequence the client holds. */
+export class SyncPositionDto {
+  @IsUUID('all', { message: 'conversations.userId must be a UUID' })
+  @IsString({ message: 'conversations.userId must be a UUID' })
+  userId!: string;
+
+  @Max(MAX_SEQ, { message: CURSOR_MESSAGE('afterSeq') })
+  @Min(0, { message: CURSOR_MESSAGE('afterSeq') })
+  @IsInt({ message: CURSOR_MESSAGE('afterSeq') })
+  afterSeq!: number;
+}
+
+/** `sync_messages`. */
+export class SyncMessagesDto implements SyncMessagesPayload {
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @IsDefined({ each: true })
+  @Type(() => SyncPositionDto)
+  @ArrayMaxSize(CHAT_SYNC_MAX_CONVERSATIONS, {
+    message: `conversations may name at most ${CHAT_SYNC_MAX_CONVERSATIONS} conversations`,
+  })
+  @IsArray({ message: 'conversations must be a list' })
+  conversations?: SyncPositionDto[];
+
+  @IsOptional()
+  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'since must be an ISO 8601 time' })
+  @IsString({ message: 'since must be an ISO 8601 time' })
+  since?: string;
+}
+
+/** `GET /api/chat/conversation/{userId}?limit=50[&before=N | &after=N]`. */
+export class ConversationQueryDto {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: CONVERSATION_MAX_LIMIT, default: CONVERSATION_PAGE_SIZE })
+  @IsOptional()
+  @Transform(digits)
+  @Min(1, { message: LIMIT_MESSAGE })
+  @Max(CONVERSATION_MAX_LIMIT, { message: LIMIT_MESSAGE })
+  @IsInt({ message: LIMIT_MESSAGE })
+  limit: number = CONVERSATION_PAGE_SIZE;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Older messages: those with a lower seq' })
+  @IsOptional()
+  @Transform(digits)
+  @Max(MAX_SEQ, { message: CURSOR_MESSAGE('before') })
+  @Min(0, { message: CURSOR_MESSAGE('before') })
+  @IsInt({ message: CURSOR_MESSAGE('before') })
+  before?: number;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Newer messages: those with a higher seq (resume)' })
+  @IsOptional()
+  @Transform(digits)
+  @Max(MAX_SEQ, { message: CURSOR_MESSAGE('after') })
+  @Min(0, { message: CURSOR_MESSAGE('after') })
+  @IsInt({ message: CURSOR_MESSAGE('after') })
+  after?: number;
+}
+

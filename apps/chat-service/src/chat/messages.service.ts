@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import {
+  CHAT_MESSAGE_MAX_LENGTH,
+  CHAT_SYNC_MAX_MESSAGES,
+  ChatMessages,
+  messageLength,
+  normalizeMessageContent,
+  type ChatMessageDto,
+  type ConversationPageDto,
+  type SyncMessagesResult,
+} from '@mate/contracts';
+import { badRequest, conflict, forbidden, notFound, OutboxService } from '@mate/server-kit';
+import { ChatNotifier } from './chat-notifier';
+import { inConversationTransaction, namedQuery, orderedPair, type LockedConversation } from './chat-db';
+import { toChatMessage, type StoredMessage } from './chat-mapper';
+import { ChatRateLimiter } from './chat-rate-limits';
+import {
+  CONVERSATION_SQL,
+  EXISTING_SQL,
+  PAGE_SQL,
+  SEND_SQL,
+  SYNC_SQL,
+  type ConversationRow,
+  type MessageRow,
+} from './chat.sql';
+import type { ConversationQueryDto, SendMessageDto, SyncMessagesDto } from './dto/chat-requests.dto';
+
+const MAX_SEQ = 2_147_483_647;
+
+/** What a send answers from its transaction: the message and whether it is a retry. */
+interface SendOutcome {
+  message: ChatMessageDto;
+  stored: boolean;
+}
+
+/**
+ * Sending and reading messages (docs/adr/0013-chat-delivery.md): a message is stored with the
+ * next seq of its conversation, under the conversation's row lock, before it is acknowledged or
+ * pushed; a retry with the same client id answers the stored message.
+ */
+@Injectable()
+export class MessagesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly notifier: ChatNotifier,
+    private readonly limits: ChatRateLimiter,
+  ) {}
+
+  async send(senderId: string, payload: SendMessageDto): Promise<ChatMessageDto> {
+    const recipientId = payload.recipientId.toLowerCase();
+    const content = normalizeMessageContent(payload.content);
+    if (content.length === 0) throw badRequest(ChatMessages.emptyMessage);
+    if (messageLength(content) > CHAT_MESSAGE_MAX_LENGTH) throw badRequest(ChatMessages.tooLong);
+    if (recipientId === senderId) throw badRequest(ChatMessages.messageSelf);
+    await this.limits.message(senderId);
+    const clientId = payload.clientId ?? randomUUID();
+
+    const { message } = await inConversationTransaction(this.dataSource, senderId, recipientId, (client, conversation) =>
+      this.store(client, conversation, senderId, recipientId, clientId, content),
+    );
+    // After the commit only: a pushed message is always a stored one. A retry pushes again (the
+    // first push may be what was lost); clients keep each id once.
+    await this.notifier.message(message);
+    return message;
+  }
+
+  private async store(
+    client: PoolClient,
+    conversation: LockedConversation | null,
+    senderId: string,
+    recipientId: string,
+    clientId: string,
+    content: string,
+  ): Promise<SendOutcome> {
+    // Safety seam: a closed conversation (unmatch, block; later issues) refuses like a missing one.
+    if (!conversation || conversation.closed_at) throw forbidden(ChatMessages.notMatched);
+    const recipientReadSeq = conversation.member_a === recipientId ? conversation.a_read_seq : conversation.b_read_seq;
+    const seq = conversation.last_seq + 1;
+    if (seq > MAX_SEQ) throw forbidden(ChatMessages.notMatched);
+    const messageId = randomUUID();
+    const event = this.outbox.factRow('message.sent', {
+      messageId,
+      conversationId: conversation.id,
+      senderId,
+      recipientId,
+      seq,
+      length: messageLength(content),
+      first: seq === 1,
+      sentAt: new Date().toISOString(),
+    });
+    const { rows } = await client.query<{ inserted: StoredMessage | null; existing: StoredMessage | null }>({
+      name: 'chat_send',
+      text: SEND_SQL,
+      values: [messageId, conversation.id, senderId, recipientId, seq, clientId, content, event.id, event.body],
+    });
+    const { inserted } = rows[0];
+    if (inserted) return { message: toChatMessage(inserted, recipientReadSeq, conversation.sender_name), stored: false };
+    // A retry: the sender's earlier message with this client id (read again when a concurrent
+    // send of it, in another conversation, committed after this statement's snapshot).
+    const existing =
+      rows[0].existing ??
+      (await client.query<StoredMessage>({ name: 'chat_existing', text: EXISTING_SQL, values: [senderId, clientId] }))
+        .rows[0];
+    if (!existing || existing.conversation_id !== conversation.id) throw conflict(ChatMessages.clientIdReused);
+    return { message: toChatMessage(existing, recipientReadSeq, conversation.sender_name), stored: true };
+  }
+
+  /** A page of the caller's open conversation with `otherId`, ascending seq. */
+  async page(callerId: string, otherId: string, query: ConversationQueryDto): Promise<ConversationPageDto> {
+    if (query.before !== undefined && query.after !== undefined) {
+      throw badRequest('Give before or after, not both');
+    }
+    const conversation = await this.conversation(callerId, otherId);
+    const limit = query.limit;
+    const ascending = query.after !== undefined;
+    const lower = query.after ?? 0;
+    const upper = query.before ?? MAX_SEQ;
+    const rows = await namedQuery<MessageRow>(this.dataSource, 'chat_page', PAGE_SQL, [
+      conversation.id,
+      lower,
+      upper,
+      limit + 1,
+      ascending,
+    ]);
+    let hasMore = rows.length > limit;
+    if (hasMore) {
+      if (ascending) rows.pop();
+      else rows.shift();
+    }
+    const messages = rows.map((r) => toChatMessage(r, r.recipient_read_seq, r.sender_name));
+    const first = messages[0];
+    if (!ascending) hasMore = first !== undefined && first.seq > 1;
+    return {
+      userId: otherId,
+      messages,
+      hasMore,
+      nextBefore: first && first.seq > 1 ? first.seq : null,
+      lastSeq: conversation.last_seq,
+    };
+  }
+
+  /** sync_messages: what the caller missed, by position and/or by time, in their open conversations. */
+  async sync(callerId: string, payload: SyncMessagesDto): Promise<SyncMessagesResult> {
+    const positions = payload.conversations ?? [];
+    const since = payload.since ? new Date(payload.since) : null;
+    if (since && Number.isNaN(since.getTime())) throw badRequest('since must be an ISO 8601 time');
+    if (positions.length === 0 && !since) return { messages: [], hasMore: false };
+    const rows = await namedQuery<MessageRow>(this.dataSource, 'chat_sync', SYNC_SQL, [
+      callerId,
+      positions.map((p) => p.userId.toLowerCase()),
+      positions.map((p) => p.afterSeq),
+      since,
+      CHAT_SYNC_MAX_MESSAGES + 1,
+    ]);
+    const hasMore = rows.length > CHAT_SYNC_MAX_MESSAGES;
+    return {
+      messages: rows.slice(0, CHAT_SYNC_MAX_MESSAGES).map((r) => toChatMessage(r, r.recipient_read_seq, r.sender_name)),
+      hasMore,
+    };
+  }
+
+  /** The caller's open conversation with `otherId`, or 404 (told the same whether it exists or not). */
+  async conversation(callerId: string, otherId: string): Promise<ConversationRow> {
+    const [a, b] = orderedPair(callerId, otherId);
+    const [row] = await namedQuery<ConversationRow>(this.dataSource, 'chat_conversation', CONVERSATION_SQL, [a, b, callerId]);
+    if (!row || callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
+    return row;
+  }
+}
