@@ -72,7 +72,7 @@ export interface ChatTestBed {
   connect(member: ChatMember): Promise<MemberConnection>;
   /** JSON over HTTP through the gateway, as the member. */
   api<T = Record<string, unknown>>(member: ChatMember | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
-  /** Sends a message on a fresh ack and fails the test if it was refused. */
+  /** Disconnects every socket, stops the gateway, drops chat's database and Redis keys. */
   close(): Promise<void>;
 }
 
@@ -168,7 +168,7 @@ export async function startChatTestBed(label: string, env: TestEnv = {}): Promis
         userIds: a.userId < b.userId ? [a.userId, b.userId] : [b.userId, a.userId],
         createdAt: new Date().toISOString(),
       });
-      if (outcome !== 'applied') throw new Error(`match.created was ${outcome}`);
+      if (outcome !== 'handled') throw new Error(`match.created was ${outcome}`);
       return matchId;
     },
     async connect(member) {
