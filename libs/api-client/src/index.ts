@@ -11,3 +11,4 @@ export * from './lib/matching';
 export * from './lib/chat';
 export * from './lib/client';
 export * from './lib/socket';
+export * from './lib/chat-sync';

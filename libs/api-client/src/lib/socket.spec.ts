@@ -15,25 +15,40 @@ async function startRealtimeServer(transports: ('websocket' | 'polling')[] = ['p
   const tokensSeen: string[] = [];
   const transportsSeen: string[] = [];
   const urlsSeen: string[] = [];
+  /** Per token, the codes the next handshakes are refused with (then the token is checked). */
+  const refusals = new Map<string, string[]>();
   io.use((socket, next) => {
     urlsSeen.push(socket.handshake.url);
     const token = (socket.handshake.auth as { token?: string }).token ?? '';
     tokensSeen.push(token);
     transportsSeen.push(socket.conn.transport.name);
+    const refusal = refusals.get(token)?.shift();
+    if (refusal) return next(Object.assign(new Error(`refused: ${refusal}`), { data: { code: refusal } }));
     if (live.has(token)) return next();
     next(Object.assign(new Error(AuthMessages.sessionExpired), { data: { code: ErrorCode.SessionExpired } }));
   });
   io.on('connection', (socket: Socket) => {
-    socket.on('send_message', (payload: { recipientId: string; content: string }, ack: (a: unknown) => void) => {
-      if (!payload.content) return ack({ error: 'content should not be empty', code: ErrorCode.ValidationFailed });
-      ack({ id: 'm1', senderId: 'me', recipientId: payload.recipientId, content: payload.content, createdAt: 'now' });
-    });
+    socket.on(
+      'send_message',
+      (payload: { recipientId: string; content: string }, ack: (a: unknown) => void) => {
+        if (!payload.content)
+          return ack({ error: 'content should not be empty', code: ErrorCode.ValidationFailed });
+        ack({
+          id: 'm1',
+          senderId: 'me',
+          recipientId: payload.recipientId,
+          content: payload.content,
+          createdAt: 'now',
+        });
+      },
+    );
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     io,
     live,
+    refusals,
     tokensSeen,
     transportsSeen,
     urlsSeen,
@@ -88,7 +103,12 @@ describe('createSocketClient', () => {
       tryAllTransports: true,
     });
     const manager = createSocketClient({ baseUrl: server.url, getToken: () => token }).socket.io;
-    expect([manager.reconnectionAttempts(), manager.reconnectionDelay(), manager.reconnectionDelayMax(), manager.timeout()]).toEqual([10, 1000, 5000, 20000]);
+    expect([
+      manager.reconnectionAttempts(),
+      manager.reconnectionDelay(),
+      manager.reconnectionDelayMax(),
+      manager.timeout(),
+    ]).toEqual([10, 1000, 5000, 20000]);
   });
 
   it('sends the current token in the handshake, not in the URL, and only when asked to connect', async () => {
@@ -148,14 +168,84 @@ describe('createSocketClient', () => {
     expect(c.socket.active).toBe(false);
   });
 
+  it('tries a handshake refused as unavailable or busy again with backoff until it connects; never one refused as unauthorized', async () => {
+    server.live.add('bad-token');
+    server.refusals.set('bad-token', [ErrorCode.Unauthorized]);
+    const bad = createSocketClient({
+      baseUrl: server.url,
+      getToken: () => 'bad-token',
+      options: { reconnectionDelay: 20, reconnectionDelayMax: 50 },
+    });
+    const badRefused = new Promise<Error & { data?: { code?: string } }>((resolve) =>
+      bad.socket.once('connect_error', resolve),
+    );
+    bad.connect();
+    expect((await badRefused).data?.code).toBe(ErrorCode.Unauthorized);
+
+    server.refusals.set('token-1', [
+      ErrorCode.ServiceUnavailable,
+      ErrorCode.RateLimited,
+      ErrorCode.ServiceUnavailable,
+    ]);
+    const c = open();
+    const codes: string[] = [];
+    c.socket.on('connect_error', (err: Error & { data?: { code?: string } }) =>
+      codes.push(String(err.data?.code)),
+    );
+    const connected = next(c, 'connect');
+    c.connect();
+    await connected;
+    expect(codes).toEqual([
+      ErrorCode.ServiceUnavailable,
+      ErrorCode.RateLimited,
+      ErrorCode.ServiceUnavailable,
+    ]);
+    expect(server.tokensSeen.filter((t) => t === 'token-1')).toHaveLength(4);
+    expect(ended).toEqual([]);
+    // The busy client needed three backoffs; the unauthorized one, refused before it, tried once.
+    expect(server.tokensSeen.filter((t) => t === 'bad-token')).toHaveLength(1);
+    expect(bad.socket.active).toBe(false);
+    bad.disconnect();
+  });
+
+  it('stops retrying a refused handshake once the app disconnects', async () => {
+    server.refusals.set('token-1', [ErrorCode.ServiceUnavailable, ErrorCode.ServiceUnavailable]);
+    const c = open({ reconnectionDelay: 200, reconnectionDelayMax: 200 });
+    const refused = new Promise((resolve) => c.socket.once('connect_error', resolve));
+    c.connect();
+    await refused;
+    c.disconnect();
+    // A second client with the same delays connects after its own refusals; the first never came back.
+    server.refusals.set('token-2', [ErrorCode.ServiceUnavailable, ErrorCode.ServiceUnavailable]);
+    server.live.add('token-2');
+    const other = createSocketClient({
+      baseUrl: server.url,
+      getToken: () => 'token-2',
+      options: { reconnectionDelay: 200, reconnectionDelayMax: 200 },
+    });
+    const otherUp = new Promise<void>((resolve) => other.socket.once('connect', () => resolve()));
+    other.connect();
+    await otherUp;
+    other.disconnect();
+    expect(server.tokensSeen.filter((t) => t === 'token-1')).toHaveLength(1);
+  });
+
   it("resolves a request with the acknowledgement and rejects with the server's error", async () => {
     const c = open();
     c.connect();
     await next(c, 'connect');
-    await expect(c.request('send_message', { recipientId: 'u2', content: 'Hi' })).resolves.toMatchObject({ content: 'Hi', recipientId: 'u2' });
-    const refused = await c.request('send_message', { recipientId: 'u2', content: '' }).catch((e: unknown) => e);
+    await expect(c.request('send_message', { recipientId: 'u2', content: 'Hi' })).resolves.toMatchObject({
+      content: 'Hi',
+      recipientId: 'u2',
+    });
+    const refused = await c
+      .request('send_message', { recipientId: 'u2', content: '' })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(SocketError);
-    expect(refused).toMatchObject({ message: 'content should not be empty', code: ErrorCode.ValidationFailed });
+    expect(refused).toMatchObject({
+      message: 'content should not be empty',
+      code: ErrorCode.ValidationFailed,
+    });
   });
 
   it("refuses to send without a connection: 'Socket not connected'", async () => {

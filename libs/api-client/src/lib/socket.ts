@@ -19,7 +19,9 @@ import {
 export type MateSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** What an event's acknowledgement carries when it succeeded. */
-export type SocketResult<E extends ClientEventName> = Parameters<NonNullable<Parameters<ClientToServerEvents[E]>[1]>>[0] extends infer A
+export type SocketResult<E extends ClientEventName> = Parameters<
+  NonNullable<Parameters<ClientToServerEvents[E]>[1]>
+>[0] extends infer A
   ? Exclude<A, { error: string }>
   : never;
 
@@ -74,21 +76,59 @@ export const SOCKET_CLIENT_OPTIONS = {
  * The typed socket.io client of the realtime channel. It sends the bearer token in the handshake's
  * `auth` (never in the URL, where access logs would keep it). After a server-initiated disconnect
  * it reconnects (spec 000 §7) unless the server said the session ended (`session_revoked`, or a
- * handshake refused with SESSION_EXPIRED): then it stays down and calls `onSessionEnded`.
+ * handshake refused with SESSION_EXPIRED): then it stays down and calls `onSessionEnded`. A
+ * handshake refused because the gateway is unavailable or busy is tried again until it succeeds.
  */
-export function createSocketClient({ baseUrl = '', getToken, onSessionEnded, options = {} }: SocketClientConfig): SocketClient {
+export function createSocketClient({
+  baseUrl = '',
+  getToken,
+  onSessionEnded,
+  options = {},
+}: SocketClientConfig): SocketClient {
   const socket: MateSocket = io(baseUrl || undefined, {
     ...SOCKET_CLIENT_OPTIONS,
     ...options,
     auth: (send) => send({ token: getToken() ?? '' }),
   });
   let sessionEnded = false;
+  /** The app asked to be connected (connect() until disconnect()). */
+  let wanted = false;
+  let refusedAttempts = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  const cancelRetry = () => {
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+  };
   const endSession = (reason: SessionEndReason) => {
     if (sessionEnded) return;
     sessionEnded = true;
+    cancelRetry();
     socket.disconnect();
     onSessionEnded?.(reason);
   };
+  /**
+   * socket.io gives up for good after the server's middleware refuses a handshake. A gateway that
+   * lost Redis or is busy refuses with SERVICE_UNAVAILABLE / RATE_LIMITED: try again with the
+   * reconnection delays (1 s doubling to 5 s, jittered) for as long as the session lasts.
+   */
+  const retryRefusedHandshake = () => {
+    if (retryTimer || sessionEnded || !wanted) return;
+    const manager = socket.io;
+    const base = Math.min(manager.reconnectionDelay() * 2 ** refusedAttempts, manager.reconnectionDelayMax());
+    refusedAttempts++;
+    retryTimer = setTimeout(
+      () => {
+        retryTimer = null;
+        if (!sessionEnded && wanted && !socket.connected) socket.connect();
+      },
+      base * (0.5 + Math.random() * 0.5),
+    );
+  };
+
+  socket.on('connect', () => {
+    refusedAttempts = 0;
+    cancelRetry();
+  });
 
   socket.on('session_revoked', ({ reason }) => endSession(reason));
   socket.on('disconnect', (reason) => {
@@ -96,23 +136,30 @@ export function createSocketClient({ baseUrl = '', getToken, onSessionEnded, opt
     if (reason === 'io server disconnect' && !sessionEnded) socket.connect();
   });
   socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
-    if (err.data?.code === ErrorCode.SessionExpired) endSession('expired');
+    const code = err.data?.code;
+    if (code === ErrorCode.SessionExpired) endSession('expired');
+    else if (code === ErrorCode.ServiceUnavailable || code === ErrorCode.RateLimited) retryRefusedHandshake();
   });
 
   return {
     socket,
     connect() {
       sessionEnded = false;
+      wanted = true;
       socket.connect();
     },
     disconnect() {
+      wanted = false;
+      cancelRetry();
       socket.disconnect();
     },
     async request(event, payload) {
       if (!socket.connected) throw new SocketError(SocketMessages.notConnected);
       let answer: unknown;
       try {
-        const emitter = socket.timeout(SOCKET_ACK_TIMEOUT) as unknown as { emitWithAck(e: string, p: unknown): Promise<unknown> };
+        const emitter = socket.timeout(SOCKET_ACK_TIMEOUT) as unknown as {
+          emitWithAck(e: string, p: unknown): Promise<unknown>;
+        };
         answer = await emitter.emitWithAck(event, payload);
       } catch {
         throw new SocketError(SocketMessages.serviceTimeout, ErrorCode.ServiceUnavailable);
