@@ -86,10 +86,14 @@ export function ackError(answer: unknown): SocketErrorAck {
  * JWT secret), so every test goes the way the app goes: socket.io through the gateway, REST
  * through the gateway, events through chat's real consumer.
  */
-export async function startChatTestBed(label: string, env: TestEnv = {}): Promise<ChatTestBed> {
+export async function startChatTestBed(
+  label: string,
+  { env = {}, overrides = [] }: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {},
+): Promise<ChatTestBed> {
   const chat = await startServiceTestBed((e) => AppModule.forRoot(e), {
     label,
     env: { CHAT_MESSAGES_PER_10_SECONDS: '100000', ...env },
+    overrides,
   });
   let gateway: ServiceProcess;
   try {
