@@ -200,3 +200,56 @@ export async function insertMatches(matchingDb, matches) {
     );
   }
 }
+
+/** Messages per INSERT (eight arrays each). */
+const MESSAGE_ROWS_PER_INSERT = 10_000;
+
+/**
+ * chat-service's `conversation` rows of the seeded matches (conversations.mjs), open, with their
+ * last message, read sequences and unread counters, and their `message` rows (seq 1..n).
+ */
+export async function insertConversations(chatDb, conversations) {
+  for (let i = 0; i < conversations.length; i += HISTORY_ROWS_PER_INSERT) {
+    const slice = conversations.slice(i, i + HISTORY_ROWS_PER_INSERT);
+    const last = (c) => c.messages[c.messages.length - 1] ?? null;
+    await chatDb.query(
+      `INSERT INTO conversation (id, member_a, member_b, match_id, matched_at, last_seq, last_message_id, last_message_at,
+                                 a_read_seq, b_read_seq, a_unread, b_unread)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::int[], $7::uuid[],
+                            $8::timestamptz[], $9::int[], $10::int[], $11::int[], $12::int[])`,
+      [
+        slice.map((c) => c.id),
+        slice.map((c) => c.memberA),
+        slice.map((c) => c.memberB),
+        slice.map((c) => c.matchId),
+        slice.map((c) => iso(c.matchedAt)),
+        slice.map((c) => c.messages.length),
+        slice.map((c) => last(c)?.id ?? null),
+        slice.map((c) => (last(c) ? iso(last(c).at) : null)),
+        slice.map((c) => c.aReadSeq),
+        slice.map((c) => c.bReadSeq),
+        slice.map((c) => c.aUnread),
+        slice.map((c) => c.bUnread),
+      ],
+    );
+  }
+  const messages = conversations.flatMap((c) => c.messages.map((m) => ({ c, m })));
+  for (let i = 0; i < messages.length; i += MESSAGE_ROWS_PER_INSERT) {
+    const slice = messages.slice(i, i + MESSAGE_ROWS_PER_INSERT);
+    await chatDb.query(
+      `INSERT INTO message (id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::timestamptz[])`,
+      [
+        slice.map(({ m }) => m.id),
+        slice.map(({ c }) => c.id),
+        slice.map(({ m }) => m.seq),
+        slice.map(({ m }) => m.senderId),
+        slice.map(({ m }) => m.recipientId),
+        slice.map(({ m }) => m.clientId),
+        slice.map(({ m }) => m.content),
+        slice.map(({ m }) => iso(m.at)),
+      ],
+    );
+  }
+  return messages.length;
+}

@@ -9,6 +9,7 @@ import {
   DEFAULT_DATABASE_URL,
   hasProfiles,
   insertPhotos,
+  insertConversations,
   insertMatches,
   insertPreferences,
   insertProfiles,
@@ -18,6 +19,7 @@ import {
   requireTables,
   withDatabase,
 } from './db.mjs';
+import { seedConversations } from './conversations.mjs';
 import { HISTORY_WINDOW, swipeHistory } from './history.mjs';
 import { EMAIL_DOMAIN, memberAt } from './population.mjs';
 import { uuidFrom } from './random.mjs';
@@ -35,11 +37,13 @@ export const USAGE = `Usage: npm run seed -- [options]
   --auth-db URL        auth-service database (default: DATABASE_URL's server, database mate_auth)
   --profile-db URL     profile-service database (default: DATABASE_URL's server, database mate_profile)
   --matching-db URL    matching-service database, for the swipe history (default: DATABASE_URL's server, database mate_matching)
+  --chat-db URL        chat-service database, for the matches' conversations (default: DATABASE_URL's server, database mate_chat)
   --photo-dir DIR      profile-service's PHOTO_DIR (default: $PHOTO_DIR, else <repo>/.data/uploads)
   --seed S             seed of the random choices; the same seed gives the same members (default 42)
   --if-empty           do nothing when the profiles table already has members
   --no-photos          members without photos (and so without a swipe history: Discover shows nobody without a photo)
-  --no-swipes          no swipe history (matching-service's database is not touched)
+  --no-swipes          no swipe history (matching-service's and chat-service's databases are not touched)
+  --no-chats           no conversations for the seeded matches (chat-service's database is not touched)
   --batch-size N       rows per INSERT (default 1000)
   --concurrency N      photos drawn at a time (default: CPU count)
   --pool-threshold N   above this many members, photos reuse a pool of drawn pictures (default 1000)
@@ -62,11 +66,13 @@ export function parseOptions(argv, env = process.env) {
       'auth-db': { type: 'string' },
       'profile-db': { type: 'string' },
       'matching-db': { type: 'string' },
+      'chat-db': { type: 'string' },
       'photo-dir': { type: 'string' },
       seed: { type: 'string', default: '42' },
       'if-empty': { type: 'boolean', default: false },
       'no-photos': { type: 'boolean', default: false },
       'no-swipes': { type: 'boolean', default: false },
+      'no-chats': { type: 'boolean', default: false },
       'batch-size': { type: 'string', default: '1000' },
       concurrency: { type: 'string' },
       'pool-threshold': { type: 'string', default: '1000' },
@@ -82,12 +88,15 @@ export function parseOptions(argv, env = process.env) {
     authDb: values['auth-db'] ?? withDatabase(databaseUrl, 'mate_auth'),
     profileDb: values['profile-db'] ?? withDatabase(databaseUrl, 'mate_profile'),
     matchingDb: values['matching-db'] ?? withDatabase(databaseUrl, 'mate_matching'),
+    chatDb: values['chat-db'] ?? withDatabase(databaseUrl, 'mate_chat'),
     photoDir: path.resolve(values['photo-dir'] ?? env.PHOTO_DIR ?? path.join(ROOT, '.data/uploads')),
     seed: values.seed,
     ifEmpty: values['if-empty'],
     photos: !values['no-photos'],
     // Only members with a photo can be shown in Discover, so only they have swiped and been swiped.
     swipes: !values['no-swipes'] && !values['no-photos'],
+    // Every seeded match has its conversation (and many an exchange), so there are chats only with matches.
+    chats: !values['no-chats'] && !values['no-swipes'] && !values['no-photos'],
     batchSize: integer('batch-size', values['batch-size'], 1),
     concurrency: integer('concurrency', values.concurrency ?? String(os.availableParallelism()), 1),
     poolThreshold: integer('pool-threshold', values['pool-threshold'], 0),
@@ -98,22 +107,24 @@ export function parseOptions(argv, env = process.env) {
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * Seeds the population and its swipe history. Writes into each database inside one transaction
- * (the profile one commits first, then the auth one, then the matching one), so a failed run
- * leaves no half population; the photo files it wrote are removed again. Returns the summary.
+ * Seeds the population, its swipe history and the matches' conversations. Writes into each
+ * database inside one transaction (the profile one commits first, then the auth one, then the
+ * matching one, then the chat one), so a failed run leaves no half population; the photo files it
+ * wrote are removed again. Returns the summary.
  */
 export async function seed(options, log = (line) => process.stdout.write(`[seed] ${line}\n`)) {
   const started = Date.now();
   const authDb = await connect(options.authDb);
   let profileDb;
   let matchingDb = null;
+  let chatDb = null;
   try {
     profileDb = await connect(options.profileDb);
     await requireTables(profileDb, ['profiles'], 'The profile-service');
     if (options.ifEmpty && (await hasProfiles(profileDb))) {
       const { rows } = await profileDb.query('SELECT count(*)::int AS n FROM profiles');
       log(`the profiles table already has ${rows[0].n} member(s); nothing to do (--if-empty)`);
-      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, cities: 0, ms: Date.now() - started };
+      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, conversations: 0, messages: 0, cities: 0, ms: Date.now() - started };
     }
     await requireTables(profileDb, ['photos', 'preferences'], 'The profile-service');
     await requireTables(authDb, ['users'], 'The auth-service');
@@ -121,15 +132,20 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
       matchingDb = await connect(options.matchingDb);
       await requireTables(matchingDb, ['swipe', 'match'], 'The matching-service');
     }
-    return await populate(options, { authDb, profileDb, matchingDb }, log, started);
+    if (options.swipes && options.chats) {
+      chatDb = await connect(options.chatDb);
+      await requireTables(chatDb, ['conversation', 'message'], 'The chat-service');
+    }
+    return await populate(options, { authDb, profileDb, matchingDb, chatDb }, log, started);
   } finally {
+    await chatDb?.end().catch(() => undefined);
     await matchingDb?.end().catch(() => undefined);
     await profileDb?.end().catch(() => undefined);
     await authDb.end().catch(() => undefined);
   }
 }
 
-async function populate(options, { authDb, profileDb, matchingDb }, log, started) {
+async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log, started) {
   const { members: total, batchSize, seed: seedValue } = options;
   if (options.photos && process.env.PHOTO_STORAGE === 's3') {
     throw new Error('photos are written to local storage (PHOTO_DIR); with PHOTO_STORAGE=s3 seed with --no-photos');
@@ -153,7 +169,20 @@ async function populate(options, { authDb, profileDb, matchingDb }, log, started
     })`,
   );
 
-  const stats = { members: 0, photos: 0, byCity: new Map(), photoMs: 0, dbWaitMs: 0, swipes: 0, likes: 0, matches: 0 };
+  const stats = {
+    members: 0,
+    photos: 0,
+    byCity: new Map(),
+    photoMs: 0,
+    dbWaitMs: 0,
+    swipes: 0,
+    likes: 0,
+    matches: 0,
+    conversations: 0,
+    exchanges: 0,
+    messages: 0,
+    unread: 0,
+  };
   /** Members whose swipe history is still to be made (a window at a time). */
   const awaitingHistory = [];
   let pool = null;
@@ -163,6 +192,7 @@ async function populate(options, { authDb, profileDb, matchingDb }, log, started
   await authDb.query('BEGIN');
   await profileDb.query('BEGIN');
   await matchingDb?.query('BEGIN');
+  await chatDb?.query('BEGIN');
   try {
     if (photos && mode === 'pool') {
       const t = Date.now();
@@ -198,7 +228,12 @@ async function populate(options, { authDb, profileDb, matchingDb }, log, started
         awaitingHistory.push(...batch);
         const last = offset + batch.length >= total;
         while (awaitingHistory.length >= HISTORY_WINDOW || (last && awaitingHistory.length > 0)) {
-          histories.push(swipeHistory(seedValue, awaitingHistory.splice(0, HISTORY_WINDOW), { tastes, now }));
+          const window = awaitingHistory.splice(0, HISTORY_WINDOW);
+          const history = swipeHistory(seedValue, window, { tastes, now });
+          const conversations = chatDb
+            ? seedConversations(seedValue, history.matches, new Map(window.map((m) => [m.userId, m])), { now })
+            : [];
+          histories.push({ ...history, conversations });
         }
       }
       const t = Date.now();
@@ -217,11 +252,20 @@ async function populate(options, { authDb, profileDb, matchingDb }, log, started
             await insertMatches(matchingDb, matches);
           }
         })(),
+        (async () => {
+          for (const { conversations } of histories) if (conversations.length) await insertConversations(chatDb, conversations);
+        })(),
       ]);
-      for (const { swipes, matches } of histories) {
+      for (const { swipes, matches, conversations } of histories) {
         stats.swipes += swipes.length;
         stats.likes += swipes.filter((s) => s.liked).length;
         stats.matches += matches.length;
+        for (const c of conversations) {
+          stats.conversations++;
+          stats.messages += c.messages.length;
+          if (c.messages.length) stats.exchanges++;
+          if (c.aUnread + c.bUnread > 0) stats.unread++;
+        }
       }
       inFlight.catch(() => undefined); // awaited (and thrown) at the next turn
       for (const m of batch) stats.byCity.set(m.location, (stats.byCity.get(m.location) ?? 0) + 1);
@@ -236,12 +280,14 @@ async function populate(options, { authDb, profileDb, matchingDb }, log, started
     await profileDb.query('COMMIT');
     await authDb.query('COMMIT');
     await matchingDb?.query('COMMIT');
+    await chatDb?.query('COMMIT');
     stats.dbWaitMs += Date.now() - t;
     committed = true;
   } catch (e) {
     await profileDb.query('ROLLBACK').catch(() => undefined);
     await authDb.query('ROLLBACK').catch(() => undefined);
     await matchingDb?.query('ROLLBACK').catch(() => undefined);
+    await chatDb?.query('ROLLBACK').catch(() => undefined);
     throw e;
   } finally {
     await pool?.dispose();
@@ -257,6 +303,12 @@ async function populate(options, { authDb, profileDb, matchingDb }, log, started
   );
   if (tastes) {
     log(`swipe history: ${stats.swipes} swipes (${stats.likes} likes), ${stats.matches} matches`);
+  }
+  if (chatDb) {
+    log(
+      `conversations: ${stats.conversations} (one per match), ${stats.exchanges} with messages (${stats.messages} messages), ` +
+        `${stats.unread} with unread messages`,
+    );
   }
   if (stats.members) {
     log(
@@ -274,6 +326,8 @@ async function populate(options, { authDb, profileDb, matchingDb }, log, started
     photos: stats.photos,
     swipes: stats.swipes,
     matches: stats.matches,
+    conversations: stats.conversations,
+    messages: stats.messages,
     cities: cityCount,
     firstNumber: first,
     photoMode: mode,

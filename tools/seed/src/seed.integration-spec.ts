@@ -21,6 +21,10 @@ import {
   PREFERENCES_MAX_AGE,
   PREFERENCES_MIN_AGE,
   PROFILE_INTERESTS,
+  CHAT_CLIENT_ID_PATTERN,
+  CHAT_MESSAGE_MAX_LENGTH,
+  messageLength,
+  normalizeMessageContent,
   SMOKING_VALUES,
   photoFileUrl,
   type PhotoSize,
@@ -31,12 +35,12 @@ import { fitsBothWays, mutualLikes, query, ROOT, run, runModule, runSeeder, type
 
 /*
  * The seeder against real databases migrated by the services themselves (`main.js migrate` of
- * the built auth-service, profile-service and matching-service), checked with profile-service's
+ * the built auth-service, profile-service, matching-service and chat-service), checked with profile-service's
  * own code where it matters: its geocoder (coordinates), its image processor (photo bytes), its
  * local storage (deleting a photo) and its file route (serving the photos).
  */
 
-const SERVICES = ['auth-service', 'profile-service', 'matching-service'] as const;
+const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service'] as const;
 const distOf = (svc: string, file: string) => path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src', file);
 const PROFILE_DIST = {
   geocoder: distOf('profile-service', 'geocoding/geocoder.js'),
@@ -87,18 +91,24 @@ interface Pair {
   auth: TestDatabase;
   profile: TestDatabase;
   matching: TestDatabase;
+  chat: TestDatabase;
   photoDir: string;
 }
 
 async function createPair(label: string): Promise<Pair> {
-  const [auth, profile, matching] = await Promise.all(
-    ['auth', 'profile', 'matching'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
+  const [auth, profile, matching, chat] = await Promise.all(
+    ['auth', 'profile', 'matching', 'chat'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
   );
-  await Promise.all([migrate('auth-service', auth.url), migrate('profile-service', profile.url), migrate('matching-service', matching.url)]);
-  return { auth, profile, matching, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
+  await Promise.all([
+    migrate('auth-service', auth.url),
+    migrate('profile-service', profile.url),
+    migrate('matching-service', matching.url),
+    migrate('chat-service', chat.url),
+  ]);
+  return { auth, profile, matching, chat, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
 }
 
-const dropPair = (p: Pair) => [p.auth.drop(), p.profile.drop(), p.matching.drop(), rm(p.photoDir, { recursive: true, force: true })];
+const dropPair = (p: Pair) => [p.auth.drop(), p.profile.drop(), p.matching.drop(), p.chat.drop(), rm(p.photoDir, { recursive: true, force: true })];
 
 const seedArgs = (pair: Pair, ...extra: string[]) => [
   '--auth-db',
@@ -107,6 +117,8 @@ const seedArgs = (pair: Pair, ...extra: string[]) => [
   pair.profile.url,
   '--matching-db',
   pair.matching.url,
+  '--chat-db',
+  pair.chat.url,
   '--photo-dir',
   pair.photoDir,
   ...extra,
@@ -375,6 +387,8 @@ describe('npm run seed', () => {
       ['profile', 'SELECT user_id, min_age, max_age, max_distance, gender_preference, interests, dealbreakers, min_height, max_height, education_preference, relationship_goal_preference, smoking_preference, drinking_preference, exercise_preference, pets_preference, required_interests FROM preferences ORDER BY user_id'],
       ['matching', 'SELECT swiper_id, target_id, liked FROM swipe ORDER BY swiper_id, target_id'],
       ['matching', 'SELECT id, user_a, user_b FROM match ORDER BY id'],
+      ['chat', 'SELECT id, member_a, member_b, match_id, last_seq, a_read_seq, b_read_seq, a_unread, b_unread FROM conversation ORDER BY id'],
+      ['chat', 'SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content FROM message ORDER BY id'],
     ];
     for (const [db, sql] of tables) {
       const [left, right] = await Promise.all([
@@ -585,11 +599,171 @@ describe('npm run seed: the swipe history', () => {
     const nowhere = new URL(h.matching.url);
     nowhere.pathname = '/mate_seed_no_such_database';
     const r = await runSeeder(
-      seedArgs({ ...h, matching: { ...h.matching, url: nowhere.toString() } }, '--members', '5', '--no-photos'),
+      seedArgs({ ...h, matching: { ...h.matching, url: nowhere.toString() }, chat: { ...h.chat, url: nowhere.toString() } }, '--members', '5', '--no-photos'),
     );
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('swipe history');
     const after = await query<{ n: number }>(h.matching.url, 'SELECT count(*)::int AS n FROM swipe');
     expect(after[0].n).toBe(swipes.length);
+  });
+
+  describe("the matches' conversations in chat-service's database", () => {
+    interface ConversationRow {
+      id: string;
+      member_a: string;
+      member_b: string;
+      match_id: string;
+      matched_at: Date;
+      closed_at: Date | null;
+      last_seq: number;
+      last_message_id: string | null;
+      last_message_at: Date | null;
+      a_read_seq: number;
+      b_read_seq: number;
+      a_unread: number;
+      b_unread: number;
+    }
+    interface MessageRow {
+      id: string;
+      conversation_id: string;
+      seq: number;
+      sender_id: string;
+      recipient_id: string;
+      client_id: string;
+      content: string;
+      created_at: Date;
+    }
+    let conversations: ConversationRow[];
+    let messages: Map<string, MessageRow[]>;
+
+    beforeAll(async () => {
+      conversations = await query<ConversationRow>(h.chat.url, 'SELECT * FROM conversation ORDER BY id');
+      messages = new Map(conversations.map((c) => [c.id, []]));
+      for (const m of await query<MessageRow>(h.chat.url, 'SELECT * FROM message ORDER BY conversation_id, seq')) {
+        messages.get(m.conversation_id)?.push(m);
+      }
+    });
+
+    it('opens exactly one conversation per seeded match (named by the match, dated with it), and says how many', async () => {
+      const matches = await query<{ id: string; user_a: string; user_b: string; created_at: Date }>(
+        h.matching.url,
+        'SELECT id, user_a, user_b, created_at FROM match ORDER BY id',
+      );
+      expect(matches.length).toBeGreaterThan(20);
+      expect(conversations.map((c) => [c.id, c.match_id, c.member_a, c.member_b, c.matched_at, c.closed_at])).toEqual(
+        matches.map((m) => [m.id, m.id, m.user_a, m.user_b, m.created_at, null]),
+      );
+      const total = [...messages.values()].reduce((n, list) => n + list.length, 0);
+      const exchanges = conversations.filter((c) => c.last_seq > 0).length;
+      const unread = conversations.filter((c) => c.a_unread + c.b_unread > 0).length;
+      expect(seeded.stdout).toContain(
+        `[seed] conversations: ${conversations.length} (one per match), ${exchanges} with messages (${total} messages), ${unread} with unread messages`,
+      );
+    });
+
+    it('gives a realistic share an exchange of 3–25 messages, numbered 1..n between the two, after the match and before now', () => {
+      const withMessages = conversations.filter((c) => c.last_seq > 0);
+      expect(withMessages.length / conversations.length).toBeGreaterThan(0.4);
+      expect(withMessages.length / conversations.length).toBeLessThan(0.8);
+      const now = new Date();
+      let doubleTexts = 0;
+      for (const c of conversations) {
+        const list = messages.get(c.id) ?? [];
+        expect(list.map((m) => m.seq)).toEqual(Array.from({ length: c.last_seq }, (_, i) => i + 1));
+        if (c.last_seq === 0) {
+          expect([c.last_message_id, c.last_message_at, c.a_read_seq, c.b_read_seq, c.a_unread, c.b_unread]).toEqual([null, null, 0, 0, 0, 0]);
+          continue;
+        }
+        expect(c.last_seq).toBeGreaterThanOrEqual(3);
+        expect(c.last_seq).toBeLessThanOrEqual(25);
+        const last = list[list.length - 1];
+        expect([c.last_message_id, c.last_message_at]).toEqual([last.id, last.created_at]);
+        list.forEach((m, i) => {
+          expect([m.sender_id, m.recipient_id].sort()).toEqual([c.member_a, c.member_b]);
+          expect(m.content).toBe(normalizeMessageContent(m.content));
+          expect(messageLength(m.content)).toBeGreaterThan(0);
+          expect(messageLength(m.content)).toBeLessThanOrEqual(CHAT_MESSAGE_MAX_LENGTH);
+          expect(m.client_id).toMatch(CHAT_CLIENT_ID_PATTERN);
+          expect(m.created_at.getTime()).toBeGreaterThan(c.matched_at.getTime());
+          expect(m.created_at.getTime()).toBeLessThanOrEqual(now.getTime());
+          if (i > 0) {
+            expect(m.created_at.getTime()).toBeGreaterThan(list[i - 1].created_at.getTime());
+            if (m.sender_id === list[i - 1].sender_id) doubleTexts++;
+          }
+        });
+        // Both members write: it is an exchange.
+        expect(new Set(list.map((m) => m.sender_id)).size).toBe(2);
+      }
+      expect(doubleTexts).toBeGreaterThan(0);
+      const all = [...messages.values()].flat();
+      expect(new Set(all.map((m) => `${m.sender_id}|${m.client_id}`)).size).toBe(all.length);
+      // Varied openers: the exchanges do not all start alike.
+      const openers = withMessages.map((c) => messages.get(c.id)?.[0].content);
+      expect(new Set(openers).size).toBeGreaterThan(withMessages.length / 3);
+    });
+
+    it("keeps each side's unread counter equal to the messages to it after its read seq: mostly read, some unread", () => {
+      let unread = 0;
+      for (const c of conversations) {
+        const list = messages.get(c.id) ?? [];
+        for (const [member, readSeq, counter] of [
+          [c.member_a, c.a_read_seq, c.a_unread],
+          [c.member_b, c.b_read_seq, c.b_unread],
+        ] as const) {
+          expect(readSeq).toBeGreaterThanOrEqual(0);
+          expect(readSeq).toBeLessThanOrEqual(c.last_seq);
+          expect(counter).toBe(list.filter((m) => m.recipient_id === member && m.seq > readSeq).length);
+          // A member who wrote a message had read everything before it.
+          const ownLast = list.filter((m) => m.sender_id === member).pop();
+          if (ownLast) expect(readSeq).toBeGreaterThanOrEqual(ownLast.seq);
+        }
+        if (c.a_unread + c.b_unread > 0) {
+          unread++;
+          // Only the last writer's trailing messages are unread, by the other member.
+          expect(c.a_unread === 0 || c.b_unread === 0).toBe(true);
+          expect(list[list.length - 1].recipient_id).toBe(c.a_unread > 0 ? c.member_a : c.member_b);
+        }
+      }
+      const exchanges = conversations.filter((c) => c.last_seq > 0).length;
+      expect(unread).toBeGreaterThan(0);
+      expect(unread).toBeLessThan(exchanges / 2);
+    });
+
+    it('is the conversations of the seed (conversations.mjs), whatever the batch size', () => {
+      const expected = runModule<{ id: string; seq: number; senderId: string; clientId: string; content: string }[]>(`
+        import { memberAt } from '$LIB/population.mjs';
+        import { resolvedCities } from '$LIB/cities.mjs';
+        import { swipeHistory } from '$LIB/history.mjs';
+        import { seedConversations } from '$LIB/conversations.mjs';
+        import { HiddenTastes } from '$LIB/taste.cjs';
+        const seed = ${JSON.stringify(SEED)};
+        const cities = resolvedCities();
+        const now = Date.now();
+        const members = [];
+        for (let n = 1; n <= ${COUNT}; n++) members.push(memberAt(seed, n, { cities, now }));
+        const { matches } = swipeHistory(seed, members, { tastes: new HiddenTastes(seed), now });
+        const conversations = seedConversations(seed, matches, new Map(members.map((m) => [m.userId, m])), { now });
+        process.stdout.write(JSON.stringify(conversations.flatMap((c) =>
+          c.messages.map((m) => ({ id: c.id, seq: m.seq, senderId: m.senderId, clientId: m.clientId, content: m.content })))));
+      `);
+      const key = (m: { id: string; seq: number }) => `${m.id}|${String(m.seq).padStart(3, '0')}`;
+      const stored = [...messages.values()]
+        .flat()
+        .map((m) => ({ id: m.conversation_id, seq: m.seq, senderId: m.sender_id, clientId: m.client_id, content: m.content }));
+      expect(expected.length).toBeGreaterThan(0);
+      expect([...expected].sort((x, y) => (key(x) < key(y) ? -1 : 1))).toEqual(stored);
+    });
+
+    it("leaves chat-service's database alone with --no-chats", async () => {
+      const nowhere = new URL(h.chat.url);
+      nowhere.pathname = '/mate_seed_no_such_database';
+      const r = await runSeeder(seedArgs({ ...h, chat: { ...h.chat, url: nowhere.toString() } }, '--members', '30', '--no-chats'));
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[seed] swipe history:');
+      expect(r.stdout).not.toContain('conversations:');
+      const after = await query<{ n: number }>(h.chat.url, 'SELECT count(*)::int AS n FROM conversation');
+      expect(after[0].n).toBe(conversations.length);
+    });
   });
 });
