@@ -217,9 +217,9 @@ export async function startChatTestBed(
         },
       };
     },
-    async api(member, method, path, body) {
-      const res = await call(gateway.url, method, path, { token: member?.token, body });
-      return res as { status: number; body: never };
+    async api<T>(member: ChatMember | null, method: string, path: string, body?: unknown) {
+      const res = await call<T>(gateway.url, method, path, { token: member?.token, body });
+      return { status: res.status, body: res.body };
     },
     async close() {
       for (const s of sockets.splice(0)) s.disconnect();
