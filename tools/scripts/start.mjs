@@ -92,6 +92,8 @@ try {
     gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
     maildevUrl: `http://127.0.0.1:${ports.maildevWeb}`,
     authDbUrl: databases['auth-service'],
+    matchingDbUrl: databases['matching-service'],
+    chatDbUrl: databases['chat-service'],
   });
 
   process.stdout.write(`

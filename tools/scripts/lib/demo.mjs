@@ -2,8 +2,10 @@
 // a seeded city, photos, preferences) and a verified admin; then a few seeded members who like the
 // demo member, so the demo's first likes in Discover make a match. Everything goes through the
 // public API (and the verification link from the mail catcher), the same way a person would, so
-// the data is consistent across every service. Each step is skipped when already done, so later
-// starts change nothing.
+// the data is consistent across every service. Then her past: five matches with seeded members and
+// their conversations (unread, read, long, new), written into matching-service's and chat-service's
+// tables like the seeder's history (a past has no events). Each step is skipped when already
+// done, so later starts change nothing.
 import { log } from './platform.mjs';
 
 export const DEMO_ACCOUNTS = {
@@ -51,6 +53,13 @@ const MATCHING_WAIT_MS = 120_000;
 const MATCHING_POLL_MS = 2_500;
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether the demo member has any conversation in chat-service's database (her chats are made once). */
+async function hasConversations(chatDbUrl, userId) {
+  return withClient(chatDbUrl, async (db) =>
+    (await db.query('SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1 OR member_b = $1) AS any', [userId])).rows[0].any,
+  );
+}
 
 async function call(url, method, { body, token, form } = {}) {
   const res = await fetch(url, {
@@ -137,46 +146,56 @@ async function onboardDemoMember(gatewayUrl, token) {
 }
 
 /**
- * Once matching-service holds the demo member (her Discover queue answers), the first few
- * seeded members of that queue sign in (they share the demo password; their emails are in
- * auth-service's `users`) and like her. Skipped when someone has liked her already.
+ * The demo member's Discover queue once matching-service holds her (events after onboarding):
+ * asked every MATCHING_POLL_MS for up to MATCHING_WAIT_MS.
  */
-async function likeDemoMember(gatewayUrl, authDbUrl, demo) {
-  const api = (path, method, token) => call(`${gatewayUrl}${path}`, method, { token });
-  const stats = await until([200], () => api('/api/matches/stats', 'GET', demo.token), 'demo match stats');
-  if (stats.body.likesReceived > 0) return 0;
+async function demoQueue(gatewayUrl, demo) {
   const deadline = Date.now() + MATCHING_WAIT_MS;
-  let queue = [];
-  while (queue.length === 0) {
-    const page = await api('/api/matches/suggestions?limit=20', 'GET', demo.token);
+  for (;;) {
+    const page = await call(`${gatewayUrl}/api/matches/suggestions?limit=20`, 'GET', { token: demo.token });
     if (page.status === 429) throw new Error(`matching-service limits the demo member's suggestion loads: ${page.body?.error}`);
-    if (page.status === 200) queue = page.body;
-    if (queue.length === 0) {
-      if (Date.now() > deadline) throw new Error(`matching-service showed the demo member nobody within ${MATCHING_WAIT_MS / 1000} s`);
-      await pause(MATCHING_POLL_MS);
-    }
+    if (page.status === 200 && page.body.length > 0) return page.body;
+    if (Date.now() > deadline) throw new Error(`matching-service showed the demo member nobody within ${MATCHING_WAIT_MS / 1000} s`);
+    await pause(MATCHING_POLL_MS);
   }
-  const [{ default: pg }, { EMAIL_DOMAIN }, { DEMO_PASSWORD }] = await Promise.all([
-    import('pg'),
-    import('../../seed/lib/population.mjs'),
-    import('../../seed/lib/run.mjs'),
-  ]);
-  const db = new pg.Client({ connectionString: authDbUrl });
-  await db.connect();
-  let emails;
+}
+
+async function withClient(url, work) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, application_name: 'mate-demo' });
+  await client.connect();
   try {
-    // Seeded members only (they share the demo password), in queue order.
-    const { rows } = await db.query(
-      `SELECT u.email FROM unnest($1::uuid[]) WITH ORDINALITY AS q(id, n) JOIN users u ON u.id = q.id
-        WHERE lower(u.email) LIKE '%@' || $2 ORDER BY q.n LIMIT $3`,
-      [queue.map((s) => s.user.id), EMAIL_DOMAIN, ADMIRERS],
-    );
-    emails = rows.map((r) => r.email);
+    return await work(client);
   } finally {
-    await db.end();
+    await client.end();
   }
+}
+
+/** The seeded members of a queue (they share the demo password), in queue order, with their emails. */
+async function seededOf(authDbUrl, queue) {
+  const [{ EMAIL_DOMAIN }] = await Promise.all([import('../../seed/lib/population.mjs')]);
+  const rows = await withClient(authDbUrl, async (db) =>
+    (
+      await db.query(
+        `SELECT u.id::text AS id, u.email FROM unnest($1::uuid[]) WITH ORDINALITY AS q(id, n) JOIN users u ON u.id = q.id
+          WHERE lower(u.email) LIKE '%@' || $2 ORDER BY q.n`,
+        [queue.map((s) => s.user.id), EMAIL_DOMAIN],
+      )
+    ).rows,
+  );
+  const byId = new Map(queue.map((s) => [s.user.id, s.user]));
+  return rows.map((r) => ({ ...byId.get(r.id), email: r.email }));
+}
+
+/**
+ * The first few seeded members of her queue sign in (they share the demo password) and like her,
+ * so her first likes in Discover make 'It's a Match!'.
+ */
+async function likeDemoMember(gatewayUrl, demo, admirers) {
+  const { DEMO_PASSWORD } = await import('../../seed/lib/run.mjs');
+  const api = (path, method, token) => call(`${gatewayUrl}${path}`, method, { token });
   let liked = 0;
-  for (const email of emails) {
+  for (const { email } of admirers) {
     const login = await call(`${gatewayUrl}/api/auth/login`, 'POST', { body: { email, password: DEMO_PASSWORD } });
     if (login.status !== 200) throw new Error(`seeded member ${email} could not sign in: ${login.body?.error ?? login.status}`);
     const like = await api(`/api/matches/like/${demo.userId}`, 'POST', login.body.token);
@@ -187,16 +206,126 @@ async function likeDemoMember(gatewayUrl, authDbUrl, demo) {
   return liked;
 }
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * The demo member's conversations, newest activity first in Messages: two with messages she has
+ * not read (one a couple of minutes ago, one hours ago), a new match nobody has written to yet
+ * ('Start a conversation'), and two read exchanges (one of 72 messages, so the chat loads older
+ * ones as she scrolls up; one short). Times are relative to now.
+ */
+const DEMO_CHATS = [
+  { matchedAgo: 1 * DAY, count: 9, lastAgo: 2 * MINUTE, unreadRun: 2, firstWriter: 'them' },
+  { matchedAgo: 20 * MINUTE, count: 0 },
+  { matchedAgo: 3 * DAY, count: 13, lastAgo: 3 * HOUR, unreadRun: 1, firstWriter: 'her' },
+  { matchedAgo: 12 * DAY, count: 72, lastAgo: 1 * DAY + 2 * HOUR, firstWriter: 'her' },
+  { matchedAgo: 6 * DAY, count: 6, lastAgo: 2 * DAY + 5 * HOUR, firstWriter: 'them' },
+];
+
+/**
+ * Matches of the demo member with seeded members of her queue (not her admirers), each with its
+ * conversation: the match in matching-service's tables (both likes and the `match` row, so My
+ * Matches, the dashboard and Discover agree) and the conversation with its messages and read
+ * state in chat-service's, written straight into the tables like the seeder's (no match.created:
+ * it is the past). Skipped when she has any conversation already.
+ */
+async function demoChats({ matchingDbUrl, chatDbUrl }, demo, partners) {
+  const [{ conversationOf }, { insertConversations }, { uuidFrom }] = await Promise.all([
+    import('../../seed/lib/conversations.mjs'),
+    import('../../seed/lib/db.mjs'),
+    import('../../seed/lib/random.mjs'),
+  ]);
+  const now = Date.now();
+  const me = { userId: demo.userId, name: DEMO_PROFILE.onboarding.name.split(' ')[0], interests: DEMO_PROFILE.onboarding.interests, location: DEMO_PROFILE.onboarding.location };
+  const made = partners.slice(0, DEMO_CHATS.length).map((p, i) => {
+    const plan = DEMO_CHATS[i];
+    const them = { userId: p.id, name: p.name ?? 'there', interests: p.interests ?? [], location: p.location ?? undefined };
+    const [a, b] = me.userId < them.userId ? [me, them] : [them, me];
+    const mine = a === me ? 0 : 1;
+    const match = { id: uuidFrom('demo-match', a.userId, b.userId), userA: a.userId, userB: b.userId, at: new Date(now - plan.matchedAgo) };
+    const conversation = conversationOf('demo', match, a, b, {
+      now,
+      count: plan.count,
+      ...(plan.count
+        ? {
+            lastAt: now - plan.lastAgo,
+            firstWriter: plan.firstWriter === 'her' ? mine : 1 - mine,
+            ...(plan.unreadRun ? { unreadBy: mine, unreadRun: plan.unreadRun } : { allRead: true }),
+          }
+        : {}),
+    });
+    return { match, conversation, them };
+  });
+  await withClient(matchingDbUrl, async (db) => {
+    await db.query('BEGIN');
+    try {
+      for (const { match, them } of made) {
+        const theirLike = new Date(match.at.getTime() - 6 * HOUR);
+        await db.query(
+          `INSERT INTO swipe (swiper_id, target_id, liked, created_at) VALUES ($1, $2, true, $3), ($2, $1, true, $4)
+           ON CONFLICT (swiper_id, target_id) DO UPDATE SET liked = true`,
+          [them.userId, demo.userId, theirLike.toISOString(), match.at.toISOString()],
+        );
+        await db.query(
+          'INSERT INTO match (id, user_a, user_b, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (user_a, user_b) DO NOTHING',
+          [match.id, match.userA, match.userB, match.at.toISOString()],
+        );
+      }
+      await db.query('COMMIT');
+    } catch (e) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+  await withClient(chatDbUrl, async (db) => {
+    await db.query('BEGIN');
+    try {
+      await insertConversations(
+        db,
+        made.map((m) => m.conversation),
+      );
+      await db.query('COMMIT');
+    } catch (e) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+  return made.length;
+}
+
 /**
  * Prepares the demo member and admin. `authDbUrl` (auth-service's database) names the seeded
- * members who like the demo member. A failure is reported, never fatal.
+ * members who like the demo member; `matchingDbUrl` and `chatDbUrl` (matching-service's and
+ * chat-service's) receive her matches with conversations. A failure is reported, never fatal.
  */
-export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl }) {
+export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, matchingDbUrl, chatDbUrl }) {
   try {
     const demo = await ensureAccount(gatewayUrl, maildevUrl, DEMO_ACCOUNTS.member);
     if (await onboardDemoMember(gatewayUrl, demo.token)) log(`demo member onboarded in ${DEMO_PROFILE.onboarding.location} with photos`);
-    const liked = await likeDemoMember(gatewayUrl, authDbUrl, demo);
-    if (liked) log(`${liked} seeded members in the demo member's Discover queue like her already: her first likes can match`);
+    const stats = await until([200], () => call(`${gatewayUrl}/api/matches/stats`, 'GET', { token: demo.token }), 'demo match stats');
+    const wantsAdmirers = stats.body.likesReceived === 0;
+    const wantsChats = Boolean(matchingDbUrl && chatDbUrl) && !(await hasConversations(chatDbUrl, demo.userId));
+    if (wantsAdmirers || wantsChats) {
+      const seeded = await seededOf(authDbUrl, await demoQueue(gatewayUrl, demo));
+      const admirers = wantsAdmirers ? seeded.slice(0, ADMIRERS) : [];
+      if (wantsAdmirers) {
+        const liked = await likeDemoMember(gatewayUrl, demo, admirers);
+        log(`${liked} seeded members in the demo member's Discover queue like her already: her first likes can match`);
+      }
+      if (wantsChats) {
+        // Partners: seeded members of her queue who have not swiped her (so not her admirers).
+        const swiped = await withClient(matchingDbUrl, async (db) =>
+          new Set(
+            (await db.query('SELECT swiper_id::text AS id FROM swipe WHERE target_id = $1', [demo.userId])).rows.map((r) => r.id),
+          ),
+        );
+        const partners = seeded.filter((m) => !swiped.has(m.id) && !admirers.some((a) => a.id === m.id));
+        const made = await demoChats({ matchingDbUrl, chatDbUrl }, demo, partners);
+        log(`the demo member has ${made} matches with conversations (2 unread, 2 read, 1 new match) in Messages`);
+      }
+    }
     await call(`${gatewayUrl}/api/auth/logout`, 'POST', { token: demo.token });
   } catch (e) {
     log(`the demo member could not be prepared: ${e.message}`);
