@@ -6,13 +6,14 @@ import { query, ROOT, run } from './helpers';
 
 /*
  * `npm start`'s step after seeding (tools/seed/hook.mjs backfillConsumers) against the built
- * auth-service, profile-service and matching-service running as processes: the seeded members
- * reach profile-service as events, exactly once each, and matching-service's candidate table
- * from profile-service's events, and `npm run events -- status` ends caught up.
+ * auth-service, profile-service, matching-service and chat-service running as processes: the
+ * seeded members reach profile-service as events, exactly once each, and matching-service's
+ * candidate table and chat-service's members (names) from profile-service's events, and
+ * `npm run events -- status` ends caught up.
  */
 
-const SERVICES = ['auth-service', 'profile-service', 'matching-service'] as const;
-/** The services whose `republish` the backfill runs; matching-service consumes what they publish. */
+const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service'] as const;
+/** The services whose `republish` the backfill runs; matching-service and chat-service consume what they publish. */
 const PRODUCERS = ['auth-service', 'profile-service'] as const;
 const MEMBERS = 15;
 const JWT_SECRET = 'backfill-test-jwt-secret-0123456789';
@@ -20,7 +21,8 @@ const JWT_SECRET = 'backfill-test-jwt-secret-0123456789';
 /** The built services are there, the producers with their republish command. */
 const distReady = () =>
   PRODUCERS.every((svc) => existsSync(path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src/republish/republish.module.js'))) &&
-  existsSync(path.join(ROOT, 'dist/apps/matching-service/main.js'));
+  existsSync(path.join(ROOT, 'dist/apps/matching-service/main.js')) &&
+  existsSync(path.join(ROOT, 'dist/apps/chat-service/main.js'));
 
 /** Runs backfillConsumers of hook.mjs (ESM) in its own process and answers what it resolved. */
 async function backfill(options: object): Promise<{ result: { republished: boolean; caughtUp: boolean }; stdout: string }> {
@@ -38,6 +40,7 @@ describe('backfill after seeding (npm start)', () => {
   let auth: TestDatabase;
   let profile: TestDatabase;
   let matching: TestDatabase;
+  let chat: TestDatabase;
   let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   const processes: ServiceProcess[] = [];
 
@@ -60,13 +63,14 @@ describe('backfill after seeding (npm start)', () => {
       const r = await run(nx, ['run-many', '-t', 'build', '-p', ...SERVICES], { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' });
       if (r.code !== 0) throw new Error(`building ${SERVICES.join(', ')} failed:\n${r.stdout}\n${r.stderr}`);
     }
-    [auth, profile, matching, ns] = await Promise.all([
+    [auth, profile, matching, chat, ns] = await Promise.all([
       createTestDatabase('backfill_auth'),
       createTestDatabase('backfill_profile'),
       createTestDatabase('backfill_matching'),
+      createTestDatabase('backfill_chat'),
       createTestRedisNamespace('backfill'),
     ]);
-    const databases = { 'auth-service': auth, 'profile-service': profile, 'matching-service': matching };
+    const databases = { 'auth-service': auth, 'profile-service': profile, 'matching-service': matching, 'chat-service': chat };
     for (const [svc, db] of Object.entries(databases)) {
       const r = await run(process.execPath, [path.join(ROOT, 'dist/apps', svc, 'main.js'), 'migrate'], {
         DATABASE_URL: db.url,
@@ -88,6 +92,7 @@ describe('backfill after seeding (npm start)', () => {
     await start('auth-service', auth.url);
     await start('profile-service', profile.url);
     await start('matching-service', matching.url);
+    await start('chat-service', chat.url);
   });
 
   afterAll(async () => {
@@ -96,13 +101,19 @@ describe('backfill after seeding (npm start)', () => {
     await auth?.drop();
     await profile?.drop();
     await matching?.drop();
+    await chat?.drop();
   });
 
   it('delivers every seeded member to profile-service once, leaves the profiles as seeded, and ends caught up', async () => {
     const profilesBefore = await query(profile.url, 'SELECT * FROM profiles ORDER BY user_id');
     expect(profilesBefore).toHaveLength(MEMBERS);
     const options = {
-      databases: { 'auth-service': auth.url, 'profile-service': profile.url, 'matching-service': matching.url },
+      databases: {
+        'auth-service': auth.url,
+        'profile-service': profile.url,
+        'matching-service': matching.url,
+        'chat-service': chat.url,
+      },
       redisUrl: ns.url,
       keyPrefix: ns.prefix,
       waitSeconds: 60,
@@ -127,6 +138,10 @@ describe('backfill after seeding (npm start)', () => {
     // matching-service's candidates came from those events: one row per seeded member.
     const candidates = await query<{ user_id: string }>(matching.url, 'SELECT user_id FROM candidate ORDER BY user_id');
     expect(candidates.map((c) => c.user_id)).toEqual(users.map((u) => u.id));
+    // chat-service's members too (the name a conversation shows), from profile.updated.
+    const named = await query<{ user_id: string; name: string | null }>(chat.url, 'SELECT user_id, name FROM chat_member ORDER BY user_id');
+    const names = await query<{ user_id: string; name: string }>(profile.url, 'SELECT user_id, name FROM profiles ORDER BY user_id');
+    expect(named).toEqual(names);
     // Nothing the seeder wrote changed: the events brought what the tables already held.
     expect(await query(profile.url, 'SELECT * FROM profiles ORDER BY user_id')).toEqual(profilesBefore);
     // profile-service's own events are stored for the consumers still to come (replay fills them).
