@@ -459,6 +459,40 @@ describe('ChatSync', () => {
     expect(h.sync.stats.resumes).toBeGreaterThanOrEqual(1);
   });
 
+  it('tries the resume again after a backoff when the service could not answer it while the socket stayed up', async () => {
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+    const h = harness();
+    h.sync.start();
+    await h.sync.open(BOB);
+    h.disconnect();
+    h.server.store(BOB, ME, 'missed');
+    const handle = h.server.handle.bind(h.server);
+    let refuse = true;
+    h.server.handle = async (event, payload) => {
+      if (event === 'sync_messages' && refuse)
+        throw new SocketError('Service unavailable', ErrorCode.ServiceUnavailable);
+      return handle(event, payload);
+    };
+    h.reconnect();
+    await settle(50);
+    expect(contents(h.sync)).toEqual([]);
+    refuse = false;
+    // random() is 0: half of the 1 s base.
+    jest.advanceTimersByTime(500);
+    await settle(50);
+    expect(contents(h.sync)).toEqual(['missed']);
+  });
+
+  it('sends again what a resync finds unsent and fetches what followed (e.g. when the page becomes visible)', async () => {
+    const h = harness();
+    h.sync.start();
+    await h.sync.open(BOB);
+    h.server.store(BOB, ME, 'pushed while away');
+    await h.sync.resync();
+    expect(contents(h.sync)).toEqual(['pushed while away']);
+    expect(h.sync.stats.deliveredByResume).toBe(1);
+  });
+
   it('an acknowledgement that arrives after its resume does not add the message twice', async () => {
     const h = harness();
     h.sync.start();
