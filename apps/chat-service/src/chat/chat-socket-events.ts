@@ -1,12 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import type {
-  AuthPrincipal,
-  ChatMessageDto,
-  MarkReadResultDto,
-  SocketOk,
-  SyncMessagesResult,
+import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import {
+  EdgeMessages,
+  ErrorCode,
+  type AuthPrincipal,
+  type ChatMessageDto,
+  type MarkReadResultDto,
+  type SocketOk,
+  type SyncMessagesResult,
 } from '@mate/contracts';
-import { SocketEvent } from '@mate/server-kit';
+import { AppException, LOGGER, SocketEvent } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { MarkAsReadDto, RecipientDto, SendMessageDto, SyncMessagesDto } from './dto/chat-requests.dto';
 import { MessagesService } from './messages.service';
@@ -15,38 +18,57 @@ import { MessagesService } from './messages.service';
  * The chat events members send on their socket; the gateway delivers them here with the member's
  * token (the session is checked by the global guard) and relays what a handler answers as the
  * acknowledgement, or `{ error }` for what it throws.
+ *
+ * Every event here is safe to repeat (a send by its clientId, the others by nature), so a failure
+ * that is not a refusal (the database or Redis unreachable for a moment) is answered 503
+ * SERVICE_UNAVAILABLE, which clients retry, rather than a 500 they would show as failed.
  */
 @Injectable()
 export class ChatSocketEvents {
   constructor(
     private readonly messages: MessagesService,
     private readonly conversations: ConversationsService,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @SocketEvent('send_message')
   send(payload: SendMessageDto, sender: AuthPrincipal): Promise<ChatMessageDto> {
-    return this.messages.send(sender.userId, payload);
+    return this.retryable('send_message', () => this.messages.send(sender.userId, payload));
   }
 
   @SocketEvent('typing')
   async typing(payload: RecipientDto, sender: AuthPrincipal): Promise<SocketOk> {
-    await this.conversations.typing(sender.userId, payload.recipientId.toLowerCase(), true);
+    await this.retryable('typing', () => this.conversations.typing(sender.userId, payload.recipientId.toLowerCase(), true));
     return { ok: true };
   }
 
   @SocketEvent('stop_typing')
   async stopTyping(payload: RecipientDto, sender: AuthPrincipal): Promise<SocketOk> {
-    await this.conversations.typing(sender.userId, payload.recipientId.toLowerCase(), false);
+    await this.retryable('stop_typing', () =>
+      this.conversations.typing(sender.userId, payload.recipientId.toLowerCase(), false),
+    );
     return { ok: true };
   }
 
   @SocketEvent('mark_as_read')
   markAsRead(payload: MarkAsReadDto, sender: AuthPrincipal): Promise<MarkReadResultDto> {
-    return this.conversations.markRead(sender.userId, payload.otherUserId.toLowerCase());
+    return this.retryable('mark_as_read', () => this.conversations.markRead(sender.userId, payload.otherUserId.toLowerCase()));
   }
 
   @SocketEvent('sync_messages')
   sync(payload: SyncMessagesDto, sender: AuthPrincipal): Promise<SyncMessagesResult> {
-    return this.messages.sync(sender.userId, payload);
+    return this.retryable('sync_messages', () => this.messages.sync(sender.userId, payload));
+  }
+
+  private async retryable<T>(event: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (e) {
+      if (e instanceof HttpException) throw e;
+      // The error's name and message only: driver errors can carry the statement's parameters.
+      const error = e instanceof Error ? { name: e.name, message: e.message } : { message: String(e) };
+      this.logger.error({ event, error }, 'chat socket event failed; answered as unavailable');
+      throw new AppException(EdgeMessages.unavailable, ErrorCode.ServiceUnavailable, HttpStatus.SERVICE_UNAVAILABLE);
+    }
   }
 }

@@ -4,6 +4,7 @@ import pino from 'pino';
 import {
   CHAT_SYNC_MAX_CONVERSATIONS,
   ChatMessages,
+  EdgeMessages,
   ErrorCode,
   type ChatMessageDto,
   type ClientEventName,
@@ -166,6 +167,29 @@ describe('chat input, limits and push failures', () => {
     expect(logLines.some((l) => l.includes('chat message push failed') && l.includes(ack.id))).toBe(true);
     expect(logLines.join('\n')).not.toContain(secret);
     expect(logLines.join('\n')).not.toContain(dave.token);
+  });
+
+  it('answers a send that fails for a moment 503 (retryable), and the retry with its clientId stores it once', async () => {
+    const fay = await bed.member('Fay');
+    const gus = await bed.member('Gus');
+    await bed.match(fay, gus);
+    const faySocket = await bed.connect(fay);
+    const payload = { recipientId: gus.userId, content: 'through the outage', clientId: 'outage-1' };
+    await bed.chat.dataSource.query('ALTER TABLE message RENAME TO message_away');
+    let during: unknown;
+    try {
+      during = await faySocket.emit('send_message', payload);
+    } finally {
+      await bed.chat.dataSource.query('ALTER TABLE message_away RENAME TO message');
+    }
+    expect(ackError(during)).toMatchObject({ error: EdgeMessages.unavailable, code: ErrorCode.ServiceUnavailable });
+    const retried = (await faySocket.emit('send_message', payload)) as ChatMessageDto;
+    expect(retried).toMatchObject({ seq: 1, clientId: 'outage-1', content: 'through the outage' });
+    expect(await faySocket.emit('send_message', payload)).toEqual(retried);
+    const rows = await bed.chat.dataSource.query('SELECT count(*)::int AS n FROM message WHERE sender_id = $1', [fay.userId]);
+    expect(rows[0].n).toBe(1);
+    expect(logLines.some((l) => l.includes('answered as unavailable'))).toBe(true);
+    expect(logLines.join('\n')).not.toContain('through the outage');
   });
 
   it('documents every route it serves (OpenAPI, combined by the gateway at /api/docs)', async () => {
