@@ -549,6 +549,11 @@ describe('ChatSync', () => {
     ]);
     jest.advanceTimersByTime(TYPING_STOP_AFTER_MS * 2);
     expect(h.server.sent('stop_typing')).toHaveLength(2);
+    h.sync.typing(BOB);
+    h.sync.close(BOB);
+    expect(h.server.sent('stop_typing')).toHaveLength(3);
+    jest.advanceTimersByTime(TYPING_STOP_AFTER_MS * 2);
+    expect(h.server.sent('stop_typing')).toHaveLength(3);
 
     h.push('user_typing', { userId: BOB });
     expect(h.sync.isTyping(BOB)).toBe(true);

@@ -290,6 +290,8 @@ export class ChatSync {
     const c = this.conversations.get(userId);
     if (!c) return;
     c.open = false;
+    // Leaving the conversation mid-word: the other side stops showing 'typing...' now, not in 5 s.
+    this.endOwnTyping(c, true);
     this.changed();
   }
 
