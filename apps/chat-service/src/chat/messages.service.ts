@@ -28,6 +28,7 @@ import {
 } from './chat.sql';
 import type { ConversationQueryDto, SendMessageDto, SyncMessagesDto } from './dto/chat-requests.dto';
 
+/** The highest seq a cursor can name (a PostgreSQL int): the open upper end of a page. */
 const MAX_SEQ = 2_147_483_647;
 
 /** What a send answers from its transaction: the message and whether it is a retry. */
@@ -80,7 +81,6 @@ export class MessagesService {
     if (!conversation || conversation.closed_at) throw forbidden(ChatMessages.notMatched);
     const recipientReadSeq = conversation.member_a === recipientId ? conversation.a_read_seq : conversation.b_read_seq;
     const seq = conversation.last_seq + 1;
-    if (seq > MAX_SEQ) throw forbidden(ChatMessages.notMatched);
     const messageId = randomUUID();
     const event = this.outbox.factRow('message.sent', {
       messageId,
@@ -165,9 +165,10 @@ export class MessagesService {
 
   /** The caller's open conversation with `otherId`, or 404 (told the same whether it exists or not). */
   async conversation(callerId: string, otherId: string): Promise<ConversationRow> {
+    if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
     const [a, b] = orderedPair(callerId, otherId);
     const [row] = await namedQuery<ConversationRow>(this.dataSource, 'chat_conversation', CONVERSATION_SQL, [a, b, callerId]);
-    if (!row || callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
+    if (!row) throw notFound(ChatMessages.conversationNotFound);
     return row;
   }
 }
