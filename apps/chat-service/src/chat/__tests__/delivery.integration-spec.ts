@@ -71,6 +71,18 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
     expect(page.body.messages.map((m) => m.id)).toEqual([ack.id, second.id]);
   });
 
+  it('reads a member id in any case as the same member (the pair is ordered and locked by its lower-case text)', async () => {
+    const [ann, bob] = await pair();
+    const [annSocket, bobSocket] = [await bed.connect(ann), await bed.connect(bob)];
+    const upper = await send(annSocket, { ...bob, userId: bob.userId.toUpperCase() }, 'shouting ids');
+    const lower = await send(bobSocket, ann, 'fine');
+    expect(upper).toMatchObject({ recipientId: bob.userId, seq: 1 });
+    expect(lower.seq).toBe(2);
+    const page = await bed.api<ConversationPageDto>(ann, 'GET', `/api/chat/conversation/${bob.userId.toUpperCase()}`);
+    expect(page.body).toMatchObject({ userId: bob.userId, lastSeq: 2 });
+    expect(await countMessages('recipient_id = $1 OR sender_id = $1', [bob.userId])).toBe(2);
+  });
+
   it('refuses a pair without a conversation: 403, nothing stored, nothing pushed', async () => {
     const [ann, eve] = [await bed.member('Ann'), await bed.member('Eve')];
     const [annSocket, eveSocket] = [await bed.connect(ann), await bed.connect(eve)];
