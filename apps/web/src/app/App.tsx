@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { ApiProvider } from '../api/ApiContext';
 import { AuthProvider } from '../auth/AuthContext';
+import { ChatSyncProvider } from '../chat/ChatSyncContext';
 import { RealtimeProvider, type SocketClientFactory } from '../realtime/RealtimeContext';
 import { AppRoutes } from './AppRoutes';
 
@@ -30,7 +31,9 @@ export function AppProviders({ api, queryClient, realtime, children }: Providers
     <ApiProvider client={api}>
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
-          <RealtimeProvider createClient={realtime}>{children}</RealtimeProvider>
+          <RealtimeProvider createClient={realtime}>
+            <ChatSyncProvider>{children}</ChatSyncProvider>
+          </RealtimeProvider>
         </AuthProvider>
       </QueryClientProvider>
     </ApiProvider>
