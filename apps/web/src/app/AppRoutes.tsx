@@ -4,11 +4,13 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
+import { ChatScreen } from '../screens/chat/ChatScreen';
 import { CancelEmailChangeScreen } from '../screens/cancel-email-change/CancelEmailChangeScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
 import { DiscoverScreen } from '../screens/discover/DiscoverScreen';
 import { FiltersScreen } from '../screens/filters/FiltersScreen';
 import { ForgotPasswordScreen } from '../screens/forgot-password/ForgotPasswordScreen';
+import { MessagesScreen } from '../screens/messages/MessagesScreen';
 import { NotAvailableScreen, type NotAvailableScreenProps } from '../screens/not-available/NotAvailableScreen';
 import { OnboardingScreen } from '../screens/onboarding/OnboardingScreen';
 import { PreferencesScreen } from '../screens/preferences/PreferencesScreen';
@@ -43,21 +45,8 @@ function adminLater(props: NotAvailableScreenProps): ReactNode {
 const GUARDED: ScreenRoute[] = [
   { path: '/dashboard', errorTitle: 'Dashboard Error', element: <DashboardScreen /> },
   { path: '/discover', errorTitle: 'Discover Error', element: <DiscoverScreen /> },
-  {
-    path: '/matches',
-    errorTitle: 'Messages Error',
-    element: later({ title: 'Messages', icon: 'messages', description: 'Your matches and conversations.', back: toDashboard }),
-  },
-  {
-    path: '/chat/:userId',
-    errorTitle: 'Chat Error',
-    element: later({
-      title: 'Chat',
-      icon: 'messages',
-      description: 'Real-time messages with your match.',
-      back: { to: '/matches', label: 'Back to Messages' },
-    }),
-  },
+  { path: '/matches', errorTitle: 'Messages Error', element: <MessagesScreen /> },
+  { path: '/chat/:userId', errorTitle: 'Chat Error', element: <ChatScreen /> },
   {
     path: '/call/:userId',
     errorTitle: 'Call Error',

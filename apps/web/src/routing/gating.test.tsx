@@ -89,10 +89,10 @@ describe('routing and gating (spec 000 §2)', () => {
 
     it('shows later screens as a page that says they are not available yet', async () => {
       signedIn();
-      renderWithApp(api, { route: '/chat/u-42' });
-      expect(await screen.findByRole('heading', { name: 'Chat', level: 1 })).toBeInTheDocument();
+      renderWithApp(api, { route: '/call/u-42' });
+      expect(await screen.findByRole('heading', { name: 'Video Call', level: 1 })).toBeInTheDocument();
       expect(screen.getByText('This screen is not available yet')).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'Back to Messages' })).toHaveAttribute('href', '/matches');
+      expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
     });
 
     it('sends a non-admin away from /admin to /dashboard and shows admins the admin screen', async () => {

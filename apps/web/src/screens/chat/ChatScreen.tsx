@@ -1,0 +1,154 @@
+import { ChatMessages, ChatTexts, SocketMessages } from '@mate/contracts';
+import { Alert, Avatar, Button, Card, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { useCallback, useEffect, useRef } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { readStoredToken } from '../../auth/auth-storage';
+import { useChatSync } from '../../chat/ChatSyncContext';
+import { useChatConnected, useChatEntries, useHasOlder, useIsTyping } from '../../chat/useChat';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { usePhotoUrl } from '../../profile/usePhotos';
+import { MessageComposer } from './MessageComposer';
+import { MessageList } from './MessageList';
+import { SafetyMenu } from './SafetyMenu';
+import { useChatPartner } from './useChatPartner';
+import { useOpenConversation } from './useOpenConversation';
+
+/** Phones bring up the keyboard on focus: the input takes the focus only where a keyboard is at hand. */
+function hasFinePointer(): boolean {
+  return typeof window.matchMedia !== 'function' || !window.matchMedia('(pointer: coarse)').matches;
+}
+
+/** `/chat/{userId}` (spec 000 §2, §4 Chat). A visitor without a stored auth token goes to /. */
+export function ChatScreen() {
+  const { userId = '' } = useParams();
+  if (!readStoredToken()) return <Navigate to="/" replace />;
+  // A new conversation starts fresh: scroll position, draft and state are per member.
+  return <Conversation key={userId} userId={userId} />;
+}
+
+function Conversation({ userId }: { userId: string }) {
+  const sync = useChatSync();
+  const navigate = useNavigate();
+  const photoUrl = usePhotoUrl();
+  const partner = useChatPartner(userId);
+  const { state, retry } = useOpenConversation(sync, userId);
+  const entries = useChatEntries(userId);
+  const typing = useIsTyping(userId);
+  const connected = useChatConnected();
+  const hasOlder = useHasOlder(userId);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  useDocumentTitle(partner.title);
+
+  useEffect(() => {
+    if (state === 'ready' && hasFinePointer()) inputRef.current?.focus();
+  }, [state]);
+
+  const send = useCallback(
+    (content: string) => {
+      if (!sync) throw new Error(SocketMessages.notConnected);
+      sync.send(userId, content);
+    },
+    [sync, userId],
+  );
+  const onTyping = useCallback(() => sync?.typing(userId), [sync, userId]);
+  const onRetry = useCallback((clientId: string) => sync?.retry(clientId), [sync]);
+  const loadOlder = useCallback(async () => {
+    await sync?.loadOlder(userId);
+  }, [sync, userId]);
+
+  const header = (
+    <header className="chat-header">
+      <Link
+        to="/matches"
+        className={buttonClassName({ variant: 'ghost', className: 'chat-header__back' })}
+        aria-label="Back to Messages"
+      >
+        <Icon name="arrow-left" size={20} />
+      </Link>
+      <Avatar name={partner.name} src={photoUrl(partner.picture)} size="md" />
+      <div className="chat-header__titles">
+        <h1 className="chat-header__name">{partner.title}</h1>
+        <p className="chat-header__typing" aria-live="polite">
+          {typing ? ChatTexts.typing : ''}
+        </p>
+      </div>
+      {state !== 'not-found' && (
+        <div className="chat-header__actions">
+          <Button
+            variant="secondary"
+            className="chat-header__icon-button"
+            icon={<Icon name="video" size={20} />}
+            aria-label="Video Call"
+            onClick={() => void navigate(`/call/${encodeURIComponent(userId)}`)}
+          />
+          <SafetyMenu name={partner.name} />
+        </div>
+      )}
+    </header>
+  );
+
+  if (state === 'not-found') {
+    return (
+      <div className="screen screen--medium chat">
+        {header}
+        <Card className="chat__state">
+          <EmptyState
+            icon={<Icon name="messages" size={32} />}
+            title={ChatMessages.conversationNotFound}
+            description={`${ChatMessages.notMatched}. This member is not one of your matches.`}
+            action={
+              <Link to="/matches" className={buttonClassName({ variant: 'secondary' })}>
+                Back to Messages
+              </Link>
+            }
+          />
+        </Card>
+      </div>
+    );
+  }
+
+  return (
+    <div className="screen screen--medium chat">
+      {header}
+      {!connected && (
+        <Alert tone="warning" title={SocketMessages.notConnected} className="chat__offline">
+          Messages you send wait here and go when the connection returns.
+        </Alert>
+      )}
+      <Card as="div" className="chat__panel">
+        {state === 'loading' ? (
+          <div className="chat__state">
+            <Spinner label="Loading messages..." showLabel />
+          </div>
+        ) : state === 'error' ? (
+          <div className="chat__state">
+            <Alert tone="error" title={ChatMessages.loadConversationFailed}>
+              <div className="alert-actions">
+                <Button variant="secondary" onClick={retry}>
+                  Try Again
+                </Button>
+              </div>
+            </Alert>
+          </div>
+        ) : (
+          <MessageList
+            label={`Messages with ${partner.name}`}
+            entries={entries}
+            hasOlder={hasOlder}
+            onLoadOlder={loadOlder}
+            onRetry={onRetry}
+            empty={
+              <EmptyState
+                className="chat__empty"
+                icon={<Icon name="messages" size={32} />}
+                title={ChatTexts.noMessages}
+                description={ChatTexts.sayHi}
+              />
+            }
+          />
+        )}
+        <MessageComposer ref={inputRef} onSend={send} onTyping={onTyping} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { ChatTexts, type ConversationSummaryDto } from '@mate/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useApi } from '../../api/ApiContext';
+import { CONVERSATIONS_QUERY_KEY } from '../../chat/useConversations';
+import { memberName } from '../../lib/member-name';
+
+export interface ChatPartner {
+  /** The header's title: the name, 'Chat' while unknown, 'User' when it could not be fetched (spec 000 §2, §8). */
+  title: string;
+  /** The name for sentences ('Block Sam'), never a placeholder word. */
+  name: string;
+  /** Their picture, when known. */
+  picture: string | null;
+}
+
+/**
+ * The other member of a chat: the name from the conversation list when it is already loaded
+ * (arriving from Messages), else from GET /api/profile/{userId}.
+ */
+export function useChatPartner(userId: string): ChatPartner {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const summary = queryClient
+    .getQueryData<ConversationSummaryDto[]>(CONVERSATIONS_QUERY_KEY)
+    ?.find((conversation) => conversation.userId === userId);
+  const known = summary?.userName?.trim() || null;
+  const profile = useQuery({
+    queryKey: ['profile', 'user', userId],
+    queryFn: () => api.profile.getUserProfile(userId),
+    enabled: known === null,
+    retry: false,
+  });
+  if (known) return { title: known, name: known, picture: summary?.profilePicture ?? null };
+  if (profile.isSuccess) {
+    const name = memberName(profile.data.name);
+    return { title: name, name, picture: profile.data.profilePicture };
+  }
+  if (profile.isError) return { title: ChatTexts.userFallback, name: ChatTexts.userFallback, picture: null };
+  return {
+    title: ChatTexts.chatFallbackTitle,
+    name: ChatTexts.userFallback,
+    picture: summary?.profilePicture ?? null,
+  };
+}
