@@ -2,6 +2,9 @@ import { Avatar, Icon, Logo, useBodyScrollLock } from '@mate/ui';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
+import { UnreadBadge } from '../chat/UnreadBadge';
+import { unreadBadgeText } from '../chat/unread';
+import { useUnreadCount } from '../chat/useChat';
 import { usePhotoUrl } from '../profile/usePhotos';
 import { LARGE_BREAKPOINT_QUERY, NAV_GROUPS } from './nav-items';
 
@@ -18,6 +21,7 @@ export function NavBar() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
+  const unread = useUnreadCount();
   const close = useCallback(() => setOpen(false), []);
 
   useBodyScrollLock(open);
@@ -71,6 +75,12 @@ export function NavBar() {
           onClick={() => setOpen((value) => !value)}
         >
           <Icon name={open ? 'close' : 'menu'} size={24} />
+          {/* The menu is closed on small screens: the unread count shows on its button too. */}
+          {!open && unread > 0 && (
+            <span className="app-topbar__badge" aria-hidden="true">
+              {unreadBadgeText(unread)}
+            </span>
+          )}
         </button>
       </header>
 
@@ -121,6 +131,7 @@ export function NavBar() {
                       >
                         <Icon name={item.icon} size={20} />
                         <span>{item.label}</span>
+                        {item.badge === 'unread' && <UnreadBadge count={unread} className="app-nav__badge" />}
                       </NavLink>
                     </li>
                   ))}

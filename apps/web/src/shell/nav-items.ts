@@ -5,6 +5,8 @@ export interface NavItem {
   to: string;
   icon: IconName;
   adminOnly?: boolean;
+  /** A live count shown beside the label: 'unread' is the chat's unread messages. */
+  badge?: 'unread';
 }
 
 export interface NavGroup {
@@ -19,7 +21,7 @@ export const NAV_GROUPS: NavGroup[] = [
     items: [
       { label: 'Dashboard', to: '/dashboard', icon: 'home' },
       { label: 'Discover', to: '/discover', icon: 'compass' },
-      { label: 'Messages', to: '/matches', icon: 'messages' },
+      { label: 'Messages', to: '/matches', icon: 'messages', badge: 'unread' },
     ],
   },
   {

@@ -1,5 +1,5 @@
 import { ApiError } from '@mate/api-client';
-import { MatchingMessages } from '@mate/contracts';
+import { ChatMessages, MatchingMessages, type ConversationSummaryDto } from '@mate/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { signedInApi, type FakeApi } from '../../testing/fake-api';
@@ -10,6 +10,7 @@ describe('DashboardScreen stats', () => {
   beforeEach(() => {
     api = signedInApi();
     api.matching.getMatchStats.mockResolvedValue({ matches: 3, likesReceived: 12, likesSent: 20 });
+    api.chat.getConversations.mockResolvedValue([]);
   });
 
   /** The number under a stat's label (the navigation has a Messages item too). */
@@ -40,14 +41,27 @@ describe('DashboardScreen stats', () => {
     expect(await screen.findByLabelText('Not available')).toHaveTextContent('—');
   });
 
-  it('shows real Matches and Likes (received) from /api/matches/stats, and Messages 0 until chat exists', async () => {
+  it('shows real Matches and Likes (received) from /api/matches/stats, and Messages: the conversations with a message', async () => {
     api.profile.getCompletion.mockResolvedValue({ percentage: 70 });
+    const conversation = (userId: string, lastSeq: number): ConversationSummaryDto => ({
+      userId,
+      userName: userId,
+      profilePicture: null,
+      unreadCount: 0,
+      lastMessage: lastSeq > 0 ? 'hi' : null,
+      lastMessageTime: '2026-11-20T10:00:00.000Z',
+      lastMessageSenderId: lastSeq > 0 ? userId : null,
+      lastSeq,
+      matchedAt: '2026-11-20T09:00:00.000Z',
+    });
+    // Three matches, two of which have a conversation going.
+    api.chat.getConversations.mockResolvedValue([conversation('u1', 4), conversation('u2', 1), conversation('u3', 0)]);
     renderWithApp(api, { route: '/dashboard' });
     expect(await screen.findByText('12')).toBeInTheDocument();
     expect(api.matching.getMatchStats).toHaveBeenCalledTimes(1);
     expect(count('Matches')).toHaveTextContent('3');
     expect(count('Likes')).toHaveTextContent('12');
-    expect(count('Messages')).toHaveTextContent('0');
+    await waitFor(() => expect(count('Messages')).toHaveTextContent('2'));
   });
 
   it('shows a dash for the counts it cannot load, with a spinner while they load', async () => {
@@ -67,5 +81,13 @@ describe('DashboardScreen stats', () => {
     );
     expect(within(count('Likes')).getByLabelText('Not available')).toBeInTheDocument();
     expect(count('Messages')).toHaveTextContent('0');
+  });
+
+  it('shows a dash for Messages when the conversations cannot be loaded', async () => {
+    api.profile.getCompletion.mockResolvedValue({ percentage: 70 });
+    api.chat.getConversations.mockRejectedValue(new ApiError(ChatMessages.conversationsFailed, 500));
+    renderWithApp(api, { route: '/dashboard' });
+    await waitFor(() => expect(within(count('Messages')).getByLabelText('Not available')).toHaveTextContent('—'));
+    expect(count('Matches')).toHaveTextContent('3');
   });
 });

@@ -2,6 +2,7 @@ import { DASHBOARD_USER_ID_PREFIX_LENGTH } from '@mate/contracts';
 import { Avatar, Badge, Button, Card, Icon, Logo, Spinner, type IconName } from '@mate/ui';
 import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
+import { conversationsWithMessages, useConversations } from '../../chat/useConversations';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useProfileCompletion } from '../../profile/useProfileCompletion';
 import { usePhotoUrl } from '../../profile/usePhotos';
@@ -16,8 +17,8 @@ const COMING_SOON: Array<{ icon: IconName; label: string }> = [
 ];
 
 /**
- * Spec 000 §1's stats card: Matches, Messages and Likes. Matches and Likes (received) are real
- * now (issue 8); Messages stays 0 until chat exists.
+ * Spec 000 §1's stats card: Matches, Messages and Likes, all real: Matches and Likes (received)
+ * from matching (issue 8); Messages is the number of conversations with at least one message (issue 9).
  */
 const STATS = ['Matches', 'Messages', 'Likes'] as const;
 type StatLabel = (typeof STATS)[number];
@@ -36,6 +37,7 @@ export function DashboardScreen() {
   const navigate = useNavigate();
   const completion = useProfileCompletion();
   const stats = useMatchStats();
+  const conversations = useConversations();
   const photoUrl = usePhotoUrl();
   useDocumentTitle('Dashboard');
   if (!user) return null;
@@ -43,7 +45,7 @@ export function DashboardScreen() {
   const name = user.name || profile?.name || 'Friend';
   const counts: Record<StatLabel, number | undefined> = {
     Matches: stats.data?.matches,
-    Messages: 0,
+    Messages: conversations.data ? conversationsWithMessages(conversations.data) : undefined,
     Likes: stats.data?.likesReceived,
   };
   const signOut = async () => {
@@ -117,7 +119,7 @@ export function DashboardScreen() {
                 <dd>
                   {counts[label] !== undefined ? (
                     counts[label]
-                  ) : stats.isPending ? (
+                  ) : (label === 'Messages' ? conversations.isPending : stats.isPending) ? (
                     <Spinner size="sm" label={`Loading ${label.toLowerCase()}...`} />
                   ) : (
                     <span aria-label="Not available">—</span>
