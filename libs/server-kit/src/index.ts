@@ -24,6 +24,7 @@ export * from './lib/realtime/realtime.module';
 export * from './lib/rate-limit/rate-limit';
 export * from './lib/rate-limit/address';
 export * from './lib/database/database.module';
+export * from './lib/database/named-query';
 export * from './lib/events/kit-migrations';
 export * from './lib/events/outbox.service';
 export * from './lib/events/event-consumer';

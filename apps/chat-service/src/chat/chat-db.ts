@@ -1,24 +1,6 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import type { PoolClient } from 'pg';
+import { driverPool } from '@mate/server-kit';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-
-/** The `pg` pool under TypeORM's data source, for the hot paths that talk to it directly. */
-export function driverPool(dataSource: DataSource): Pool {
-  return (dataSource.driver as PostgresDriver).master as Pool;
-}
-
-/**
- * Runs `text` as a named prepared statement on the driver's pool (parsed once per connection; see
- * matching-service's named-query.ts).
- */
-export async function namedQuery<T extends QueryResultRow>(
-  dataSource: DataSource,
-  name: string,
-  text: string,
-  values: unknown[],
-): Promise<T[]> {
-  return (await driverPool(dataSource).query<T>({ name, text, values })).rows;
-}
 
 /** A member id as the service compares and stores it (lower case); validated as a UUID before. */
 const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

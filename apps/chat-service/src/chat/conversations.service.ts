@@ -6,10 +6,10 @@ import {
   type MarkReadResultDto,
   type UnreadCountDto,
 } from '@mate/contracts';
-import { forbidden, notFound } from '@mate/server-kit';
+import { forbidden, namedQuery, notFound } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import { ChatNotifier } from './chat-notifier';
-import { namedQuery, orderedPair } from './chat-db';
+import { orderedPair } from './chat-db';
 import { isoTime } from './chat-mapper';
 import {
   CONVERSATIONS_SQL,

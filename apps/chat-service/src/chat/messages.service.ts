@@ -12,9 +12,9 @@ import {
   type ConversationPageDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { badRequest, conflict, forbidden, notFound, OutboxService } from '@mate/server-kit';
+import { badRequest, conflict, forbidden, namedQuery, notFound, OutboxService } from '@mate/server-kit';
 import { ChatNotifier } from './chat-notifier';
-import { inConversationTransaction, namedQuery, orderedPair, type LockedConversation } from './chat-db';
+import { inConversationTransaction, orderedPair, type LockedConversation } from './chat-db';
 import { toChatMessage, type StoredMessage } from './chat-mapper';
 import { ChatRateLimiter } from './chat-rate-limits';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DEFAULT_PREFERENCES, INTERESTED_IN_OPTIONS } from '@mate/contracts';
-import { namedQuery } from '../named-query';
+import { namedQuery } from '@mate/server-kit';
 import type { ScoringProfile } from '../scoring';
 import type { Candidate } from './candidate.entity';
 import { isDefaultAgeRangeSql, mutualRulesSql } from './candidate-rules';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
-import { driverPool } from '../named-query';
+import { driverPool } from '@mate/server-kit';
 
 /**
  * The advisory lock key of a pair, the same whichever side acts: 64 bits of a hash of the ordered

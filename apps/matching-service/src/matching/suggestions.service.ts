@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SuggestionDto } from '@mate/contracts';
 import { CANDIDATE_POOL_SIZE, CandidateQuery } from '../candidates/candidate-query';
-import { namedQuery } from '../named-query';
+import { namedQuery } from '@mate/server-kit';
 import { ScoringService } from '../scoring';
 import type { RankedCandidate } from '../scoring/model/rank';
 import { POOL_START, type PoolStart } from './pool-start';

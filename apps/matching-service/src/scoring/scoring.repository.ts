@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { namedQuery } from '../named-query';
+import { namedQuery } from '@mate/server-kit';
 import type { FitMetrics } from './model/fit';
 import type { ModelParams } from './model/model';
 import type { MemberStats, ScoringProfile, SwipeRecord } from './model/profile';
