@@ -1,0 +1,391 @@
+// `npm run bench:chat`: chat delivery (issue 9) through the real path, beside a bare socket.io
+// relay. Starts the built chat-service and gateway on free ports against a fresh database
+// (mate_bench_chat_<random>, migrated by the service, dropped after) and a fresh Redis key prefix,
+// with the rate limits raised out of the way; mints sessions for 1,000 members straight in Redis,
+// opens 500 conversations (pairs) in the database, connects 1,000 socket.io-client sockets through
+// the gateway and measures: a fixed load (500 messages/s for 20 s: end-to-end latency send → the
+// recipient's new_message, deliveries and acknowledgements per second, errors), then a ramp to
+// saturation (the highest deliveries per second). The same 1,000 clients and the same two phases
+// then run against a bare relay (relay.cjs) for the baseline. Loopback only. See tools/bench/README.md.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { SessionStore } from '@mate/server-kit';
+import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
+import { freePort } from '@mate/testing';
+import { adminQuery, withDatabase } from '../lib/database';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
+import { Fleet, processCpuMs, ramp, type BenchMember, type CpuProbe, type PhaseResult } from './load';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const CHAT_MAIN = 'dist/apps/chat-service/main.js';
+const GATEWAY_MAIN = 'dist/apps/gateway/main.js';
+const RELAY_MAIN = 'tools/bench/chat/relay.cjs';
+const RESULT_FILE = path.join(ROOT, 'tools/bench/chat/last-result.json');
+const TARGETS = { p99Ms: 100, throughputRatio: 0.5 };
+/** Everything a limit counts stays in the path (each check still runs) but never refuses here. */
+const UNLIMITED = '100000000';
+
+interface Options {
+  members: number;
+  rate: number;
+  seconds: number;
+  stepSeconds: number;
+  rampStart: number;
+  maxRate: number;
+  build: boolean;
+}
+
+const USAGE = `Usage: npm run bench:chat -- [options]
+  --members N        members (sockets), in pairs (default 1000, 2–10000, even)
+  --rate R           messages/s offered in the fixed-load phase (default 500)
+  --seconds S        length of the fixed-load phase (default 20, 1–120)
+  --step-seconds S   length of each ramp step (default 3, 1–60)
+  --ramp-start R     the ramp's first rate, then ×1.5 a step (default 100)
+  --max-rate R       highest rate the ramp offers (default 20000)
+  --build            build gateway and chat-service first (also done when dist lacks them)
+`;
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = {
+    members: 1000,
+    rate: 500,
+    seconds: 20,
+    stepSeconds: 3,
+    rampStart: 100,
+    maxRate: 20_000,
+    build: false,
+  };
+  const bounded = (flag: string, value: string | undefined, min: number, max: number) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--members') opts.members = bounded(flag, value(), 2, 10_000);
+    else if (flag === '--rate') opts.rate = bounded(flag, value(), 1, 100_000);
+    else if (flag === '--seconds') opts.seconds = bounded(flag, value(), 1, 120);
+    else if (flag === '--step-seconds') opts.stepSeconds = bounded(flag, value(), 1, 60);
+    else if (flag === '--ramp-start') opts.rampStart = bounded(flag, value(), 1, 1_000_000);
+    else if (flag === '--max-rate') opts.maxRate = bounded(flag, value(), 1, 1_000_000);
+    else if (flag === '--build') opts.build = true;
+    else if (flag === '--help' || flag === '-h') {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    } else throw new Error(`Unknown argument: ${argv[i]}\n\n${USAGE}`);
+  }
+  if (opts.members % 2 !== 0) throw new Error('--members must be even (members talk in pairs)');
+  return opts;
+}
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const result = await work();
+  log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+function ensureBuilt(force: boolean): void {
+  if (!force && existsSync(path.join(ROOT, CHAT_MAIN)) && existsSync(path.join(ROOT, GATEWAY_MAIN))) return;
+  log('building gateway and chat-service');
+  const r = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/nx'),
+    ['run-many', '-t', 'build', '-p', 'gateway', 'chat-service'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+    },
+  );
+  if (r.status !== 0) throw new Error('build failed');
+}
+
+/**
+ * chat-service's own `migrate`. A build running at the same time (another terminal, a test's
+ * build) rewrites dist/ for a few seconds: a failed attempt is retried twice after a pause.
+ */
+async function migrate(env: Record<string, string>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runCommand(CHAT_MAIN, 'migrate', env);
+    } catch (e) {
+      if (attempt === 3) throw e;
+      log(`migrate failed (attempt ${attempt}; dist being rebuilt?), retrying in 10 s`);
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  }
+}
+
+/** The members' chat_member rows and one open conversation per pair (2k, 2k+1), as match.created leaves them. */
+async function openConversations(url: string, ids: string[]): Promise<void> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query(
+      `INSERT INTO chat_member (user_id, name, profile_picture, version)
+       SELECT id, 'Bench ' || n, NULL, 1 FROM unnest($1::uuid[]) WITH ORDINALITY AS t(id, n)`,
+      [ids],
+    );
+    const pairs: [string, string][] = [];
+    for (let k = 0; k + 1 < ids.length; k += 2)
+      pairs.push(ids[k] < ids[k + 1] ? [ids[k], ids[k + 1]] : [ids[k + 1], ids[k]]);
+    await db.query(
+      `INSERT INTO conversation (id, member_a, member_b, match_id, matched_at)
+       SELECT gen_random_uuid(), a, b, gen_random_uuid(), now() FROM unnest($1::uuid[], $2::uuid[]) AS t(a, b)`,
+      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    );
+    await db.query('ANALYZE chat_member, conversation');
+  } finally {
+    await db.end();
+  }
+}
+
+interface Side {
+  name: string;
+  fixed: PhaseResult;
+  ramp: { steps: PhaseResult[]; maxDeliveredPerSecond: number; saturatedAt: number | null };
+}
+
+/**
+ * One side: the ramp first (from a rate every server here keeps up with), so that it starts from
+ * an idle server; then the fixed load, last, because a server it overloads may take a while to
+ * work off its backlog.
+ */
+async function measure(name: string, fleet: Fleet, opts: Options): Promise<Side> {
+  await timed(`${name}: ${opts.members} sockets connected`, () => fleet.connect());
+  // A short warm-up (JIT, connection pools, prepared statements), not measured.
+  await fleet.phase(`${name} warm-up`, 100, 2, 3_000);
+  const rampResult = await ramp(fleet, name, {
+    start: opts.rampStart,
+    stepSeconds: opts.stepSeconds,
+    maxRate: opts.maxRate,
+    log,
+  });
+  await fleet.settle(30_000);
+  log(`${name}: fixed load, ${opts.rate} messages/s for ${opts.seconds} s`);
+  const fixed = await fleet.phase(`${name} fixed`, opts.rate, opts.seconds);
+  log(
+    `${name}: delivered ${fixed.deliveredPerSecond}/s, p50 ${fixed.p50} ms, p95 ${fixed.p95} ms, p99 ${fixed.p99} ms, ` +
+      `${fixed.errors} errors, ${fixed.lost} lost, client CPU ${fixed.clientCpuPercent} %`,
+  );
+  fleet.close();
+  return { name, fixed, ramp: rampResult };
+}
+
+/** The ramp's last step the server kept up with (else its first): where its cost per message is read. */
+function keptUp(side: Side): PhaseResult {
+  const { steps, saturatedAt } = side.ramp;
+  return saturatedAt !== null && steps.length > 1 ? steps[steps.length - 2] : steps[steps.length - 1];
+}
+
+const cpuSum = (phase: PhaseResult) => {
+  const values = Object.values(phase.serverCpuMsPerMessage);
+  return values.length ? Math.round(values.reduce((a, b) => a + b, 0) * 10) / 10 : NaN;
+};
+
+function printTable(mate: Side, relay: Side, opts: Options): void {
+  const ratio = (a: number, b: number) =>
+    b > 0 && Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}×` : '–';
+  const f = (n: number) => (Number.isFinite(n) ? String(n) : '–');
+  const rows: string[][] = [
+    ['metric', 'Mate', 'bare relay', 'ratio'],
+    ...(
+      [
+        [`latency p50 at ${opts.rate}/s (ms)`, mate.fixed.p50, relay.fixed.p50],
+        [`latency p95 at ${opts.rate}/s (ms)`, mate.fixed.p95, relay.fixed.p95],
+        [`latency p99 at ${opts.rate}/s (ms)`, mate.fixed.p99, relay.fixed.p99],
+        [`latency max at ${opts.rate}/s (ms)`, mate.fixed.max, relay.fixed.max],
+        ['ack p50 (ms)', mate.fixed.ackP50, relay.fixed.ackP50],
+        ['ack p99 (ms)', mate.fixed.ackP99, relay.fixed.ackP99],
+        ['delivered/s', mate.fixed.deliveredPerSecond, relay.fixed.deliveredPerSecond],
+        ['acks/s', mate.fixed.ackedPerSecond, relay.fixed.ackedPerSecond],
+        ['errors', mate.fixed.errors, relay.fixed.errors],
+        ['lost (acked, never delivered)', mate.fixed.lost, relay.fixed.lost],
+        ['bench client CPU (% of a core)', mate.fixed.clientCpuPercent, relay.fixed.clientCpuPercent],
+        ['max delivered/s (ramp)', mate.ramp.maxDeliveredPerSecond, relay.ramp.maxDeliveredPerSecond],
+        ['server CPU ms per message (ramp)', cpuSum(keptUp(mate)), cpuSum(keptUp(relay))],
+      ] as [string, number, number][]
+    ).map(([metric, a, b]) => [metric, f(a), f(b), ratio(a, b)]),
+    [
+      'saturated at offered (/s)',
+      String(mate.ramp.saturatedAt ?? `> ${opts.maxRate}`),
+      String(relay.ramp.saturatedAt ?? `> ${opts.maxRate}`),
+      '',
+    ],
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const out = [
+    '',
+    line(rows[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.slice(1).map(line),
+    '',
+  ];
+  for (const side of [mate, relay]) {
+    const step = keptUp(side);
+    out.push(
+      `${side.name} CPU ms per message at ${step.offeredPerSecond}/s: ` +
+        Object.entries(step.serverCpuMsPerMessage)
+          .map(([name, ms]) => `${name} ${ms}`)
+          .join(', '),
+    );
+    out.push(
+      `${side.name} ramp: ${side.ramp.steps.map((s) => `${s.offeredPerSecond}→${s.deliveredPerSecond}/s (p99 ${s.p99} ms)`).join(', ')}`,
+    );
+    for (const phase of [side.fixed, ...side.ramp.steps]) {
+      for (const [kind, n] of Object.entries(phase.errorKinds)) out.push(`${phase.label}: ${n}× ${kind}`);
+    }
+  }
+  const p99Met = mate.fixed.p99 < TARGETS.p99Ms && mate.fixed.errors === 0 && mate.fixed.lost === 0;
+  const throughputMet =
+    mate.ramp.maxDeliveredPerSecond >= TARGETS.throughputRatio * relay.ramp.maxDeliveredPerSecond;
+  out.push(
+    '',
+    `${p99Met ? 'target met   ' : 'TARGET MISSED'}  p99 ${mate.fixed.p99} ms at ${opts.rate} msg/s < ${TARGETS.p99Ms} ms (no errors, none lost)`,
+    `${throughputMet ? 'target met   ' : 'TARGET MISSED'}  Mate ${mate.ramp.maxDeliveredPerSecond}/s >= ${TARGETS.throughputRatio} × bare relay ` +
+      `${relay.ramp.maxDeliveredPerSecond}/s (${ratio(mate.ramp.maxDeliveredPerSecond, relay.ramp.maxDeliveredPerSecond)})`,
+  );
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const { databaseUrl, redisUrl } = benchUrls();
+  ensureBuilt(opts.build);
+  noteLoad();
+  const started = Date.now();
+
+  const run = randomBytes(4).toString('hex');
+  const database = `mate_bench_chat_${run}`;
+  const prefix = `bench-chat-${run}`;
+  const jwtSecret = `bench-${randomBytes(16).toString('hex')}`;
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: withDatabase(databaseUrl, database),
+    REDIS_URL: redisUrl,
+    KEY_PREFIX: prefix,
+    JWT_SECRET: jwtSecret,
+    INTERNAL_TOKEN: `bench-internal-${randomBytes(16).toString('hex')}`,
+    CHAT_MESSAGES_PER_10_SECONDS: UNLIMITED,
+  };
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const processes: ServiceProcess[] = [];
+  const fleets: Fleet[] = [];
+  let created = false;
+  const cleanup = async () => {
+    for (const f of fleets.splice(0)) f.close();
+    for (const p of processes.splice(0)) await p.stop();
+    if (created)
+      await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(
+        () => undefined,
+      );
+    created = false;
+    await deleteKeysAndDisconnect(redis, prefix);
+  };
+  cleanupOnSignal(cleanup);
+
+  try {
+    await adminQuery(databaseUrl, `CREATE DATABASE "${database}"`);
+    created = true;
+    await timed('migrate', () => migrate(env));
+    const ids = Array.from({ length: opts.members }, () => randomUUID());
+    await timed(`${opts.members} members, ${opts.members / 2} open conversations`, () =>
+      openConversations(env.DATABASE_URL, ids),
+    );
+
+    const chat = await startServiceProcess(CHAT_MAIN, await freePort(), env, { health: '/health/ready' });
+    processes.push(chat);
+    const gateway = await startServiceProcess(
+      GATEWAY_MAIN,
+      await freePort(),
+      {
+        ...env,
+        CHAT_SERVICE_URL: chat.url,
+        RATE_LIMIT_PER_MINUTE: UNLIMITED,
+        IP_RATE_LIMIT_MULTIPLIER: '1000',
+        SOCKET_EVENTS_PER_10_SECONDS: UNLIMITED,
+        SOCKET_MAX_EVENTS_IN_FLIGHT: '100000',
+        MAX_CONCURRENT_PER_CLIENT: '100000',
+      },
+      { health: '/health/ready' },
+    );
+    processes.push(gateway);
+
+    const store = new SessionStore(redis, prefix);
+    const members: BenchMember[] = await timed(`${opts.members} sessions minted`, async () => {
+      const out: BenchMember[] = [];
+      for (const id of ids) {
+        const { token } = await issueSession(
+          store,
+          jwtSecret,
+          id as `${string}-${string}-${string}-${string}-${string}`,
+        );
+        out.push({ id, auth: { token } });
+      }
+      return out;
+    });
+
+    // CPU per message of each process of the path: the gateway, chat-service, and the PostgreSQL
+    // backends serving this run's database (Redis is shared with other work: not counted).
+    const mateProbe: CpuProbe = async () => {
+      const rows = await adminQuery<{ pid: number }>(
+        databaseUrl,
+        `SELECT pid FROM pg_stat_activity WHERE datname = '${database}'`,
+      );
+      return {
+        gateway: processCpuMs(gateway.pid),
+        'chat-service': processCpuMs(chat.pid),
+        postgres: rows.reduce((sum, r) => sum + processCpuMs(r.pid), 0),
+      };
+    };
+    const mateFleet = new Fleet(gateway.url, members, 'mate', mateProbe);
+    fleets.push(mateFleet);
+    const mate = await measure('Mate', mateFleet, opts);
+    // The Mate side is stopped before the baseline runs, so it does not share the CPUs with it.
+    for (const p of processes.splice(0)) await p.stop();
+
+    const relayProcess = await startServiceProcess(
+      RELAY_MAIN,
+      await freePort(),
+      {},
+      { health: '/health/live' },
+    );
+    processes.push(relayProcess);
+    const relayFleet = new Fleet(
+      relayProcess.url,
+      members.map((m) => ({ id: m.id, auth: { userId: m.id } })),
+      'relay',
+      async () => ({ relay: processCpuMs(relayProcess.pid) }),
+    );
+    fleets.push(relayFleet);
+    const relay = await measure('bare relay', relayFleet, opts);
+
+    printTable(mate, relay, opts);
+    writeFileSync(
+      RESULT_FILE,
+      `${JSON.stringify({ at: new Date().toISOString(), options: opts, load: os.loadavg(), cpus: os.cpus().length, mate, relay }, null, 2)}\n`,
+    );
+    log(
+      `wrote ${path.relative(ROOT, RESULT_FILE)}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench chat failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
