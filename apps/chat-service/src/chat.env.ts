@@ -13,6 +13,17 @@ export class ChatEnv extends DatabaseEnv {
   @Min(1)
   CHAT_MESSAGES_PER_10_SECONDS = 60;
 
+  /**
+   * typing / stop_typing events one member may send in 10 seconds, across devices and replicas.
+   * A client sends one typing per stretch and one stop_typing a second after the last key, so a
+   * person stays far below; past it the events are refused (429) and not relayed, so a flood never
+   * reaches the other member nor the database (src/chat/chat-rate-limits.ts).
+   */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  CHAT_TYPING_PER_10_SECONDS = 30;
+
   /** How long the typing relay trusts an open pair it looked up (typing is ephemeral; a few seconds). */
   @Transform(({ value }) => Number(value))
   @IsInt()

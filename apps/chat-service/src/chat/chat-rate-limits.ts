@@ -4,12 +4,16 @@ import { ChatMessages } from '@mate/contracts';
 import { RateLimits, REDIS } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 
-type ChatRateLimit = 'messagesPer10Seconds';
+type ChatRateLimit = 'messagesPer10Seconds' | 'typingPer10Seconds';
+
+/** 429 to a typing flood (the app sends typing quietly and never shows it). */
+export const TOO_MANY_TYPING_EVENTS = 'Too many typing events. Please slow down.';
 
 /**
- * Per-member limit on sends, shared by every replica through Redis (the gateway's per-socket
- * limit does not stop one account with many sockets). Every send attempt that passed validation
- * counts, refused ones too. Past it: 429 `tooManyMessages` with Retry-After.
+ * Per-member limits on sends and on typing events, shared by every replica through Redis (the
+ * gateway's per-socket limit does not stop one account with many sockets: 20 sockets of 100
+ * events per 10 s each). Every attempt that passed validation counts, refused ones too. Past it:
+ * 429 with Retry-After.
  */
 @Injectable()
 export class ChatRateLimiter {
@@ -18,10 +22,16 @@ export class ChatRateLimiter {
   constructor(@Inject(REDIS) redis: Redis, env: ChatEnv) {
     this.limits = new RateLimits(redis, `${env.KEY_PREFIX}:chat`, {
       messagesPer10Seconds: { points: env.CHAT_MESSAGES_PER_10_SECONDS, durationSeconds: 10 },
+      typingPer10Seconds: { points: env.CHAT_TYPING_PER_10_SECONDS, durationSeconds: 10 },
     });
   }
 
   async message(userId: string): Promise<void> {
     await this.limits.consume('messagesPer10Seconds', userId, ChatMessages.tooManyMessages);
+  }
+
+  /** typing and stop_typing: counted before the pair is looked up, so a flood costs one Redis call each. */
+  async typing(userId: string): Promise<void> {
+    await this.limits.consume('typingPer10Seconds', userId, TOO_MANY_TYPING_EVENTS);
   }
 }

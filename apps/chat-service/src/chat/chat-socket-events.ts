@@ -1,15 +1,14 @@
-import { HttpException, HttpStatus, Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import {
-  EdgeMessages,
-  ErrorCode,
   type AuthPrincipal,
   type ChatMessageDto,
   type MarkReadResultDto,
   type SocketOk,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { AppException, LOGGER, SocketEvent } from '@mate/server-kit';
+import { LOGGER, SocketEvent } from '@mate/server-kit';
+import { asUnavailable } from './chat-unavailable';
 import { ConversationsService } from './conversations.service';
 import { MarkAsReadDto, RecipientDto, SendMessageDto, SyncMessagesDto } from './dto/chat-requests.dto';
 import { MessagesService } from './messages.service';
@@ -64,11 +63,7 @@ export class ChatSocketEvents {
     try {
       return await work();
     } catch (e) {
-      if (e instanceof HttpException) throw e;
-      // The error's name and message only: driver errors can carry the statement's parameters.
-      const error = e instanceof Error ? { name: e.name, message: e.message } : { message: String(e) };
-      this.logger.error({ event, error }, 'chat socket event failed; answered as unavailable');
-      throw new AppException(EdgeMessages.unavailable, ErrorCode.ServiceUnavailable, HttpStatus.SERVICE_UNAVAILABLE);
+      throw asUnavailable(this.logger, { event }, e);
     }
   }
 }

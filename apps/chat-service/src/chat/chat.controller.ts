@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type {
   AuthPrincipal,
@@ -16,6 +16,7 @@ import {
   MarkReadResultResponseDto,
   UnreadCountResponseDto,
 } from './dto/chat-responses.dto';
+import { UnavailableInterceptor } from './chat-unavailable';
 import { MemberIdPipe } from './member-id.pipe';
 import { MessagesService } from './messages.service';
 
@@ -23,8 +24,10 @@ import { MessagesService } from './messages.service';
  * Chat for the signed-in member (spec 000 §7): the conversation list, a conversation's pages, read
  * state and the unread badge. Every route needs a live session (global guard) and reaches only the
  * caller's own open conversations; sending is the `send_message` socket event (chat-socket-events.ts).
+ * A failure that is not a refusal (the database away for a moment) is 503, safe to retry.
  */
 @ApiTags('chat')
+@UseInterceptors(UnavailableInterceptor)
 @Controller('api/chat')
 export class ChatController {
   constructor(
@@ -37,13 +40,14 @@ export class ChatController {
     type: [ConversationSummaryResponseDto],
     description: 'Open conversations, newest activity first (at most 500)',
   })
+  @ApiErrors(503)
   list(@CurrentUser() user: AuthPrincipal): Promise<ConversationSummaryDto[]> {
     return this.conversations.list(user.userId);
   }
 
   @Get('conversation/:userId')
   @ApiOkResponse({ type: ConversationPageResponseDto, description: 'Ascending seq' })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 503)
   page(
     @CurrentUser() user: AuthPrincipal,
     @Param('userId', MemberIdPipe) userId: string,
@@ -55,13 +59,14 @@ export class ChatController {
   @Post('conversation/:userId/read')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: MarkReadResultResponseDto })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 503)
   read(@CurrentUser() user: AuthPrincipal, @Param('userId', MemberIdPipe) userId: string): Promise<MarkReadResultDto> {
     return this.conversations.markRead(user.userId, userId);
   }
 
   @Get('unread-count')
   @ApiOkResponse({ type: UnreadCountResponseDto })
+  @ApiErrors(503)
   unreadCount(@CurrentUser() user: AuthPrincipal): Promise<UnreadCountDto> {
     return this.conversations.unreadCount(user.userId);
   }

@@ -180,21 +180,34 @@ LIMIT $5`;
 /**
  * Marks the caller's side of an open conversation read up to its last message and zeroes their
  * unread counter; answers the position and whether it moved. $1 member_a, $2 member_b, $3 caller.
+ *
+ * The UPDATE runs only when something changes (the caller's position is behind, or their counter
+ * is not 0): a repeated mark_as_read (a client on every focus, or a flood) is one index read, no
+ * row version and no row lock. When it does run it waits for a send's row lock and re-checks its
+ * condition on the row as that send left it (READ COMMITTED), so a read never interleaves with a
+ * send. `previous` comes from the statement's snapshot: two reads racing may both say "moved"
+ * (the other member hears messages_read twice, harmless), never neither.
  */
 export const MARK_READ_SQL = `
 WITH old AS (
-  SELECT id, member_a, a_read_seq, b_read_seq FROM conversation
-  WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL FOR UPDATE
+  SELECT id, last_seq, CASE WHEN member_a = $3::uuid THEN a_read_seq ELSE b_read_seq END AS previous
+  FROM conversation
+  WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL
 ), updated AS (
   UPDATE conversation c
-     SET a_read_seq = CASE WHEN old.member_a = $3::uuid THEN c.last_seq ELSE c.a_read_seq END,
-         a_unread = CASE WHEN old.member_a = $3::uuid THEN 0 ELSE c.a_unread END,
-         b_read_seq = CASE WHEN old.member_a = $3::uuid THEN c.b_read_seq ELSE c.last_seq END,
-         b_unread = CASE WHEN old.member_a = $3::uuid THEN c.b_unread ELSE 0 END
-    FROM old WHERE c.id = old.id
-  RETURNING c.last_seq, CASE WHEN old.member_a = $3::uuid THEN old.a_read_seq ELSE old.b_read_seq END AS previous
+     SET a_read_seq = CASE WHEN c.member_a = $3::uuid THEN c.last_seq ELSE c.a_read_seq END,
+         a_unread = CASE WHEN c.member_a = $3::uuid THEN 0 ELSE c.a_unread END,
+         b_read_seq = CASE WHEN c.member_a = $3::uuid THEN c.b_read_seq ELSE c.last_seq END,
+         b_unread = CASE WHEN c.member_a = $3::uuid THEN c.b_unread ELSE 0 END
+    FROM old
+   WHERE c.id = old.id
+     AND CASE WHEN c.member_a = $3::uuid THEN c.a_read_seq < c.last_seq OR c.a_unread <> 0
+              ELSE c.b_read_seq < c.last_seq OR c.b_unread <> 0 END
+  RETURNING c.last_seq
 )
-SELECT last_seq, previous FROM updated`;
+SELECT coalesce(u.last_seq, old.last_seq) AS last_seq,
+       CASE WHEN u.last_seq IS NULL THEN old.last_seq ELSE old.previous END AS previous
+FROM old LEFT JOIN updated u ON true`;
 
 /** Whether a pair has an open conversation (typing). $1 member_a, $2 member_b. */
 export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL) AS open`;

@@ -10,6 +10,7 @@ import { forbidden, namedQuery, notFound } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import { ChatNotifier } from './chat-notifier';
 import { orderedPair } from './chat-db';
+import { ChatRateLimiter } from './chat-rate-limits';
 import { isoTime } from './chat-mapper';
 import {
   CONVERSATIONS_SQL,
@@ -35,6 +36,7 @@ export class ConversationsService {
     private readonly dataSource: DataSource,
     private readonly notifier: ChatNotifier,
     private readonly env: ChatEnv,
+    private readonly limits: ChatRateLimiter,
   ) {}
 
   async list(callerId: string): Promise<ConversationSummaryDto[]> {
@@ -80,8 +82,12 @@ export class ConversationsService {
     return { readUpTo: row.last_seq };
   }
 
-  /** Relays typing / stop typing to the other member of an open conversation; 403 otherwise. */
+  /**
+   * Relays typing / stop typing to the other member of an open conversation; 403 otherwise. Each
+   * event counts against the member's typing limit first (429 past it, nothing relayed).
+   */
   async typing(callerId: string, otherId: string, typing: boolean): Promise<void> {
+    await this.limits.typing(callerId);
     if (!(await this.isOpenPair(callerId, otherId))) throw forbidden(ChatMessages.notMatched);
     await this.notifier.typing(otherId, callerId, typing);
   }
