@@ -41,7 +41,14 @@ export function ChatSyncProvider({
     });
     engine.start();
     setSync(engine);
+    // A tab coming back to the front may have slept through pushes (phones freeze background
+    // tabs without closing the socket): catch up as on a reconnect.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void engine.resync();
+    };
+    document.addEventListener('visibilitychange', onVisible);
     return () => {
+      document.removeEventListener('visibilitychange', onVisible);
       engine.stop();
       setSync(null);
     };

@@ -1,5 +1,5 @@
 import type { ChatEntry, ChatSync } from '@mate/api-client';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useChatSync } from './ChatSyncContext';
 
 const NO_ENTRIES: readonly ChatEntry[] = Object.freeze([]);
@@ -18,6 +18,27 @@ function useChatValue<T>(read: (sync: ChatSync) => T, fallback: T): T {
 /** Whether the realtime channel is up (the chat's 'Socket not connected' notice when not). */
 export function useChatConnected(): boolean {
   return useChatValue((sync) => sync.connected, false);
+}
+
+/** How long a screen gives the channel to come up before it says it is not connected. */
+export const FIRST_CONNECT_GRACE_MS = 2000;
+
+/**
+ * Whether to tell the member the channel is down: at once when a connection was lost, but not
+ * during the first moments of a page, while the socket is still connecting.
+ */
+export function useShowOffline(): boolean {
+  const connected = useChatConnected();
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (connected) {
+      setSettled(true);
+      return;
+    }
+    const timer = setTimeout(() => setSettled(true), FIRST_CONNECT_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, [connected]);
+  return !connected && settled;
 }
 
 /** Unread messages over all conversations (the navigation's Messages badge). */

@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { aProfile, aUser, signedInApi, type FakeApi } from '../../testing/fake-api';
 import { fakeChat, type FakeChat } from '../../testing/fake-chat';
 import { renderWithApp } from '../../testing/render';
+import { FIRST_CONNECT_GRACE_MS } from '../../chat/useChat';
 
 const selfId = aUser().id;
 const SAM = { id: 'u1', name: 'Sam' };
@@ -203,6 +204,19 @@ describe('ChatScreen (/chat/{userId})', () => {
       ),
     );
     expect(chat.messages(SAM.id).map((m) => m.content)).toEqual(['you there?', 'sent offline']);
+  });
+
+  it("gives a page's first connection a moment before saying 'Socket not connected'", async () => {
+    chat = fakeChat(api, selfId, { connectOnCreate: false });
+    chat.match(SAM);
+    await openChat();
+    await screen.findByRole('heading', { name: 'No messages yet' });
+    expect(screen.queryByText('Socket not connected')).not.toBeInTheDocument();
+    expect(
+      await screen.findByText('Socket not connected', {}, { timeout: FIRST_CONNECT_GRACE_MS * 2 }),
+    ).toBeInTheDocument();
+    chat.comeBack();
+    await waitFor(() => expect(screen.queryByText('Socket not connected')).not.toBeInTheDocument());
   });
 
   it('shows a refused message with its error and sends it again with Retry', async () => {

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { readStoredToken } from '../../auth/auth-storage';
 import { useChatSync } from '../../chat/ChatSyncContext';
-import { useChatConnected, useChatEntries, useHasOlder, useIsTyping } from '../../chat/useChat';
+import { useChatEntries, useHasOlder, useIsTyping, useShowOffline } from '../../chat/useChat';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { usePhotoUrl } from '../../profile/usePhotos';
 import { MessageComposer } from './MessageComposer';
@@ -34,7 +34,7 @@ function Conversation({ userId }: { userId: string }) {
   const { state, retry } = useOpenConversation(sync, userId);
   const entries = useChatEntries(userId);
   const typing = useIsTyping(userId);
-  const connected = useChatConnected();
+  const offline = useShowOffline();
   const hasOlder = useHasOlder(userId);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   useDocumentTitle(partner.title);
@@ -110,7 +110,7 @@ function Conversation({ userId }: { userId: string }) {
   return (
     <div className="screen screen--medium chat">
       {header}
-      {!connected && (
+      {offline && (
         <Alert tone="warning" title={SocketMessages.notConnected} className="chat__offline">
           Messages you send wait here and go when the connection returns.
         </Alert>
