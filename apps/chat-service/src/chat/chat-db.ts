@@ -27,9 +27,12 @@ export interface LockedConversation {
  * Runs `work` in a transaction on one connection that first locks the pair's conversation row
  * (FOR UPDATE), so every send to one conversation, from either side, runs one after the other and
  * the next statement's snapshot (READ COMMITTED: one per statement) sees the previous send's
- * commit. BEGIN and the lock are one round trip (a simple query, so the ids are written into it:
- * both are checked to be lower-case UUID text first). `work` gets the locked row, or null when the
- * pair has no conversation. Rolls back when `work` throws.
+ * commit. BEGIN and the lock are one round trip: a multi-statement simple query, and pg's simple
+ * query protocol takes no parameters, so the ids are written into the text. That is the only
+ * interpolated SQL of chat, and the guard below (not the callers' validation) keeps it safe: both
+ * ids must be lower-case UUID text, or nothing is sent (chat-db.spec.ts). A parameterized lock would
+ * cost a second round trip per send, held under the lock's wait. `work` gets the locked row, or
+ * null when the pair has no conversation. Rolls back when `work` throws.
  */
 export async function inConversationTransaction<T>(
   dataSource: DataSource,
