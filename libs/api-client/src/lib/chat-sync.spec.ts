@@ -9,7 +9,7 @@ import {
   type SyncMessagesPayload,
 } from '@mate/contracts';
 import type { ChatApi } from './chat';
-import { ChatSync, TYPING_INDICATOR_TIMEOUT_MS, type PendingMessage } from './chat-sync';
+import { ChatSync, TYPING_INDICATOR_TIMEOUT_MS, type PendingMessage, type PendingStore } from './chat-sync';
 import { SocketError, type SocketClient } from './socket';
 
 const ME = 'me';
@@ -125,8 +125,17 @@ class FakeChatServer {
   }
 }
 
-function harness(options: { pending?: PendingMessage[]; connected?: boolean } = {}) {
-  const server = new FakeChatServer();
+function harness(
+  options: {
+    pending?: PendingMessage[];
+    connected?: boolean;
+    store?: PendingStore;
+    server?: FakeChatServer;
+    /** Prefix of this engine's clientIds (two engines of one member must not collide). */
+    prefix?: string;
+  } = {},
+) {
+  const server = options.server ?? new FakeChatServer();
   const socket = Object.assign(new EventEmitter(), { connected: options.connected ?? true });
   const client = {
     socket,
@@ -139,7 +148,7 @@ function harness(options: { pending?: PendingMessage[]; connected?: boolean } = 
   };
   let saved: PendingMessage[] = options.pending ?? [];
   const saves: PendingMessage[][] = [];
-  const pendingStore = {
+  const pendingStore = options.store ?? {
     load: () => saved,
     save: (p: PendingMessage[]) => {
       saved = p;
@@ -161,7 +170,7 @@ function harness(options: { pending?: PendingMessage[]; connected?: boolean } = 
     api,
     selfId: ME,
     pendingStore,
-    newClientId: () => `c${++n}`,
+    newClientId: () => `${options.prefix ?? ''}c${++n}`,
     random: () => 0,
   });
   return {
@@ -592,5 +601,192 @@ describe('ChatSync', () => {
     h.push('new_message', h.server.store(BOB, ME, 'after stop'));
     await settle();
     expect(h.sync.entries(BOB)).toHaveLength(3);
+  });
+
+  describe('races the delivery promise depends on', () => {
+    /** One store for several engines, as localStorage is for the tabs of one browser. */
+    function sharedStore() {
+      let saved: unknown[] = [];
+      const store: PendingStore = {
+        load: () => saved as PendingMessage[],
+        save: (p) => {
+          saved = JSON.parse(JSON.stringify(p)) as unknown[];
+        },
+      };
+      return { store, ids: () => (saved as PendingMessage[]).map((p) => p.clientId) };
+    }
+
+    it("two tabs of one member share the pending store: neither overwrites the other's unsent messages, and each is stored once", async () => {
+      const shared = sharedStore();
+      const server = new FakeChatServer();
+      const tabA = harness({ store: shared.store, server, connected: false, prefix: 'a' });
+      const tabB = harness({ store: shared.store, server, connected: false, prefix: 'b' });
+      tabA.sync.start();
+      tabB.sync.start();
+      tabA.sync.send(BOB, 'from tab A');
+      tabB.sync.send(BOB, 'from tab B');
+      expect([...shared.ids()].sort()).toEqual(['ac1', 'bc1']);
+      // Tab A is closed while offline; tab B comes online and sends its own.
+      tabA.sync.stop();
+      tabB.reconnect();
+      await waitFor(() => server.messages.length === 1, "tab B's message stored");
+      await settle();
+      expect(shared.ids()).toEqual(['ac1']);
+      // The next page load sends what tab A left.
+      const reload = harness({ store: shared.store, server, prefix: 'r' });
+      reload.sync.start();
+      await waitFor(() => shared.ids().length === 0, "tab A's message sent by the reload");
+      expect(server.messages.map((m) => [m.content, m.clientId])).toEqual([
+        ['from tab B', 'bc1'],
+        ['from tab A', 'ac1'],
+      ]);
+      // message_sent reaches every own socket: the tab that did not send it shows it once.
+      tabB.push('message_sent', server.messages[1]);
+      await waitFor(() => contents(tabB.sync).length === 2);
+      expect(contents(tabB.sync)).toEqual(['from tab B', 'from tab A']);
+    });
+
+    it('a late acknowledgement to an engine stopped a moment ago does not erase what its successor saved', async () => {
+      const shared = sharedStore();
+      const server = new FakeChatServer();
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const handle = server.handle.bind(server);
+      server.handle = async (event, payload) => {
+        if (event === 'send_message') await gate;
+        return handle(event, payload);
+      };
+      const first = harness({ store: shared.store, server, prefix: 'f' });
+      first.sync.start();
+      first.sync.send(BOB, 'one');
+      // The app replaces its engine (sign-out and in, React's double effect) while 'one' is in flight.
+      first.sync.stop();
+      const second = harness({ store: shared.store, server, connected: false, prefix: 's' });
+      second.sync.start();
+      second.sync.send(BOB, 'two');
+      expect(shared.ids()).toEqual(['fc1', 'sc1']);
+      release();
+      await waitFor(() => server.messages.length === 1, "the first engine's send answered");
+      await settle();
+      expect(shared.ids()).toEqual(['sc1']);
+      second.reconnect();
+      await waitFor(() => shared.ids().length === 0, 'the successor flushed');
+      expect(server.messages.map((m) => [m.content, m.clientId])).toEqual([
+        ['one', 'fc1'],
+        ['two', 'sc1'],
+      ]);
+      expect(contents(second.sync)).toEqual(['one', 'two']);
+    });
+
+    it("ignores malformed entries, another member's and those to oneself in the pending store", async () => {
+      const valid = (clientId: string, extra: Record<string, unknown> = {}) => ({
+        clientId,
+        recipientId: BOB,
+        content: `text ${clientId}`,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        status: 'pending',
+        ...extra,
+      });
+      const junk = [
+        valid('ok-1'),
+        null,
+        'not an entry',
+        valid('ok-2', { senderId: ME, status: 'failed', error: 'You can only message your matches' }),
+        { ...valid('x'), clientId: 7 },
+        valid('has space'),
+        valid('to-self', { recipientId: ME }),
+        valid('blank', { content: ' \n ' }),
+        valid('number', { content: 42 }),
+        valid('too-long', { content: 'x'.repeat(2001) }),
+        valid('theirs', { senderId: 'someone-else' }),
+        valid('ok-1', { content: 'a second copy' }),
+        valid('odd-status', { status: 'sent' }),
+      ] as unknown as PendingMessage[];
+      const h = harness({ pending: junk, connected: false });
+      h.sync.start();
+      expect(h.sync.unsent.map((p) => [p.clientId, p.status, p.content])).toEqual([
+        ['ok-1', 'pending', 'text ok-1'],
+        ['ok-2', 'failed', 'text ok-2'],
+        ['odd-status', 'pending', 'text odd-status'],
+      ]);
+      h.reconnect();
+      await waitFor(() => h.server.messages.length === 2, 'the valid pending ones sent');
+      await settle();
+      expect((h.server.sent('send_message') as SendMessagePayload[]).map((p) => p.clientId)).toEqual([
+        'ok-1',
+        'odd-status',
+      ]);
+      expect(h.saved().map((p) => p.clientId)).toEqual(['ok-2']);
+    });
+
+    it('a gap fill the service could not answer while the socket stayed up is tried again with backoff', async () => {
+      jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+      const h = harness();
+      h.sync.start();
+      await h.sync.open(BOB);
+      const all = Array.from({ length: 3 }, (_, i) => h.server.store(BOB, ME, `b${i + 1}`));
+      const handle = h.server.handle.bind(h.server);
+      let refuse = true;
+      h.server.handle = async (event, payload) => {
+        if (event === 'sync_messages' && refuse)
+          throw new SocketError('Service unavailable', ErrorCode.ServiceUnavailable);
+        return handle(event, payload);
+      };
+      // Pushes 1 and 2 were lost in a Redis outage; 3 arrives while chat-service is away.
+      h.push('new_message', all[2]);
+      await settle(50);
+      expect(contents(h.sync)).toEqual(['b3']);
+      refuse = false;
+      // No message and no reconnect follow: the fill is tried again by itself (random() is 0: 500 ms).
+      jest.advanceTimersByTime(500);
+      await settle(50);
+      expect(contents(h.sync)).toEqual(['b1', 'b2', 'b3']);
+    });
+
+    it('a message an earlier session left pending but the server stored (its ack was lost) is shown once', async () => {
+      const server = new FakeChatServer();
+      const stored = server.store(ME, BOB, 'sent before the reload', 'left-1');
+      const h = harness({
+        server,
+        pending: [
+          {
+            clientId: 'left-1',
+            recipientId: BOB,
+            content: 'sent before the reload',
+            createdAt: '2026-01-01T00:00:00.000Z',
+            status: 'pending',
+          },
+        ],
+      });
+      h.sync.start();
+      await h.sync.open(BOB);
+      await waitFor(() => h.sync.unsent.length === 0, 'merged by clientId');
+      await settle();
+      expect(h.sync.entries(BOB).map((e) => [e.key, e.status])).toEqual([[stored.id, 'sent']]);
+      expect(server.messages).toHaveLength(1);
+      expect(h.saved()).toEqual([]);
+    });
+
+    it('a resume ends when the service keeps answering hasMore without moving any position', async () => {
+      const h = harness();
+      h.sync.start();
+      await h.sync.open(BOB);
+      const m = h.server.store(BOB, ME, 'only');
+      const handle = h.server.handle.bind(h.server);
+      let syncs = 0;
+      h.server.handle = async (event, payload) => {
+        if (event !== 'sync_messages') return handle(event, payload);
+        syncs++;
+        return { messages: [m], hasMore: true };
+      };
+      await waitFor(() => h.sync.stats.resumes === 1, 'the first resume');
+      const syncsBefore = syncs;
+      h.disconnect();
+      h.reconnect();
+      await waitFor(() => h.sync.stats.resumes === 2, 'the resume ended');
+      expect(contents(h.sync)).toEqual(['only']);
+      // Asked once, then once more from the moved position, and no more.
+      expect(syncs - syncsBefore).toBe(2);
+    });
   });
 });

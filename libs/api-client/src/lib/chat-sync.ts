@@ -1,4 +1,5 @@
 import {
+  CHAT_CLIENT_ID_PATTERN,
   CHAT_MESSAGE_MAX_LENGTH,
   CHAT_SYNC_MAX_CONVERSATIONS,
   ChatMessages,
@@ -27,8 +28,13 @@ import { SocketError, type SocketClient } from './socket';
  *   `clientId` after a reconnect or a backoff, one at a time per conversation, in creation order;
  * - nothing is shown twice: messages are kept by `id`, a pending entry disappears when a stored
  *   message with its `clientId` arrives by any path (ack, `message_sent`, resume);
- * - nothing is shown out of order or with a hole: entries are ordered by `seq`; a `seq` past the
- *   next expected one, and every (re)connect, asks for what follows the last contiguous `seq`.
+ * - nothing is shown out of order: entries are ordered by `seq`; a `seq` past the next expected
+ *   one, and every (re)connect, asks for what follows the last contiguous `seq` (a message that
+ *   arrived past a hole is shown at once, and the hole's messages take their places above it when
+ *   the fill answers; a fill the service could not answer is tried again with backoff);
+ * - the pending store is shared safely: a save keeps what another engine of the same member (a
+ *   second tab, an engine stopped a moment ago) saved and this one does not know as stored, and a
+ *   load ignores malformed entries and those of another sender.
  */
 
 export type ChatEntryStatus = 'pending' | 'sent' | 'read' | 'failed';
@@ -52,6 +58,8 @@ export interface ChatEntry {
 export interface PendingMessage {
   clientId: string;
   recipientId: string;
+  /** Who wrote it (written by every save; an entry of another member found in the store is ignored). */
+  senderId?: string;
   content: string;
   createdAt: string;
   status: 'pending' | 'failed';
@@ -151,6 +159,28 @@ function defaultClientId(): string {
   return globalThis.crypto.randomUUID();
 }
 
+/** A stored pending message as this engine can send it, or null (malformed, another sender's, to oneself). */
+function validPending(raw: unknown, selfId: string): PendingMessage | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const p = raw as Partial<Record<keyof PendingMessage, unknown>>;
+  if (typeof p.clientId !== 'string' || !CHAT_CLIENT_ID_PATTERN.test(p.clientId)) return null;
+  if (typeof p.recipientId !== 'string' || !p.recipientId || p.recipientId === selfId) return null;
+  if (p.senderId !== undefined && p.senderId !== selfId) return null;
+  if (typeof p.content !== 'string') return null;
+  const content = normalizeMessageContent(p.content);
+  if (!content || messageLength(content) > CHAT_MESSAGE_MAX_LENGTH) return null;
+  const failed = p.status === 'failed';
+  return {
+    clientId: p.clientId,
+    recipientId: p.recipientId,
+    senderId: selfId,
+    content,
+    createdAt: typeof p.createdAt === 'string' ? p.createdAt : new Date(0).toISOString(),
+    status: failed ? 'failed' : 'pending',
+    ...(failed && typeof p.error === 'string' ? { error: p.error } : {}),
+  };
+}
+
 function memoryStore(): PendingStore {
   let saved: PendingMessage[] = [];
   return {
@@ -173,6 +203,8 @@ export class ChatSync {
   private readonly conversations = new Map<string, Conversation>();
   /** Own unsent messages in creation order (over all conversations). */
   private pending: PendingMessage[] = [];
+  /** Own clientIds seen stored: a save drops them from what another engine left in the store. */
+  private readonly storedClientIds = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly detach: (() => void)[] = [];
   private started = false;
@@ -208,9 +240,13 @@ export class ChatSync {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.pending = this.store
-      .load()
-      .filter((p) => p && typeof p.clientId === 'string' && typeof p.recipientId === 'string');
+    const seen = new Set<string>();
+    this.pending = [];
+    for (const p of this.loadStore()) {
+      if (seen.has(p.clientId) || this.storedClientIds.has(p.clientId)) continue;
+      seen.add(p.clientId);
+      this.pending.push(p);
+    }
     for (const p of this.pending) this.conversation(p.recipientId).entries = null;
 
     const s = this.socket.socket;
@@ -331,6 +367,7 @@ export class ChatSync {
       content: text,
       createdAt: new Date(this.now()).toISOString(),
       status: 'pending',
+      senderId: this.selfId,
     };
     this.pending.push(p);
     this.savePending();
@@ -407,6 +444,7 @@ export class ChatSync {
   }
 
   private settlePending(clientId: string): void {
+    this.storedClientIds.add(clientId);
     const i = this.pending.findIndex((p) => p.clientId === clientId);
     if (i < 0) return;
     const [p] = this.pending.splice(i, 1);
@@ -416,8 +454,39 @@ export class ChatSync {
     this.changed();
   }
 
+  /** The store's entries this engine may send (never throws: an unreadable store holds nothing). */
+  private loadStore(): PendingMessage[] {
+    let raw: unknown;
+    try {
+      raw = this.store.load();
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(raw)) return [];
+    const out: PendingMessage[] = [];
+    for (const item of raw) {
+      const p = validPending(item, this.selfId);
+      if (p) out.push(p);
+    }
+    return out;
+  }
+
+  /**
+   * Writes this engine's unsent messages, keeping those another engine of the same member put in
+   * the store (a second tab; an engine stopped a moment ago whose late answer would otherwise
+   * overwrite its successor's) unless this one knows them stored. They are sent by the next
+   * engine that starts (or by their own); a clientId is stored once whoever sends it.
+   */
   private savePending(): void {
-    this.store.save(this.pending.map((p) => ({ ...p })));
+    const own = new Set(this.pending.map((p) => p.clientId));
+    const others = this.loadStore().filter(
+      (p) => !own.has(p.clientId) && !this.storedClientIds.has(p.clientId),
+    );
+    try {
+      this.store.save([...this.pending.map((p) => ({ ...p })), ...others]);
+    } catch {
+      // A full or blocked store: the messages are still held (and sent) by this engine.
+    }
   }
 
   // ---------------------------------------------------------------- receiving
@@ -504,7 +573,9 @@ export class ChatSync {
         await this.fetchAfter(c);
       } while (c.refill);
     } catch {
-      // Offline or the service away: the next connect resumes from the same point.
+      // Offline: the next connect resumes from the same point. The service away while the socket
+      // stays up: no connect will come, so the resume (every tracked conversation) is tried again.
+      if (this.connected) this.scheduleResume();
     } finally {
       c.filling = false;
     }
