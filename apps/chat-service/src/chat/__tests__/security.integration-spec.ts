@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
 import {
+  CHAT_SYNC_MAX_MESSAGES,
   ChatMessages,
   ErrorCode,
   INTERNAL_TOKEN_HEADER,
@@ -15,6 +16,7 @@ import { BaseServiceEnv, LOGGER } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
 import { ChatRateLimiter } from '../chat-rate-limits';
+import { SYNC_SQL } from '../chat.sql';
 
 jest.setTimeout(60_000);
 
@@ -257,6 +259,45 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
     }
     expect(await socket.emit('sync_messages', { since: '1970-01-01T00:00:00Z' })).toEqual({ messages: [], hasMore: false });
     expect(await socket.emit('sync_messages', { since: '9999-12-31T23:59:59.999Z' })).toEqual({ messages: [], hasMore: false });
+  });
+
+  it('bounds the work of a sync that asks for everything: only what it answers is read', async () => {
+    const me = await bed.member('Busy');
+    // 40 conversations of 60 messages each (2,400), written straight into the tables.
+    await bed.chat.dataSource.query(
+      `WITH pairs AS (
+         SELECT gen_random_uuid() AS id, $1::uuid AS me, gen_random_uuid() AS other, n FROM generate_series(1, 40) n
+       ), opened AS (
+         INSERT INTO conversation (id, member_a, member_b, match_id, matched_at, last_seq)
+         SELECT id, least(me, other), greatest(me, other), gen_random_uuid(), now() - interval '1 day', 60 FROM pairs
+         RETURNING id, member_a, member_b
+       )
+       INSERT INTO message (id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at)
+       SELECT gen_random_uuid(), o.id, s, o.member_a, o.member_b, gen_random_uuid()::text, 'old ' || s,
+              now() - interval '1 day' + s * interval '1 second'
+       FROM opened o CROSS JOIN generate_series(1, 60) s`,
+      [me.userId],
+    );
+    const socket = await bed.connect(me);
+    const everything = (await socket.emit('sync_messages', { since: '1970-01-01T00:00:00Z' })) as SyncMessagesResult;
+    expect(everything.messages).toHaveLength(CHAT_SYNC_MAX_MESSAGES);
+    expect(everything.hasMore).toBe(true);
+
+    // The statement itself: message rows it touches, from its plan as run.
+    const [{ 'QUERY PLAN': [plan] }] = await bed.chat.dataSource.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${SYNC_SQL}`, [
+      me.userId,
+      [],
+      [],
+      new Date(0),
+      CHAT_SYNC_MAX_MESSAGES + 1,
+    ]);
+    type PlanNode = { 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] };
+    const messageRows = (node: PlanNode): number =>
+      (node['Relation Name'] === 'message' ? node['Actual Rows'] * node['Actual Loops'] : 0) +
+      (node.Plans ?? []).reduce((sum, child) => sum + messageRows(child), 0);
+    // About what it answers (501), the rest of the last conversation it starts and one start probe
+    // per conversation; not the 2,400 it could reach (read twice, as it was before the review).
+    expect(messageRows(plan.Plan)).toBeLessThan(2 * (CHAT_SYNC_MAX_MESSAGES + 1));
   });
 
   it('keeps unread counters exact and never negative while reads race sends', async () => {
