@@ -406,22 +406,27 @@ export function exchangeLines(rng, first, second, count) {
       fill(text, { name: other.name, interest: common.toLowerCase(), city: placeOf(people[who]) }),
     ]);
   };
-  for (let b = 0; lines.length < count; b++) {
-    let beat;
-    if (plan && lines.length >= count - plan.length) beat = plan;
-    else if (b < beats.length) beat = beats[b];
-    else beat = FOLLOW_UPS[follow++ % FOLLOW_UPS.length];
+  // The beats before the plan stop where the plan begins, so a long exchange ends on it.
+  const room = plan ? count - plan.length : count;
+  for (let b = 0; lines.length < room; b++) {
+    const beat = b < beats.length ? beats[b] : FOLLOW_UPS[follow++ % FOLLOW_UPS.length];
     // The opener is the first writer's; after it, whoever answered last often asks the next question.
     const starter = b === 0 ? 0 : rng.chance(0.6) ? 1 - speaker : speaker;
     beat.forEach((text, k) => {
-      if (lines.length >= count) return;
+      if (lines.length >= room) return;
       const who = (starter + k) % 2;
       say(who, text);
       speaker = who;
-      if (k < 2 && lines.length < count && rng.chance(DOUBLE_TEXT))
+      if (k < 2 && lines.length < room && rng.chance(DOUBLE_TEXT))
         say(who, rng.pick(k === 0 ? AFTER_QUESTION : AFTER_ANSWER));
     });
-    if (beat === plan) break;
+  }
+  if (plan) {
+    const starter = rng.chance(0.6) ? 1 - speaker : speaker;
+    plan.forEach((text, k) => {
+      speaker = (starter + k) % 2;
+      say(speaker, text);
+    });
   }
   while (lines.length < count) {
     speaker = 1 - speaker;

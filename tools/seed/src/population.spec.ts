@@ -378,3 +378,63 @@ describe('the demo pictures', () => {
     }
   });
 });
+
+describe("the demo member's conversations (conversations.mjs with the options demo.mjs gives)", () => {
+  interface Made {
+    count: number;
+    senders: string[];
+    last: string;
+    firstAt: number;
+    lastAt: number;
+    aReadSeq: number;
+    bReadSeq: number;
+    aUnread: number;
+    bUnread: number;
+  }
+  const made = runModule<{ now: number; matchedAt: number; list: Made[] }>(`
+    import { conversationOf } from '$LIB/conversations.mjs';
+    const now = Date.UTC(2026, 10, 23, 12);
+    const matchedAt = now - 3 * 24 * 3600e3;
+    const a = { userId: '00000000-0000-4000-8000-00000000000a', name: 'Demo', interests: ['Coffee', 'Hiking'] };
+    const b = { userId: '00000000-0000-4000-8000-00000000000b', name: 'Sam', interests: ['Coffee', 'Music'] };
+    const match = { id: '00000000-0000-4000-8000-0000000000ff', userA: a.userId, userB: b.userId, at: new Date(matchedAt) };
+    const list = [
+      { count: 9, lastAt: now - 120e3, firstWriter: 1, unreadBy: 0, unreadRun: 2 },
+      { count: 13, lastAt: now - 3 * 3600e3, firstWriter: 0, unreadBy: 0, unreadRun: 1 },
+      { count: 72, lastAt: now - 26 * 3600e3, firstWriter: 0, allRead: true },
+      { count: 0 },
+    ].map((o) => {
+      const c = conversationOf('demo', match, a, b, { now, ...o });
+      return {
+        count: c.messages.length,
+        senders: c.messages.map((m) => (m.senderId === a.userId ? 'a' : 'b')),
+        last: c.messages.at(-1)?.content ?? null,
+        firstAt: c.messages[0]?.at.getTime() ?? null,
+        lastAt: c.messages.at(-1)?.at.getTime() ?? null,
+        aReadSeq: c.aReadSeq, bReadSeq: c.bReadSeq, aUnread: c.aUnread, bUnread: c.bUnread,
+      };
+    });
+    process.stdout.write(JSON.stringify({ now, matchedAt, list }));
+  `);
+
+  it('makes the asked number of messages, the first writer first and the last one at the asked time', () => {
+    const [recent, hours, long, empty] = made.list;
+    expect([recent.count, hours.count, long.count, empty.count]).toEqual([9, 13, 72, 0]);
+    expect([recent.senders[0], hours.senders[0], long.senders[0]]).toEqual(['b', 'a', 'a']);
+    expect(recent.lastAt).toBe(made.now - 120e3);
+    expect(hours.lastAt).toBe(made.now - 3 * 3600e3);
+    for (const c of [recent, hours, long]) expect(c.firstAt).toBeGreaterThan(made.matchedAt);
+    expect(empty).toMatchObject({ last: null, aReadSeq: 0, bReadSeq: 0, aUnread: 0, bUnread: 0 });
+  });
+
+  it("leaves exactly the other member's last messages unread by the demo member, or everything read", () => {
+    const [recent, hours, long] = made.list;
+    expect(recent.senders.slice(-3)).toEqual(['a', 'b', 'b']);
+    expect(recent).toMatchObject({ aReadSeq: 7, aUnread: 2, bReadSeq: 9, bUnread: 0 });
+    expect(hours.senders.slice(-2)).toEqual(['a', 'b']);
+    expect(hours).toMatchObject({ aReadSeq: 12, aUnread: 1, bReadSeq: 13, bUnread: 0 });
+    expect(long).toMatchObject({ aReadSeq: 72, bReadSeq: 72, aUnread: 0, bUnread: 0 });
+    // A long exchange ends on its plan to meet.
+    expect(long.last).toMatch(/see you|address|after work/i);
+  });
+});
