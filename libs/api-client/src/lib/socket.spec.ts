@@ -8,7 +8,10 @@ import { createSocketClient, SOCKET_CLIENT_OPTIONS, SocketError, type SocketClie
  * A real socket.io server on a free port standing in for the gateway: it accepts the tokens in
  * `live`, refuses others as the gateway does, and lets each test act on the server side.
  */
-async function startRealtimeServer(transports: ('websocket' | 'polling')[] = ['polling', 'websocket']) {
+async function startRealtimeServer(
+  transports: ('websocket' | 'polling')[] = ['polling', 'websocket'],
+  port = 0,
+) {
   const http: HttpServer = createServer();
   const io = new Server(http, { path: SOCKET_PATH, transports });
   const live = new Set<string>();
@@ -43,7 +46,7 @@ async function startRealtimeServer(transports: ('websocket' | 'polling')[] = ['p
       },
     );
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     io,
@@ -251,5 +254,53 @@ describe('createSocketClient', () => {
   it("refuses to send without a connection: 'Socket not connected'", async () => {
     const c = open();
     await expect(c.request('typing', { recipientId: 'u2' })).rejects.toThrow(SocketMessages.notConnected);
+  });
+
+  it('keeps coming back after socket.io gave up its reconnection attempts (a gateway away longer than they last)', async () => {
+    const c = open({ reconnectionAttempts: 2 });
+    c.connect();
+    await next(c, 'connect');
+    const port = Number(new URL(server.url).port);
+    let failedSeries = 0;
+    c.socket.io.on('reconnect_failed', () => failedSeries++);
+    await server.close();
+    // Two series of two attempts each fail while nothing listens.
+    await new Promise<void>((resolve) => {
+      const check = () => (failedSeries >= 2 ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    server = await startRealtimeServer(undefined, port);
+    server.live.add('token-1');
+    await next(c, 'connect');
+    expect(c.socket.connected).toBe(true);
+    expect(ended).toEqual([]);
+  });
+
+  it('stops coming back once the app disconnects, even after socket.io gave up', async () => {
+    const c = open({ reconnectionAttempts: 1 });
+    c.connect();
+    await next(c, 'connect');
+    const port = Number(new URL(server.url).port);
+    const gaveUp = new Promise((resolve) => c.socket.io.once('reconnect_failed', resolve));
+    await server.close();
+    await gaveUp;
+    c.disconnect();
+    server = await startRealtimeServer(undefined, port);
+    server.live.add('token-1');
+    server.live.add('token-2');
+    // Another client with the same delays, refused four times, connects after its backoffs; the
+    // disconnected one, which would have come back within one of them, never shows up.
+    server.refusals.set('token-2', Array(4).fill(ErrorCode.ServiceUnavailable));
+    const other = createSocketClient({
+      baseUrl: server.url,
+      getToken: () => 'token-2',
+      options: { reconnectionDelay: 20, reconnectionDelayMax: 50 },
+    });
+    const otherUp = next(other, 'connect');
+    other.connect();
+    await otherUp;
+    other.disconnect();
+    expect(server.tokensSeen).toEqual(Array(5).fill('token-2'));
+    expect(c.socket.connected).toBe(false);
   });
 });

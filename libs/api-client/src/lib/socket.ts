@@ -107,11 +107,13 @@ export function createSocketClient({
     onSessionEnded?.(reason);
   };
   /**
-   * socket.io gives up for good after the server's middleware refuses a handshake. A gateway that
-   * lost Redis or is busy refuses with SERVICE_UNAVAILABLE / RATE_LIMITED: try again with the
-   * reconnection delays (1 s doubling to 5 s, jittered) for as long as the session lasts.
+   * socket.io gives up for good after the server's middleware refuses a handshake, and after its
+   * reconnection attempts (10, about 40 s) all failed. A gateway that lost Redis or is busy refuses
+   * with SERVICE_UNAVAILABLE / RATE_LIMITED, and one being redeployed may be away longer than the
+   * attempts last: try again with the reconnection delays (1 s doubling to 5 s, jittered) for as
+   * long as the session lasts and the app wants the connection. Unsent chat messages wait for it.
    */
-  const retryRefusedHandshake = () => {
+  const retryLater = () => {
     if (retryTimer || sessionEnded || !wanted) return;
     const manager = socket.io;
     const base = Math.min(manager.reconnectionDelay() * 2 ** refusedAttempts, manager.reconnectionDelayMax());
@@ -138,8 +140,10 @@ export function createSocketClient({
   socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
     const code = err.data?.code;
     if (code === ErrorCode.SessionExpired) endSession('expired');
-    else if (code === ErrorCode.ServiceUnavailable || code === ErrorCode.RateLimited) retryRefusedHandshake();
+    else if (code === ErrorCode.ServiceUnavailable || code === ErrorCode.RateLimited) retryLater();
   });
+  // Each connect() after this starts a new series of the spec's 10 attempts.
+  socket.io.on('reconnect_failed', retryLater);
 
   return {
     socket,
