@@ -24,6 +24,17 @@ export class ChatEnv extends DatabaseEnv {
   @Min(1)
   CHAT_TYPING_PER_10_SECONDS = 30;
 
+  /**
+   * sync_messages one member may ask in 10 seconds, across devices and replicas. A client asks on
+   * each (re)connect and for each gap it notices, 500 messages an answer; past it 429, which
+   * clients retry later. It keeps one account's sockets (up to 20 of 100 events per 10 s at the
+   * gateway) from turning resumes into a steady load on the database.
+   */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  CHAT_SYNCS_PER_10_SECONDS = 60;
+
   /** How long the typing relay trusts an open pair it looked up (typing is ephemeral; a few seconds). */
   @Transform(({ value }) => Number(value))
   @IsInt()

@@ -4,13 +4,15 @@ import { ChatMessages } from '@mate/contracts';
 import { RateLimits, REDIS } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 
-type ChatRateLimit = 'messagesPer10Seconds' | 'typingPer10Seconds';
+type ChatRateLimit = 'messagesPer10Seconds' | 'typingPer10Seconds' | 'syncsPer10Seconds';
 
 /** 429 to a typing flood (the app sends typing quietly and never shows it). */
 export const TOO_MANY_TYPING_EVENTS = 'Too many typing events. Please slow down.';
+/** 429 to a sync_messages flood (the app retries it later). */
+export const TOO_MANY_SYNCS = 'Too many sync requests. Please slow down.';
 
 /**
- * Per-member limits on sends and on typing events, shared by every replica through Redis (the
+ * Per-member limits on sends, typing events and syncs, shared by every replica through Redis (the
  * gateway's per-socket limit does not stop one account with many sockets: 20 sockets of 100
  * events per 10 s each). Every attempt that passed validation counts, refused ones too. Past it:
  * 429 with Retry-After.
@@ -23,6 +25,7 @@ export class ChatRateLimiter {
     this.limits = new RateLimits(redis, `${env.KEY_PREFIX}:chat`, {
       messagesPer10Seconds: { points: env.CHAT_MESSAGES_PER_10_SECONDS, durationSeconds: 10 },
       typingPer10Seconds: { points: env.CHAT_TYPING_PER_10_SECONDS, durationSeconds: 10 },
+      syncsPer10Seconds: { points: env.CHAT_SYNCS_PER_10_SECONDS, durationSeconds: 10 },
     });
   }
 
@@ -33,5 +36,10 @@ export class ChatRateLimiter {
   /** typing and stop_typing: counted before the pair is looked up, so a flood costs one Redis call each. */
   async typing(userId: string): Promise<void> {
     await this.limits.consume('typingPer10Seconds', userId, TOO_MANY_TYPING_EVENTS);
+  }
+
+  /** sync_messages that name something: counted before the database is asked. */
+  async sync(userId: string): Promise<void> {
+    await this.limits.consume('syncsPer10Seconds', userId, TOO_MANY_SYNCS);
   }
 }

@@ -149,6 +149,7 @@ export class MessagesService {
     const since = payload.since ? new Date(payload.since) : null;
     if (since && Number.isNaN(since.getTime())) throw badRequest('since must be an ISO 8601 time');
     if (positions.length === 0 && !since) return { messages: [], hasMore: false };
+    await this.limits.sync(callerId);
     const rows = await namedQuery<MessageRow>(this.dataSource, 'chat_sync', SYNC_SQL, [
       callerId,
       positions.map((p) => p.userId.toLowerCase()),

@@ -8,6 +8,7 @@ import {
   ErrorCode,
   INTERNAL_TOKEN_HEADER,
   REQUEST_ID_HEADER,
+  isSocketError,
   type ChatMessageDto,
   type MarkReadResultDto,
   type SyncMessagesResult,
@@ -22,6 +23,7 @@ jest.setTimeout(60_000);
 
 const MESSAGES_PER_10_SECONDS = 50;
 const TYPING_PER_10_SECONDS = 8;
+const SYNCS_PER_10_SECONDS = 12;
 
 /**
  * The attacker's review (R1, docs/adr/0013-chat-delivery.md "Security review"): a member with a
@@ -46,6 +48,7 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
       env: {
         CHAT_MESSAGES_PER_10_SECONDS: String(MESSAGES_PER_10_SECONDS),
         CHAT_TYPING_PER_10_SECONDS: String(TYPING_PER_10_SECONDS),
+        CHAT_SYNCS_PER_10_SECONDS: String(SYNCS_PER_10_SECONDS),
         CHAT_TYPING_PAIR_CACHE_MS: '0',
       },
       overrides: [{ provide: LOGGER, useValue: pino({ level: 'debug' }, stream) }],
@@ -374,6 +377,18 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
     await send(annSocket, bob, 'after typing');
     await bobSocket.next('new_message', (m) => m.content === 'after typing');
     expect(bobSocket.all('user_typing').length + bobSocket.all('user_stopped_typing').length).toBe(TYPING_PER_10_SECONDS);
+  });
+
+  it('limits sync_messages per member across devices (429 past CHAT_SYNCS_PER_10_SECONDS, which clients retry)', async () => {
+    const [ann, bob] = await pair();
+    const devices = [await bed.connect(ann), await bed.connect(ann)];
+    const ask = { conversations: [{ userId: bob.userId, afterSeq: 0 }], since: '1970-01-01T00:00:00Z' };
+    const answers = await Promise.all(Array.from({ length: SYNCS_PER_10_SECONDS + 3 }, (_, i) => devices[i % 2].emit('sync_messages', ask)));
+    const refused = answers.filter(isSocketError);
+    expect(refused.map((r) => r.code)).toEqual(Array(3).fill(ErrorCode.RateLimited));
+    expect(answers.filter((a) => !isSocketError(a))).toEqual(Array(SYNCS_PER_10_SECONDS).fill({ messages: [], hasMore: false }));
+    // Asking for nothing costs nothing and is not counted.
+    expect(await devices[0].emit('sync_messages', {})).toEqual({ messages: [], hasMore: false });
   });
 
   it('counts sends per member across devices: past the limit every socket gets 429 and nothing more is stored', async () => {
