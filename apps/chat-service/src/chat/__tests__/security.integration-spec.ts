@@ -206,6 +206,13 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
       expect(await refusal(payload)).toMatchObject({ code: ErrorCode.ValidationFailed, error: `Unknown field: ${key}` });
     }
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    // Payloads that are no object at all, on every event.
+    for (const event of ['send_message', 'typing', 'stop_typing', 'mark_as_read', 'sync_messages'] as const) {
+      for (const payload of [null, [], 'text', 42, true, [{ recipientId: bob.userId }]]) {
+        const answer = await socket.emit(event, payload as never);
+        expect({ event, payload, code: ackError(answer).code }).toEqual({ event, payload, code: ErrorCode.ValidationFailed });
+      }
+    }
     expect((await refusal({ ...base, content: 'broken \ud800 text' })).code).toBe(ErrorCode.ValidationFailed);
     expect((await refusal({ ...base, clientId: 'a\u0000b' })).error).toBe(ChatMessages.invalidClientId);
     expect((await refusal({ ...base, recipientId: `${bob.userId}\u0000` })).error).toBe('recipientId must be a UUID');
