@@ -79,6 +79,7 @@ function Conversation({ userId }: { userId: string }) {
             className="chat-header__icon-button"
             icon={<Icon name="video" size={20} />}
             aria-label="Video Call"
+            title="Video Call"
             onClick={() => void navigate(`/call/${encodeURIComponent(userId)}`)}
           />
           <SafetyMenu name={partner.name} />

@@ -55,6 +55,7 @@ export function SafetyMenu({ name }: { name: string }) {
         className="chat-header__icon-button"
         icon={<Icon name="shield" size={20} />}
         aria-label="Safety options"
+        title="Safety options"
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
