@@ -107,6 +107,16 @@ test("two matched members chat live: typing..., delivery, '✓✓ Read', and a m
   await shot(avery, 'chat-1280-conversation');
   await shot(blake, 'chat-390-conversation');
 
+  // The safety menu's actions are not wired yet (the safety issue): each says so, none is dead.
+  await avery.getByRole('button', { name: 'Safety options' }).click();
+  await avery.getByRole('menuitem', { name: 'Block' }).click();
+  const blockDialog = avery.getByRole('dialog', { name: 'Block Blake' });
+  await expect(blockDialog).toContainText('This arrives with the safety release.');
+  await shot(avery, 'chat-1280-safety-dialog');
+  await blockDialog.getByRole('button', { name: 'OK' }).click();
+  await expect(blockDialog).toHaveCount(0);
+  await expect(averyInput).toBeEnabled();
+
   // Blake loses the network: the chat says so. Avery sends meanwhile; Blake writes one too.
   await blakeContext.setOffline(true);
   await expect(blake.getByText('Socket not connected', { exact: true })).toBeVisible();
@@ -145,6 +155,7 @@ test("two matched members chat live: typing..., delivery, '✓✓ Read', and a m
   }
   await blake.getByRole('link', { name: 'Back to Messages' }).click();
   await expect(blake.getByRole('link', { name: /Avery/ })).toContainText('Written on the train');
+  await shot(blake, 'messages-390-after');
 
   // The server holds the same four, and Avery's dashboard counts the conversation.
   const page = await call<{ messages: { content: string; seq: number }[] }>(
@@ -160,6 +171,7 @@ test("two matched members chat live: typing..., delivery, '✓✓ Read', and a m
   await expect(
     avery.locator('.dashboard__counts').locator('div', { hasText: 'Messages' }).getByRole('definition'),
   ).toHaveText('1');
+  await shot(avery, 'dashboard-1280');
 
   expect(averyViolations).toEqual([]);
   expect(blakeViolations).toEqual([]);
