@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import jwt from 'jsonwebtoken';
 import pino from 'pino';
@@ -75,6 +76,21 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
   const messagesOf = async (senderId: string) =>
     (await bed.chat.dataSource.query('SELECT count(*)::int AS n FROM message WHERE sender_id = $1', [senderId]))[0].n as number;
 
+  /** A POST whose path is sent exactly as written. */
+  const rawPost = (base: string, path: string, token: string, body: unknown) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(base);
+      const req = request(
+        { host: url.hostname, port: url.port, method: 'POST', path, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
+
   /** Straight to chat-service, past the gateway, as anything on the internal network could. */
   const direct = (path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
     bed.chat.call<Record<string, unknown>>('POST', path, opts);
@@ -98,6 +114,15 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
     // Through the gateway's edge the route does not exist, and a client-sent credential is dropped.
     const viaEdge = await bed.api(ann, 'POST', '/internal/socket-events/send_message', body);
     expect([403, 404]).toContain(viaEdge.status);
+    // Nor through a chat route's prefix with dot segments (sent raw: fetch would resolve them).
+    for (const path of [
+      '/api/chat/../../internal/socket-events/send_message',
+      '/api/chat/%2e%2e/%2e%2e/internal/socket-events/send_message',
+      '/api/chat/..%2f..%2finternal%2fsocket-events%2fsend_message',
+    ]) {
+      const status = await rawPost(bed.gateway.url, path, ann.token, body);
+      expect({ path, refused: status >= 400 && status < 500 }).toEqual({ path, refused: true });
+    }
     expect(await messagesOf(ann.userId)).toBe(0);
   });
 
