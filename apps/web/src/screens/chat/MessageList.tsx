@@ -59,11 +59,7 @@ export function MessageList({ label, entries, hasOlder, onLoadOlder, onRetry, em
       // Older messages went in above: the message being read stays where it was.
       element.scrollTop = element.scrollHeight - kept.height + kept.top;
       keep.current = null;
-    } else if (
-      last &&
-      entryKey(last) !== lastSeen.current &&
-      (atBottom.current || (last.mine && last.status === 'pending'))
-    ) {
+    } else if (last && entryKey(last) !== lastSeen.current && (atBottom.current || last.mine)) {
       element.scrollTop = element.scrollHeight;
       atBottom.current = true;
     }
