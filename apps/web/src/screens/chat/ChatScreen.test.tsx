@@ -7,6 +7,7 @@ import { aProfile, aUser, signedInApi, type FakeApi } from '../../testing/fake-a
 import { fakeChat, type FakeChat } from '../../testing/fake-chat';
 import { renderWithApp } from '../../testing/render';
 import { FIRST_CONNECT_GRACE_MS } from '../../chat/useChat';
+import { NEW_MATCH_RETRY_MS } from './useOpenConversation';
 
 const selfId = aUser().id;
 const SAM = { id: 'u1', name: 'Sam' };
@@ -289,12 +290,36 @@ describe('ChatScreen (/chat/{userId})', () => {
 
   it('says so, with a way back to Messages, for a member who is not a match', async () => {
     api.profile.getUserProfile.mockRejectedValue(new ApiError('Failed to get user profile', 404));
+    api.matching.getMyMatches.mockResolvedValue([]);
     await openChat('stranger');
     expect(await screen.findByRole('heading', { name: 'Conversation not found' })).toBeInTheDocument();
     expect(
       within(screen.getByRole('main')).getAllByRole('link', { name: 'Back to Messages' }).at(-1),
     ).toHaveAttribute('href', '/matches');
     expect(screen.queryByRole('log')).not.toBeInTheDocument();
+  });
+
+  it('waits for the conversation of a match made a moment ago (chat-service learns of it by event)', async () => {
+    api.matching.getMyMatches.mockImplementation(async () => {
+      // The match exists; its conversation opens while the screen waits.
+      chat.match(SAM);
+      return [
+        {
+          matchId: 'm1',
+          userId: SAM.id,
+          name: 'Sam',
+          profilePicture: null,
+          matchedAt: new Date().toISOString(),
+        },
+      ];
+    });
+    renderWithApp(api, { route: `/chat/${SAM.id}`, realtime: chat.realtime });
+    expect(await screen.findByText('Loading messages...')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'No messages yet' }, { timeout: NEW_MATCH_RETRY_MS * 4 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Conversation not found')).not.toBeInTheDocument();
+    expect(api.chat.getConversation).toHaveBeenCalledTimes(2);
   });
 
   it('opens the call screen from Video Call', async () => {
