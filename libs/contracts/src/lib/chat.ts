@@ -130,13 +130,23 @@ export const ChatTexts = {
 } as const;
 
 /**
+ * Characters that show nothing on their own: format characters (zero-width spaces and joiners,
+ * word joiners, soft hyphens...), separators and whitespace, and the blank-looking letters
+ * (Hangul fillers, the Braille blank) used to make names and messages that look empty.
+ */
+const INVISIBLE = /[\p{Cf}\p{Z}\s\u115F\u1160\u3164\uFFA0\u2800]/gu;
+
+/**
  * What chat accepts as message content: control characters stripped (tab and newline kept), then
- * trimmed. The service applies it before the length check; the app applies it before sending.
+ * trimmed; a message with nothing visible left (only zero-width or blank characters) is empty.
+ * Invisible characters between visible ones are kept (a zero-width joiner makes one emoji of
+ * several). The service applies it before the length check; the app applies it before sending.
  */
 export function normalizeMessageContent(content: string): string {
   // C0 controls except \t and \n, DEL, C1 controls, and the bidi overrides that can disguise text.
   // eslint-disable-next-line no-control-regex
-  return content.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '').trim();
+  const cleaned = content.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '').trim();
+  return cleaned.replace(INVISIBLE, '').length === 0 ? '' : cleaned;
 }
 
 /** Length as members count it: Unicode code points, so an emoji counts once. */
