@@ -36,11 +36,16 @@ const FAULTS: { at: number; target: 'chat-service' | 'gateway' | 'redis' }[] = [
   { at: 700, target: 'redis' },
 ];
 /**
- * How long the whole exchange may take to settle after the last message was sent. Queued sends
- * drain one at a time per conversation (each sender's order), so a busy machine (`npm test` runs
- * suites side by side) adds seconds; 90 s keeps the test under 3 minutes in all.
+ * How long the exchange may take to settle after the last message was sent. Queued sends drain
+ * one round trip at a time per conversation (each sender's order): on a busy 2-vCPU machine (load
+ * 12, `npm test` running suites side by side) a round trip can outlast the 80 ms between one
+ * side's messages, so a backlog built during the outages drains only after the last send (27 s
+ * seen). The wait fails early when nothing moves for SETTLE_STALL_MS (something is stuck, not
+ * slow), and in any case after SETTLE_TIMEOUT_MS: 40 s of sending + 120 s keeps the test body
+ * under 3 minutes.
  */
-const SETTLE_TIMEOUT_MS = 90_000;
+const SETTLE_TIMEOUT_MS = 120_000;
+const SETTLE_STALL_MS = 45_000;
 
 interface Side {
   name: 'A' | 'B';
@@ -68,6 +73,56 @@ interface FaultRecord {
 
 const content = (side: 'A' | 'B', n: number) => `${side}:${String(n).padStart(4, '0')}`;
 
+/**
+ * What a member may never see, checked on every change of a side's list while the run goes on
+ * (not only at the end): a message twice (by id, or pending beside its stored copy), stored
+ * messages out of seq order or after a pending one, a sender's messages out of the order sent,
+ * or a message (or a pending entry) that was shown and went away.
+ */
+class DisplayWatch {
+  readonly violations: string[] = [];
+  checks = 0;
+  private last: readonly ChatEntry[] | null = null;
+  private readonly shown = new Set<string>();
+
+  constructor(private readonly side: string) {}
+
+  check(entries: readonly ChatEntry[]): void {
+    if (entries === this.last) return;
+    this.last = entries;
+    this.checks++;
+    const fail = (what: string) => {
+      if (this.violations.length < 20) this.violations.push(`${this.side}: ${what}`);
+    };
+    const ids = new Set<string>();
+    const visible = new Set<string>();
+    const lastOf: Record<string, number> = {};
+    let lastSeq = 0;
+    let pendingSeen = false;
+    for (const e of entries) {
+      if (e.message) {
+        if (pendingSeen) fail(`stored ${e.content} after a pending entry`);
+        if (e.message.seq <= lastSeq) fail(`seq ${e.message.seq} after seq ${lastSeq}`);
+        lastSeq = e.message.seq;
+        if (ids.has(e.message.id)) fail(`message ${e.message.id} twice`);
+        ids.add(e.message.id);
+        visible.add(`id:${e.message.id}`);
+      } else pendingSeen = true;
+      if (e.clientId) {
+        if (visible.has(`client:${e.clientId}`)) fail(`clientId ${e.clientId} twice (${e.content})`);
+        visible.add(`client:${e.clientId}`);
+      }
+      const [who, n] = e.content.split(':');
+      const k = Number(n);
+      if (lastOf[who] !== undefined && k <= lastOf[who])
+        fail(`${e.content} shown after ${who}:${lastOf[who]}`);
+      lastOf[who] = k;
+    }
+    for (const key of this.shown) if (!visible.has(key)) fail(`${key} was shown and went away`);
+    for (const key of visible) this.shown.add(key);
+  }
+}
+
 function sleepUntil(time: number): Promise<void> {
   const wait = time - Date.now();
   return wait > 0 ? new Promise((r) => setTimeout(r, wait)) : Promise.resolve();
@@ -78,11 +133,26 @@ async function waitUntil(
   timeoutMs: number,
   what: string,
   describeState: () => string,
+  /** With `stallMs`: fails sooner when `progress()` has not changed for that long. */
+  stall?: { progress: () => string; stallMs: number },
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let last = stall?.progress();
+  let movedAt = Date.now();
   while (!check()) {
     if (Date.now() > deadline)
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${describeState()}`);
+    if (stall) {
+      const now = stall.progress();
+      if (now !== last) {
+        last = now;
+        movedAt = Date.now();
+      } else if (Date.now() - movedAt > stall.stallMs) {
+        throw new Error(
+          `nothing moved for ${stall.stallMs} ms while waiting for ${what}: ${describeState()}`,
+        );
+      }
+    }
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -92,6 +162,9 @@ describe('chat under faults (chaos)', () => {
   let db: OwnDatabase | null = null;
   let platform: ChatPlatform | null = null;
   const sides: Side[] = [];
+  /** Set when the suite ends: a fault still between its kill and its restart does not restart. */
+  let stopping = false;
+  let faultChain: Promise<void> = Promise.resolve();
 
   beforeAll(async () => {
     redis = await startOwnRedisServer();
@@ -132,6 +205,7 @@ describe('chat under faults (chaos)', () => {
   }, 120_000);
 
   afterAll(async () => {
+    stopping = true;
     for (const s of sides) {
       s.sync.stop();
       s.socket.disconnect();
@@ -167,7 +241,17 @@ describe('chat under faults (chaos)', () => {
         if (all) f.recoveredAt = Date.now();
       }
     };
-    const unsubscribes = sides.map((s) => s.sync.subscribe(checkRecoveries));
+    const watches = sides.map((s) => new DisplayWatch(s.name));
+    const maxUnsent = [0, 0];
+    const watchAll = () =>
+      sides.forEach((s, i) => {
+        watches[i].check(s.sync.entries(s.other.userId));
+        maxUnsent[i] = Math.max(maxUnsent[i], s.sync.unsent.length);
+      });
+    const unsubscribes = sides.flatMap((s) => [
+      s.sync.subscribe(checkRecoveries),
+      s.sync.subscribe(watchAll),
+    ]);
 
     const runFault = async (target: FaultRecord['target']) => {
       const f: FaultRecord = {
@@ -184,6 +268,7 @@ describe('chat under faults (chaos)', () => {
       else if (target === 'gateway') await p.gateway.kill();
       else await r.kill();
       f.exitedAt = Date.now();
+      if (stopping) return;
       if (target === 'chat-service') await p.chat.start();
       else if (target === 'gateway') await p.gateway.start();
       else await r.start();
@@ -194,7 +279,6 @@ describe('chat under faults (chaos)', () => {
 
     const started = Date.now();
     const faultRuns: Promise<void>[] = [];
-    let faultChain: Promise<void> = Promise.resolve();
     for (let k = 0; k < TOTAL; k++) {
       await sleepUntil(started + k * SEND_INTERVAL_MS);
       const fault = FAULTS.find((x) => x.at === k);
@@ -228,13 +312,23 @@ describe('chat under faults (chaos)', () => {
             s.sync.entries(s.other.userId).filter((e) => e.message).length >= TOTAL &&
             s.sync.unsent.length === 0,
         ),
-      SETTLE_TIMEOUT_MS,
+      // Counted from the last send (a slow restart awaited above does not extend the bound).
+      Math.max(0, SETTLE_TIMEOUT_MS - (Date.now() - lastSentAt)),
       'every message acknowledged and held by both sides',
       describeState,
+      {
+        progress: () =>
+          sides.map((s) => `${s.sync.entries(s.other.userId).length}/${s.sync.unsent.length}`).join(),
+        stallMs: SETTLE_STALL_MS,
+      },
     );
     const settledAt = Date.now();
     checkRecoveries();
+    watchAll();
     for (const off of unsubscribes) off();
+    // Never, at any moment of the run, a message shown twice, out of order, or taken back.
+    expect(watches.flatMap((w) => w.violations)).toEqual([]);
+    for (const w of watches) expect(w.checks).toBeGreaterThan(TOTAL);
 
     // Both sides: exactly the 1,000 messages, once each, seq 1..1000, each sender's in order.
     const lists = sides.map((s) => s.sync.entries(s.other.userId));
@@ -256,7 +350,10 @@ describe('chat under faults (chaos)', () => {
     const pg = new Client({ connectionString: (db as OwnDatabase).url });
     await pg.connect();
     let row: Record<string, string>;
+    let dbRows: { id: string; seq: number; client_id: string; content: string; sender_id: string }[];
     try {
+      dbRows = (await pg.query(`SELECT id, seq, client_id, content, sender_id FROM message ORDER BY seq`))
+        .rows;
       const res = await pg.query(
         `SELECT count(*)::int AS rows, count(DISTINCT (sender_id, client_id))::int AS unique_client_ids,
                 count(DISTINCT seq)::int AS distinct_seqs, min(seq) AS min_seq, max(seq) AS max_seq,
@@ -276,6 +373,12 @@ describe('chat under faults (chaos)', () => {
       distinct_contents: TOTAL,
       conversations: 1,
     });
+    // What both members hold is exactly what the database holds, message for message.
+    const expected = dbRows.map((m) => [m.id, m.seq, m.client_id, m.content, m.sender_id]);
+    for (const entries of lists)
+      expect(
+        entries.map((e) => [e.message?.id, e.message?.seq, e.message?.clientId, e.content, e.senderId]),
+      ).toEqual(expected);
 
     const stats = sides.map((s) => s.sync.stats);
     const sum = (key: keyof (typeof stats)[number]) => stats[0][key] + stats[1][key];
@@ -284,6 +387,7 @@ describe('chat under faults (chaos)', () => {
       `  sent ${TOTAL}, acked ${sum('acked')}, send attempts ${sum('sendAttempts')} (retried ${sum('retries')})`,
       `  delivered live ${sum('deliveredLive')}, by resume ${sum('deliveredByResume')} (gaps noticed ${sum('gapsFilled')}, resumes ${sum('resumes')}, socket connects A ${A.connects} B ${B.connects})`,
       `  duplicates held 0 (repeat arrivals dropped by id: ${sum('duplicatesDropped')}); database rows ${row.rows}, unique (sender, client_id) ${row.unique_client_ids}, seq ${row.min_seq}..${row.max_seq}`,
+      `  displayed lists checked on every change: A ${watches[0].checks}, B ${watches[1].checks} times, 0 violations; most queued unsent at once: A ${maxUnsent[0]}, B ${maxUnsent[1]}`,
       ...faults.map(
         (f) =>
           `  ${f.target.padEnd(12)} killed at message ${f.atMessage}: exited in ${f.exitedAt - f.killedAt} ms, answering again after ${f.upAt - f.killedAt} ms, ` +

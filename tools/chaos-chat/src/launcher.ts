@@ -42,6 +42,23 @@ export interface ManagedProcess {
 
 const MAX_OUTPUT = 20_000;
 
+/**
+ * The service processes this process started and that still run. Should it end without stopping
+ * them (a crash, a test runner killed, an interrupted bench), they are killed with it, by pid,
+ * rather than left listening on their ports.
+ */
+const living = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function killOnExit(child: ChildProcess): void {
+  living.add(child);
+  child.once('exit', () => living.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const c of living) c.kill('SIGKILL');
+  });
+}
+
 function mainOf(name: ChatProcessName): string {
   const main = path.join(WORKSPACE, 'dist/apps', name, 'main.js');
   if (!existsSync(main)) throw new Error(`${main} is missing: build it first (nx build ${name})`);
@@ -85,6 +102,7 @@ export async function startBuiltProcess(
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = started;
+      killOnExit(started);
       const collect = (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-MAX_OUTPUT);
       };
@@ -134,6 +152,7 @@ export async function migrateBuilt(name: 'chat-service', env: Record<string, str
     env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  killOnExit(child);
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
