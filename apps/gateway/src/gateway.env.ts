@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsString, IsUrl, Min } from 'class-validator';
+import { IsInt, IsString, IsUrl, Max, Min } from 'class-validator';
 import { SERVICE_REGISTRY } from '@mate/contracts';
 import { BaseServiceEnv } from '@mate/server-kit';
 
@@ -87,6 +87,13 @@ export class GatewayEnv extends BaseServiceEnv {
   @Transform(int) @IsInt() @Min(1) SOCKET_MAX_EVENTS_IN_FLIGHT = 20;
   /** How long the owning service may take to answer a client event before its ack is `{ error }`. */
   @Transform(int) @IsInt() @Min(100) SOCKET_ACK_TIMEOUT_MS = 10_000;
+  /**
+   * Requests delivering client events that may be in flight to one service at once; events arriving
+   * while they are wait and go together in the next one (micro-batching, docs/adr/0005-realtime.md).
+   */
+  @Transform(int) @IsInt() @Min(1) @Max(64) SOCKET_EVENT_REQUESTS_IN_FLIGHT = 2;
+  /** Most client events in one such request (the services accept at most 64). */
+  @Transform(int) @IsInt() @Min(1) @Max(64) SOCKET_EVENT_BATCH_MAX = 64;
   /** How often the sockets' sessions are looked up again, in case a revocation notice was lost. */
   @Transform(int) @IsInt() @Min(100) SOCKET_SESSION_RECHECK_MS = 30_000;
   /** A socket that reconnects within this window gets the pushes it missed (connection state recovery). */

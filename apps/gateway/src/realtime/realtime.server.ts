@@ -78,6 +78,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
   private adapterConnections: Redis[] = [];
   private subscribed: Promise<unknown> = Promise.resolve();
   private recheckTimer: NodeJS.Timeout | null = null;
+  private router: EventRouter | null = null;
   private readonly connected = socketConnections();
   /** Each socket's bearer token, in memory only (never in `socket.data`, which recovery persists). */
   private readonly tokens = new WeakMap<object, string>();
@@ -149,7 +150,10 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       internalToken: env.INTERNAL_TOKEN,
       timeoutMs: env.SOCKET_ACK_TIMEOUT_MS,
       logger: this.logger,
+      requestsInFlight: env.SOCKET_EVENT_REQUESTS_IN_FLIGHT,
+      batchMax: env.SOCKET_EVENT_BATCH_MAX,
     });
+    this.router = router;
     const checks = createEventChecks(env.SOCKET_EVENTS_PER_10_SECONDS, (socket) => {
       this.logger.warn({ userId: socket.data.userId, socketId: socket.id }, 'socket disconnected for flooding events');
       socket.disconnect(true);
@@ -268,6 +272,8 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       io.local.disconnectSockets(true);
       await new Promise<void>((resolve) => io.close(() => resolve()));
     }
+    this.router?.close();
+    this.router = null;
     await this.subscriber?.quit().catch(() => undefined);
     this.subscriber = null;
     for (const connection of this.adapterConnections.splice(0)) connection.disconnect();

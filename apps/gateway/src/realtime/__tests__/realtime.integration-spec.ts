@@ -385,8 +385,8 @@ describe('gateway realtime (socket.io)', () => {
       const alice = await member();
       const bob = await member();
       const delivered = new Promise<ChatMessagePayload>((resolve) => bob.socket.once('new_message', resolve));
-      const ack = await alice.socket.timeout(5000).emitWithAck('send_message', { recipientId: bob.userId, content: 'Hi Bob', clientMessageId: 'c1' });
-      expect(ack).toMatchObject({ senderId: alice.userId, recipientId: bob.userId, content: 'Hi Bob', clientMessageId: 'c1' });
+      const ack = await alice.socket.timeout(5000).emitWithAck('send_message', { recipientId: bob.userId, content: 'Hi Bob', clientId: 'c1' });
+      expect(ack).toMatchObject({ senderId: alice.userId, recipientId: bob.userId, content: 'Hi Bob', clientId: 'c1' });
       expect(await delivered).toEqual(ack);
     });
 
@@ -442,8 +442,8 @@ describe('gateway realtime (socket.io)', () => {
       expect(await send()).toMatchObject({ error: SocketMessages.tooManyPending, code: ErrorCode.RateLimited });
       expect(Date.now() - started).toBeLessThan(ACK_TIMEOUT_MS / 2);
       slowReads.open();
-      expect(await Promise.all(waiting)).toEqual(Array.from({ length: EVENTS_IN_FLIGHT }, () => ({ ok: true })));
-      expect(await send()).toEqual({ ok: true });
+      expect(await Promise.all(waiting)).toEqual(Array.from({ length: EVENTS_IN_FLIGHT }, () => ({ readUpTo: 0 })));
+      expect(await send()).toEqual({ readUpTo: 0 });
     });
 
     it('refuses a session revoked after connecting when the service checks it again', async () => {

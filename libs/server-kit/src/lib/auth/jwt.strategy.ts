@@ -5,7 +5,7 @@ import passport from 'passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AuthMessages, ErrorCode, type AuthPrincipal, type JwtClaims } from '@mate/contracts';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
-import { unauthorized } from '../errors/app.exception';
+import { forbidden, unauthorized, type AppException } from '../errors/app.exception';
 import type { AuthRequest } from './auth-context';
 import { SessionStore } from './session-store';
 
@@ -35,6 +35,32 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   /** Called by the mixin to register the strategy: a private registry, never the process-wide one. */
   getPassportInstance() {
     return new passport.Authenticator();
+  }
+
+  /**
+   * What the global guard does for one request, for many bearer tokens at once (the gateway's
+   * batched socket events): each token's signature and claims checked by passport-jwt exactly as
+   * for a request, then every live session touched (and its idle expiry slid) in one Redis round
+   * trip, then the guard's verified-account check. Answers in order: the principal, or the
+   * 401/403 that token earns. A Redis failure rejects the whole call, as it fails a request.
+   */
+  async authenticateMany(tokens: string[], now = Date.now()): Promise<(AuthPrincipal | AppException)[]> {
+    const claims = await Promise.all(tokens.map((token) => verifiedClaims(this, token)));
+    const live: { index: number; sessionId: string; userId: string }[] = [];
+    const out: (AuthPrincipal | AppException)[] = claims.map((c, index) => {
+      if (!c?.sub || !c?.sid) return unauthorized(AuthMessages.authRequired);
+      live.push({ index, sessionId: c.sid, userId: c.sub });
+      return unauthorized(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
+    });
+    const sessions = await this.sessions.touchMany(live, now);
+    live.forEach(({ index, sessionId, userId }, i) => {
+      const session = sessions[i];
+      if (!session) return;
+      out[index] = session.verified
+        ? { userId, sessionId, role: session.role, verified: true }
+        : forbidden(AuthMessages.emailNotVerified, ErrorCode.EmailNotVerified);
+    });
+    return out;
   }
 
   async validate(claims: JwtClaims): Promise<AuthPrincipal> {
@@ -70,5 +96,25 @@ export function authenticateWith(strategy: JwtStrategy, req: AuthRequest): Promi
     attempt.redirect = refuse;
     attempt.error = reject;
     attempt.authenticate(req, { session: false });
+  });
+}
+
+/**
+ * The claims of a bearer token passport-jwt accepts (signature, algorithm, expiry: the strategy's
+ * own options and code), without the strategy's `validate` (the caller checks the session), or
+ * null for a token it refuses.
+ */
+function verifiedClaims(strategy: JwtStrategy, token: string): Promise<JwtClaims | null> {
+  if (typeof token !== 'string' || !token) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const attempt = Object.create(strategy) as StrategyAttempt & { _verify(claims: JwtClaims, done: (err: unknown, user: unknown) => void): void };
+    const refuse = () => resolve(null);
+    attempt._verify = (claims, done) => done(null, claims);
+    attempt.success = (claims) => resolve(claims as unknown as JwtClaims);
+    attempt.fail = refuse;
+    attempt.pass = refuse;
+    attempt.redirect = refuse;
+    attempt.error = refuse;
+    attempt.authenticate({ headers: { authorization: `Bearer ${token}` } }, { session: false });
   });
 }

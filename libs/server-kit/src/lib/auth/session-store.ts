@@ -45,6 +45,12 @@ type TouchCommand = (
   now: number,
 ) => Promise<[string | null, string | null] | null>;
 
+/** A pipeline holds the scripts defined on its connection (`defineCommand`) as methods too. */
+interface TouchPipeline {
+  mateTouchSession(key: string, userId: string, ttlMs: number, now: number): TouchPipeline;
+  exec(): Promise<[Error | null, unknown][] | null>;
+}
+
 export class SessionStore {
   /** The touch script, bound once: it runs on every authenticated request. */
   private readonly touchCommand: TouchCommand;
@@ -95,6 +101,25 @@ export class SessionStore {
     if (!fields) return null;
     const [role, verified] = fields;
     return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
+  }
+
+  /**
+   * `touch` for many sessions in one Redis round trip (a pipeline of the same script): the
+   * gateway's batched socket events check every sender's session at once. Answers in order; a
+   * Redis error fails the whole call, as it fails `touch`.
+   */
+  async touchMany(sessions: { sessionId: string; userId: string }[], now = Date.now()): Promise<(LiveSession | null)[]> {
+    if (sessions.length === 0) return [];
+    const pipeline = this.redis.pipeline() as unknown as TouchPipeline;
+    for (const { sessionId, userId } of sessions) pipeline.mateTouchSession(this.key(sessionId), userId, this.idleTtlMs, now);
+    const results = (await pipeline.exec()) ?? [];
+    if (results.length !== sessions.length) throw new Error('session check: Redis answered a partial pipeline');
+    return results.map(([err, fields]) => {
+      if (err) throw err;
+      if (!fields) return null;
+      const [role, verified] = fields as [string | null, string | null];
+      return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
+    });
   }
 
   async lastActivity(sessionIds: string[]): Promise<Map<string, number>> {

@@ -12,5 +12,11 @@ export const realtimeSessionKeyPrefix = (prefix: string) => `${prefix}:sio:sessi
 /** Entries kept in the stream (the adapter's default): how far back a recovering socket can resume. */
 export const REALTIME_STREAM_MAX_LEN = 10_000;
 
-/** The path, on each service, where the gateway delivers client events: `POST <path>/<event>`. */
+/**
+ * The path, on each service, where the gateway delivers client events: `POST <path>/<event>` for
+ * one, `POST <path>` with `{ items }` for a batch of at most SOCKET_EVENT_BATCH_MAX.
+ */
 export const SOCKET_EVENTS_PATH = '/internal/socket-events';
+
+/** Most events the gateway sends in one batch, and the most a service accepts in one. */
+export const SOCKET_EVENT_BATCH_MAX = 64;

@@ -5,7 +5,8 @@ import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { SERVICE_NAME } from '../core.module';
 import { REDIS } from '../redis/redis';
 import { RealtimeEmitter } from './realtime-emitter';
-import { REALTIME_SERVICE, SocketEventRegistry, SocketEventsController } from './socket-event';
+import { JwtStrategy } from '../auth/jwt.strategy';
+import { REALTIME_SERVICE, SocketEventBatchHandler, SocketEventRegistry, SocketEventsController } from './socket-event';
 
 /**
  * Realtime for a service: the `RealtimeEmitter` to push to members, and the internal route on
@@ -26,6 +27,9 @@ export class RealtimeModule {
           inject: [REDIS, SERVICE_ENV],
         },
         SocketEventRegistry,
+        // Its own instance: CoreModule keeps the guard's to itself. Same secret, same SessionStore.
+        JwtStrategy,
+        SocketEventBatchHandler,
       ],
       exports: [RealtimeEmitter],
     };

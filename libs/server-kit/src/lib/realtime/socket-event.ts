@@ -25,11 +25,17 @@ import {
   type ServiceName,
   type SocketOk,
 } from '@mate/contracts';
-import { CurrentUser, REQUIRED_ROLES } from '../auth/decorators';
-import { forbidden, notFound } from '../errors/app.exception';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { CurrentUser, Public, REQUIRED_ROLES } from '../auth/decorators';
+import { JwtStrategy } from '../auth/jwt.strategy';
+import { AppException, badRequest, forbidden, notFound } from '../errors/app.exception';
+import { BodyErrorMessages, toErrorBody } from '../errors/error.filter';
+import { JsonBodyMessages, MAX_JSON_DEPTH, hostileJsonProblem, jsonDepthExceeds } from '../bootstrap/json-body';
+import { LOGGER, runWithRequestId } from '../logging/logger';
 import { createValidationPipe } from '../errors/validation';
 import { InternalCallerGuard } from '../bootstrap/internal-trust';
-import { SOCKET_EVENTS_PATH } from './realtime.keys';
+import { SOCKET_EVENT_BATCH_MAX, SOCKET_EVENTS_PATH } from './realtime.keys';
 
 export const SOCKET_EVENT = 'mate:socketEvent';
 
@@ -120,6 +126,124 @@ export class SocketEventRegistry implements OnModuleInit {
   }
 }
 
+/** One event of a batch, as the gateway sends it: the payload as JSON text, parsed here on its own. */
+export interface SocketEventBatchItem {
+  event: string;
+  /** The sender's bearer token. */
+  token: string;
+  /** The gateway's request id for this event (logs, `{ error }` bodies). */
+  requestId?: string;
+  /** The payload's JSON text; absent when the socket sent none (read as `{}`, like an empty body). */
+  payload?: string;
+}
+
+/** One answer of a batch, in the order of the items: the status the single route would have answered, and its body. */
+export interface SocketEventBatchResult {
+  status: number;
+  body: unknown;
+}
+
+const ITEM_KEYS = new Set(['event', 'token', 'requestId', 'payload']);
+const SAFE_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+const MAX_TOKEN_LENGTH = 4096;
+const PAYLOAD_LIMIT_BYTES = 100 * 1024;
+
+/** A refusal shaped as the body parser's (its `type` and status), so toErrorBody answers it the same way. */
+const parserRefusal = (message: string, status: number, type: string) => Object.assign(new Error(message), { status, type });
+
+/** The batch itself is the gateway's own request: anything malformed is its bug, refused whole. */
+function batchItems(body: unknown): SocketEventBatchItem[] {
+  const refuse = (why: string) => badRequest(`Malformed socket event batch: ${why}`);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw refuse('not an object');
+  const { items, ...rest } = body as { items?: unknown };
+  if (Object.keys(rest).length) throw refuse('unknown fields');
+  if (!Array.isArray(items) || items.length === 0 || items.length > SOCKET_EVENT_BATCH_MAX) {
+    throw refuse(`items must be a list of 1 to ${SOCKET_EVENT_BATCH_MAX} events`);
+  }
+  items.forEach((item: unknown, i) => {
+    const it = item as Record<string, unknown>;
+    const ok =
+      !!item &&
+      typeof item === 'object' &&
+      !Array.isArray(item) &&
+      Object.keys(it).every((k) => ITEM_KEYS.has(k)) &&
+      typeof it.event === 'string' &&
+      it.event.length <= 100 &&
+      typeof it.token === 'string' &&
+      it.token.length <= MAX_TOKEN_LENGTH &&
+      (it.requestId === undefined || (typeof it.requestId === 'string' && SAFE_ID.test(it.requestId))) &&
+      (it.payload === undefined || typeof it.payload === 'string');
+    if (!ok) throw refuse(`item ${i}`);
+  });
+  return items as SocketEventBatchItem[];
+}
+
+/**
+ * An item's payload, checked as the services' JSON body parser checks a request body (size, depth,
+ * well-formed JSON of an object or array, no prototype keys, well-formed text), with the same
+ * `{ error }`: one member's hostile payload is refused alone, never the batch it came in.
+ */
+function itemPayload(text: string | undefined): unknown {
+  if (text === undefined) return {};
+  const raw = Buffer.from(text, 'utf8');
+  if (raw.length > PAYLOAD_LIMIT_BYTES) throw parserRefusal(BodyErrorMessages.tooLarge, 413, 'entity.too.large');
+  if (jsonDepthExceeds(raw, MAX_JSON_DEPTH)) throw parserRefusal(JsonBodyMessages.tooDeep, 400, 'entity.too.deep');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw parserRefusal(BodyErrorMessages.malformed, 400, 'entity.parse.failed');
+  }
+  if (!value || typeof value !== 'object') throw parserRefusal(BodyErrorMessages.malformed, 400, 'entity.parse.failed');
+  const problem = hostileJsonProblem(value);
+  if (problem) throw badRequest(problem);
+  return value;
+}
+
+/**
+ * The gateway's batched delivery (docs/adr/0005-realtime.md, "Batching"): the events that queued
+ * while an earlier request to this service was in flight, in one request. Each item is handled as
+ * the single route handles one request: its sender authenticated as the global guard does (JWT,
+ * live session touched, verified account; the sessions in one Redis round trip), its payload
+ * parsed and validated on its own, its handler run in its own request-id context, and its answer
+ * (or `{ error }`) returned in its place. One item's failure never fails another.
+ */
+@Injectable()
+export class SocketEventBatchHandler {
+  constructor(
+    private readonly registry: SocketEventRegistry,
+    private readonly strategy: JwtStrategy,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(body: unknown): Promise<{ results: SocketEventBatchResult[] }> {
+    const items = batchItems(body);
+    const senders = await this.strategy.authenticateMany(items.map((item) => item.token));
+    const results = await Promise.all(
+      items.map((item, i) => {
+        const requestId = item.requestId ?? randomUUID();
+        return runWithRequestId(requestId, () => this.one(item, senders[i], requestId));
+      }),
+    );
+    return { results };
+  }
+
+  private async one(item: SocketEventBatchItem, sender: AuthPrincipal | AppException, requestId: string): Promise<SocketEventBatchResult> {
+    try {
+      if (sender instanceof AppException) throw sender;
+      const body = await this.registry.dispatch(item.event, itemPayload(item.payload), sender);
+      return { status: 200, body };
+    } catch (e) {
+      const { status, body } = toErrorBody(e, requestId);
+      if (status >= 500) {
+        if (e instanceof AppException) this.logger.warn({ requestId, event: item.event, code: e.code, status }, 'refused by the service');
+        else this.logger.error({ requestId, event: item.event, err: e }, 'unhandled error');
+      }
+      return { status, body };
+    }
+  }
+}
+
 /**
  * The one internal route the gateway delivers client events to. Not routed by the gateway's edge,
  * not in the API docs, and refused (403) to any caller without the gateway's `INTERNAL_TOKEN`,
@@ -129,7 +253,18 @@ export class SocketEventRegistry implements OnModuleInit {
 @UseGuards(InternalCallerGuard)
 @Controller(SOCKET_EVENTS_PATH.slice(1))
 export class SocketEventsController {
-  constructor(private readonly registry: SocketEventRegistry) {}
+  constructor(
+    private readonly registry: SocketEventRegistry,
+    private readonly batch: SocketEventBatchHandler,
+  ) {}
+
+  /** `POST <path>`: a batch; @Public because each item carries its own token, checked by the handler. */
+  @Post()
+  @Public()
+  @HttpCode(200)
+  handleBatch(@Body() body: unknown) {
+    return this.batch.handle(body);
+  }
 
   @Post(':event')
   @HttpCode(200)

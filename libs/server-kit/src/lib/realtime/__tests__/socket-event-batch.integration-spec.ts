@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Module } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { IsString, IsUUID, MaxLength } from 'class-validator';
+import Redis from 'ioredis';
+import { AuthMessages, ErrorCode, INTERNAL_TOKEN_HEADER, SERVICES, SocketMessages, type AuthPrincipal } from '@mate/contracts';
+import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
+import { DatabaseEnv } from '../../config/config';
+import { ServiceModule } from '../../service.module';
+import { BodyErrorMessages } from '../../errors/error.filter';
+import { RealtimeModule } from '../realtime.module';
+import { SOCKET_EVENT_BATCH_MAX, SOCKET_EVENTS_PATH } from '../realtime.keys';
+import { SocketEvent, type SocketEventBatchItem, type SocketEventBatchResult } from '../socket-event';
+
+const INTERNAL_TOKEN = 'socket-event-batch-test-credential-0123456789';
+
+class SendDto {
+  @IsUUID('4') recipientId!: string;
+  @IsString() @MaxLength(100) content!: string;
+}
+class RecipientDto {
+  @IsUUID('4') recipientId!: string;
+}
+
+/** Handlers of chat's events that answer who sent them, so a test sees which principal each item ran as. */
+@Injectable()
+class EchoEvents {
+  @SocketEvent('send_message') send(payload: SendDto, sender: AuthPrincipal) {
+    if (payload.content === 'explode') throw new Error('database password is hunter2');
+    return { from: sender.userId, session: sender.sessionId, to: payload.recipientId, content: payload.content };
+  }
+  @SocketEvent('typing') typing(_payload: RecipientDto) {
+    return undefined;
+  }
+  @SocketEvent('stop_typing') stopTyping(_payload: RecipientDto) {
+    return undefined;
+  }
+  @SocketEvent('mark_as_read') markAsRead(_payload: RecipientDto) {
+    return undefined;
+  }
+  @SocketEvent('sync_messages') sync(_payload: RecipientDto) {
+    return undefined;
+  }
+}
+@Module({ providers: [EchoEvents] })
+class EchoModule {}
+
+const echoService = (env?: Partial<Record<string, string>>) =>
+  ServiceModule.forRoot({ service: SERVICES.chat, envClass: DatabaseEnv, env, entities: [], migrations: [], features: [EchoModule, RealtimeModule.forRoot()] });
+
+/**
+ * The gateway's batched delivery of socket events (docs/adr/0005-realtime.md, "Batching"): each
+ * item is authenticated as the global guard authenticates a request and answered on its own.
+ */
+describe('socket event batches (real PostgreSQL and Redis)', () => {
+  let bed: ServiceTestBed;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    bed = await startServiceTestBed(echoService, { label: 'socket_batch', env: { INTERNAL_TOKEN } });
+    redis = new Redis(bed.env.REDIS_URL);
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await bed?.close();
+  });
+
+  const batch = (items: SocketEventBatchItem[] | unknown, headers: Record<string, string> = { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN }) =>
+    bed.call<{ results: SocketEventBatchResult[]; error?: string }>('POST', SOCKET_EVENTS_PATH, { body: { items }, headers });
+  const send = (token: string, payload: unknown, requestId?: string): SocketEventBatchItem => ({
+    event: 'send_message',
+    token,
+    requestId,
+    payload: JSON.stringify(payload),
+  });
+  const message = (content = 'hello') => ({ recipientId: randomUUID(), content });
+
+  it('runs each item as its own sender (a batch mixing members) and answers in order', async () => {
+    const ann = await bed.signIn();
+    const bob = await bed.signIn();
+    const res = await batch([send(ann.token, message('one')), send(bob.token, message('two')), send(ann.token, message('three'), 'req-3')]);
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r) => [r.status, (r.body as { from: string }).from, (r.body as { content: string }).content])).toEqual([
+      [200, ann.userId, 'one'],
+      [200, bob.userId, 'two'],
+      [200, ann.userId, 'three'],
+    ]);
+    expect(res.body.results[1].body).toMatchObject({ session: bob.sessionId });
+    // A handler returning nothing is acknowledged { ok: true }, as on the single route.
+    const typing = await batch([{ event: 'typing', token: ann.token, payload: JSON.stringify({ recipientId: bob.userId }) }]);
+    expect(typing.body.results).toEqual([{ status: 200, body: { ok: true } }]);
+  });
+
+  it("answers each item's failure in its place and never fails the others", async () => {
+    const ann = await bed.signIn();
+    const items: SocketEventBatchItem[] = [
+      send(ann.token, message('fine')),
+      send(ann.token, { recipientId: 'not-a-user', content: 'x' }, 'bad-payload'),
+      { event: 'send_message', token: ann.token, payload: '{"recipientId": ' },
+      { event: 'send_message', token: ann.token, payload: '{"__proto__": {"admin": true}}' },
+      { event: 'send_message', token: ann.token, payload: `${'['.repeat(40)}${']'.repeat(40)}` },
+      { event: 'send_message', token: ann.token, payload: 'null' },
+      { event: 'no_such_event', token: ann.token, payload: '{}' },
+      send(ann.token, message('explode'), 'exploding'),
+      send(ann.token, message('also fine')),
+    ];
+    const res = await batch(items);
+    expect(res.status).toBe(200);
+    const [fine, invalid, malformed, proto, deep, notObject, unknown, exploded, alsoFine] = res.body.results;
+    expect(fine).toMatchObject({ status: 200, body: { content: 'fine' } });
+    expect(invalid).toMatchObject({ status: 400, body: { code: ErrorCode.ValidationFailed, requestId: 'bad-payload' } });
+    expect(malformed).toMatchObject({ status: 400, body: { error: BodyErrorMessages.malformed, code: ErrorCode.MalformedJson } });
+    expect(proto).toMatchObject({ status: 400, body: { code: ErrorCode.ValidationFailed } });
+    expect(deep).toMatchObject({ status: 400, body: { code: ErrorCode.ValidationFailed } });
+    expect(notObject).toMatchObject({ status: 400, body: { code: ErrorCode.MalformedJson } });
+    expect(unknown).toMatchObject({ status: 404, body: { error: SocketMessages.unknownEvent } });
+    expect(exploded).toMatchObject({ status: 500, body: { code: ErrorCode.Internal, requestId: 'exploding' } });
+    expect(JSON.stringify(exploded)).not.toContain('hunter2');
+    expect(alsoFine).toMatchObject({ status: 200, body: { content: 'also fine' } });
+  });
+
+  it('authenticates every item as the guard does: bad, foreign, expired and unsigned tokens are 401', async () => {
+    const ann = await bed.signIn();
+    const jwt = new JwtService({});
+    const claims = { sub: ann.userId, sid: ann.sessionId, role: 'member' };
+    const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const tokens = [
+      '',
+      'garbage',
+      jwt.sign(claims, { secret: 'another-deployments-secret-0123456789', algorithm: 'HS256', expiresIn: '1h' }),
+      jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, { secret: bed.env.JWT_SECRET as string, algorithm: 'HS256' }),
+      `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, exp: Math.floor(Date.now() / 1000) + 600 })}.`,
+      jwt.sign({ sub: ann.userId, role: 'member' }, { secret: bed.env.JWT_SECRET as string, algorithm: 'HS256', expiresIn: '1h' }),
+      jwt.sign(claims, { secret: bed.env.JWT_SECRET as string, algorithm: 'HS512', expiresIn: '1h' }),
+    ];
+    const res = await batch([...tokens.map((t) => send(t, message())), send(ann.token, message('real'))]);
+    expect(res.status).toBe(200);
+    const answers = res.body.results;
+    for (const refused of answers.slice(0, tokens.length)) {
+      expect(refused).toMatchObject({ status: 401, body: { error: AuthMessages.authRequired } });
+    }
+    expect(answers[tokens.length]).toMatchObject({ status: 200, body: { from: ann.userId, content: 'real' } });
+  });
+
+  it('refuses an item whose session was revoked or belongs to someone else, and an unverified account, and slides live sessions', async () => {
+    const ann = await bed.signIn();
+    const revoked = await bed.signIn();
+    const unverified = await bed.signIn(undefined, undefined, { verified: false });
+    const sessionKey = (sid: string) => `${bed.env.KEY_PREFIX}:session:${sid}`;
+    await redis.pexpire(sessionKey(ann.sessionId), 60_000);
+    // The same session id under another member's name: the session's owner must match the token's.
+    const stolen = new JwtService({}).sign(
+      { sub: randomUUID(), sid: ann.sessionId, role: 'member' },
+      { secret: bed.env.JWT_SECRET as string, algorithm: 'HS256', expiresIn: '1h' },
+    );
+    const store = await import('../../auth/session-store');
+    await new store.SessionStore(redis, bed.env.KEY_PREFIX as string).revoke(revoked.sessionId, revoked.userId);
+    const res = await batch([send(revoked.token, message()), send(ann.token, message('live')), send(unverified.token, message()), send(stolen, message())]);
+    expect(res.body.results).toEqual([
+      { status: 401, body: expect.objectContaining({ error: AuthMessages.sessionExpired, code: ErrorCode.SessionExpired }) },
+      { status: 200, body: expect.objectContaining({ from: ann.userId, content: 'live' }) },
+      { status: 403, body: expect.objectContaining({ error: AuthMessages.emailNotVerified, code: ErrorCode.EmailNotVerified }) },
+      { status: 401, body: expect.objectContaining({ code: ErrorCode.SessionExpired }) },
+    ]);
+    // The live session was touched: its idle expiry slid back to the full window.
+    expect(await redis.pttl(sessionKey(ann.sessionId))).toBeGreaterThan(60_000);
+  });
+
+  it('is only for the gateway, and refuses a malformed batch whole', async () => {
+    const ann = await bed.signIn();
+    const items = [send(ann.token, message())];
+    expect(await batch(items, {})).toMatchObject({ status: 403 });
+    expect(await batch(items, { [INTERNAL_TOKEN_HEADER]: `${INTERNAL_TOKEN}x` })).toMatchObject({ status: 403 });
+    // A member's own token on the request does not open it either.
+    const withToken = await bed.call('POST', SOCKET_EVENTS_PATH, { token: ann.token, body: { items } });
+    expect(withToken.status).toBe(403);
+    const tooMany = Array.from({ length: SOCKET_EVENT_BATCH_MAX + 1 }, () => send(ann.token, message()));
+    for (const bad of [[], tooMany, 'items', [{ ...items[0], extra: 1 }], [{ event: 'send_message' }], [{ ...items[0], payload: {} }], [{ ...items[0], requestId: 'bad id\n' }]]) {
+      const res = await batch(bad);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/Malformed socket event batch/);
+    }
+    const extraField = await bed.call('POST', SOCKET_EVENTS_PATH, { body: { items, more: true }, headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN } });
+    expect(extraField.status).toBe(400);
+  });
+
+  it('keeps the single-event route working beside it', async () => {
+    const ann = await bed.signIn();
+    const res = await bed.call('POST', `${SOCKET_EVENTS_PATH}/send_message`, {
+      token: ann.token,
+      body: message('single'),
+      headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN },
+    });
+    expect(res).toMatchObject({ status: 200, body: { from: ann.userId, content: 'single' } });
+  });
+});
