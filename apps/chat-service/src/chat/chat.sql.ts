@@ -159,9 +159,11 @@ ORDER BY m.seq`;
  *
  * Bounded work whatever is asked (a `since` of 1970 from a member with hundreds of long
  * conversations read every message of them before: 0.5 to 1.7 s a call at 500 conversations of 200
- * messages). Each conversation gets one start position: the lower of its named afterSeq and the
- * seq before its first message after $4 (one index probe; created_at never decreases with seq in
- * a conversation, SEND_SQL makes sure). Seqs have no gaps, so `last_seq - start` is how many
+ * messages). Each conversation gets one start position: its named afterSeq when the caller named
+ * it, else the seq before its first message after $4 (one index probe; created_at never decreases
+ * with seq in a conversation, SEND_SQL makes sure). A named position wins over `since` (the caller
+ * holds everything up to it): taking the lower of the two answered a since-sync's follow-up
+ * ("ask again from the new positions") with the same first page for ever. Seqs have no gaps, so `last_seq - start` is how many
  * messages it has to give; only the conversations, in id order, that begin before $5 messages
  * are reached are read, each from its start position on the (conversation_id, seq) index.
  */
@@ -173,12 +175,12 @@ WITH mine AS (
 ), wanted AS (
   SELECT w.other, min(w.after_seq) AS after_seq FROM unnest($2::uuid[], $3::int[]) AS w(other, after_seq) GROUP BY w.other
 ), started AS (
-  SELECT c.id, c.last_seq, least(w.after_seq, t.after_seq) AS after_seq
+  SELECT c.id, c.last_seq, coalesce(w.after_seq, t.after_seq) AS after_seq
   FROM mine c
   LEFT JOIN wanted w ON w.other = c.other
   LEFT JOIN LATERAL (
     SELECT m.seq - 1 AS after_seq FROM message m
-    WHERE m.conversation_id = c.id AND m.created_at > $4::timestamptz
+    WHERE w.other IS NULL AND m.conversation_id = c.id AND m.created_at > $4::timestamptz
     ORDER BY m.created_at, m.seq LIMIT 1
   ) t ON true
 ), counted AS (

@@ -181,6 +181,36 @@ describe('chat conversations through the gateway', () => {
     expect(rest.messages[0].seq).toBe(CHAT_SYNC_MAX_MESSAGES + 1);
   });
 
+  it('pages a since-sync by the positions it returned: a named conversation follows its afterSeq, the since covers the others', async () => {
+    const [me, ann, bob] = [await bed.member('Me'), await bed.member('Ann'), await bed.member('Bob')];
+    await bed.match(me, ann);
+    await bed.match(me, bob);
+    await seed(ann, me, CHAT_SYNC_MAX_MESSAGES + 100);
+    await seed(bob, me, 3);
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const socket = await bed.connect(me);
+    const got = new Map<string, number[]>();
+    const positions = new Map<string, number>();
+    let answers = 0;
+    for (let more = true; more; answers++) {
+      if (answers > 5) throw new Error('sync_messages never ran out of hasMore');
+      const answer = (await socket.emit('sync_messages', {
+        since,
+        conversations: [...positions].map(([userId, afterSeq]) => ({ userId, afterSeq })),
+      })) as SyncMessagesResult;
+      for (const m of answer.messages) {
+        const other = m.senderId === me.userId ? m.recipientId : m.senderId;
+        got.set(other, [...(got.get(other) ?? []), m.seq]);
+        positions.set(other, Math.max(positions.get(other) ?? 0, m.seq));
+      }
+      more = answer.hasMore;
+    }
+    // Each message once: a named conversation is not answered again from the since.
+    expect(got.get(ann.userId)).toEqual(Array.from({ length: CHAT_SYNC_MAX_MESSAGES + 100 }, (_, i) => i + 1));
+    expect(got.get(bob.userId)).toEqual([1, 2, 3]);
+    expect(answers).toBe(2);
+  });
+
   it("never shows a member another pair's conversation (404), nor their own with themselves", async () => {
     const [ann, bob, eve] = [await bed.member('Ann'), await bed.member('Bob'), await bed.member('Eve')];
     await bed.match(ann, bob);
