@@ -719,6 +719,25 @@ describe('ChatSync', () => {
       expect(h.saved().map((p) => p.clientId)).toEqual(['ok-2']);
     });
 
+    it('keeps what it holds across stop() and start() when the store could not be written (quota, privacy mode)', async () => {
+      const broken: PendingStore = {
+        load: () => [],
+        save: () => {
+          throw new Error('QuotaExceededError');
+        },
+      };
+      const h = harness({ store: broken, connected: false });
+      h.sync.start();
+      expect(h.sync.send(BOB, 'kept in memory').status).toBe('pending');
+      h.sync.stop();
+      h.sync.start();
+      expect(h.sync.unsent.map((p) => p.content)).toEqual(['kept in memory']);
+      h.reconnect();
+      await waitFor(() => h.server.messages.length === 1, 'sent after the restart');
+      await waitFor(() => h.sync.unsent.length === 0, 'settled');
+      expect(contents(h.sync)).toEqual(['kept in memory']);
+    });
+
     it('a gap fill the service could not answer while the socket stayed up is tried again with backoff', async () => {
       jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
       const h = harness();

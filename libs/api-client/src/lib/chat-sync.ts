@@ -240,8 +240,9 @@ export class ChatSync {
   start(): void {
     if (this.started) return;
     this.started = true;
-    const seen = new Set<string>();
-    this.pending = [];
+    // What this engine still holds (a restart after stop(); a store that could not be written)
+    // stays, in its order; the store adds what it does not hold.
+    const seen = new Set(this.pending.map((p) => p.clientId));
     for (const p of this.loadStore()) {
       if (seen.has(p.clientId) || this.storedClientIds.has(p.clientId)) continue;
       seen.add(p.clientId);

@@ -281,7 +281,7 @@ describe('createSocketClient', () => {
     c.connect();
     await next(c, 'connect');
     const port = Number(new URL(server.url).port);
-    const gaveUp = new Promise((resolve) => c.socket.io.once('reconnect_failed', resolve));
+    const gaveUp = new Promise<void>((resolve) => c.socket.io.once('reconnect_failed', () => resolve()));
     await server.close();
     await gaveUp;
     c.disconnect();
