@@ -286,6 +286,9 @@ describe('chat under faults (chaos)', () => {
         // One fault at a time: each waits for the previous restart.
         faultChain = faultChain.then(() => runFault(fault.target));
         faultRuns.push(faultChain);
+        // Awaited after the sends; marked handled now, so a failed restart fails this test (and
+        // afterAll still cleans up) instead of surfacing as an unhandled rejection mid-run.
+        faultChain.catch(() => undefined);
       }
       const sender = k % 2 ? B : A;
       sender.sync.send(sender.other.userId, content(sender.name, Math.floor(k / 2)));
