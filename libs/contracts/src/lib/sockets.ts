@@ -81,8 +81,8 @@ export interface RecipientPayload {
 }
 /**
  * `sync_messages` (the chat issue's resume): what follows the last sequence the client holds in
- * each conversation it names, and/or every message created after `since` (an ISO time) in any of
- * the member's conversations. Answered in ascending (conversation, seq) order, at most
+ * each conversation it names, and/or every message created after `since` (an ISO time) in the
+ * member's other conversations (a named conversation goes by its position only). Answered in ascending (conversation, seq) order, at most
  * `CHAT_SYNC_MAX_MESSAGES`; `hasMore` says to ask again from the new positions.
  */
 export interface SyncMessagesPayload {

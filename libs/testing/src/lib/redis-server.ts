@@ -61,7 +61,11 @@ export async function startOwnRedisServer(): Promise<OwnRedisServer> {
         { stdio: 'ignore' },
       );
       child = started;
+      // A test process that dies (a crash, a runner's kill) takes its redis-server with it.
+      const killOnExit = () => started.kill('SIGKILL');
+      process.once('exit', killOnExit);
       started.once('exit', () => {
+        process.removeListener('exit', killOnExit);
         if (child === started) child = null;
       });
       const deadline = Date.now() + START_TIMEOUT_MS;
