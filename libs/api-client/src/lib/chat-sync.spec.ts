@@ -502,6 +502,18 @@ describe('ChatSync', () => {
     expect(h.sync.stats.deliveredByResume).toBe(1);
   });
 
+  it("catches up when the gateway says pushes may have been lost while the socket stayed up (sync_required)", async () => {
+    const h = harness();
+    h.sync.start();
+    await h.sync.open(BOB);
+    // Stored while the gateway had no Redis: the push never came.
+    h.server.store(BOB, ME, 'pushed during the outage');
+    h.push('sync_required', undefined);
+    await waitFor(() => contents(h.sync).length === 1, 'the missed message');
+    expect(contents(h.sync)).toEqual(['pushed during the outage']);
+    expect(h.sync.stats.deliveredByResume).toBe(1);
+  });
+
   it('an acknowledgement that arrives after its resume does not add the message twice', async () => {
     const h = harness();
     h.sync.start();

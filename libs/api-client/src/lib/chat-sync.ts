@@ -262,6 +262,8 @@ export class ChatSync {
       void this.resume();
     });
     on('disconnect', () => this.changed());
+    // The gateway lost Redis for a while: pushes to this socket may be lost although it stayed connected.
+    on('sync_required', () => void this.resync());
     on('new_message', (m: ChatMessageDto) => this.receive(m, 'live'));
     on('message_sent', (m: ChatMessageDto) => this.receive(m, 'live'));
     on('messages_read', (p: MessagesReadPayload) => this.onMessagesRead(p));

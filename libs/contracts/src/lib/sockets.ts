@@ -141,6 +141,12 @@ export interface ServerToClientEvents {
   subtitle: (payload: { userId: string; text: string }) => void;
   /** A mutual like made a match (matching-service pushes it to both members, issue 8). */
   new_match: (payload: NewMatchPayload) => void;
+  /**
+   * Pushes to this socket may have been lost while its connection stayed up (the gateway lost
+   * Redis for a while, so services' pushes never reached it): the client asks for what it missed
+   * (chat: `sync_messages` from the positions it holds).
+   */
+  sync_required: () => void;
   /** The session behind this socket ended (logout, revoked elsewhere): the client signs out. */
   session_revoked: (payload: { reason: SessionEndReason }) => void;
 }
