@@ -1,119 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
-import sharp from 'sharp';
-import { MAILDEV } from '../support/auth-flow';
 import { watchCspViolations } from '../support/csp';
-import { tokenOf, uniqueEmail, waitForLink } from '../support/mailbox';
+import { call, createMember as createMemberIn, signIn, suggestedIds, type Member, type MemberSpec } from '../support/members';
 import { watchRealtime } from '../support/realtime';
 
-const GATEWAY = process.env.E2E_GATEWAY_URL ?? 'http://127.0.0.1:3000';
 const PASSWORD = 'discover journey password 1';
 /** Both sides in one city: the card reads 'in your city'. */
 const CITY = 'Chicago, IL';
 
-interface Member {
-  id: string;
-  name: string;
-  email: string;
-  token: string;
-}
-
-interface MemberSpec {
-  name: string;
-  age: number;
-  gender: 'male' | 'female';
-  /** Interested in. */
-  seeks: 'male' | 'female';
-  /** The ages this member wants; narrow, so members of other journeys never fit. */
-  ages: [number, number];
-}
-
-async function call<T = Record<string, unknown>>(
-  method: string,
-  path: string,
-  { token, body }: { token?: string; body?: unknown } = {},
-): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${GATEWAY}${path}`, {
-    method,
-    headers: {
-      ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body instanceof FormData ? body : body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-}
-
-async function portrait(hue: string): Promise<Blob> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="1000">
-    <rect width="800" height="1000" fill="${hue}"/><circle cx="400" cy="420" r="200" fill="#f3d2c1"/></svg>`;
-  return new Blob([await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer()], { type: 'image/jpeg' });
-}
-
-/**
- * A member Discover can suggest, set up through the gateway as the app would: signed up, verified
- * from the real email, signed in, one photo, onboarding completed in `CITY`, match preferences.
- */
-async function createMember(spec: MemberSpec, hue: string): Promise<Member> {
-  const email = uniqueEmail(spec.name.toLowerCase());
-  expect(
-    (await call('POST', '/api/auth/register', { body: { email, password: PASSWORD, name: spec.name } }))
-      .status,
-  ).toBe(201);
-  const link = await waitForLink(MAILDEV, email, '/verify-email');
-  expect((await call('POST', '/api/verification/verify', { body: { token: tokenOf(link) } })).status).toBe(
-    200,
-  );
-  const login = await call<{ token: string; user: { id: string } }>('POST', '/api/auth/login', {
-    body: { email, password: PASSWORD },
-  });
-  expect(login.status).toBe(200);
-  const member = { id: login.body.user.id, name: spec.name, email, token: login.body.token };
-  // profile-service learns of the verification through the user.verified event.
-  await expect
-    .poll(
-      async () =>
-        (await call<{ isVerified?: boolean }>('GET', `/api/profile/me?t=${Date.now()}`, member)).body
-          ?.isVerified,
-    )
-    .toBe(true);
-
-  const form = new FormData();
-  form.append('photo', await portrait(hue), `${spec.name}.jpg`);
-  expect(
-    (await call('POST', '/api/photos/upload?context=onboarding', { ...member, body: form })).status,
-  ).toBe(201);
-  const [minAge, maxAge] = spec.ages;
-  const preferences = { minAge, maxAge, maxDistance: 50, genderPreference: [spec.seeks] };
-  expect((await call('PUT', '/api/preferences/me', { ...member, body: preferences })).status).toBe(200);
-  const onboarding = {
-    name: spec.name,
-    age: spec.age,
-    gender: spec.gender,
-    bio: `${spec.name} likes long walks, good coffee and honest people.`,
-    interests: ['Hiking', 'Coffee', 'Music'],
-    lookingFor: 'long-term',
-    location: CITY,
-  };
-  expect(
-    (await call('POST', '/api/profile/me/complete-onboarding', { ...member, body: onboarding })).status,
-  ).toBe(200);
-  return member;
-}
-
-/** The ids matching-service suggests to `member` now (it learns of profiles through events). */
-async function suggestedIds(member: Member): Promise<string[]> {
-  const res = await call<{ user: { id: string } }[]>('GET', '/api/matches/suggestions?limit=50', member);
-  return res.status === 200 ? res.body.map((s) => s.user.id) : [];
-}
-
-async function signIn(page: Page, member: Member): Promise<void> {
-  await page.goto('/');
-  await page.getByLabel('Email').fill(member.email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
+/** A member Discover can suggest, in `CITY`. */
+const createMember = (spec: Omit<MemberSpec, 'city'>, hue: string): Promise<Member> =>
+  createMemberIn({ ...spec, city: CITY }, hue, PASSWORD);
 
 /** A real pointer drag of the top card by `dx` pixels, in steps, as a hand does it. */
 async function dragCard(page: Page, dx: number): Promise<void> {
