@@ -153,6 +153,8 @@ interface Side {
   name: string;
   fixed: PhaseResult;
   ramp: { steps: PhaseResult[]; maxDeliveredPerSecond: number; saturatedAt: number | null };
+  /** CPU ms per second of each server process with every socket connected and no message sent. */
+  idle: Record<string, number>;
 }
 
 /**
@@ -164,6 +166,7 @@ async function measure(name: string, fleet: Fleet, opts: Options): Promise<Side>
   await timed(`${name}: ${opts.members} sockets connected`, () => fleet.connect());
   // A short warm-up (JIT, connection pools, prepared statements), not measured.
   await fleet.phase(`${name} warm-up`, 100, 2, 3_000);
+  const idle = await fleet.idleCpuMsPerSecond(3);
   const rampResult = await ramp(fleet, name, {
     start: opts.rampStart,
     stepSeconds: opts.stepSeconds,
@@ -178,7 +181,7 @@ async function measure(name: string, fleet: Fleet, opts: Options): Promise<Side>
       `${fixed.errors} errors, ${fixed.lost} undelivered, client CPU ${fixed.clientCpuPercent} %`,
   );
   fleet.close();
-  return { name, fixed, ramp: rampResult };
+  return { name, fixed, ramp: rampResult, idle };
 }
 
 /** The ramp's last step the server kept up with (else its first): where its cost per message is read. */
@@ -239,6 +242,10 @@ function printTable(mate: Side, relay: Side, opts: Options): void {
     out.push(
       `${side.name} CPU ms per message at ${step.offeredPerSecond}/s: ` +
         Object.entries(step.serverCpuMsPerMessage)
+          .map(([name, ms]) => `${name} ${ms}`)
+          .join(', ') +
+        `; idle (sockets connected, no messages), CPU ms per second: ` +
+        Object.entries(side.idle)
           .map(([name, ms]) => `${name} ${ms}`)
           .join(', '),
     );

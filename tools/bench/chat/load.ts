@@ -131,6 +131,18 @@ export class Fleet {
     }
   }
 
+  /** CPU per second of each probed server process while the sockets are connected and nobody sends. */
+  async idleCpuMsPerSecond(seconds: number): Promise<Record<string, number>> {
+    const before = await this.probe();
+    const start = performance.now();
+    await pause(seconds * 1000);
+    const after = await this.probe();
+    const elapsed = (performance.now() - start) / 1000;
+    return Object.fromEntries(
+      Object.entries(after).map(([name, ms]) => [name, round((ms - (before[name] ?? 0)) / elapsed)]),
+    );
+  }
+
   /** Waits until every message sent so far is answered and delivered (or refused), at most `timeoutMs`. */
   async settle(timeoutMs: number): Promise<void> {
     const until = performance.now() + timeoutMs;
