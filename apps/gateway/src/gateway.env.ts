@@ -91,7 +91,7 @@ export class GatewayEnv extends BaseServiceEnv {
    * Requests delivering client events that may be in flight to one service at once; events arriving
    * while they are wait and go together in the next one (micro-batching, docs/adr/0005-realtime.md).
    */
-  @Transform(int) @IsInt() @Min(1) @Max(64) SOCKET_EVENT_REQUESTS_IN_FLIGHT = 2;
+  @Transform(int) @IsInt() @Min(1) @Max(64) SOCKET_EVENT_REQUESTS_IN_FLIGHT = 4;
   /** Most client events in one such request (the services accept at most 64). */
   @Transform(int) @IsInt() @Min(1) @Max(64) SOCKET_EVENT_BATCH_MAX = 64;
   /** How often the sockets' sessions are looked up again, in case a revocation notice was lost. */

@@ -23,7 +23,7 @@ export interface EventRouterOptions {
   /** How long an event may wait for its answer, from the moment it arrives (queueing included). */
   timeoutMs: number;
   logger: Logger;
-  /** Requests in flight to one service at a time; events arriving meanwhile queue and go together. Default 2. */
+  /** Requests in flight to one service at a time; events arriving meanwhile queue and go together. Default 2 (the gateway sets SOCKET_EVENT_REQUESTS_IN_FLIGHT, 4). */
   requestsInFlight?: number;
   /** Most events in one request (at most SOCKET_EVENT_BATCH_MAX, the services' own limit). */
   batchMax?: number;

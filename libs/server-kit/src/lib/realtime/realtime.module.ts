@@ -1,16 +1,33 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type Redis from 'ioredis';
+import { JwtStrategy } from '../auth/jwt.strategy';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { SERVICE_NAME } from '../core.module';
-import { REDIS } from '../redis/redis';
+import { createRedis } from '../redis/redis';
 import { RealtimeEmitter } from './realtime-emitter';
-import { JwtStrategy } from '../auth/jwt.strategy';
 import { REALTIME_SERVICE, SocketEventBatchHandler, SocketEventRegistry, SocketEventsController } from './socket-event';
 
 /**
+ * The pushes' own Redis connection, with ioredis auto-pipelining: the XADDs issued in one tick
+ * (a message's `new_message` and `message_sent`, the pushes of a batch's items) go to Redis in one
+ * write, and those issued while a write is in flight go in the next. Only XADDs run on it, so no
+ * blocking command can hold a pipeline up. Same failure behaviour as the service's connection.
+ */
+export const REALTIME_REDIS = Symbol('REALTIME_REDIS');
+
+@Injectable()
+class RealtimeRedisLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(REALTIME_REDIS) private readonly redis: Redis) {}
+  async onApplicationShutdown() {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
  * Realtime for a service: the `RealtimeEmitter` to push to members, and the internal route on
- * which the gateway delivers the client events this service owns to its `@SocketEvent` handlers.
+ * which the gateway delivers the client events this service owns to its `@SocketEvent` handlers
+ * (one event, or a batch of them).
  */
 @Module({})
 export class RealtimeModule {
@@ -22,9 +39,15 @@ export class RealtimeModule {
       providers: [
         { provide: REALTIME_SERVICE, useExisting: SERVICE_NAME },
         {
+          provide: REALTIME_REDIS,
+          useFactory: (env: BaseServiceEnv) => createRedis(env.REDIS_URL, { enableAutoPipelining: true }),
+          inject: [SERVICE_ENV],
+        },
+        RealtimeRedisLifecycle,
+        {
           provide: RealtimeEmitter,
           useFactory: (redis: Redis, env: BaseServiceEnv) => new RealtimeEmitter(redis, env.KEY_PREFIX),
-          inject: [REDIS, SERVICE_ENV],
+          inject: [REALTIME_REDIS, SERVICE_ENV],
         },
         SocketEventRegistry,
         // Its own instance: CoreModule keeps the guard's to itself. Same secret, same SessionStore.

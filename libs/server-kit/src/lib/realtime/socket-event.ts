@@ -218,7 +218,14 @@ export class SocketEventBatchHandler {
 
   async handle(body: unknown): Promise<{ results: SocketEventBatchResult[] }> {
     const items = batchItems(body);
-    const senders = await this.strategy.authenticateMany(items.map((item) => item.token));
+    let senders: (AuthPrincipal | AppException)[];
+    try {
+      senders = await this.strategy.authenticateMany(items.map((item) => item.token));
+    } catch (err) {
+      // The session store (Redis) failed: nobody could be authenticated, and a retry may work.
+      this.logger.warn({ err: { name: (err as Error).name, message: (err as Error).message }, items: items.length }, 'socket event batch: session check failed');
+      senders = items.map(() => new AppException(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable, 503));
+    }
     const results = await Promise.all(
       items.map((item, i) => {
         const requestId = item.requestId ?? randomUUID();

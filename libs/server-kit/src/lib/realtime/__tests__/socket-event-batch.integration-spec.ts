@@ -5,6 +5,7 @@ import { IsString, IsUUID, MaxLength } from 'class-validator';
 import Redis from 'ioredis';
 import { AuthMessages, ErrorCode, INTERNAL_TOKEN_HEADER, SERVICES, SocketMessages, type AuthPrincipal } from '@mate/contracts';
 import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
+import { SessionStore } from '../../auth/session-store';
 import { DatabaseEnv } from '../../config/config';
 import { ServiceModule } from '../../service.module';
 import { BodyErrorMessages } from '../../errors/error.filter';
@@ -165,6 +166,20 @@ describe('socket event batches (real PostgreSQL and Redis)', () => {
     ]);
     // The live session was touched: its idle expiry slid back to the full window.
     expect(await redis.pttl(sessionKey(ann.sessionId))).toBeGreaterThan(60_000);
+  });
+
+  it('answers every item 503 (retryable) when the session store fails, and works again after', async () => {
+    const ann = await bed.signIn();
+    const sessions = bed.app.get(SessionStore);
+    const spy = jest.spyOn(sessions, 'touchMany').mockRejectedValueOnce(new Error('Connection is closed.'));
+    try {
+      const res = await batch([send(ann.token, message()), send(ann.token, message())]);
+      expect(res.status).toBe(200);
+      expect(res.body.results).toEqual([0, 1].map(() => ({ status: 503, body: expect.objectContaining({ code: ErrorCode.ServiceUnavailable }) })));
+      expect((await batch([send(ann.token, message('again'))])).body.results).toEqual([{ status: 200, body: expect.objectContaining({ content: 'again' }) }]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('is only for the gateway, and refuses a malformed batch whole', async () => {
