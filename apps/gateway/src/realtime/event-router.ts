@@ -36,6 +36,8 @@ interface Pending {
   requestId: string;
   /** The batch item, serialized once. */
   json: string;
+  /** Its size in UTF-8 (what the service's body limit counts). */
+  bytes: number;
   deadline: number;
   answer: (ack: SocketAck<unknown>) => void;
 }
@@ -89,12 +91,14 @@ export class EventRouter {
     const item: SocketEventBatchItem = { event, token: sender.token, requestId };
     const text = payload === undefined ? undefined : JSON.stringify(payload);
     if (text !== undefined) item.payload = text;
+    const json = JSON.stringify(item);
     return new Promise((answer) => {
       lane.queue.push({
         event,
         userId: sender.principal.userId,
         requestId,
-        json: JSON.stringify(item),
+        json,
+        bytes: Buffer.byteLength(json),
         deadline: Date.now() + this.options.timeoutMs,
         answer,
       });
@@ -132,9 +136,9 @@ export class EventRouter {
           this.timedOut(lane, [next], 'socket event timed out in the queue');
           continue;
         }
-        if (batch.length > 0 && bytes + next.json.length > BATCH_MAX_BYTES) break;
+        if (batch.length > 0 && bytes + next.bytes > BATCH_MAX_BYTES) break;
         batch.push(lane.queue.shift() as Pending);
-        bytes += next.json.length + 1;
+        bytes += next.bytes + 1;
       }
       if (batch.length === 0) continue;
       lane.inFlight++;

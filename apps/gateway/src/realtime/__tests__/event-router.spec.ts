@@ -121,6 +121,23 @@ describe('EventRouter: micro-batched delivery of client events', () => {
     expect(service.requests.map((r) => r.items.length)).toEqual([1, 1, 3, 3, 1]);
   });
 
+  it("keeps a batch under the services' 100 KB body limit, counted in UTF-8 bytes", async () => {
+    routerFor();
+    service.hold();
+    const blocker = router.route('typing', {}, sender(0));
+    await service.waitForRequests(1);
+    // 2,000 CJK characters: 2,000 UTF-16 units but 6,000 bytes each; 40 of them are ~240 KB.
+    const content = '漢'.repeat(2_000);
+    const acks = Array.from({ length: 40 }, (_, n) => router.route('send_message', { content, n }, sender(n)));
+    service.release();
+    await blocker;
+    await Promise.all(acks);
+    const sizes = service.requests.slice(1).map((r) => Buffer.byteLength(JSON.stringify({ items: r.items })));
+    expect(sizes.length).toBeGreaterThan(2);
+    for (const size of sizes) expect(size).toBeLessThan(100 * 1024);
+    expect(service.requests.slice(1).reduce((n, r) => n + r.items.length, 0)).toBe(40);
+  });
+
   it("passes each item's error on in its place, with the gateway's request id", async () => {
     routerFor();
     service.answer = (items, res) =>
