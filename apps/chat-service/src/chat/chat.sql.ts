@@ -21,32 +21,39 @@ export interface MessageRow {
 }
 
 /**
- * A send, run after the conversation row is locked (inConversationTransaction) so its snapshot
- * sees every earlier send. Inserts the message with seq = $5 (the locked last_seq + 1) unless the
- * sender already used the client id; then moves the conversation's last message, adds one to the
- * recipient's unread counter and writes the message.sent outbox row, its seq, first and sentAt
- * filled in here. `created_at` is taken after the lock, at millisecond precision and never before
- * the previous message, so within a conversation it never decreases with seq and reads back
- * exactly as the ISO time the client gets.
+ * A send, in one statement and one round trip (autocommit). `conv` locks the pair's conversation
+ * row first (FOR UPDATE in a WITH query: READ COMMITTED waits for a concurrent send's commit and
+ * then answers the row's newest version), so every send to one conversation, from either side,
+ * runs one after the other and takes the next seq from the locked row. Inserts the message with
+ * seq = last_seq + 1 unless the conversation is closed or the sender already used the client id;
+ * then moves the conversation's last message (the UPDATE re-reads the row it holds locked), adds
+ * one to the recipient's unread counter and writes the message.sent outbox row, its
+ * conversationId, seq, first and sentAt filled in here. `created_at` is taken after the lock
+ * (`at` reads `conv`), at millisecond precision and never before the previous message, so within a
+ * conversation it never decreases with seq and reads back exactly as the ISO time the client gets.
  *
- * Parameters: $1 message id, $2 conversation id, $3 sender, $4 recipient, $5 seq, $6 client id,
- * $7 content, $8 outbox id, $9 message.sent envelope.
- * Answers one row: `inserted` (the new message, or null) and `existing` (the sender's earlier
- * message with this client id, in whichever conversation, or null).
+ * Parameters: $1 message id, $2 member_a, $3 member_b (the ordered pair), $4 sender, $5 recipient,
+ * $6 client id, $7 content, $8 outbox id, $9 message.sent envelope.
+ * Answers one row: `conversation` (the locked row with the recipient's read position, or null when
+ * the pair has none), `sender_name`, `inserted` (the new message, or null) and `existing` (the
+ * sender's earlier message with this client id, in whichever conversation, or null).
  */
 export const SEND_SQL = `
-WITH existing AS (
+WITH conv AS (
+  SELECT c.id, c.member_a, c.member_b, c.last_seq, c.a_read_seq, c.b_read_seq, c.closed_at, c.last_message_at
+  FROM conversation c WHERE c.member_a = $2::uuid AND c.member_b = $3::uuid
+  FOR UPDATE OF c
+), existing AS (
   SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
-  FROM message WHERE sender_id = $3::uuid AND client_id = $6::text
+  FROM message WHERE sender_id = $4::uuid AND client_id = $6::text
 ), at AS (
   -- Never before the conversation's previous message, even if the clock stepped back: within a
   -- conversation created_at never decreases with seq (SYNC_SQL finds a start seq by time).
-  SELECT greatest(date_trunc('milliseconds', clock_timestamp()),
-                  (SELECT last_message_at FROM conversation WHERE id = $2::uuid)) AS now
+  SELECT greatest(date_trunc('milliseconds', clock_timestamp()), conv.last_message_at) AS now FROM conv
 ), inserted AS (
   INSERT INTO message (id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at)
-  SELECT $1::uuid, $2::uuid, $5::int, $3::uuid, $4::uuid, $6::text, $7::text, at.now FROM at
-  WHERE NOT EXISTS (SELECT 1 FROM existing)
+  SELECT $1::uuid, conv.id, conv.last_seq + 1, $4::uuid, $5::uuid, $6::text, $7::text, at.now FROM conv, at
+  WHERE conv.closed_at IS NULL AND NOT EXISTS (SELECT 1 FROM existing)
   ON CONFLICT (sender_id, client_id) DO NOTHING
   RETURNING id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
 ), moved AS (
@@ -59,13 +66,18 @@ WITH existing AS (
 ), event AS (
   INSERT INTO outbox (id, kind, name, body)
   SELECT $8::uuid, 'event', 'message.sent',
-    jsonb_set(jsonb_set(jsonb_set($9::jsonb,
+    jsonb_set(jsonb_set(jsonb_set(jsonb_set($9::jsonb,
+      '{payload,conversationId}', to_jsonb(i.conversation_id::text)),
       '{payload,seq}', to_jsonb(i.seq)),
       '{payload,first}', to_jsonb(i.seq = 1)),
       '{payload,sentAt}', to_jsonb(to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
   FROM inserted i
 )
-SELECT (SELECT row_to_json(i) FROM inserted i) AS inserted,
+SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL,
+                                 'recipient_read_seq', CASE WHEN c.member_a = $5::uuid THEN c.a_read_seq ELSE c.b_read_seq END)
+          FROM conv c) AS conversation,
+       (SELECT name FROM chat_member WHERE user_id = $4::uuid) AS sender_name,
+       (SELECT row_to_json(i) FROM inserted i) AS inserted,
        (SELECT row_to_json(e) FROM existing e) AS existing,
        (SELECT count(*) FROM moved)::int AS moved`;
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   CHAT_MESSAGE_MAX_LENGTH,
@@ -14,7 +13,7 @@ import {
 } from '@mate/contracts';
 import { badRequest, conflict, forbidden, namedQuery, notFound, OutboxService } from '@mate/server-kit';
 import { ChatNotifier } from './chat-notifier';
-import { inConversationTransaction, orderedPair, type LockedConversation } from './chat-db';
+import { orderedPair } from './chat-db';
 import { toChatMessage, type StoredMessage } from './chat-mapper';
 import { ChatRateLimiter } from './chat-rate-limits';
 import {
@@ -31,10 +30,12 @@ import type { ConversationQueryDto, SendMessageDto, SyncMessagesDto } from './dt
 /** The highest seq a cursor can name (a PostgreSQL int): the open upper end of a page. */
 const MAX_SEQ = 2_147_483_647;
 
-/** What a send answers from its transaction: the message and whether it is a retry. */
-interface SendOutcome {
-  message: ChatMessageDto;
-  stored: boolean;
+/** What the send statement answers (SEND_SQL). */
+interface SendRow {
+  conversation: { id: string; closed: boolean; recipient_read_seq: number } | null;
+  sender_name: string | null;
+  inserted: StoredMessage | null;
+  existing: StoredMessage | null;
 }
 
 /**
@@ -60,53 +61,53 @@ export class MessagesService {
     await this.limits.message(senderId);
     const clientId = payload.clientId ?? randomUUID();
 
-    const { message } = await inConversationTransaction(this.dataSource, senderId, recipientId, (client, conversation) =>
-      this.store(client, conversation, senderId, recipientId, clientId, content),
-    );
+    const message = await this.store(senderId, recipientId, clientId, content);
     // After the commit only: a pushed message is always a stored one. A retry pushes again (the
     // first push may be what was lost); clients keep each id once.
     await this.notifier.message(message);
     return message;
   }
 
-  private async store(
-    client: PoolClient,
-    conversation: LockedConversation | null,
-    senderId: string,
-    recipientId: string,
-    clientId: string,
-    content: string,
-  ): Promise<SendOutcome> {
-    // Safety seam: a closed conversation (unmatch, block; later issues) refuses like a missing one.
-    if (!conversation || conversation.closed_at) throw forbidden(ChatMessages.notMatched);
-    const recipientReadSeq = conversation.member_a === recipientId ? conversation.a_read_seq : conversation.b_read_seq;
-    const seq = conversation.last_seq + 1;
+  /**
+   * The send statement (SEND_SQL: the conversation's row lock, the insert, the conversation's
+   * move and the outbox row in one statement, one round trip), then what it answered: the new
+   * message, or the stored one of a retry.
+   */
+  private async store(senderId: string, recipientId: string, clientId: string, content: string): Promise<ChatMessageDto> {
+    const [a, b] = orderedPair(senderId, recipientId);
     const messageId = randomUUID();
+    // conversationId, seq, first and sentAt are filled in by the statement, from the locked row.
     const event = this.outbox.factRow('message.sent', {
       messageId,
-      conversationId: conversation.id,
+      conversationId: '',
       senderId,
       recipientId,
-      seq,
+      seq: 0,
       length: messageLength(content),
-      first: seq === 1,
-      sentAt: new Date().toISOString(),
+      first: false,
+      sentAt: '',
     });
-    const { rows } = await client.query<{ inserted: StoredMessage | null; existing: StoredMessage | null }>({
-      name: 'chat_send',
-      text: SEND_SQL,
-      values: [messageId, conversation.id, senderId, recipientId, seq, clientId, content, event.id, event.body],
-    });
-    const { inserted } = rows[0];
-    if (inserted) return { message: toChatMessage(inserted, recipientReadSeq, conversation.sender_name), stored: false };
+    const [row] = await namedQuery<SendRow>(this.dataSource, 'chat_send', SEND_SQL, [
+      messageId,
+      a,
+      b,
+      senderId,
+      recipientId,
+      clientId,
+      content,
+      event.id,
+      event.body,
+    ]);
+    const { conversation } = row;
+    // Safety seam: a closed conversation (unmatch, block; later issues) refuses like a missing one.
+    if (!conversation || conversation.closed) throw forbidden(ChatMessages.notMatched);
+    if (row.inserted) return toChatMessage(row.inserted, conversation.recipient_read_seq, row.sender_name);
     // A retry: the sender's earlier message with this client id (read again when a concurrent
-    // send of it, in another conversation, committed after this statement's snapshot).
+    // send of it committed after this statement's snapshot).
     const existing =
-      rows[0].existing ??
-      (await client.query<StoredMessage>({ name: 'chat_existing', text: EXISTING_SQL, values: [senderId, clientId] }))
-        .rows[0];
+      row.existing ?? (await namedQuery<StoredMessage>(this.dataSource, 'chat_existing', EXISTING_SQL, [senderId, clientId]))[0];
     if (!existing || existing.conversation_id !== conversation.id) throw conflict(ChatMessages.clientIdReused);
-    return { message: toChatMessage(existing, recipientReadSeq, conversation.sender_name), stored: true };
+    return toChatMessage(existing, conversation.recipient_read_seq, row.sender_name);
   }
 
   /** A page of the caller's open conversation with `otherId`, ascending seq. */

@@ -197,6 +197,9 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
         sentAt: second.createdAt,
       },
     ]);
+    // The conversation's own id (the send statement fills it in from the row it locked).
+    const [{ id: conversationId }] = await bed.chat.dataSource.query('SELECT id FROM conversation WHERE member_a = $1 OR member_b = $1', [ann.userId]);
+    expect(rows[0].body.payload.conversationId).toBe(conversationId);
     expect(JSON.stringify(rows)).not.toContain('secret');
   });
 
