@@ -5,7 +5,7 @@ import passport from 'passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AuthMessages, ErrorCode, type AuthPrincipal, type JwtClaims } from '@mate/contracts';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
-import { forbidden, unauthorized, type AppException } from '../errors/app.exception';
+import { AppException, forbidden, serviceUnavailable, unauthorized } from '../errors/app.exception';
 import type { AuthRequest } from './auth-context';
 import { SessionStore } from './session-store';
 
@@ -84,7 +84,8 @@ interface StrategyAttempt {
 /**
  * Runs the strategy on one request, as `passport.authenticate` does, without passport's registry.
  * The outcome callbacks go on a per-request copy (`Object.create`), never on the shared instance,
- * or concurrent requests would answer each other. Rejects with the 401 (or Redis error) to throw.
+ * or concurrent requests would answer each other. Rejects with the 401 to throw, or a 503 when
+ * the session could not be checked.
  */
 export function authenticateWith(strategy: JwtStrategy, req: AuthRequest): Promise<AuthPrincipal> {
   return new Promise((resolve, reject) => {
@@ -94,7 +95,9 @@ export function authenticateWith(strategy: JwtStrategy, req: AuthRequest): Promi
     attempt.fail = refuse;
     attempt.pass = refuse;
     attempt.redirect = refuse;
-    attempt.error = reject;
+    // A refusal the strategy chose passes as it is; anything else (Redis did not answer the session
+    // check) is a retryable 503, not a 500: the member's session may well be alive.
+    attempt.error = (err) => reject(err instanceof AppException ? err : serviceUnavailable(err));
     attempt.authenticate(req, { session: false });
   });
 }

@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { ErrorCode } from '@mate/contracts';
+import { EdgeMessages, ErrorCode } from '@mate/contracts';
 
 /**
  * The one exception type a service throws for a rule it enforces. Modules subclass it (or call
@@ -29,5 +29,14 @@ export const conflict = (message: string, code = ErrorCode.Conflict) =>
 export const tooManyRequests = (message: string, retryAfterSeconds?: number) => {
   const e = new AppException(message, ErrorCode.RateLimited, HttpStatus.TOO_MANY_REQUESTS);
   (e as AppException & { retryAfterSeconds?: number }).retryAfterSeconds = retryAfterSeconds;
+  return e;
+};
+/**
+ * 503: a part the service needs (Redis, the database) did not answer; the caller may retry. The
+ * failure is kept as `cause` for the log line, never shown to the caller.
+ */
+export const serviceUnavailable = (cause?: unknown, message: string = EdgeMessages.unavailable) => {
+  const e = new AppException(message, ErrorCode.ServiceUnavailable, HttpStatus.SERVICE_UNAVAILABLE);
+  if (cause !== undefined) (e as Error & { cause?: unknown }).cause = cause;
   return e;
 };

@@ -135,7 +135,9 @@ export class GlobalErrorFilter implements ExceptionFilter {
    */
   private logServerError(exception: unknown, where: Record<string, unknown>) {
     if (exception instanceof AppException) {
-      this.logger.warn({ ...where, code: exception.code, status: exception.getStatus() }, 'refused by the service');
+      const cause = (exception as Error & { cause?: unknown }).cause;
+      const because = cause instanceof Error ? { cause: { name: cause.name, message: cause.message } } : {};
+      this.logger.warn({ ...where, code: exception.code, status: exception.getStatus(), ...because }, 'refused by the service');
     } else {
       this.logger.error({ ...where, err: exception }, 'unhandled error');
     }

@@ -1,9 +1,11 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { SERVICES, type AuthPrincipal } from '@mate/contracts';
+import { EdgeMessages, ErrorCode, SERVICES, type AuthPrincipal } from '@mate/contracts';
+import { startOwnRedisServer, type OwnRedisServer } from '@mate/testing';
 import { DatabaseEnv } from '../../config/config';
 import { ServiceModule } from '../../service.module';
 import { CurrentUser } from '../decorators';
 import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
+import { waitFor } from '../../../testing/service-app';
 
 @Controller('api/whoami')
 class WhoAmIController {
@@ -55,5 +57,38 @@ describe('the session guard of each service in one process', () => {
     const members = await Promise.all(Array.from({ length: 10 }, () => first.signIn()));
     const answers = await Promise.all(members.map((m) => first.call('GET', '/api/whoami', { token: m.token })));
     expect(answers.map((a) => a.body)).toEqual(members.map((m) => ({ userId: m.userId, sessionId: m.sessionId })));
+  });
+});
+
+/** The guard checks every request's session in Redis: without Redis it cannot tell, and says so. */
+describe('the session guard while Redis does not answer', () => {
+  let redis: OwnRedisServer;
+  let bed: ServiceTestBed;
+
+  beforeAll(async () => {
+    redis = await startOwnRedisServer();
+    bed = await startServiceTestBed(service, { label: 'guard_outage', env: { REDIS_URL: redis.url } });
+  });
+
+  afterAll(async () => {
+    // Running again (a failed test may have left it stopped), so the connections close cleanly.
+    await redis?.start();
+    await bed?.close();
+    await redis?.stop();
+  });
+
+  it('answers a retryable 503 with an { error } body, never a 500, and the same token works once Redis is back', async () => {
+    const member = await bed.signIn();
+    expect((await bed.call('GET', '/api/whoami', { token: member.token })).status).toBe(200);
+
+    await redis.kill();
+    const down = await bed.call('GET', '/api/whoami', { token: member.token });
+    expect(down.status).toBe(503);
+    expect(down.body).toMatchObject({ error: EdgeMessages.unavailable, code: ErrorCode.ServiceUnavailable });
+
+    await redis.start();
+    await waitFor(async () => (await bed.call('GET', '/api/whoami', { token: member.token })).status === 200, {
+      what: 'the session check once Redis is back',
+    });
   });
 });
