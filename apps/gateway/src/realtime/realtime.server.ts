@@ -202,6 +202,18 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
 
     this.subscriber = this.redis.duplicate();
     this.subscriber.on('error', (err) => this.logger.warn({ err: { message: err.message } }, 'session revocation subscriber error'));
+    // While Redis was away, services' pushes to these sockets failed although the sockets stayed
+    // connected: once it answers again, every local socket is told to ask for what it missed.
+    let redisLost = false;
+    this.subscriber.on('close', () => {
+      if (this.io) redisLost = true;
+    });
+    this.subscriber.on('ready', () => {
+      if (!redisLost || !this.io) return;
+      redisLost = false;
+      this.logger.warn({ sockets: this.io.of('/').sockets.size }, 'Redis is back: sockets told to resynchronise');
+      this.io.local.emit('sync_required');
+    });
     this.subscriber.on('message', (_channel: string, sessionId: string) => this.endSession(sessionId, 'revoked'));
     this.subscribed = this.subscriber.subscribe(sessionRevokedChannel(env.KEY_PREFIX));
     this.recheckTimer = setInterval(() => {
