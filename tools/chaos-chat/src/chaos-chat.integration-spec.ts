@@ -7,15 +7,13 @@ import {
   type SocketClient,
 } from '@mate/api-client';
 import type { SessionEndReason } from '@mate/contracts';
-import { startOwnRedisServer, type OwnRedisServer } from '@mate/testing';
+import { createTestDatabase, startOwnRedisServer, type OwnRedisServer, type TestDatabase } from '@mate/testing';
 import {
-  createOwnDatabase,
   openConversations,
   signInMembers,
   startChatPlatform,
   type ChatMemberSession,
   type ChatPlatform,
-  type OwnDatabase,
 } from './launcher';
 
 /**
@@ -159,7 +157,7 @@ async function waitUntil(
 
 describe('chat under faults (chaos)', () => {
   let redis: OwnRedisServer | null = null;
-  let db: OwnDatabase | null = null;
+  let db: TestDatabase | null = null;
   let platform: ChatPlatform | null = null;
   const sides: Side[] = [];
   /** Set when the suite ends: a fault still between its kill and its restart does not restart. */
@@ -168,7 +166,7 @@ describe('chat under faults (chaos)', () => {
 
   beforeAll(async () => {
     redis = await startOwnRedisServer();
-    db = await createOwnDatabase('mate_chat_chaos');
+    db = await createTestDatabase('chat_chaos');
     platform = await startChatPlatform({
       redisUrl: redis.url,
       databaseUrl: db.url,
@@ -350,7 +348,7 @@ describe('chat under faults (chaos)', () => {
     expect(sides.map((s) => s.ended)).toEqual([[], []]);
 
     // The database: 1,000 rows, one per (sender, client id), seq 1..1000 without a gap.
-    const pg = new Client({ connectionString: (db as OwnDatabase).url });
+    const pg = new Client({ connectionString: (db as TestDatabase).url });
     await pg.connect();
     let row: Record<string, string>;
     let dbRows: { id: string; seq: number; client_id: string; content: string; sender_id: string }[];

@@ -160,50 +160,6 @@ export async function migrateBuilt(name: 'chat-service', env: Record<string, str
   if (code !== 0) throw new Error(`${name} migrate exited with ${code}:\n${output}`);
 }
 
-export interface OwnDatabase {
-  name: string;
-  url: string;
-  drop(): Promise<void>;
-}
-
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-/** The PostgreSQL server to create databases on (TEST_DATABASE_URL, DATABASE_URL, or the local one). */
-export function postgresAdminUrl(): string {
-  return (
-    process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-  );
-}
-
-/** Creates `<prefix>_<random>` on the server of `adminUrl`; drop() removes it (closing its connections). */
-export async function createOwnDatabase(prefix: string, adminUrl = postgresAdminUrl()): Promise<OwnDatabase> {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    name,
-    url: withDatabase(adminUrl, name),
-    async drop() {
-      const c = new Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
-
 export interface ChatPlatformOptions {
   redisUrl: string;
   databaseUrl: string;

@@ -1,3 +1,5 @@
+import type { StoredMessage } from './chat-mapper';
+
 /**
  * The statements of chat-service's hot paths. Message rows come back in the shape of MessageRow;
  * `chat-mapper.ts` turns them into ChatMessageDto.
@@ -6,14 +8,7 @@
 /** The message columns every read returns, with the recipient's read position and the sender's name. */
 export const MESSAGE_COLUMNS = `m.id, m.conversation_id, m.seq, m.sender_id, m.recipient_id, m.client_id, m.content, m.created_at`;
 
-export interface MessageRow {
-  id: string;
-  conversation_id: string;
-  seq: number;
-  sender_id: string;
-  recipient_id: string;
-  client_id: string;
-  content: string;
+export interface MessageRow extends StoredMessage {
   created_at: Date;
   /** The recipient's read position in the conversation. */
   recipient_read_seq: number;
