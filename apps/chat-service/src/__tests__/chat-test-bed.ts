@@ -133,25 +133,6 @@ export async function startChatTestBed(
     return consumer.apply(envelope);
   };
 
-  const profile = (userId: string, name: string | null, profilePicture: string | null = null) => ({
-    userId,
-    name,
-    age: 30,
-    gender: 'female',
-    lookingFor: 'relationship',
-    interests: [],
-    height: null,
-    education: null,
-    latitude: null,
-    longitude: null,
-    locationText: null,
-    hasPhoto: profilePicture !== null,
-    profilePicture,
-    isVerified: true,
-    onboardingCompleted: true,
-    updatedAt: new Date().toISOString(),
-  });
-
   return {
     chat,
     gateway,
@@ -162,7 +143,7 @@ export async function startChatTestBed(
       if (name !== null) {
         const version = (profileVersions.get(session.userId) ?? 0) + 1;
         profileVersions.set(session.userId, version);
-        await deliver('profile.updated', profile(session.userId, name) as EventPayloads['profile.updated'], version);
+        await deliver('profile.updated', aProfile(session.userId, name), version);
       }
       return { userId: session.userId, sessionId: session.sessionId, token: session.token, name };
     },
@@ -226,5 +207,27 @@ export async function startChatTestBed(
       await gateway.stop();
       await chat.close();
     },
+  };
+}
+
+/** A whole `profile.updated` payload for a member, as profile-service sends it. */
+export function aProfile(userId: string, name: string | null, profilePicture: string | null = null): EventPayloads['profile.updated'] {
+  return {
+    userId,
+    name,
+    age: 30,
+    gender: 'female',
+    lookingFor: 'relationship',
+    interests: [],
+    height: null,
+    education: null,
+    latitude: null,
+    longitude: null,
+    locationText: null,
+    hasPhoto: profilePicture !== null,
+    profilePicture,
+    isVerified: true,
+    onboardingCompleted: true,
+    updatedAt: new Date().toISOString(),
   };
 }

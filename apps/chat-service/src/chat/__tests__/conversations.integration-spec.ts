@@ -7,7 +7,7 @@ import {
   type ConversationSummaryDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { ackError, startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
+import { ackError, aProfile, startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
 
@@ -102,24 +102,7 @@ describe('chat conversations through the gateway', () => {
   it('shows names and pictures from profile.updated, newer versions only', async () => {
     const [me, ann] = [await bed.member('Me'), await bed.member(null)];
     await bed.match(me, ann);
-    const profile = (name: string, picture: string | null) => ({
-      userId: ann.userId,
-      name,
-      age: 30,
-      gender: 'female',
-      lookingFor: 'relationship',
-      interests: [],
-      height: null,
-      education: null,
-      latitude: null,
-      longitude: null,
-      locationText: null,
-      hasPhoto: picture !== null,
-      profilePicture: picture,
-      isVerified: true,
-      onboardingCompleted: true,
-      updatedAt: new Date().toISOString(),
-    });
+    const profile = (name: string, picture: string | null) => aProfile(ann.userId, name, picture);
     expect((await list(me))[0]).toMatchObject({ userName: null, profilePicture: null });
     expect(await bed.deliver('profile.updated', profile('Ann v2', '/api/photos/files/p2/large.webp'), 2)).toBe('handled');
     expect((await list(me))[0]).toMatchObject({ userName: 'Ann v2', profilePicture: '/api/photos/files/p2/large.webp' });
