@@ -17,7 +17,9 @@ export default defineConfig({
     baseURL: process.env.E2E_WEB_URL,
     viewport: { width: 1280, height: 900 },
     screenshot: 'only-on-failure',
-    trace: 'off',
+    // A failed journey keeps its trace (dist/e2e/test-results/<test>/trace.zip): open it with
+    // `npx playwright show-trace` to see every step, request and console line.
+    trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

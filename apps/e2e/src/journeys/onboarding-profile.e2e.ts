@@ -132,11 +132,15 @@ test('a new member completes onboarding with a photo, edits the profile, reorder
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Filters' }).click();
   await expect(page).toHaveURL(/\/settings\/filters$/);
   await page.getByRole('group', { name: 'Smoking' }).getByRole('button', { name: 'Never', exact: true }).click();
-  const alert = page.waitForEvent('dialog');
+  // Accepted by the handler the moment it opens (an alert blocks the page until it is answered).
+  const alert = new Promise<string>((resolve) =>
+    page.once('dialog', (dialog) => {
+      resolve(dialog.message());
+      void dialog.accept();
+    }),
+  );
   await page.getByRole('button', { name: 'Save Filters' }).click();
-  const dialog = await alert;
-  expect(dialog.message()).toBe('Filter preferences saved successfully!');
-  await dialog.accept();
+  expect(await alert).toBe('Filter preferences saved successfully!');
   await expect(page).toHaveURL(/\/preferences$/);
 
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
