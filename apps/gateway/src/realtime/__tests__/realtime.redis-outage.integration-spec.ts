@@ -10,6 +10,9 @@ import { gatewayHttp } from '../../gateway.http';
 
 const JWT_SECRET = 'realtime-outage-secret-0123456789abcdef';
 
+/** Starting and restarting a redis-server, and closing over reconnecting connections, take longer than Jest's 5 s default on a busy machine. */
+const OUTAGE_TIMEOUT_MS = 30_000;
+
 type MemberSocket = ClientSocket<ServerToClientEvents, ClientToServerEvents>;
 
 /**
@@ -33,7 +36,7 @@ describe('gateway realtime across a Redis restart', () => {
     );
     client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
     client.on('error', () => undefined);
-  });
+  }, OUTAGE_TIMEOUT_MS);
 
   afterAll(async () => {
     socket?.disconnect();
@@ -42,7 +45,7 @@ describe('gateway realtime across a Redis restart', () => {
     await gateway?.close();
     client?.disconnect();
     await redis?.stop();
-  });
+  }, OUTAGE_TIMEOUT_MS);
 
   it('tells a socket that stayed connected through the outage to resynchronise once Redis is back', async () => {
     const session = await issueSession(new SessionStore(client, 'outage'), JWT_SECRET);
@@ -62,5 +65,5 @@ describe('gateway realtime across a Redis restart', () => {
 
     expect(s.connected).toBe(true);
     expect(told).toBe(1);
-  });
+  }, OUTAGE_TIMEOUT_MS);
 });

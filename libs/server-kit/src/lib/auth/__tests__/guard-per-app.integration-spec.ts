@@ -61,6 +61,13 @@ describe('the session guard of each service in one process', () => {
 });
 
 /** The guard checks every request's session in Redis: without Redis it cannot tell, and says so. */
+
+/**
+ * Starting, killing and restarting a redis-server, and closing a service whose connections are
+ * reconnecting, take longer than Jest's 5 s default on a busy machine (a CI run took over 5 s to close).
+ */
+const OUTAGE_TIMEOUT_MS = 30_000;
+
 describe('the session guard while Redis does not answer', () => {
   let redis: OwnRedisServer;
   let bed: ServiceTestBed;
@@ -68,14 +75,14 @@ describe('the session guard while Redis does not answer', () => {
   beforeAll(async () => {
     redis = await startOwnRedisServer();
     bed = await startServiceTestBed(service, { label: 'guard_outage', env: { REDIS_URL: redis.url } });
-  });
+  }, OUTAGE_TIMEOUT_MS);
 
   afterAll(async () => {
     // Running again (a failed test may have left it stopped), so the connections close cleanly.
     await redis?.start();
     await bed?.close();
     await redis?.stop();
-  });
+  }, OUTAGE_TIMEOUT_MS);
 
   it('answers a retryable 503 with an { error } body, never a 500, and the same token works once Redis is back', async () => {
     const member = await bed.signIn();
@@ -90,5 +97,5 @@ describe('the session guard while Redis does not answer', () => {
     await waitFor(async () => (await bed.call('GET', '/api/whoami', { token: member.token })).status === 200, {
       what: 'the session check once Redis is back',
     });
-  });
+  }, OUTAGE_TIMEOUT_MS);
 });
