@@ -8,17 +8,16 @@
 // saturation (the highest deliveries per second). The same 1,000 clients and the same two phases
 // then run against a bare relay (relay.cjs) for the baseline. Loopback only. See tools/bench/README.md.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, timed } from '../lib/run';
 import { Fleet, processCpuMs, ramp, type BenchMember, type CpuProbe, type PhaseResult } from './load';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -85,29 +84,6 @@ function parseArgs(argv: string[]): Options {
   return opts;
 }
 
-const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-
-async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
-  const started = Date.now();
-  const result = await work();
-  log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return result;
-}
-
-function ensureBuilt(force: boolean): void {
-  if (!force && existsSync(path.join(ROOT, CHAT_MAIN)) && existsSync(path.join(ROOT, GATEWAY_MAIN))) return;
-  log('building gateway and chat-service');
-  const r = spawnSync(
-    path.join(ROOT, 'node_modules/.bin/nx'),
-    ['run-many', '-t', 'build', '-p', 'gateway', 'chat-service'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-    },
-  );
-  if (r.status !== 0) throw new Error('build failed');
-}
 
 /**
  * chat-service's own `migrate`. A build running at the same time (another terminal, a test's
@@ -271,7 +247,7 @@ function printTable(mate: Side, relay: Side, opts: Options): void {
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const { databaseUrl, redisUrl } = benchUrls();
-  ensureBuilt(opts.build);
+  ensureBuilt(['gateway', 'chat-service'], [CHAT_MAIN, GATEWAY_MAIN], opts.build);
   noteLoad();
   const started = Date.now();
 

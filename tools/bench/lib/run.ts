@@ -1,7 +1,10 @@
 // The frame every TypeScript bench runs in: loopback-only connection URLs, a note when the machine
 // is busy, removal of its own Redis keys, and cleanup on Ctrl-C. Shared by tools/bench/events and
-// tools/bench/photos.
+// tools/bench/photos, and the chat and suggestions benches (log, timed, ensureBuilt).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type Redis from 'ioredis';
 import { requireLoopback } from './database';
 
@@ -38,4 +41,29 @@ export function cleanupOnSignal(cleanup: () => Promise<void>): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void cleanup().finally(() => process.exit(130)));
   }
+}
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** A progress line on stderr (stdout carries the results). */
+export const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+/** Runs `work` and logs how long it took. */
+export async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const result = await work();
+  log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+/** Builds `projects` with Nx unless `force` is off and every one of `mains` (paths from the root) exists. */
+export function ensureBuilt(projects: string[], mains: string[], force: boolean): void {
+  if (!force && mains.every((main) => existsSync(path.join(ROOT, main)))) return;
+  log(`building ${projects.join(' and ')}`);
+  const r = spawnSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '-p', ...projects], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+  if (r.status !== 0) throw new Error('build failed');
 }

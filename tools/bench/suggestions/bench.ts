@@ -5,10 +5,9 @@
 // service), like throughput, and the candidate query's plan. Loopback only; drops what it made
 // (the database stays with --keep). See tools/bench/README.md.
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { SessionStore } from '@mate/server-kit';
@@ -16,7 +15,7 @@ import { issueSession, runCommand, startServiceProcess, type ServiceProcess } fr
 import { freePort } from '@mate/testing';
 import { CANDIDATE_POOL_SIZE, CANDIDATE_POOL_SQL } from '../../../apps/matching-service/src/candidates/candidate-query';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, timed } from '../lib/run';
 import { closedLoop, request, type Phase } from './load';
 import { insertCandidates, insertSwipes, placesOf, userIdSql, type Place } from './population';
 
@@ -76,25 +75,6 @@ function parseArgs(argv: string[]): Options {
   return opts;
 }
 
-const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-
-async function timed<T>(what: string, work: () => Promise<T>): Promise<T> {
-  const started = Date.now();
-  const result = await work();
-  log(`${what}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return result;
-}
-
-function ensureBuilt(force: boolean): void {
-  if (!force && existsSync(path.join(ROOT, MATCHING_MAIN)) && existsSync(path.join(ROOT, GATEWAY_MAIN))) return;
-  log('building gateway and matching-service');
-  const r = spawnSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run-many', '-t', 'build', '-p', 'gateway', 'matching-service'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-  });
-  if (r.status !== 0) throw new Error('build failed');
-}
 
 /** Fresh database: migrated by the built service's own `migrate`, then filled and analysed. */
 async function fill(databaseUrl: string, env: Record<string, string>, places: Place[]): Promise<void> {
@@ -190,7 +170,7 @@ const statusText = (statuses: Record<string, number>) =>
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const { databaseUrl, redisUrl } = benchUrls();
-  ensureBuilt(opts.build);
+  ensureBuilt(['gateway', 'matching-service'], [MATCHING_MAIN, GATEWAY_MAIN], opts.build);
   noteLoad();
 
   const run = randomBytes(4).toString('hex');
