@@ -66,6 +66,8 @@ export interface ChatTestBed {
   member(name?: string | null): Promise<ChatMember>;
   /** Delivers match.created for the pair through the consumer: their conversation opens. */
   match(a: ChatMember, b: ChatMember, matchId?: string): Promise<string>;
+  /** Two new members, matched (their conversation open). */
+  pair(a?: string, b?: string): Promise<[ChatMember, ChatMember]>;
   /** Delivers one event through chat's consumer (profile.updated with `version` as its aggregate version). */
   deliver<N extends EventName>(name: N, payload: EventPayloads[N], version?: number): Promise<EventOutcome>;
   /** A socket through the gateway, connected (the server's `connected` arrived). */
@@ -133,7 +135,7 @@ export async function startChatTestBed(
     return consumer.apply(envelope);
   };
 
-  return {
+  const testBed: ChatTestBed = {
     chat,
     gateway,
     sessions,
@@ -155,6 +157,11 @@ export async function startChatTestBed(
       });
       if (outcome !== 'handled') throw new Error(`match.created was ${outcome}`);
       return matchId;
+    },
+    async pair(a = 'Ann', b = 'Bob') {
+      const [x, y] = [await testBed.member(a), await testBed.member(b)];
+      await testBed.match(x, y);
+      return [x, y];
     },
     async connect(member) {
       const socket: MemberSocket = connect(gateway.url, {
@@ -208,6 +215,7 @@ export async function startChatTestBed(
       await chat.close();
     },
   };
+  return testBed;
 }
 
 /** A whole `profile.updated` payload for a member, as profile-service sends it. */

@@ -1,6 +1,5 @@
 import {
   HttpException,
-  HttpStatus,
   Inject,
   Injectable,
   type CallHandler,
@@ -10,8 +9,7 @@ import {
 import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { catchError, throwError, type Observable } from 'rxjs';
-import { EdgeMessages, ErrorCode } from '@mate/contracts';
-import { AppException, LOGGER } from '@mate/server-kit';
+import { LOGGER, serviceUnavailable } from '@mate/server-kit';
 
 /**
  * What chat answers for a failure that is not a refusal (the database or Redis unreachable for a
@@ -24,7 +22,7 @@ export function asUnavailable(logger: Logger, context: Record<string, unknown>, 
   if (e instanceof HttpException) return e;
   const error = e instanceof Error ? { name: e.name, message: e.message } : { message: String(e) };
   logger.error({ ...context, error }, 'chat request failed; answered as unavailable');
-  return new AppException(EdgeMessages.unavailable, ErrorCode.ServiceUnavailable, HttpStatus.SERVICE_UNAVAILABLE);
+  return serviceUnavailable();
 }
 
 /** asUnavailable for the REST routes (after the guard: a session check that fails is the kit's). */

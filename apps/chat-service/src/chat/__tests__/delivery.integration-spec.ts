@@ -26,11 +26,7 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
     await bed?.close();
   });
 
-  async function pair(a = 'Ann', b = 'Bob'): Promise<[ChatMember, ChatMember]> {
-    const [x, y] = [await bed.member(a), await bed.member(b)];
-    await bed.match(x, y);
-    return [x, y];
-  }
+  const pair = (a?: string, b?: string) => bed.pair(a, b);
 
   async function send(from: MemberConnection, to: ChatMember, content: string, clientId?: string): Promise<ChatMessageDto> {
     const ack = await from.emit('send_message', { recipientId: to.userId, content, ...(clientId ? { clientId } : {}) });

@@ -60,11 +60,7 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
     await bed?.close();
   });
 
-  async function pair(a = 'Ann', b = 'Bob'): Promise<[ChatMember, ChatMember]> {
-    const [x, y] = [await bed.member(a), await bed.member(b)];
-    await bed.match(x, y);
-    return [x, y];
-  }
+  const pair = (a?: string, b?: string) => bed.pair(a, b);
 
   async function send(from: MemberConnection, to: ChatMember, content: string, clientId?: string): Promise<ChatMessageDto> {
     contents.add(content);
