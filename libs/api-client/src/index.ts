@@ -9,6 +9,7 @@ export * from './lib/photos';
 export * from './lib/preferences';
 export * from './lib/matching';
 export * from './lib/chat';
+export * from './lib/safety';
 export * from './lib/client';
 export * from './lib/socket';
 export * from './lib/chat-sync';

@@ -71,6 +71,13 @@ export function createFakeApi(): FakeApi {
       markAsRead: unstubbed('chat.markAsRead'),
       getUnreadCount: unstubbed('chat.getUnreadCount'),
     },
+    safety: {
+      block: unstubbed('safety.block'),
+      unblock: unstubbed('safety.unblock'),
+      getBlockedUsers: unstubbed('safety.getBlockedUsers'),
+      report: unstubbed('safety.report'),
+      unmatch: unstubbed('safety.unmatch'),
+    },
   } as FakeApi;
 }
 

@@ -5,6 +5,7 @@ import { createMatchingApi, type MatchingApi } from './matching';
 import { createPhotosApi, type PhotosApi } from './photos';
 import { createPreferencesApi, type PreferencesApi } from './preferences';
 import { createProfileApi, type ProfileApi } from './profile';
+import { createSafetyApi, type SafetyApi } from './safety';
 import { createSessionsApi, type SessionsApi } from './sessions';
 import { createVerificationApi, type VerificationApi } from './verification';
 
@@ -18,6 +19,7 @@ export interface MateApi {
   preferences: PreferencesApi;
   matching: MatchingApi;
   chat: ChatApi;
+  safety: SafetyApi;
 }
 
 export function createApiClient(config: ApiClientConfig = {}): MateApi {
@@ -31,5 +33,6 @@ export function createApiClient(config: ApiClientConfig = {}): MateApi {
     preferences: createPreferencesApi(http),
     matching: createMatchingApi(http),
     chat: createChatApi(http),
+    safety: createSafetyApi(http),
   };
 }

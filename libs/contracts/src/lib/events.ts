@@ -1,4 +1,5 @@
 import type { DrinkingValue, ExerciseValue, PetsValue, SmokingValue } from './profile';
+import type { PairState, ReportReason } from './safety';
 
 /**
  * The domain event catalogue (ARCHITECTURE §2.1): every durable event with its one payload type,
@@ -144,6 +145,46 @@ export interface MessageSentPayload {
   sentAt: string;
 }
 
+/**
+ * Safety's pair events (issue 10, ADR 0014): one aggregate per pair of members (`pairId`), versioned
+ * 1, 2, 3 ... in commit order, each carrying the pair's whole block state (`blockedBy`), so a
+ * consumer that applies only the newest never misses a block. Every pair event also means "the
+ * pair has no match now": a block unmatches, an unblock does not restore the match.
+ */
+export interface UserBlockedPayload extends PairState {
+  blockerId: string;
+  blockedId: string;
+  /** The match this block ended, when safety-service knew of one (consumers end any match anyway). */
+  endedMatchId: string | null;
+  blockedAt: string;
+}
+export interface UserUnblockedPayload extends PairState {
+  /** The member who lifted their block (`blockedBy` says whether the other still blocks them). */
+  blockerId: string;
+  blockedId: string;
+  unblockedAt: string;
+}
+export interface MatchEndedPayload extends PairState {
+  /** The match that ended. */
+  matchId: string;
+  /** The member who unmatched. */
+  endedBy: string;
+  reason: 'unmatch';
+  endedAt: string;
+}
+/**
+ * A member reported another (a fact: every report matters once). Carries no details text (events
+ * are kept in outboxes and queues); admin-service reads the report from safety-service.
+ */
+export interface ReportCreatedPayload {
+  reportId: string;
+  reporterId: string;
+  reportedId: string;
+  reason: ReportReason;
+  hasDetails: boolean;
+  createdAt: string;
+}
+
 export interface EventPayloads {
   'user.registered': UserRegisteredPayload;
   'user.verified': UserVerifiedPayload;
@@ -156,6 +197,10 @@ export interface EventPayloads {
   'like.created': LikeCreatedPayload;
   'match.created': MatchCreatedPayload;
   'message.sent': MessageSentPayload;
+  'user.blocked': UserBlockedPayload;
+  'user.unblocked': UserUnblockedPayload;
+  'match.ended': MatchEndedPayload;
+  'report.created': ReportCreatedPayload;
 }
 export type EventName = keyof EventPayloads;
 
@@ -164,7 +209,7 @@ export type EventName = keyof EventPayloads;
  * aggregate (1, 2, 3, ... in commit order) and consumers apply an event only when its number is
  * higher than the last one they applied for that aggregate.
  */
-export type AggregateType = 'user' | 'profile' | 'photo' | 'preferences';
+export type AggregateType = 'user' | 'profile' | 'photo' | 'preferences' | 'pair';
 
 export interface EventAggregate<N extends EventName> {
   type: AggregateType;
@@ -223,11 +268,11 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'profile.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.matching, SERVICES.chat],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.safety],
     later: [SERVICES.admin],
     aggregate: { type: 'profile', idField: 'userId' },
     description:
-      'A profile changed (its whole state); matching-service refreshes its candidate row, chat-service the name and picture its conversations show.',
+      'A profile changed (its whole state); matching-service refreshes its candidate row, chat-service the name and picture its conversations show, safety-service the blocked list entry and the profile a report keeps.',
   },
   'photo.uploaded': {
     version: 1,
@@ -273,10 +318,10 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'match.created': {
     version: 1,
     producer: SERVICES.matching,
-    consumers: [SERVICES.chat],
+    consumers: [SERVICES.chat, SERVICES.safety],
     later: [SERVICES.notification, SERVICES.admin],
     aggregate: null,
-    description: 'Two members liked each other; chat opens their conversation, notifications tell both.',
+    description: 'Two members liked each other; chat opens their conversation, safety-service knows the match an unmatch ends, notifications tell both.',
   },
   'message.sent': {
     version: 1,
@@ -286,6 +331,42 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
     // A fact: every message matters once; its order is its conversation's `seq`.
     aggregate: null,
     description: 'A chat message was stored (no content); feeds push notifications and analytics.',
+  },
+  'user.blocked': {
+    version: 1,
+    producer: SERVICES.safety,
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile],
+    later: [SERVICES.call, SERVICES.notification, SERVICES.admin],
+    aggregate: { type: 'pair', idField: 'pairId' },
+    description:
+      'A member blocked another (the pair state, whole): matching ends their match and never suggests them, chat closes and hides the conversation, profile-service answers each one 404 for the other.',
+  },
+  'user.unblocked': {
+    version: 1,
+    producer: SERVICES.safety,
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile],
+    later: [SERVICES.call, SERVICES.notification, SERVICES.admin],
+    aggregate: { type: 'pair', idField: 'pairId' },
+    description:
+      'A member lifted a block (the pair state, whole): when neither blocks the other any more they may be suggested again; the match and the conversation stay ended.',
+  },
+  'match.ended': {
+    version: 1,
+    producer: SERVICES.safety,
+    consumers: [SERVICES.matching, SERVICES.chat],
+    later: [SERVICES.call, SERVICES.notification, SERVICES.admin],
+    aggregate: { type: 'pair', idField: 'pairId' },
+    description:
+      'A member unmatched (the pair state, whole): matching ends the match (they are not suggested again), chat closes and hides the conversation.',
+  },
+  'report.created': {
+    version: 1,
+    producer: SERVICES.safety,
+    consumers: [],
+    later: [SERVICES.admin],
+    // A fact: every report matters once.
+    aggregate: null,
+    description: 'A member reported another; feeds the moderators\' queue and analytics (admin issue).',
   },
 };
 
