@@ -155,3 +155,23 @@ export function messageLength(content: string): number {
   for (const _ of content) n++;
   return n;
 }
+
+/**
+ * `GET /internal/chat/pairs/{userA}/{userB}/messages?before=ISO&limit=20` (service to service,
+ * internal credential only): the newest `limit` messages between the two members sent before
+ * `before` (default: now), oldest first, whether or not their conversation is open. safety-service
+ * keeps them in a report (issue 10); the order of the two ids does not matter.
+ */
+export interface PairMessagesSnapshotDto {
+  messages: PairMessageSnapshot[];
+}
+export interface PairMessageSnapshot {
+  id: string;
+  seq: number;
+  senderId: string;
+  recipientId: string;
+  content: string;
+  createdAt: string;
+}
+/** Most messages one pair snapshot may ask for. */
+export const PAIR_SNAPSHOT_MAX_LIMIT = 50;
