@@ -143,7 +143,7 @@ export const SafetyMessages = {
 
 /** Screen and dialog texts of spec 000 §2 and §4, word for word where the spec gives them. */
 export const SafetyTexts = {
-  title: 'Safety and privacy',
+  title: 'Safety & Privacy',
   blockedUsers: 'Blocked Users',
   noBlockedUsers: "You haven't blocked anyone",
   blockedOn: 'Blocked',
