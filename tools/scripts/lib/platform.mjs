@@ -248,9 +248,14 @@ export async function startPlatform(options) {
       log(`an SMTP server already answers on ${ports.smtp}; using it`);
     }
 
+    // Every service learns where the others listen, by the variables the gateway uses
+    // (`<NAME>_SERVICE_URL`): services that call another (safety-service asks chat-service for the
+    // messages a report keeps) default to the registry port, which the e2e runner moves.
+    const serviceUrls = Object.fromEntries(SERVICES.map((s) => [s.urlVariable, `http://127.0.0.1:${ports.services[s.name]}`]));
     for (const svc of SERVICES) {
       const env = {
         ...common,
+        ...serviceUrls,
         PORT: String(ports.services[svc.name]),
         ...(svc.db ? { DATABASE_URL: withDatabase(databaseUrl, options.dbNames[svc.db]) } : {}),
         SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
@@ -265,8 +270,7 @@ export async function startPlatform(options) {
       const child = children.find((c) => c.processName === svc.name);
       await waitForHttp(`http://127.0.0.1:${ports.services[svc.name]}/health/ready`, { child });
     }
-    const gatewayEnv = { ...common, PORT: String(ports.gateway) };
-    for (const svc of SERVICES) gatewayEnv[svc.urlVariable] = `http://127.0.0.1:${ports.services[svc.name]}`;
+    const gatewayEnv = { ...common, ...serviceUrls, PORT: String(ports.gateway) };
     gatewayEnv.CORS_ORIGINS = [ports.web, 4300].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(',');
     const gateway = startProcess('gateway', process.execPath, ['dist/apps/gateway/main.js'], gatewayEnv, { logDir, echo });
     children.push(gateway);
