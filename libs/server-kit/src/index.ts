@@ -37,3 +37,4 @@ export * from './lib/bootstrap/bootstrap';
 export * from './lib/bootstrap/internal-trust';
 export * from './lib/bootstrap/json-body';
 export * from './lib/bootstrap/client-errors';
+export * from './lib/service-client/service-client';
