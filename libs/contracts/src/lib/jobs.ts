@@ -5,6 +5,11 @@ export enum QueueName {
   Email = 'jobs.email',
   /** matching-service refits its scoring model (a job scheduler makes one job per tick, ARCHITECTURE §5). */
   MatchingRefit = 'jobs.matching-refit',
+  /**
+   * safety-service fills a report's message snapshot that chat-service could not give when the
+   * report was made (down or slow); retried with backoff until it succeeds (ADR 0014).
+   */
+  SafetyEvidence = 'jobs.safety-evidence',
 }
 
 export type EmailTemplate =
@@ -26,10 +31,16 @@ export interface EmailJobData {
   vars?: Record<string, string>;
 }
 
+/** The report whose message snapshot is still pending. */
+export interface SafetyEvidenceJobData {
+  reportId: string;
+}
+
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;
   /** A refit needs nothing but the tick: it reads the recent swipes itself. */
   [QueueName.MatchingRefit]: Record<string, never>;
+  [QueueName.SafetyEvidence]: SafetyEvidenceJobData;
 }
 
 /**
