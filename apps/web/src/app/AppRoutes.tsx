@@ -16,6 +16,7 @@ import { OnboardingScreen } from '../screens/onboarding/OnboardingScreen';
 import { PreferencesScreen } from '../screens/preferences/PreferencesScreen';
 import { ProfileScreen } from '../screens/profile/ProfileScreen';
 import { ResetPasswordScreen } from '../screens/reset-password/ResetPasswordScreen';
+import { SafetyScreen } from '../screens/safety/SafetyScreen';
 import { SessionsScreen } from '../screens/sessions/SessionsScreen';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
 import { VerifyEmailChangeScreen } from '../screens/verify-email-change/VerifyEmailChangeScreen';
@@ -59,16 +60,7 @@ const GUARDED: ScreenRoute[] = [
   },
   { path: '/preferences', errorTitle: 'Preferences Error', element: <PreferencesScreen /> },
   { path: '/profile', errorTitle: 'Profile Error', element: <ProfileScreen /> },
-  {
-    path: '/safety',
-    errorTitle: 'Safety Error',
-    element: later({
-      title: 'Safety & Privacy',
-      icon: 'shield',
-      description: 'Blocked users, privacy and safety tips.',
-      back: { to: '/profile', label: 'Back to Profile' },
-    }),
-  },
+  { path: '/safety', errorTitle: 'Safety Error', element: <SafetyScreen /> },
   {
     path: '/settings/notifications',
     errorTitle: 'Notifications Error',

@@ -40,7 +40,9 @@ export type IconName =
   | 'star'
   | 'upload'
   | 'plus'
-  | 'map-pin';
+  | 'map-pin'
+  | 'flag'
+  | 'ban';
 
 const paths: Record<IconName, ReactNode> = {
   home: (
@@ -229,6 +231,18 @@ const paths: Record<IconName, ReactNode> = {
     <>
       <path d="M12 21s-6.5-5.6-6.5-11a6.5 6.5 0 0 1 13 0c0 5.4-6.5 11-6.5 11z" />
       <circle cx="12" cy="10" r="2.3" />
+    </>
+  ),
+  flag: (
+    <>
+      <path d="M5 21V4" />
+      <path d="M5 4.5c4-2 7 2 11 0s3 0 3 0v9s-1-2-3 0-7-2-11 0" />
+    </>
+  ),
+  ban: (
+    <>
+      <circle cx="12" cy="12" r="9" />
+      <path d="m5.6 5.6 12.8 12.8" />
     </>
   ),
 };

@@ -82,7 +82,7 @@ function Conversation({ userId }: { userId: string }) {
             title="Video Call"
             onClick={() => void navigate(`/call/${encodeURIComponent(userId)}`)}
           />
-          <SafetyMenu name={partner.name} />
+          <SafetyMenu userId={userId} name={partner.name} />
         </div>
       )}
     </header>

@@ -1,21 +1,18 @@
-import { Button, Dialog, Icon } from '@mate/ui';
+import { SafetyTexts } from '@mate/contracts';
+import { Button, Icon } from '@mate/ui';
 import { useEffect, useId, useRef, useState } from 'react';
+import { BlockDialog, ReportDialog, UnmatchDialog } from '../../safety/SafetyDialogs';
+import { useReloadAfterSafetyAction } from '../../safety/useSafety';
 
-const ACTIONS = ['Unmatch', 'Block', 'Report'] as const;
+const ACTIONS = [SafetyTexts.unmatch, SafetyTexts.block, SafetyTexts.report] as const;
 type SafetyAction = (typeof ACTIONS)[number];
 
-/** What each action will do once the safety release wires it (spec 000 §4 Safety actions). */
-const COMING: Record<SafetyAction, string> = {
-  Unmatch: 'Unmatching ends this conversation and removes the match.',
-  Block: "Blocking ends the match and you won't see each other anymore.",
-  Report: 'Reporting tells our moderators about this member, in confidence.',
-};
-
 /**
- * The chat header's safety menu (spec 000 §2): Unmatch, Block and Report. The safety issue wires
- * them; until then each opens a dialog that says so, never a dead button.
+ * The chat header's safety menu (spec 000 §2): Unmatch, Block and Report, each with its dialog
+ * (spec 000 §4). A block or an unmatch ends the conversation: after the success text the page
+ * reloads onto Messages, where it no longer shows. A report leaves the member in the chat.
  */
-export function SafetyMenu({ name }: { name: string }) {
+export function SafetyMenu({ userId, name }: { userId: string; name: string }) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<SafetyAction | null>(null);
   const menuId = useId();
@@ -42,9 +39,16 @@ export function SafetyMenu({ name }: { name: string }) {
     };
   }, [open]);
 
+  const reload = useReloadAfterSafetyAction();
+
   const choose = (action: SafetyAction) => {
     setOpen(false);
     setChosen(action);
+  };
+  const cancel = () => setChosen(null);
+  const ended = () => {
+    setChosen(null);
+    reload(userId);
   };
 
   return (
@@ -79,13 +83,11 @@ export function SafetyMenu({ name }: { name: string }) {
           ))}
         </div>
       )}
-      <Dialog
-        open={chosen !== null}
-        title={chosen ? `${chosen} ${name}` : ''}
-        description={chosen ? `${COMING[chosen]} This arrives with the safety release.` : undefined}
-        onClose={() => setChosen(null)}
-        footer={<Button onClick={() => setChosen(null)}>OK</Button>}
-      />
+      {chosen === SafetyTexts.unmatch && (
+        <UnmatchDialog userId={userId} name={name} onCancel={cancel} onDone={ended} />
+      )}
+      {chosen === SafetyTexts.block && <BlockDialog userId={userId} name={name} onCancel={cancel} onDone={ended} />}
+      {chosen === SafetyTexts.report && <ReportDialog userId={userId} name={name} onCancel={cancel} onDone={cancel} />}
     </div>
   );
 }

@@ -1,9 +1,12 @@
 import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
-import { useEffect } from 'react';
+import type { SuggestionDto } from '@mate/contracts';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useMatchPopup } from '../../realtime/MatchPopup';
+import { ReportDialog } from '../../safety/SafetyDialogs';
+import { memberName } from '../../lib/member-name';
 import { SwipeCard } from './SwipeCard';
 import { useDiscoverQueue } from './useDiscoverQueue';
 
@@ -31,20 +34,23 @@ export function DiscoverScreen() {
   const { showMatch, open: matchOpen } = useMatchPopup();
   const queue = useDiscoverQueue({ onMatch: showMatch });
   const { decide, top } = queue;
+  // The member being reported from the card: the report only, the card stays (issue 10).
+  const [reporting, setReporting] = useState<SuggestionDto['user'] | null>(null);
+  const dialogOpen = matchOpen || reporting !== null;
   useDocumentTitle('Discover');
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
       // Held keys repeat: one press, one decision.
-      if (event.repeat || matchOpen || event.defaultPrevented || isTextField(event.target)) return;
+      if (event.repeat || dialogOpen || event.defaultPrevented || isTextField(event.target)) return;
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       event.preventDefault();
       decide(event.key === 'ArrowRight' ? 'right' : 'left');
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [decide, matchOpen]);
+  }, [decide, dialogOpen]);
 
   return (
     <div className="screen screen--narrow discover">
@@ -82,7 +88,13 @@ export function DiscoverScreen() {
             </div>
           </Alert>
         ) : top ? (
-          <SwipeCard key={top.user.id} suggestion={top} exiting={queue.exiting} onDecide={decide} />
+          <SwipeCard
+            key={top.user.id}
+            suggestion={top}
+            exiting={queue.exiting}
+            onDecide={decide}
+            onReport={() => setReporting(top.user)}
+          />
         ) : (
           <Card className="discover__placeholder">
             <EmptyState
@@ -137,6 +149,15 @@ export function DiscoverScreen() {
       {queue.notice && <Alert tone="info">{queue.notice}</Alert>}
 
       <p className="discover__hint">Swipe right to like • Swipe left to pass</p>
+
+      {reporting && (
+        <ReportDialog
+          userId={reporting.id}
+          name={memberName(reporting.name)}
+          onCancel={() => setReporting(null)}
+          onDone={() => setReporting(null)}
+        />
+      )}
     </div>
   );
 }

@@ -15,6 +15,8 @@ export interface SwipeCardProps {
   /** Set once the card is decided: it leaves that way during the 300 ms exit. */
   exiting: SwipeDirection | null;
   onDecide: (direction: SwipeDirection) => void;
+  /** The card's Report flag (issue 10): opens the report dialog for this member. */
+  onReport?: () => void;
 }
 
 function cardStyle(offset: number, exiting: SwipeDirection | null, reducedMotion: boolean): CSSProperties {
@@ -29,7 +31,7 @@ function cardStyle(offset: number, exiting: SwipeDirection | null, reducedMotion
  * lines, up to 5 interests then '+N more', 'N% Match' and the coarse distance. Dragged past
  * 100 px it decides; LIKE and NOPE show beyond 50 px.
  */
-export function SwipeCard({ suggestion, exiting, onDecide }: SwipeCardProps) {
+export function SwipeCard({ suggestion, exiting, onDecide, onReport }: SwipeCardProps) {
   const { user, score, photos, distance } = suggestion;
   const { offset, dragging, handlers } = useSwipeDrag({ onDecide, disabled: exiting !== null });
   const reducedMotion = usePrefersReducedMotion();
@@ -56,6 +58,20 @@ export function SwipeCard({ suggestion, exiting, onDecide }: SwipeCardProps) {
           </span>
         )}
         <span className="discover-card__score">{score}% Match</span>
+        {onReport && (
+          <button
+            type="button"
+            className="discover-card__report"
+            aria-label="Report"
+            title={`Report ${name}`}
+            disabled={exiting !== null}
+            // A press on the flag is never the start of a swipe.
+            onPointerDown={(event) => event.stopPropagation()}
+            onClick={onReport}
+          >
+            <Icon name="flag" size={18} />
+          </button>
+        )}
       </div>
 
       <div className="discover-card__info">
