@@ -1,28 +1,33 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { DEPLOYED_SERVICES, EVENT_CATALOGUE, type EventName, type ServiceName } from '@mate/contracts';
 import { startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, freePort, type TestDatabase } from '@mate/testing';
 import { query, ROOT, run } from './helpers';
 
 /*
  * `npm start`'s step after seeding (tools/seed/hook.mjs backfillConsumers) against the built
- * auth-service, profile-service, matching-service and chat-service running as processes: the
- * seeded members reach profile-service as events, exactly once each, and matching-service's
- * candidate table and chat-service's members (names) from profile-service's events, and
- * `npm run events -- status` ends caught up.
+ * producers and every deployed consumer of what they republish, running as processes: the
+ * seeded members reach profile-service as events, exactly once each, every consumer of
+ * profile.updated (matching-service's candidate table, chat-service's members, safety-service's
+ * members, ...) from profile-service's events, and `npm run events -- status` ends caught up.
  */
 
-const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service'] as const;
-/** The services whose `republish` the backfill runs; matching-service and chat-service consume what they publish. */
-const PRODUCERS = ['auth-service', 'profile-service'] as const;
+/** The services whose `republish` the backfill runs (hook.mjs REPUBLISHERS). */
+const PRODUCERS = ['auth-service', 'profile-service'] as const satisfies readonly ServiceName[];
+/** What their `republish` commands emit (the lines the test reads below). */
+const REPUBLISHED: readonly EventName[] = ['user.registered', 'user.verified', 'profile.updated', 'preferences.updated'];
+/**
+ * The producers and every deployed consumer of a republished event, from the catalogue: a service
+ * that starts consuming profile.updated is started here too (else its queue never drains and the
+ * backfill never reads caught up).
+ */
+const SERVICES: readonly ServiceName[] = [
+  ...new Set<ServiceName>([...PRODUCERS, ...REPUBLISHED.flatMap((name) => EVENT_CATALOGUE[name].consumers)]),
+].filter((svc) => DEPLOYED_SERVICES.some((d) => d.name === svc));
+/** The consumers of profile.updated: each applies every seeded member's profile once. */
+const PROFILE_CONSUMERS = EVENT_CATALOGUE['profile.updated'].consumers.filter((svc) => SERVICES.includes(svc));
 const MEMBERS = 15;
 const JWT_SECRET = 'backfill-test-jwt-secret-0123456789';
-
-/** The built services are there, the producers with their republish command. */
-const distReady = () =>
-  PRODUCERS.every((svc) => existsSync(path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src/republish/republish.module.js'))) &&
-  existsSync(path.join(ROOT, 'dist/apps/matching-service/main.js')) &&
-  existsSync(path.join(ROOT, 'dist/apps/chat-service/main.js'));
 
 /** Runs backfillConsumers of hook.mjs (ESM) in its own process and answers what it resolved. */
 async function backfill(options: object): Promise<{ result: { republished: boolean; caughtUp: boolean }; stdout: string }> {
@@ -37,17 +42,15 @@ async function backfill(options: object): Promise<{ result: { republished: boole
 }
 
 describe('backfill after seeding (npm start)', () => {
-  let auth: TestDatabase;
-  let profile: TestDatabase;
-  let matching: TestDatabase;
-  let chat: TestDatabase;
+  const databases = new Map<ServiceName, TestDatabase>();
+  const dbUrl = (svc: ServiceName) => databases.get(svc)?.url ?? '';
   let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   const processes: ServiceProcess[] = [];
 
-  async function start(svc: (typeof SERVICES)[number], databaseUrl: string) {
+  async function start(svc: ServiceName) {
     const env = {
       NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: dbUrl(svc),
       REDIS_URL: ns.url,
       KEY_PREFIX: ns.prefix,
       JWT_SECRET,
@@ -58,22 +61,18 @@ describe('backfill after seeding (npm start)', () => {
   }
 
   beforeAll(async () => {
-    if (!distReady()) {
-      const nx = path.join(ROOT, 'node_modules/.bin/nx');
-      const r = await run(nx, ['run-many', '-t', 'build', '-p', ...SERVICES], { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' });
-      if (r.code !== 0) throw new Error(`building ${SERVICES.join(', ')} failed:\n${r.stdout}\n${r.stderr}`);
-    }
-    [auth, profile, matching, chat, ns] = await Promise.all([
-      createTestDatabase('backfill_auth'),
-      createTestDatabase('backfill_profile'),
-      createTestDatabase('backfill_matching'),
-      createTestDatabase('backfill_chat'),
-      createTestRedisNamespace('backfill'),
-    ]);
-    const databases = { 'auth-service': auth, 'profile-service': profile, 'matching-service': matching, 'chat-service': chat };
-    for (const [svc, db] of Object.entries(databases)) {
+    // Always through nx: unchanged services come from its cache, changed ones are rebuilt (a
+    // stale build of a consumer would leave its queue undrained).
+    const nx = path.join(ROOT, 'node_modules/.bin/nx');
+    const built = await run(nx, ['run-many', '-t', 'build', '-p', ...SERVICES], { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' });
+    if (built.code !== 0) throw new Error(`building ${SERVICES.join(', ')} failed:\n${built.stdout}\n${built.stderr}`);
+    ns = await createTestRedisNamespace('backfill');
+    await Promise.all(
+      SERVICES.map(async (svc) => databases.set(svc, await createTestDatabase(`backfill_${svc.replace(/-service$/, '')}`))),
+    );
+    for (const svc of SERVICES) {
       const r = await run(process.execPath, [path.join(ROOT, 'dist/apps', svc, 'main.js'), 'migrate'], {
-        DATABASE_URL: db.url,
+        DATABASE_URL: dbUrl(svc),
         LOG_LEVEL: 'warn',
       });
       if (r.code !== 0) throw new Error(`${svc} migrate failed:\n${r.stdout}\n${r.stderr}`);
@@ -84,36 +83,34 @@ describe('backfill after seeding (npm start)', () => {
       String(MEMBERS),
       '--no-photos',
       '--auth-db',
-      auth.url,
+      dbUrl('auth-service'),
       '--profile-db',
-      profile.url,
+      dbUrl('profile-service'),
     ]);
     if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stderr}`);
-    await start('auth-service', auth.url);
-    await start('profile-service', profile.url);
-    await start('matching-service', matching.url);
-    await start('chat-service', chat.url);
+    for (const svc of SERVICES) await start(svc);
   });
 
   afterAll(async () => {
     await Promise.all(processes.map((p) => p.stop()));
     await ns?.cleanup();
-    await auth?.drop();
-    await profile?.drop();
-    await matching?.drop();
-    await chat?.drop();
+    await Promise.all([...databases.values()].map((db) => db.drop()));
+  });
+
+  it('starts the producers and every deployed consumer of what they republish', () => {
+    expect(SERVICES).toEqual(expect.arrayContaining(['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service']));
+    expect(PROFILE_CONSUMERS).toEqual(expect.arrayContaining(['matching-service', 'chat-service', 'safety-service']));
   });
 
   it('delivers every seeded member to profile-service once, leaves the profiles as seeded, and ends caught up', async () => {
+    const auth = { url: dbUrl('auth-service') };
+    const profile = { url: dbUrl('profile-service') };
+    const matching = { url: dbUrl('matching-service') };
+    const chat = { url: dbUrl('chat-service') };
     const profilesBefore = await query(profile.url, 'SELECT * FROM profiles ORDER BY user_id');
     expect(profilesBefore).toHaveLength(MEMBERS);
     const options = {
-      databases: {
-        'auth-service': auth.url,
-        'profile-service': profile.url,
-        'matching-service': matching.url,
-        'chat-service': chat.url,
-      },
+      databases: Object.fromEntries(SERVICES.map((svc) => [svc, dbUrl(svc)])),
       redisUrl: ns.url,
       keyPrefix: ns.prefix,
       waitSeconds: 60,
@@ -142,6 +139,14 @@ describe('backfill after seeding (npm start)', () => {
     const named = await query<{ user_id: string; name: string | null }>(chat.url, 'SELECT user_id, name FROM chat_member ORDER BY user_id');
     const names = await query<{ user_id: string; name: string }>(profile.url, 'SELECT user_id, name FROM profiles ORDER BY user_id');
     expect(named).toEqual(names);
+    // Every consumer of profile.updated (safety-service's members too) applied each seeded profile once.
+    for (const svc of PROFILE_CONSUMERS) {
+      const profiles = await query<{ aggregate_id: string; version: string }>(
+        dbUrl(svc),
+        "SELECT aggregate_id, version FROM applied_version WHERE aggregate_type = 'profile' ORDER BY aggregate_id",
+      );
+      expect({ svc, profiles }).toEqual({ svc, profiles: users.map((u) => ({ aggregate_id: u.id, version: '1' })) });
+    }
     // Nothing the seeder wrote changed: the events brought what the tables already held.
     expect(await query(profile.url, 'SELECT * FROM profiles ORDER BY user_id')).toEqual(profilesBefore);
     // profile-service's own events are stored for the consumers still to come (replay fills them).
