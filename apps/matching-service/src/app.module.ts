@@ -10,6 +10,8 @@ import { MatchingEnv } from './matching.env';
 import { MatchingModule } from './matching/matching.module';
 import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMatching';
 import { ImpressionPerViewer1795520000000 } from './migrations/1795520000000-ImpressionPerViewer';
+import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
+import { SafetyModule } from './safety/safety.module';
 import { SCORING_ENTITIES, SCORING_MIGRATIONS } from './scoring';
 import { Swipe } from './swipes/swipe.entity';
 
@@ -22,8 +24,13 @@ export class AppModule {
       envClass: MatchingEnv,
       env,
       entities: [Candidate, Swipe, Match, Impression, ...SCORING_ENTITIES],
-      migrations: [CreateMatching1795500000000, ...SCORING_MIGRATIONS, ImpressionPerViewer1795520000000],
-      features: [CandidatesModule, MatchingModule],
+      migrations: [
+        CreateMatching1795500000000,
+        ...SCORING_MIGRATIONS,
+        ImpressionPerViewer1795520000000,
+        BlockedPairs1795600000000,
+      ],
+      features: [CandidatesModule, SafetyModule, MatchingModule],
       handlers: MatchingEventHandlers,
     });
   }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import {
-  SERVICES,
+  aggregateIdOf,
+  EVENT_CATALOGUE,
+  orderedPairOf,
+  pairIdOf,
   type EventName,
   type EventPayloads,
   type PreferencesUpdatedPayload,
@@ -55,8 +58,35 @@ export interface MatchingTestBed extends ServiceTestBed {
   /** Delivers a whole new profile (the previous one with `changes`) as the next version. */
   updateProfile(userId: string, changes: Partial<ProfileFields>): Promise<EventOutcome>;
   updatePreferences(userId: string, changes: Partial<PreferenceFields>): Promise<EventOutcome>;
-  /** Delivers one event through the consumer, with an aggregate version when given. */
+  /**
+   * Delivers one event through the consumer, from its catalogue producer, with an aggregate
+   * version when given (the aggregate and its id as the catalogue names them).
+   */
   deliver<N extends EventName>(name: N, payload: EventPayloads[N], version?: number): Promise<EventOutcome>;
+  /**
+   * Safety's pair events as safety-service publishes them: the pair's whole state (`blockedBy`,
+   * after the event) and the pair's next version, unless `version` is given (a stale or
+   * reordered delivery).
+   */
+  block(
+    blocker: TestMember,
+    blocked: TestMember,
+    blockedBy?: TestMember[],
+    version?: number,
+  ): Promise<EventOutcome>;
+  unblock(
+    blocker: TestMember,
+    blocked: TestMember,
+    blockedBy?: TestMember[],
+    version?: number,
+  ): Promise<EventOutcome>;
+  unmatch(
+    by: TestMember,
+    other: TestMember,
+    matchId: string,
+    blockedBy?: TestMember[],
+    version?: number,
+  ): Promise<EventOutcome>;
   /** The profile last delivered for a member the bed made (to compare what the service answers). */
   profileOf(userId: string): ProfileFields;
   /** The ids of the member's suggestions (up to the maximum page). */
@@ -88,7 +118,6 @@ const DEFAULT_PREFERENCES: PreferenceFields = {
   maxDistance: 50,
   genderPreference: [],
 };
-const AGGREGATE_OF = { 'profile.updated': 'profile', 'preferences.updated': 'preferences' } as const;
 
 /**
  * matching-service on the service test bed (fresh database and Redis namespace), with members
@@ -113,23 +142,31 @@ export async function startMatchingTestBed(
   let places = 0;
 
   const deliver: MatchingTestBed['deliver'] = (name, payload, version) => {
-    const envelope = eventEnvelope(SERVICES.profile, name, payload);
-    const aggregateType = AGGREGATE_OF[name as keyof typeof AGGREGATE_OF];
+    const { producer, aggregate } = EVENT_CATALOGUE[name];
+    const envelope = eventEnvelope(producer, name, payload);
+    const aggregateId = aggregateIdOf(name, payload);
     return consumer.apply(
-      version === undefined || !aggregateType
+      version === undefined || !aggregate || aggregateId === null
         ? envelope
-        : {
-            ...envelope,
-            aggregateType,
-            aggregateId: (payload as { userId: string }).userId,
-            aggregateVersion: version,
-          },
+        : { ...envelope, aggregateType: aggregate.type, aggregateId, aggregateVersion: version },
     );
   };
   const nextVersion = (key: string) => {
     const v = (versions.get(key) ?? 0) + 1;
     versions.set(key, v);
     return v;
+  };
+  /** The pair state of two members after an event, and the version it goes out with. */
+  const pairState = (x: TestMember, y: TestMember, blockedBy: TestMember[], version?: number) => {
+    const pairId = pairIdOf(x.userId, y.userId);
+    return {
+      state: {
+        pairId,
+        userIds: orderedPairOf(x.userId, y.userId),
+        blockedBy: blockedBy.map((m) => m.userId),
+      },
+      version: version ?? nextVersion(`pair:${pairId}`),
+    };
   };
   const updateProfile = (userId: string, changes: Partial<ProfileFields>) => {
     const profile = { ...(profiles.get(userId) as ProfileFields), ...changes };
@@ -166,6 +203,32 @@ export async function startMatchingTestBed(
     updateProfile,
     updatePreferences,
     suggestions,
+    block(blocker, blocked, blockedBy = [blocker], version) {
+      const { state, version: v } = pairState(blocker, blocked, blockedBy, version);
+      const at = new Date().toISOString();
+      return deliver(
+        'user.blocked',
+        { ...state, blockerId: blocker.userId, blockedId: blocked.userId, endedMatchId: null, blockedAt: at },
+        v,
+      );
+    },
+    unblock(blocker, blocked, blockedBy = [], version) {
+      const { state, version: v } = pairState(blocker, blocked, blockedBy, version);
+      const at = new Date().toISOString();
+      return deliver(
+        'user.unblocked',
+        { ...state, blockerId: blocker.userId, blockedId: blocked.userId, unblockedAt: at },
+        v,
+      );
+    },
+    unmatch(by, other, matchId, blockedBy = [], version) {
+      const { state, version: v } = pairState(by, other, blockedBy, version);
+      return deliver(
+        'match.ended',
+        { ...state, matchId, endedBy: by.userId, reason: 'unmatch', endedAt: new Date().toISOString() },
+        v,
+      );
+    },
     place() {
       const n = places++;
       // 3° of latitude apart (over 330 km), beyond the largest maximum distance (200 km).

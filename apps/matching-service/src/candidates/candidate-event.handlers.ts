@@ -1,20 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
+import { PairStateWriter } from '../safety/pair-state-writer';
 import { CandidateWriter } from './candidate-writer';
 
 /**
- * Events matching-service consumes: the whole profile and the whole preferences of a member.
- * The consumer runs each once per event id, in one transaction, and only when it is newer than
- * the version of its aggregate (profile, preferences) already applied.
+ * Events matching-service consumes: the whole profile and the whole preferences of a member, and
+ * safety's pair events (the whole block state of a pair; each also ends the pair's match). The
+ * consumer runs each once per event id, in one transaction, and only when it is newer than the
+ * version of its aggregate (profile, preferences, pair) already applied.
  */
 @Injectable()
 export class MatchingEventHandlers implements EventHandlerSet {
-  constructor(private readonly candidates: CandidateWriter) {}
+  constructor(
+    private readonly candidates: CandidateWriter,
+    private readonly pairs: PairStateWriter,
+  ) {}
 
   handlers(): EventHandlers {
     return {
       'profile.updated': (payload, manager) => this.candidates.applyProfile(manager, payload),
       'preferences.updated': (payload, manager) => this.candidates.applyPreferences(manager, payload),
+      'user.blocked': (payload, manager) => this.pairs.blocked(manager, payload),
+      'user.unblocked': (payload, manager) => this.pairs.unblocked(manager, payload),
+      'match.ended': (payload, manager) => this.pairs.matchEnded(manager, payload),
     };
   }
 }

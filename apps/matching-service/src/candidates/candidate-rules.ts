@@ -17,8 +17,9 @@ import { DEFAULT_PREFERENCES } from '@mate/contracts';
  *   smoking, drinking, exercise, pets (the value is in the list), required interests (all held),
  *   height range. An empty list (or no bound) means all; an unanswered field fails a non-empty
  *   filter on it.
- * - Blocked pairs join here once safety-service publishes blocks: one more `NOT EXISTS` on the
- *   block projection, in both directions.
+ * - Blocks (issue 10): never a pair of whom either blocks the other (`blocked_pair`, kept from
+ *   safety's pair events; one row per pair, ids ascending, so one primary-key probe covers both
+ *   directions).
  */
 export function mutualRulesSql(v: string, c: string): string {
   return `${c}.suggestible AND ${c}.user_id <> ${v}.user_id
@@ -26,7 +27,14 @@ export function mutualRulesSql(v: string, c: string): string {
     AND ${genderFitsSql(c, v)} AND ${genderFitsSql(v, c)}
     AND (${v}.lat IS NULL OR ${c}.lat IS NULL
       OR great_circle_km(${v}.lat, ${v}.lng, ${c}.lat, ${c}.lng) <= least(${v}.max_distance, ${c}.max_distance))
-    AND ${filtersFitSql(c, v)} AND ${filtersFitSql(v, c)}`;
+    AND ${filtersFitSql(c, v)} AND ${filtersFitSql(v, c)}
+    AND NOT ${blockedPairSql(v, c)}`;
+}
+
+/** Either of the two members blocks the other (the pair is stored once, ids ascending). */
+export function blockedPairSql(x: string, y: string): string {
+  return `EXISTS (SELECT 1 FROM blocked_pair bp
+      WHERE bp.user_a = least(${x}.user_id, ${y}.user_id) AND bp.user_b = greatest(${x}.user_id, ${y}.user_id))`;
 }
 
 /** `member`'s age is in `chooser`'s range (unknown ages pass the default range only). */

@@ -2,8 +2,10 @@ import { mutualRulesSql } from '../candidates/candidate-rules';
 
 /**
  * A like in one statement, run under the pair's lock (inPairTransaction), so its snapshot is taken
- * after the lock and sees the other side's committed like. It reads the earlier swipe and checks
- * the pair against the rules (CandidateQuery's pool uses the same mutualRulesSql); only when there
+ * after the lock and sees the other side's committed like (and a block committed by the pair
+ * events' handler, which takes the same lock). It reads the earlier swipe, whether the pair is
+ * blocked, and checks the pair against the rules (CandidateQuery's pool uses the same
+ * mutualRulesSql, blocks included); only when there
  * was no earlier swipe and the pair fits does it insert the like, see whether the other side liked
  * back, insert the match then, and write the outbox rows of like.created (its `matched` filled in
  * here) and match.created in the same transaction.
@@ -19,6 +21,8 @@ WITH previous AS (
   SELECT c.suggestible, coalesce(v.user_id IS NOT NULL AND (${mutualRulesSql('v', 'c')}), false) AS fits
   FROM candidate c LEFT JOIN candidate v ON v.user_id = $1::uuid
   WHERE c.user_id = $2::uuid
+), blocked AS (
+  SELECT 1 FROM blocked_pair WHERE user_a = $3::uuid AND user_b = $4::uuid
 ), inserted AS (
   -- A swipe written meanwhile by a writer without the pair lock (an older replica mid-deploy, a
   -- seeder) wins: nothing inserted, and the caller answers as the pair stands.
@@ -41,6 +45,7 @@ WITH previous AS (
 SELECT (SELECT liked FROM previous) AS previous,
   (SELECT suggestible FROM pair) AS suggestible,
   (SELECT fits FROM pair) AS fits,
+  EXISTS (SELECT 1 FROM blocked) AS blocked,
   EXISTS (SELECT 1 FROM inserted) AS inserted,
   EXISTS (SELECT 1 FROM made) AS made,
   coalesce((SELECT id FROM made), (SELECT id FROM match WHERE user_a = $3::uuid AND user_b = $4::uuid)) AS match_id,
@@ -55,6 +60,8 @@ export interface LikeRow {
   /** Null when matching does not know the liked member. */
   suggestible: boolean | null;
   fits: boolean | null;
+  /** Either member blocks the other (then `fits` is false too: the hard rules leave the pair out). */
+  blocked: boolean;
   inserted: boolean;
   made: boolean;
   /** The pair's match, made now or before; null when there is none. */

@@ -34,14 +34,21 @@ export class MatchesService {
     }));
   }
 
-  /** Matches, likes received from members still on the platform, and likes sent. */
+  /**
+   * Matches, likes received from members still on the platform and not in a blocked pair with the
+   * member (whoever blocked: they can never match), and likes sent. An ended match (unmatch or
+   * block) is gone from the match table, so from both counts.
+   */
   async stats(userId: string): Promise<MatchStatsDto> {
     const [row]: { matches: number; likes_received: number; likes_sent: number }[] =
       await this.dataSource.query(
         `SELECT
          (SELECT count(*) FROM match WHERE user_a = $1 OR user_b = $1)::int AS matches,
          (SELECT count(*) FROM swipe s JOIN candidate c ON c.user_id = s.swiper_id
-            WHERE s.target_id = $1 AND s.liked AND NOT c.deleted)::int AS likes_received,
+            WHERE s.target_id = $1 AND s.liked AND NOT c.deleted
+              AND NOT EXISTS (SELECT 1 FROM blocked_pair bp
+                WHERE bp.user_a = least(s.swiper_id, s.target_id) AND bp.user_b = greatest(s.swiper_id, s.target_id))
+           )::int AS likes_received,
          (SELECT count(*) FROM swipe WHERE swiper_id = $1 AND liked)::int AS likes_sent`,
         [userId],
       );

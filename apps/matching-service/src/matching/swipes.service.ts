@@ -37,8 +37,9 @@ export class SwipesService {
   /**
    * Idempotent: a repeated like answers as the pair stands now (matched once the match exists).
    * Refused for oneself, an unknown member (404), a member already passed (the card is gone;
-   * rewind brings it back), and with one answer for a member who is not suggestible or outside
-   * the rules either way: the liker learns that they cannot like this person, not why.
+   * rewind brings it back), and with one answer for a member who is not suggestible, outside
+   * the rules either way, or in a blocked pair with the liker (whoever blocked): the liker learns
+   * that they cannot like this person, not why.
    * One statement under the pair's lock (LIKE_SQL: three round trips in all); new_match is pushed
    * after the commit.
    */
@@ -80,6 +81,8 @@ export class SwipesService {
         ],
       });
       const [answer] = rows;
+      // A blocked pair: one answer whatever was swiped before (a pass is not "rewind first").
+      if (answer.blocked) throw this.refusedBlocked(answer.suggestible !== null);
       if (answer.previous === false) throw badRequest(MatchingMessages.alreadyPassed);
       if (answer.previous === null && !answer.inserted) {
         if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound);
@@ -97,22 +100,28 @@ export class SwipesService {
   }
 
   /**
-   * Records a pass so the member stops coming back. Refused for oneself and unknown members; a
-   * repeated pass changes nothing, and a pass on someone already liked leaves the like standing.
+   * Records a pass so the member stops coming back. Refused for oneself and unknown members, and
+   * with the like's answer for a member of a blocked pair (no swipe is written for a pair that
+   * cannot meet); a repeated pass changes nothing, and a pass on someone already liked leaves the
+   * like standing.
    * Takes the pair's lock like a like does, so a like and a pass of one pair never interleave.
    */
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
     await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
-      const { rows } = await client.query<{ known: boolean }>({
+      const { rows } = await client.query<{ known: boolean; blocked: boolean }>({
         name: 'pass',
-        text: `WITH target AS (SELECT 1 FROM candidate WHERE user_id = $2::uuid), inserted AS (
+        text: `WITH target AS (SELECT 1 FROM candidate WHERE user_id = $2::uuid), blocked AS (
+                 SELECT 1 FROM blocked_pair WHERE user_a = least($1::uuid, $2::uuid) AND user_b = greatest($1::uuid, $2::uuid)
+               ), inserted AS (
                  INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target
+                 WHERE NOT EXISTS (SELECT 1 FROM blocked)
                  ON CONFLICT (swiper_id, target_id) DO NOTHING)
-               SELECT EXISTS (SELECT 1 FROM target) AS known`,
+               SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM blocked) AS blocked`,
         values: [viewerId, targetId],
       });
       if (!rows[0].known) throw notFound(MatchingMessages.memberNotFound);
+      if (rows[0].blocked) throw this.refusedBlocked(true);
     });
     return { passed: true };
   }
@@ -144,6 +153,15 @@ export class SwipesService {
   }
 
   /**
+   * The refusal of a like or a pass between a blocked pair (issue 10): the answer of a member who
+   * is not available for matching, the same whoever blocked whom (404 when matching does not know
+   * the member at all, as for any unknown id).
+   */
+  private refusedBlocked(known: boolean) {
+    return known ? badRequest(MatchingMessages.notSuggestible) : notFound(MatchingMessages.memberNotFound);
+  }
+
+  /**
    * The answer to a like of a pair that fits but whose insert met a swipe written meanwhile without
    * the pair lock (an older replica mid-deploy, a seeder): a pass stands (rewind first), a like
    * repeats as the pair stands now.
@@ -166,6 +184,7 @@ export class SwipesService {
       previous: true,
       suggestible: true,
       fits: true,
+      blocked: false,
       inserted: false,
       made: false,
       match_id,
