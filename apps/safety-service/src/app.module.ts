@@ -1,7 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
+import { CreateSafety1795700000000 } from './migrations/1795700000000-CreateSafety';
 import { SafetyEnv } from './safety.env';
+import { SAFETY_ENTITIES } from './safety/safety.entities';
+import { SafetyEventHandlers } from './safety/safety-event.handlers';
 import { SafetyModule } from './safety/safety.module';
 
 @Module({})
@@ -12,9 +15,10 @@ export class AppModule {
       service: SERVICES.safety,
       envClass: SafetyEnv,
       env,
-      entities: [],
-      migrations: [],
+      entities: SAFETY_ENTITIES,
+      migrations: [CreateSafety1795700000000],
       features: [SafetyModule],
+      handlers: SafetyEventHandlers,
     });
   }
 }

@@ -1,4 +1,30 @@
-import { DatabaseEnv } from '@mate/server-kit';
+import { Transform } from 'class-transformer';
+import { IsInt, Max, Min } from 'class-validator';
+import { BLOCK_ACTIONS_PER_HOUR, REPORTS_PER_HOUR } from '@mate/contracts';
+import { DatabaseEnv, IsServiceUrl } from '@mate/server-kit';
 
 /** Settings of safety-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
-export class SafetyEnv extends DatabaseEnv {}
+export class SafetyEnv extends DatabaseEnv {
+  /** chat-service, for the messages a report keeps; default http://127.0.0.1:3104 (the registry). */
+  @IsServiceUrl()
+  CHAT_SERVICE_URL?: string;
+
+  /** How long a report waits for chat's message snapshot before it is stored pending (the job fills it). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(50)
+  @Max(30_000)
+  SAFETY_CHAT_TIMEOUT_MS = 2_000;
+
+  /** Reports one member may make in an hour, across replicas (Redis). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  SAFETY_REPORTS_PER_HOUR = REPORTS_PER_HOUR;
+
+  /** Blocks and unblocks one member may make in an hour, across replicas (Redis). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  SAFETY_BLOCK_ACTIONS_PER_HOUR = BLOCK_ACTIONS_PER_HOUR;
+}

@@ -1,24 +1,86 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { AuthPrincipal } from '@mate/contracts';
-import { CurrentUser } from '@mate/server-kit';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type {
+  AuthPrincipal,
+  BlockedUserDto,
+  BlockResultDto,
+  ReportResultDto,
+  UnblockResultDto,
+  UnmatchResultDto,
+} from '@mate/contracts';
+import { ApiErrors, CurrentUser } from '@mate/server-kit';
+import { BlocksService } from './blocks.service';
+import { BlockBodyDto, ReportBodyDto } from './dto/safety-requests.dto';
+import {
+  BlockedUserResponseDto,
+  ReportResultResponseDto,
+  UnblockResultResponseDto,
+  UnmatchResultResponseDto,
+} from './dto/safety-responses.dto';
+import { EmptyBodyPipe } from './empty-body.pipe';
+import { MemberIdPipe } from './member-id.pipe';
+import { ReportsService } from './reports.service';
+import { UnmatchService } from './unmatch.service';
 
-export class SafetyWhoAmIDto {
-  @ApiProperty({ example: 'safety-service' })
-  service!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  userId!: string;
-}
-
-/** Every route needs a live session (global guard); the kit documents the bearer scheme and the 401. */
+/**
+ * Safety for the signed-in member (spec 000 §7): block, unblock, the blocked list, report and
+ * unmatch. Every route needs a live session (global guard) and acts only as the caller: the other
+ * member is the path's id, the acting member always the session's.
+ */
 @ApiTags('safety')
 @Controller('api/safety')
 export class SafetyController {
-  /** Who is asking: proves the route, the gateway and the session check end to end. */
-  @Get('me')
-  @ApiOkResponse({ type: SafetyWhoAmIDto })
-  me(@CurrentUser() user: AuthPrincipal): SafetyWhoAmIDto {
-    return { service: 'safety-service', userId: user.userId };
+  constructor(
+    private readonly blocks: BlocksService,
+    private readonly reports: ReportsService,
+    private readonly unmatches: UnmatchService,
+  ) {}
+
+  @Post('block/:userId')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: BlockedUserResponseDto, description: 'The block (the same one again for a repeated block); it also unmatches' })
+  @ApiErrors(400, 404, 429)
+  block(
+    @CurrentUser() user: AuthPrincipal,
+    @Param('userId', MemberIdPipe) userId: string,
+    @Body() body: BlockBodyDto,
+  ): Promise<BlockResultDto> {
+    return this.blocks.block(user.userId.toLowerCase(), userId, body.reason);
+  }
+
+  @Delete('block/:userId')
+  @ApiOkResponse({ type: UnblockResultResponseDto, description: 'The match is not restored' })
+  @ApiErrors(400, 429)
+  unblock(@CurrentUser() user: AuthPrincipal, @Param('userId', MemberIdPipe) userId: string): Promise<UnblockResultDto> {
+    return this.blocks.unblock(user.userId.toLowerCase(), userId);
+  }
+
+  @Get('blocked')
+  @ApiOkResponse({ type: [BlockedUserResponseDto], description: 'Newest first, at most 1,000' })
+  blocked(@CurrentUser() user: AuthPrincipal): Promise<BlockedUserDto[]> {
+    return this.blocks.blockedUsers(user.userId.toLowerCase());
+  }
+
+  @Post('report/:userId')
+  @ApiCreatedResponse({ type: ReportResultResponseDto })
+  @ApiErrors(400, 404, 409, 429)
+  report(
+    @CurrentUser() user: AuthPrincipal,
+    @Param('userId', MemberIdPipe) userId: string,
+    @Body() body: ReportBodyDto,
+  ): Promise<ReportResultDto> {
+    return this.reports.report(user.userId.toLowerCase(), userId, body);
+  }
+
+  @Post('unmatch/:userId')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: UnmatchResultResponseDto })
+  @ApiErrors(400, 404)
+  unmatch(
+    @CurrentUser() user: AuthPrincipal,
+    @Param('userId', MemberIdPipe) userId: string,
+    @Body(EmptyBodyPipe) _body: undefined,
+  ): Promise<UnmatchResultDto> {
+    return this.unmatches.unmatch(user.userId.toLowerCase(), userId);
   }
 }

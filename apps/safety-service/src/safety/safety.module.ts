@@ -1,8 +1,29 @@
 import { Module } from '@nestjs/common';
+import { ServiceClient } from '@mate/server-kit';
+import { BlocksService } from './blocks.service';
+import { EvidenceWorker } from './evidence.worker';
+import { MembersRepository } from './members.repository';
+import { PairsRepository } from './pairs.repository';
+import { ReportEvidence } from './report-evidence';
+import { ReportsService } from './reports.service';
 import { SafetyController } from './safety.controller';
+import { SafetyRateLimiter } from './safety-rate-limits';
+import { UnmatchService } from './unmatch.service';
 
-/** The generated first feature of safety-service; replace it with the service's own. */
+/** Safety: blocks, reports and unmatch, told to every service through the pair events. */
 @Module({
   controllers: [SafetyController],
+  providers: [
+    MembersRepository,
+    PairsRepository,
+    BlocksService,
+    ReportsService,
+    UnmatchService,
+    ReportEvidence,
+    EvidenceWorker,
+    SafetyRateLimiter,
+    ServiceClient,
+  ],
+  exports: [MembersRepository, PairsRepository],
 })
 export class SafetyModule {}

@@ -1,0 +1,43 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  BLOCK_REASON_MAX_LENGTH,
+  DEFAULT_REPORT_REASON,
+  REPORT_DETAILS_MAX_LENGTH,
+  REPORT_REASONS,
+  SafetyMessages,
+  type BlockRequestDto,
+  type ReportReason,
+  type ReportRequestDto,
+} from '@mate/contracts';
+
+/**
+ * The most UTF-16 units a text may have as sent, before normalizing (control characters stripped,
+ * trimmed): a cap on the work a hostile payload can cause. The limits of the contract are counted
+ * after normalizing, in code points (an emoji counts once), by the service.
+ */
+export const RAW_TEXT_MAX_FACTOR = 4;
+
+/** `POST /api/safety/block/{userId}`. */
+export class BlockBodyDto implements BlockRequestDto {
+  @ApiPropertyOptional({ maxLength: BLOCK_REASON_MAX_LENGTH, description: 'Why (kept with the block; never shown to the other member)' })
+  @IsOptional()
+  @MaxLength(BLOCK_REASON_MAX_LENGTH * RAW_TEXT_MAX_FACTOR, { message: SafetyMessages.blockReasonTooLong })
+  @IsString({ message: 'reason must be text' })
+  reason?: string;
+}
+
+/** `POST /api/safety/report/{userId}` (spec 000 §3 "Report (outgoing)"). */
+export class ReportBodyDto implements ReportRequestDto {
+  @ApiPropertyOptional({ enum: REPORT_REASONS, default: DEFAULT_REPORT_REASON })
+  @IsOptional()
+  @IsIn(REPORT_REASONS, { message: SafetyMessages.invalidReason })
+  @IsString({ message: SafetyMessages.invalidReason })
+  reason?: ReportReason;
+
+  @ApiPropertyOptional({ maxLength: REPORT_DETAILS_MAX_LENGTH, description: 'Free text for the moderators' })
+  @IsOptional()
+  @MaxLength(REPORT_DETAILS_MAX_LENGTH * RAW_TEXT_MAX_FACTOR, { message: SafetyMessages.detailsTooLong })
+  @IsString({ message: 'details must be text' })
+  details?: string;
+}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { orderedPairOf, pairIdOf, type PairState } from '@mate/contracts';
+
+/** A pair row as the rules read it, under its lock. */
+export interface PairRow {
+  pairId: string;
+  userIds: [string, string];
+  blockedBy: string[];
+  matchId: string | null;
+  endedMatchId: string | null;
+}
+
+interface PairRecord {
+  pair_id: string;
+  member_a: string;
+  member_b: string;
+  blocked_by: string[];
+  match_id: string | null;
+  ended_match_id: string | null;
+}
+
+const COLUMNS = 'pair_id, member_a, member_b, blocked_by, match_id, ended_match_id';
+
+const toRow = (r: PairRecord): PairRow => ({
+  pairId: r.pair_id,
+  userIds: [r.member_a, r.member_b],
+  blockedBy: r.blocked_by,
+  matchId: r.match_id,
+  endedMatchId: r.ended_match_id,
+});
+
+/** The pair state a pair event carries whole. */
+export const pairState = (pair: PairRow, blockedBy: string[]): PairState => ({
+  pairId: pair.pairId,
+  userIds: pair.userIds,
+  blockedBy,
+});
+
+/** `blockedBy` with `memberId` added or removed, ascending, each member once. */
+export function withBlocker(blockedBy: string[], memberId: string, blocks: boolean): string[] {
+  const set = new Set(blockedBy);
+  if (blocks) set.add(memberId);
+  else set.delete(memberId);
+  return [...set].sort();
+}
+
+/**
+ * The `pair` table: every rule about two members (block, unblock, unmatch, report, a match that
+ * arrives) takes the pair's row lock first, so the state a pair event carries is read and written
+ * in commit order, and the outbox numbers the events of the pair in that order too.
+ */
+@Injectable()
+export class PairsRepository {
+  /** The pair's row, created when missing, locked until the transaction ends (one statement). */
+  async lock(manager: EntityManager, x: string, y: string): Promise<PairRow> {
+    const [a, b] = orderedPairOf(x, y);
+    const rows: PairRecord[] = await manager.query(
+      `INSERT INTO pair (pair_id, member_a, member_b) VALUES ($1, $2, $3)
+       ON CONFLICT (pair_id) DO UPDATE SET pair_id = EXCLUDED.pair_id
+       RETURNING ${COLUMNS}`,
+      [pairIdOf(a, b), a, b],
+    );
+    return toRow(rows[0]);
+  }
+
+  /** The pair's row locked, or null when safety never saw the pair (nothing is created). */
+  async lockExisting(manager: EntityManager, x: string, y: string): Promise<PairRow | null> {
+    const rows: PairRecord[] = await manager.query(`SELECT ${COLUMNS} FROM pair WHERE pair_id = $1 FOR UPDATE`, [pairIdOf(x, y)]);
+    return rows.length ? toRow(rows[0]) : null;
+  }
+
+  /** A block or an unblock: the new block state; a block also ends the current match. */
+  async setBlockedBy(manager: EntityManager, pair: PairRow, blockedBy: string[], endsMatch: boolean, at: Date): Promise<void> {
+    await manager.query(
+      endsMatch
+        ? `UPDATE pair SET blocked_by = $2::uuid[], ended_match_id = coalesce(match_id, ended_match_id), match_id = NULL,
+             matched_at = NULL, ended_at = $3, updated_at = now() WHERE pair_id = $1`
+        : 'UPDATE pair SET blocked_by = $2::uuid[], updated_at = now() WHERE pair_id = $1',
+      endsMatch ? [pair.pairId, blockedBy, at] : [pair.pairId, blockedBy],
+    );
+  }
+
+  /** An unmatch: the current match ends. */
+  async endMatch(manager: EntityManager, pair: PairRow, at: Date): Promise<void> {
+    await manager.query(
+      `UPDATE pair SET ended_match_id = match_id, match_id = NULL, matched_at = NULL, ended_at = $2, updated_at = now()
+       WHERE pair_id = $1`,
+      [pair.pairId, at],
+    );
+  }
+
+  /**
+   * match.created: the pair's current match. Not when the pair is blocked, nor for the match that
+   * ended, nor for a match made before the pair's last block or unmatch (a late event), nor over a
+   * newer match: a late or repeated event resurrects nothing.
+   */
+  async recordMatch(manager: EntityManager, x: string, y: string, matchId: string, matchedAt: Date): Promise<void> {
+    const [a, b] = orderedPairOf(x, y);
+    await manager.query(
+      `INSERT INTO pair (pair_id, member_a, member_b, match_id, matched_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (pair_id) DO UPDATE SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, updated_at = now()
+        WHERE cardinality(pair.blocked_by) = 0
+          AND pair.ended_match_id IS DISTINCT FROM EXCLUDED.match_id
+          AND (pair.ended_at IS NULL OR pair.ended_at < EXCLUDED.matched_at)
+          AND (pair.matched_at IS NULL OR pair.matched_at <= EXCLUDED.matched_at)`,
+      [pairIdOf(a, b), a, b, matchId, matchedAt],
+    );
+  }
+}

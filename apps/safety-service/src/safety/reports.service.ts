@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  DEFAULT_REPORT_REASON,
+  QueueName,
+  REPORT_DETAILS_MAX_LENGTH,
+  REPORT_REPEAT_WINDOW_MS,
+  SafetyMessages,
+  type PairMessageSnapshot,
+  type ReportReason,
+  type ReportResultDto,
+} from '@mate/contracts';
+import { badRequest, CLOCK, conflict, notFound, OutboxService, type Clock } from '@mate/server-kit';
+import { MembersRepository } from './members.repository';
+import { PairsRepository } from './pairs.repository';
+import { ReportEvidence } from './report-evidence';
+import { SafetyRateLimiter } from './safety-rate-limits';
+import { memberText } from './safety-text';
+
+/** What a snapshot job did: filled the messages, found them filled, or found no report. */
+export type EvidenceOutcome = 'filled' | 'already-complete' | 'no-report';
+
+/**
+ * Reports (spec 000 §3, §4; issue 10). A report is stored self-contained for the moderators: ids,
+ * reason, details, time, a snapshot of the reported profile (safety's member table) and of the last
+ * messages between the two (chat-service, asked before the transaction with a timeout; when chat
+ * cannot answer the report is stored with the messages pending and a job fills them). One report
+ * per reporter and reported member per 24 hours, enforced under the pair's row lock; a per-member
+ * hourly limit in Redis. report.created is a fact and carries no details text.
+ */
+@Injectable()
+export class ReportsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly members: MembersRepository,
+    private readonly pairs: PairsRepository,
+    private readonly evidence: ReportEvidence,
+    private readonly outbox: OutboxService,
+    private readonly limits: SafetyRateLimiter,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async report(
+    reporterId: string,
+    reportedId: string,
+    body: { reason?: ReportReason; details?: string },
+  ): Promise<ReportResultDto> {
+    if (reporterId === reportedId) throw badRequest(SafetyMessages.reportSelf);
+    const reason = body.reason ?? DEFAULT_REPORT_REASON;
+    const details = memberText(body.details, REPORT_DETAILS_MAX_LENGTH, SafetyMessages.detailsTooLong);
+    await this.limits.report(reporterId);
+    const member = await this.members.find(reportedId);
+    if (!member) throw notFound(SafetyMessages.memberNotFound);
+    const createdAt = this.clock.now();
+    // Cheap refusal before asking chat; the rule itself is checked again under the lock.
+    if (await this.reportedRecently(this.dataSource.manager, reporterId, reportedId, createdAt)) {
+      throw conflict(SafetyMessages.alreadyReported);
+    }
+    const messages = await this.evidence.messagesOrNull(reporterId, reportedId, createdAt);
+    const id = randomUUID();
+    await this.dataSource.transaction(async (manager) => {
+      await this.pairs.lock(manager, reporterId, reportedId);
+      if (await this.reportedRecently(manager, reporterId, reportedId, createdAt)) throw conflict(SafetyMessages.alreadyReported);
+      await manager.query(
+        `INSERT INTO report (id, reporter_id, reported_id, reason, details, created_at, reported_profile, messages,
+                             messages_status, messages_captured_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          id,
+          reporterId,
+          reportedId,
+          reason,
+          details,
+          createdAt,
+          member.profile,
+          messages === null ? null : JSON.stringify(messages),
+          messages === null ? 'pending' : 'complete',
+          messages === null ? null : this.clock.now(),
+        ],
+      );
+      if (messages === null) await this.outbox.enqueueJob(manager, QueueName.SafetyEvidence, { reportId: id });
+      await this.outbox.publish(manager, 'report.created', {
+        reportId: id,
+        reporterId,
+        reportedId,
+        reason,
+        hasDetails: details !== null,
+        createdAt: createdAt.toISOString(),
+      });
+    });
+    return { id, reportedId, reason, createdAt: createdAt.toISOString() };
+  }
+
+  /** The job's work: the messages of a report stored pending. Throws while chat cannot answer (retried). */
+  async fillEvidence(reportId: string): Promise<EvidenceOutcome> {
+    const rows: { reporter_id: string; reported_id: string; created_at: Date; messages_status: string }[] =
+      await this.dataSource.query('SELECT reporter_id, reported_id, created_at, messages_status FROM report WHERE id = $1', [
+        reportId,
+      ]);
+    const report = rows[0];
+    if (!report) return 'no-report';
+    if (report.messages_status === 'complete') return 'already-complete';
+    const messages: PairMessageSnapshot[] = await this.evidence.messages(report.reporter_id, report.reported_id, report.created_at);
+    await this.dataSource.query(
+      `UPDATE report SET messages = $2, messages_status = 'complete', messages_captured_at = $3
+        WHERE id = $1 AND messages_status = 'pending'`,
+      [reportId, JSON.stringify(messages), this.clock.now()],
+    );
+    return 'filled';
+  }
+
+  private async reportedRecently(manager: EntityManager, reporterId: string, reportedId: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      'SELECT 1 FROM report WHERE reporter_id = $1 AND reported_id = $2 AND created_at > $3 LIMIT 1',
+      [reporterId, reportedId, new Date(now.getTime() - REPORT_REPEAT_WINDOW_MS)],
+    );
+    return rows.length > 0;
+  }
+}
