@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
+import { BlocksModule } from './blocks/blocks.module';
 import { ProfileEnv } from './profile.env';
 import { Photo } from './photos/photo.entity';
 import { PhotosModule } from './photos/photos.module';
@@ -13,6 +14,7 @@ import { RepublishModule } from './republish/republish.module';
 import { CreateProfiles1795284000000 } from './migrations/1795284000000-CreateProfiles';
 import { PhotosLocationPreferences1795300000000 } from './migrations/1795300000000-PhotosLocationPreferences';
 import { ProfileLifestyle1795400000000 } from './migrations/1795400000000-ProfileLifestyle';
+import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
 
 @Module({})
 export class AppModule {
@@ -23,9 +25,14 @@ export class AppModule {
       envClass: ProfileEnv,
       env,
       entities: [Profile, Photo, Preferences],
-      migrations: [CreateProfiles1795284000000, PhotosLocationPreferences1795300000000, ProfileLifestyle1795400000000],
+      migrations: [
+        CreateProfiles1795284000000,
+        PhotosLocationPreferences1795300000000,
+        ProfileLifestyle1795400000000,
+        BlockedPairs1795600000000,
+      ],
       // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
-      features: [PhotosModule, PreferencesModule, ProfilesModule, RepublishModule],
+      features: [PhotosModule, PreferencesModule, BlocksModule, ProfilesModule, RepublishModule],
       handlers: ProfileEventHandlers,
     });
   }

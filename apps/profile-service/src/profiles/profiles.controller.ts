@@ -16,7 +16,11 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AllowUnverified, ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
 import { CompleteOnboardingDto } from './dto/complete-onboarding.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
-import { OwnProfileResponseDto, ProfileCompletionResponseDto, PublicProfileResponseDto } from './dto/profile-responses.dto';
+import {
+  OwnProfileResponseDto,
+  ProfileCompletionResponseDto,
+  PublicProfileResponseDto,
+} from './dto/profile-responses.dto';
 import { PROFILE_NOT_FOUND, ProfilesService } from './profiles.service';
 
 /**
@@ -67,14 +71,18 @@ export class ProfilesController {
     return this.profiles.completeOnboarding(user.userId, body);
   }
 
-  /** Another member's profile as members may see it (no email, coordinates or hidden state). */
+  /**
+   * Another member's profile as members may see it (no email, coordinates or hidden state); 404
+   * between two members of whom either blocks the other, as for an unknown member.
+   */
   @Get(':userId')
   @ApiOkResponse({ type: PublicProfileResponseDto })
   @ApiErrors(404)
   other(
+    @CurrentUser() user: AuthPrincipal,
     @Param('userId', new ParseUUIDPipe({ exceptionFactory: () => notFound(PROFILE_NOT_FOUND) }))
     userId: string,
   ): Promise<PublicProfileDto> {
-    return this.profiles.getPublicProfile(userId);
+    return this.profiles.getPublicProfile(user.userId, userId);
   }
 }

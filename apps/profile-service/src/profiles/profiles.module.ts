@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BlocksModule } from '../blocks/blocks.module';
 import { Geocoder } from '../geocoding/geocoder';
 import { ProfilesController } from './profiles.controller';
 import { ProfilesRepository } from './profiles.repository';
@@ -6,6 +7,7 @@ import { ProfilesService } from './profiles.service';
 
 /** Profiles: the own profile, onboarding, other members' public profiles, and the auth events. */
 @Module({
+  imports: [BlocksModule],
   controllers: [ProfilesController],
   providers: [ProfilesRepository, ProfilesService, Geocoder],
   exports: [ProfilesService, ProfilesRepository],

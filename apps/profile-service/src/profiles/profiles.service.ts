@@ -12,6 +12,7 @@ import {
   type UserVerifiedPayload,
 } from '@mate/contracts';
 import { badRequest, notFound, OutboxService } from '@mate/server-kit';
+import { BlockedPairs } from '../blocks/blocked-pairs';
 import { Geocoder } from '../geocoding/geocoder';
 import { completionPercentage } from './profile-completion';
 import type { Photo } from '../photos/photo.entity';
@@ -52,6 +53,7 @@ export class ProfilesService {
     private readonly profiles: ProfilesRepository,
     private readonly outbox: OutboxService,
     private readonly geocoder: Geocoder,
+    private readonly blocks: BlockedPairs,
   ) {}
 
   async getOwnProfile(userId: string): Promise<OwnProfileDto> {
@@ -61,10 +63,18 @@ export class ProfilesService {
     return toProfileDto(profile, await this.profiles.photosOf(profile.id));
   }
 
-  async getPublicProfile(userId: string): Promise<PublicProfileDto> {
-    const profile = await this.profiles.findByUserId(userId);
-    // Only members who are really on the platform (verified, onboarded) can be looked at.
-    if (!profile || !profile.isVerified || !profile.onboardingCompleted) throw notFound(PROFILE_NOT_FOUND);
+  /**
+   * Another member's profile as `viewerId` may see it. Only members who are really on the platform
+   * (verified, onboarded) can be looked at, and never across a block, whoever blocked whom (issue
+   * 10): the same 404 as for an unknown member, so a block is not told apart from a missing profile.
+   */
+  async getPublicProfile(viewerId: string, userId: string): Promise<PublicProfileDto> {
+    const [profile, blocked] = await Promise.all([
+      this.profiles.findByUserId(userId),
+      this.blocks.between(viewerId, userId),
+    ]);
+    if (!profile || !profile.isVerified || !profile.onboardingCompleted || blocked)
+      throw notFound(PROFILE_NOT_FOUND);
     return toPublicProfileDto(profile, await this.profiles.photosOf(profile.id));
   }
 
