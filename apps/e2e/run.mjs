@@ -39,8 +39,14 @@ const ports = {
 const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_e2e_${id}_${db}`]));
 const keyPrefix = `e2e-${id}`;
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
-/** `node apps/e2e/run.mjs <playwright test args>` (a journey's file name, say) runs only those browser journeys. */
-const onlyJourneys = process.argv.slice(2);
+/**
+ * `node apps/e2e/run.mjs <playwright test args>` (a journey's file name, say) runs only those browser
+ * journeys; `node apps/e2e/run.mjs --api <pattern...>` runs only the API journeys whose path matches
+ * (Jest's testPathPattern, `safety` say), and no browser journey.
+ */
+const args = process.argv.slice(2);
+const onlyApi = args[0] === '--api' ? args.slice(1) : null;
+const onlyJourneys = onlyApi ? [] : args;
 
 if (!existsSync(CHROMIUM)) {
   process.stderr.write(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium\n`);
@@ -51,9 +57,11 @@ await ensurePostgres(DATABASE_URL);
 await ensureRedis(REDIS_URL);
 log('e2e: building the services and the web app');
 nx(['run-many', '-t', 'build', '-p', 'gateway', ...SERVICES.map((s) => s.name)]);
-run(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'apps/web/vite.config.mts', '--outDir', path.join(ROOT, 'dist/e2e/web'), '--emptyOutDir', '--logLevel', 'warn'], {
-  env: { ...process.env, VITE_API_URL: gatewayUrl },
-});
+if (!onlyApi) {
+  run(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'apps/web/vite.config.mts', '--outDir', path.join(ROOT, 'dist/e2e/web'), '--emptyOutDir', '--logLevel', 'warn'], {
+    env: { ...process.env, VITE_API_URL: gatewayUrl },
+  });
+}
 
 await ensureDatabases(DATABASE_URL, Object.values(dbNames));
 let platform = null;
@@ -66,7 +74,8 @@ try {
     databaseUrl: DATABASE_URL,
     redisUrl: REDIS_URL,
     keyPrefix,
-    webDir: 'dist/e2e/web',
+    // The API journeys alone need no web app.
+    webDir: onlyApi ? null : 'dist/e2e/web',
     logDir: path.join(ROOT, 'dist/e2e/logs'),
     extraEnv: {
       NODE_ENV: 'test',
@@ -88,12 +97,14 @@ try {
   };
   if (onlyJourneys.length === 0) {
     log('e2e: API journeys through the gateway');
-    const api = spawnSync(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci'], { cwd: ROOT, stdio: 'inherit', env });
+    const api = spawnSync(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci', ...(onlyApi ?? [])], { cwd: ROOT, stdio: 'inherit', env });
     if (api.status !== 0) failed++;
   }
-  log('e2e: browser journeys in Chromium');
-  const browser = spawnSync(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts', ...onlyJourneys], { cwd: ROOT, stdio: 'inherit', env });
-  if (browser.status !== 0) failed++;
+  if (!onlyApi) {
+    log('e2e: browser journeys in Chromium');
+    const browser = spawnSync(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts', ...onlyJourneys], { cwd: ROOT, stdio: 'inherit', env });
+    if (browser.status !== 0) failed++;
+  }
 } catch (e) {
   process.stderr.write(`e2e: ${e.stack ?? e}\n`);
   failed++;

@@ -218,7 +218,7 @@ export async function stopAll(children) {
 }
 
 /**
- * Starts maildev, the services, the gateway and the web app.
+ * Starts maildev, the services, the gateway and the web app (none without `webDir`).
  * options: { ports: { gateway, web, smtp, maildevWeb, services: {name: port} }, dbNames: {<registry database>: name},
  *            databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv, echo }
  */
@@ -276,9 +276,11 @@ export async function startPlatform(options) {
     children.push(gateway);
     await waitForHttp(`http://127.0.0.1:${ports.gateway}/health`, { child: gateway });
 
-    const web = startProcess('web', process.execPath, ['tools/scripts/serve-static.mjs', webDir], { PORT: String(ports.web) }, { logDir, echo });
-    children.push(web);
-    await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { child: web });
+    if (webDir) {
+      const web = startProcess('web', process.execPath, ['tools/scripts/serve-static.mjs', webDir], { PORT: String(ports.web) }, { logDir, echo });
+      children.push(web);
+      await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { child: web });
+    }
     return { children, stop: () => stopAll(children) };
   } catch (e) {
     await stopAll(children);
