@@ -6,6 +6,7 @@ import { CHAT_ENTITIES } from './chat/chat.entities';
 import { ChatEventHandlers } from './chat/chat-event.handlers';
 import { ChatModule } from './chat/chat.module';
 import { CreateChat1795600000000 } from './migrations/1795600000000-CreateChat';
+import { ChatSafety1795700000000 } from './migrations/1795700000000-ChatSafety';
 
 @Module({})
 export class AppModule {
@@ -16,7 +17,7 @@ export class AppModule {
       envClass: ChatEnv,
       env,
       entities: CHAT_ENTITIES,
-      migrations: [CreateChat1795600000000],
+      migrations: [CreateChat1795600000000, ChatSafety1795700000000],
       features: [ChatModule],
       handlers: ChatEventHandlers,
     });

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import { DatabaseEnv } from '@mate/server-kit';
 
 /** Settings of chat-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
@@ -35,9 +35,14 @@ export class ChatEnv extends DatabaseEnv {
   @Min(1)
   CHAT_SYNCS_PER_10_SECONDS = 60;
 
-  /** How long the typing relay trusts an open pair it looked up (typing is ephemeral; a few seconds). */
+  /**
+   * How long the typing relay trusts an open pair it looked up. A block or unmatch applied by
+   * another replica stops typing within this time (issue 10: within a second of the block, event
+   * lag included), so it stays well under a second; the replica that applied it stops at once.
+   */
   @Transform(({ value }) => Number(value))
   @IsInt()
   @Min(0)
-  CHAT_TYPING_PAIR_CACHE_MS = 3_000;
+  @Max(1_000)
+  CHAT_TYPING_PAIR_CACHE_MS = 500;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import {
-  SERVICES,
+  EVENT_CATALOGUE,
   SOCKET_PATH,
   isSocketError,
   type ClientEventName,
@@ -68,7 +68,10 @@ export interface ChatTestBed {
   match(a: ChatMember, b: ChatMember, matchId?: string): Promise<string>;
   /** Two new members, matched (their conversation open). */
   pair(a?: string, b?: string): Promise<[ChatMember, ChatMember]>;
-  /** Delivers one event through chat's consumer (profile.updated with `version` as its aggregate version). */
+  /**
+   * Delivers one event through chat's consumer, from its catalogue producer; with `version`, as
+   * that version of its aggregate (profile.updated: the profile; safety's pair events: the pair).
+   */
   deliver<N extends EventName>(name: N, payload: EventPayloads[N], version?: number): Promise<EventOutcome>;
   /** A socket through the gateway, connected (the server's `connected` arrived). */
   connect(member: ChatMember): Promise<MemberConnection>;
@@ -123,12 +126,13 @@ export async function startChatTestBed(
   const sockets: MemberSocket[] = [];
 
   const deliver: ChatTestBed['deliver'] = (name, payload, version) => {
-    const producer = name === 'match.created' ? SERVICES.matching : SERVICES.profile;
-    const envelope = eventEnvelope(producer, name, payload);
-    if (version !== undefined) {
+    const definition = EVENT_CATALOGUE[name];
+    const envelope = eventEnvelope(definition.producer, name, payload);
+    const aggregate = definition.aggregate;
+    if (version !== undefined && aggregate) {
       Object.assign(envelope, {
-        aggregateType: 'profile',
-        aggregateId: (payload as { userId: string }).userId,
+        aggregateType: aggregate.type,
+        aggregateId: (payload as unknown as Record<string, unknown>)[aggregate.idField],
         aggregateVersion: version,
       });
     }

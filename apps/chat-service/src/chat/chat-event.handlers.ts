@@ -2,28 +2,49 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import type { EventEnvelope, MatchCreatedPayload, ProfileUpdatedPayload } from '@mate/contracts';
+import type {
+  EventEnvelope,
+  MatchCreatedPayload,
+  MatchEndedPayload,
+  ProfileUpdatedPayload,
+  UserBlockedPayload,
+  UserUnblockedPayload,
+} from '@mate/contracts';
 import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { orderedPair } from './chat-db';
+import { ConversationsService } from './conversations.service';
+import { ENDED_MATCH_SQL, OPEN_MATCH_SQL, PAIR_LOCK_SQL, PAIR_STATE_SQL, SETTLE_PAIR_SQL } from './chat.sql';
+
+type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
+type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
 /**
  * Events chat-service consumes. The consumer runs each once per event id, in one transaction, and
- * a profile.updated only when its version is newer than the one applied for that profile.
+ * a state-carrying one (profile.updated, safety's pair events) only when its version is newer
+ * than the one applied for its aggregate.
  */
 @Injectable()
 export class ChatEventHandlers implements EventHandlerSet {
-  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+  constructor(
+    @Inject(LOGGER) private readonly logger: Logger,
+    private readonly conversations: ConversationsService,
+  ) {}
 
   handlers(): EventHandlers {
     return {
       'match.created': (payload, manager) => this.openConversation(manager, payload),
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
+      'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
     };
   }
 
   /**
-   * Opens the pair's conversation; a closed one (unmatch, later) reopens with the new match, its
-   * history kept. A redelivery of the same match changes nothing.
+   * Opens the pair's conversation (its id is the first match's id) unless safety ended the match
+   * or one of the two blocks the other (then it is recorded closed). A newer match replaces an
+   * ended one and reopens the conversation with the older history hidden from both members. A
+   * redelivery of the same match, or an older one, changes nothing.
    */
   async openConversation(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
     const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
@@ -41,13 +62,61 @@ export class ChatEventHandlers implements EventHandlerSet {
       return;
     }
     const [a, b] = orderedPair(ids[0].toLowerCase(), ids[1].toLowerCase());
-    await manager.query(
-      `INSERT INTO conversation (id, member_a, member_b, match_id, matched_at) VALUES ($1, $2, $3, $1, $4)
-       ON CONFLICT (member_a, member_b) DO UPDATE
-         SET closed_at = NULL, match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at
-         WHERE conversation.closed_at IS NOT NULL AND conversation.match_id <> EXCLUDED.match_id`,
-      [payload.matchId.toLowerCase(), a, b, matchedAt],
-    );
+    await manager.query(PAIR_LOCK_SQL, [a, b]);
+    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [payload.matchId.toLowerCase(), a, b, matchedAt]);
+    if (written.length > 0) this.conversations.pairChanged(a, b, written[0].open);
+  }
+
+  /**
+   * user.blocked, user.unblocked, match.ended: one aggregate per pair, applied in version order,
+   * each carrying the pair's whole block state. Every one means "the pair has no match now": the
+   * pair's conversation closes (history kept for moderation) and stays closed while either blocks
+   * the other; an unblock reopens nothing (a new match does). Recorded even when the pair has no
+   * conversation yet, so a match.created that arrives later finds it.
+   */
+  async applyPairEvent(
+    manager: EntityManager,
+    name: PairEventName,
+    payload: PairEventPayload,
+    envelope: EventEnvelope<PairEventName>,
+  ): Promise<void> {
+    const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
+    if (ids.length !== 2 || !ids.every((id) => typeof id === 'string' && isUUID(id)) || ids[0].toLowerCase() === ids[1].toLowerCase()) {
+      this.logger.error({ eventId: envelope.id, name }, 'pair event with an unreadable payload skipped');
+      return;
+    }
+    const [a, b] = orderedPair(ids[0].toLowerCase(), ids[1].toLowerCase());
+    // Fail closed: a block whose state cannot be read still blocks.
+    const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : name === 'user.blocked';
+    const at = this.eventTime(name, payload, envelope);
+    const ended =
+      name === 'user.blocked'
+        ? (payload as UserBlockedPayload).endedMatchId
+        : name === 'match.ended'
+          ? (payload as MatchEndedPayload).matchId
+          : null;
+
+    await manager.query(PAIR_LOCK_SQL, [a, b]);
+    await manager.query(PAIR_STATE_SQL, [a, b, blocked, at]);
+    if (typeof ended === 'string' && isUUID(ended)) await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase(), a, b]);
+    const [settled]: { open: boolean }[][] = await manager.query(SETTLE_PAIR_SQL, [a, b]);
+    // Typing on this replica stops at once (others within CHAT_TYPING_PAIR_CACHE_MS).
+    this.conversations.pairChanged(a, b, settled?.[0]?.open ?? false);
+  }
+
+  /** When the pair event happened (its payload's time; the envelope's when unreadable). */
+  private eventTime(name: PairEventName, payload: PairEventPayload, envelope: EventEnvelope<PairEventName>): Date {
+    const stated =
+      name === 'user.blocked'
+        ? (payload as UserBlockedPayload).blockedAt
+        : name === 'user.unblocked'
+          ? (payload as UserUnblockedPayload).unblockedAt
+          : (payload as MatchEndedPayload).endedAt;
+    for (const t of [stated, envelope.occurredAt]) {
+      const time = typeof t === 'string' ? new Date(t) : null;
+      if (time && !Number.isNaN(time.getTime())) return time;
+    }
+    return new Date();
   }
 
   /** The name and picture conversations show; an older version never overwrites a newer one. */

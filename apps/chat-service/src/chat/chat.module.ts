@@ -6,11 +6,12 @@ import { ChatRateLimiter } from './chat-rate-limits';
 import { ChatSocketEvents } from './chat-socket-events';
 import { ConversationsService } from './conversations.service';
 import { MessagesService } from './messages.service';
+import { PairSnapshotController } from './pair-snapshot.controller';
 
 /** Chat: conversations opened by matches, messages, read state, typing, and their live pushes. */
 @Module({
   imports: [RealtimeModule.forRoot()],
-  controllers: [ChatController],
+  controllers: [ChatController, PairSnapshotController],
   providers: [
     MessagesService,
     ConversationsService,
@@ -18,5 +19,8 @@ import { MessagesService } from './messages.service';
     ChatRateLimiter,
     ChatSocketEvents,
   ],
+  // The event handlers (the kit's EventsModule imports this module) tell the typing relay of
+  // pairs that opened or closed.
+  exports: [ConversationsService],
 })
 export class ChatModule {}

@@ -35,7 +35,8 @@ export interface MessageRow extends StoredMessage {
  */
 export const SEND_SQL = `
 WITH conv AS (
-  SELECT c.id, c.member_a, c.member_b, c.last_seq, c.a_read_seq, c.b_read_seq, c.closed_at, c.last_message_at
+  SELECT c.id, c.member_a, c.member_b, c.last_seq, c.a_read_seq, c.b_read_seq, c.closed_at, c.last_message_at,
+         c.history_from_seq
   FROM conversation c WHERE c.member_a = $2::uuid AND c.member_b = $3::uuid
   FOR UPDATE OF c
 ), existing AS (
@@ -64,9 +65,9 @@ WITH conv AS (
     jsonb_set(jsonb_set(jsonb_set(jsonb_set($9::jsonb,
       '{payload,conversationId}', to_jsonb(i.conversation_id::text)),
       '{payload,seq}', to_jsonb(i.seq)),
-      '{payload,first}', to_jsonb(i.seq = 1)),
+      '{payload,first}', to_jsonb(i.seq = conv.history_from_seq + 1)),
       '{payload,sentAt}', to_jsonb(to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
-  FROM inserted i
+  FROM inserted i, conv
 )
 SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL,
                                  'recipient_read_seq', CASE WHEN c.member_a = $5::uuid THEN c.a_read_seq ELSE c.b_read_seq END)
@@ -125,9 +126,10 @@ SELECT (coalesce((SELECT sum(a_unread) FROM conversation WHERE member_a = $1::uu
 
 /**
  * The open conversation of a pair, as the caller sees it. $1 member_a, $2 member_b, $3 caller.
+ * Every member-facing read starts after `history_from_seq` (0 unless a re-match reopened it).
  */
 export const CONVERSATION_SQL = `
-SELECT c.id, c.last_seq,
+SELECT c.id, c.last_seq, c.history_from_seq,
        CASE WHEN c.member_a = $3::uuid THEN c.b_read_seq ELSE c.a_read_seq END AS other_read_seq,
        CASE WHEN c.member_a = $3::uuid THEN c.a_read_seq ELSE c.b_read_seq END AS own_read_seq
 FROM conversation c WHERE c.member_a = $1::uuid AND c.member_b = $2::uuid AND c.closed_at IS NULL`;
@@ -135,6 +137,8 @@ FROM conversation c WHERE c.member_a = $1::uuid AND c.member_b = $2::uuid AND c.
 export interface ConversationRow {
   id: string;
   last_seq: number;
+  /** Members see only the messages after this seq (the history before a re-match is hidden). */
+  history_from_seq: number;
   other_read_seq: number;
   own_read_seq: number;
 }
@@ -162,7 +166,8 @@ ORDER BY m.seq`;
 /**
  * sync_messages: in the caller's open conversations, what follows each named position
  * ($2 other members, $3 their afterSeq) and/or what was created after $4 (null: none), ascending
- * (conversation, seq), at most $5 in all. $1 caller.
+ * (conversation, seq), at most $5 in all, never at or before a conversation's history_from_seq
+ * (the history before a re-match is hidden). $1 caller.
  *
  * Bounded work whatever is asked (a `since` of 1970 from a member with hundreds of long
  * conversations read every message of them before: 0.5 to 1.7 s a call at 500 conversations of 200
@@ -176,18 +181,21 @@ ORDER BY m.seq`;
  */
 export const SYNC_SQL = `
 WITH mine AS (
-  SELECT id, member_b AS other, last_seq FROM conversation WHERE member_a = $1::uuid AND closed_at IS NULL
+  SELECT id, member_b AS other, last_seq, history_from_seq FROM conversation WHERE member_a = $1::uuid AND closed_at IS NULL
   UNION ALL
-  SELECT id, member_a AS other, last_seq FROM conversation WHERE member_b = $1::uuid AND closed_at IS NULL
+  SELECT id, member_a AS other, last_seq, history_from_seq FROM conversation WHERE member_b = $1::uuid AND closed_at IS NULL
 ), wanted AS (
   SELECT w.other, min(w.after_seq) AS after_seq FROM unnest($2::uuid[], $3::int[]) AS w(other, after_seq) GROUP BY w.other
 ), started AS (
-  SELECT c.id, c.last_seq, coalesce(w.after_seq, t.after_seq) AS after_seq
+  -- Never before history_from_seq (the history before a re-match is hidden); null stays null
+  -- (nothing after since in a conversation the caller did not name).
+  SELECT c.id, c.last_seq, CASE WHEN coalesce(w.after_seq, t.after_seq) IS NULL THEN NULL
+                                ELSE greatest(coalesce(w.after_seq, t.after_seq), c.history_from_seq) END AS after_seq
   FROM mine c
   LEFT JOIN wanted w ON w.other = c.other
   LEFT JOIN LATERAL (
     SELECT m.seq - 1 AS after_seq FROM message m
-    WHERE w.other IS NULL AND m.conversation_id = c.id AND m.created_at > $4::timestamptz
+    WHERE w.other IS NULL AND m.conversation_id = c.id AND m.seq > c.history_from_seq AND m.created_at > $4::timestamptz
     ORDER BY m.created_at, m.seq LIMIT 1
   ) t ON true
 ), counted AS (
@@ -241,3 +249,109 @@ FROM old LEFT JOIN updated u ON true`;
 
 /** Whether a pair has an open conversation (typing). $1 member_a, $2 member_b. */
 export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL) AS open`;
+
+/*
+ * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,
+ * `ended_match`) decides whether the pair's conversation is open. A match is live when neither
+ * member blocks the other, no pair event named it ended, and it was created after the newest pair
+ * event (every pair event means "the pair has no match now"). The conversation is open exactly
+ * while its match is live. Both handlers take the pair's lock first (PAIR_LOCK_SQL), so a
+ * match.created and a pair event of one pair apply one after the other, each seeing the other's
+ * commit, whatever order they arrive in.
+ */
+
+/** The pair's transaction-scoped lock. $1 member_a, $2 member_b. */
+export const PAIR_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('chat_pair:' || $1::text || ':' || $2::text, 0))`;
+
+/**
+ * Whether a match `m` of pair (member_a, member_b) created at `at` is live, as a SQL expression.
+ * `pair` is the chat_pair row (a LEFT JOIN: no row, no pair event yet).
+ */
+const liveMatch = (m: string, at: string) =>
+  `(NOT coalesce(pair.blocked, false)
+    AND NOT EXISTS (SELECT 1 FROM ended_match e WHERE e.match_id = ${m})
+    AND (pair.ended_before IS NULL OR ${at} > pair.ended_before))`;
+
+/**
+ * A pair event: records the pair's block state and the time of the event (the newest one wins:
+ * the consumer applies a pair's events in version order only). $1 member_a, $2 member_b,
+ * $3 blocked, $4 the event's time.
+ */
+export const PAIR_STATE_SQL = `
+INSERT INTO chat_pair (member_a, member_b, blocked, ended_before) VALUES ($1::uuid, $2::uuid, $3::boolean, $4::timestamptz)
+ON CONFLICT (member_a, member_b) DO UPDATE
+  SET blocked = EXCLUDED.blocked, ended_before = greatest(chat_pair.ended_before, EXCLUDED.ended_before), updated_at = now()`;
+
+/** A match a pair event named as ended. $1 match id, $2 member_a, $3 member_b. */
+export const ENDED_MATCH_SQL = `
+INSERT INTO ended_match (match_id, member_a, member_b) VALUES ($1::uuid, $2::uuid, $3::uuid) ON CONFLICT (match_id) DO NOTHING`;
+
+/**
+ * What a reopening does to a conversation: members see only what follows (history_from_seq), the
+ * list shows no last message and no unread, read positions start at the current seq. Seqs keep
+ * growing; the hidden messages stay (moderators read them through the pair snapshot).
+ */
+const REOPENED = `
+  history_from_seq = c.last_seq, last_message_id = NULL, last_message_at = NULL,
+  a_read_seq = c.last_seq, b_read_seq = c.last_seq, a_unread = 0, b_unread = 0`;
+
+/**
+ * After a pair event: closes the pair's conversation when its match is no longer live (history
+ * kept), or opens it (history before hidden) when a match that arrived while the pair was blocked
+ * is live now (the unblock that preceded it arrived late). Answers `open` for a row it changed.
+ * $1 member_a, $2 member_b.
+ */
+export const SETTLE_PAIR_SQL = `
+UPDATE conversation c
+   SET closed_at = CASE WHEN c.closed_at IS NULL THEN now() ELSE NULL END,
+       history_from_seq = CASE WHEN c.closed_at IS NULL THEN c.history_from_seq ELSE c.last_seq END,
+       last_message_id = CASE WHEN c.closed_at IS NULL THEN c.last_message_id ELSE NULL END,
+       last_message_at = CASE WHEN c.closed_at IS NULL THEN c.last_message_at ELSE NULL END,
+       a_read_seq = CASE WHEN c.closed_at IS NULL THEN c.a_read_seq ELSE c.last_seq END,
+       b_read_seq = CASE WHEN c.closed_at IS NULL THEN c.b_read_seq ELSE c.last_seq END,
+       a_unread = CASE WHEN c.closed_at IS NULL THEN c.a_unread ELSE 0 END,
+       b_unread = CASE WHEN c.closed_at IS NULL THEN c.b_unread ELSE 0 END
+  FROM (SELECT $1::uuid AS a, $2::uuid AS b) k
+  LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
+ WHERE c.member_a = k.a AND c.member_b = k.b
+   AND (c.closed_at IS NULL) <> ${liveMatch('c.match_id', 'c.matched_at')}
+RETURNING c.closed_at IS NULL AS open`;
+
+/**
+ * match.created: opens the pair's conversation (its id is the first match's id) when the match is
+ * live, or records it closed (a blocked pair, an ended match). A newer match (another id, created
+ * later) replaces the row's match: open when live, with the history before it hidden. The same
+ * match again, or an older one, changes nothing. $1 match id, $2 member_a, $3 member_b,
+ * $4 created at. Answers `open` for a row it wrote.
+ */
+export const OPEN_MATCH_SQL = `
+INSERT INTO conversation AS c (id, member_a, member_b, match_id, matched_at, closed_at)
+SELECT $1::uuid, $2::uuid, $3::uuid, $1::uuid, $4::timestamptz,
+       CASE WHEN ${liveMatch('$1::uuid', '$4::timestamptz')} THEN NULL ELSE now() END
+  FROM (SELECT $2::uuid AS a, $3::uuid AS b) k
+  LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
+ON CONFLICT (member_a, member_b) DO UPDATE
+   SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, closed_at = EXCLUDED.closed_at, ${REOPENED}
+ WHERE c.match_id <> EXCLUDED.match_id AND c.matched_at < EXCLUDED.matched_at
+RETURNING c.closed_at IS NULL AS open`;
+
+/**
+ * The internal pair snapshot (moderation): the newest $4 messages of the pair's conversation sent
+ * before $3, whether it is open or closed and including hidden history; newest first (the caller
+ * reverses). $1 member_a, $2 member_b.
+ */
+export const PAIR_SNAPSHOT_SQL = `
+SELECT m.id, m.seq, m.sender_id, m.recipient_id, m.content, m.created_at
+FROM conversation c JOIN message m ON m.conversation_id = c.id
+WHERE c.member_a = $1::uuid AND c.member_b = $2::uuid AND m.created_at < $3::timestamptz
+ORDER BY m.seq DESC
+LIMIT $4`;
+
+export interface PairSnapshotRow {
+  id: string;
+  seq: number;
+  sender_id: string;
+  recipient_id: string;
+  content: string;
+  created_at: Date;
+}

@@ -31,6 +31,8 @@ export const CONVERSATION_LIST_MAX = 500;
 export class ConversationsService {
   /** Open pairs the typing relay looked up lately: key `a:b`, value the time it stops trusting it. */
   private readonly openPairs = new Map<string, { open: boolean; until: number }>();
+  /** Moves on every pair change this replica applies: a lookup that raced one is not cached. */
+  private pairEpoch = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -94,23 +96,39 @@ export class ConversationsService {
 
   /**
    * Whether the pair has an open conversation, from a short in-process cache: typing events come
-   * several a second and are ephemeral, so a pair closed a few seconds ago may still relay one.
+   * several a second and are ephemeral. A close applied on this replica is seen at once
+   * (pairChanged); one applied on another replica within CHAT_TYPING_PAIR_CACHE_MS.
    */
   private async isOpenPair(x: string, y: string): Promise<boolean> {
     if (x === y) return false;
     const [a, b] = orderedPair(x, y);
     const key = `${a}:${b}`;
-    const now = Date.now();
     const cached = this.openPairs.get(key);
-    if (cached && cached.until > now) return cached.open;
+    if (cached && cached.until > Date.now()) return cached.open;
+    const epoch = this.pairEpoch;
     const [row] = await namedQuery<{ open: boolean }>(this.dataSource, 'chat_open_pair', OPEN_PAIR_SQL, [a, b]);
     const open = row?.open ?? false;
     const ttl = this.env.CHAT_TYPING_PAIR_CACHE_MS;
-    if (ttl > 0) {
+    const now = Date.now();
+    if (ttl > 0 && epoch === this.pairEpoch) {
       if (this.openPairs.size >= 10_000) this.openPairs.clear();
       // A refusal is kept for a shorter time, so a pair that just matched types soon.
       this.openPairs.set(key, { open, until: now + (open ? ttl : Math.min(ttl, 1_000)) });
     }
     return open;
+  }
+
+  /**
+   * The pair's conversation opened or closed (an event handler on this replica, before its
+   * commit): the typing relay stops trusting what it cached. A close is remembered as closed for
+   * a moment, so a lookup between now and the commit cannot cache the pair as open again; other
+   * replicas notice within CHAT_TYPING_PAIR_CACHE_MS.
+   */
+  pairChanged(a: string, b: string, open: boolean): void {
+    this.pairEpoch++;
+    const key = `${a}:${b}`;
+    const ttl = this.env.CHAT_TYPING_PAIR_CACHE_MS;
+    if (open || ttl === 0) this.openPairs.delete(key);
+    else this.openPairs.set(key, { open: false, until: Date.now() + Math.min(ttl, 1_000) });
   }
 }

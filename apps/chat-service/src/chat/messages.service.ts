@@ -99,7 +99,7 @@ export class MessagesService {
       event.body,
     ]);
     const { conversation } = row;
-    // Safety seam: a closed conversation (unmatch, block; later issues) refuses like a missing one.
+    // A closed conversation (unmatch, block: safety's pair events) refuses like a missing one, nothing stored.
     if (!conversation || conversation.closed) throw forbidden(ChatMessages.notMatched);
     if (row.inserted) return toChatMessage(row.inserted, conversation.recipient_read_seq, row.sender_name);
     // A retry: the sender's earlier message with this client id (read again when a concurrent
@@ -118,7 +118,9 @@ export class MessagesService {
     const conversation = await this.conversation(callerId, otherId);
     const limit = query.limit;
     const ascending = query.after !== undefined;
-    const lower = query.after ?? 0;
+    // Members never see what precedes a re-match (history_from_seq; 0 for most conversations).
+    const floor = conversation.history_from_seq;
+    const lower = Math.max(query.after ?? 0, floor);
     const upper = query.before ?? MAX_SEQ;
     const rows = await namedQuery<MessageRow>(this.dataSource, 'chat_page', PAGE_SQL, [
       conversation.id,
@@ -134,12 +136,12 @@ export class MessagesService {
     }
     const messages = rows.map((r) => toChatMessage(r, r.recipient_read_seq, r.sender_name));
     const first = messages[0];
-    if (!ascending) hasMore = first !== undefined && first.seq > 1;
+    if (!ascending) hasMore = first !== undefined && first.seq > floor + 1;
     return {
       userId: otherId,
       messages,
       hasMore,
-      nextBefore: first && first.seq > 1 ? first.seq : null,
+      nextBefore: first && first.seq > floor + 1 ? first.seq : null,
       lastSeq: conversation.last_seq,
     };
   }

@@ -21,6 +21,8 @@ import {
   CONVERSATION_MAX_LIMIT,
   CONVERSATION_PAGE_SIZE,
   ChatMessages,
+  PAIR_SNAPSHOT_MAX_LIMIT,
+  REPORT_MESSAGE_SNAPSHOT_SIZE,
   type MarkAsReadPayload,
   type RecipientPayload,
   type SendMessagePayload,
@@ -131,3 +133,20 @@ export class ConversationQueryDto {
   after?: number;
 }
 
+
+const SNAPSHOT_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${PAIR_SNAPSHOT_MAX_LIMIT}`;
+
+/** `GET /internal/chat/pairs/{a}/{b}/messages?before=ISO&limit=20` (moderation snapshot). */
+export class PairSnapshotQueryDto {
+  @IsOptional()
+  @IsISO8601({ strict: true, strictSeparator: true }, { message: 'before must be an ISO 8601 time' })
+  @IsString({ message: 'before must be an ISO 8601 time' })
+  before?: string;
+
+  @IsOptional()
+  @Transform(digits)
+  @Min(1, { message: SNAPSHOT_LIMIT_MESSAGE })
+  @Max(PAIR_SNAPSHOT_MAX_LIMIT, { message: SNAPSHOT_LIMIT_MESSAGE })
+  @IsInt({ message: SNAPSHOT_LIMIT_MESSAGE })
+  limit: number = REPORT_MESSAGE_SNAPSHOT_SIZE;
+}

@@ -1,0 +1,56 @@
+import { Controller, Get, Param, Query, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import type { PairMessagesSnapshotDto } from '@mate/contracts';
+import { badRequest, InternalCallerGuard, namedQuery, Public } from '@mate/server-kit';
+import { orderedPair } from './chat-db';
+import { isoTime } from './chat-mapper';
+import { UnavailableInterceptor } from './chat-unavailable';
+import { PAIR_SNAPSHOT_SQL, type PairSnapshotRow } from './chat.sql';
+import { PairSnapshotQueryDto } from './dto/chat-requests.dto';
+import { MemberIdPipe } from './member-id.pipe';
+
+/**
+ * `GET /internal/chat/pairs/{a}/{b}/messages?before=ISO&limit=20`: the newest `limit` messages
+ * between two members sent before `before` (default now), oldest first, whether their
+ * conversation is open or closed and including history hidden from them after a re-match.
+ * safety-service keeps them in a report (issue 10). Service to service only: `/internal/**` is
+ * refused without the deployment's internal credential (the kit's middleware, and this guard);
+ * no member token (each report is the caller's to authorize). Not in the API documents.
+ */
+@ApiExcludeController()
+@UseGuards(InternalCallerGuard)
+@UseInterceptors(UnavailableInterceptor)
+@Controller('internal/chat/pairs')
+export class PairSnapshotController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @Get(':a/:b/messages')
+  @Public()
+  async messages(
+    @Param('a', MemberIdPipe) x: string,
+    @Param('b', MemberIdPipe) y: string,
+    @Query() query: PairSnapshotQueryDto,
+  ): Promise<PairMessagesSnapshotDto> {
+    if (x === y) return { messages: [] };
+    const before = query.before === undefined ? new Date() : new Date(query.before);
+    if (Number.isNaN(before.getTime())) throw badRequest('before must be an ISO 8601 time');
+    const [a, b] = orderedPair(x, y);
+    const rows = await namedQuery<PairSnapshotRow>(this.dataSource, 'chat_pair_snapshot', PAIR_SNAPSHOT_SQL, [
+      a,
+      b,
+      before,
+      query.limit,
+    ]);
+    return {
+      messages: rows.reverse().map((m) => ({
+        id: m.id,
+        seq: m.seq,
+        senderId: m.sender_id,
+        recipientId: m.recipient_id,
+        content: m.content,
+        createdAt: isoTime(m.created_at),
+      })),
+    };
+  }
+}
