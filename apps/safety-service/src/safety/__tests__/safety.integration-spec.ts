@@ -1,38 +1,53 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { documentationGaps, OPENAPI_PATH } from '@mate/server-kit';
-import { startServiceTestBed, type ServiceTestBed } from '@mate/server-kit/testing';
-import { AppModule } from '../../app.module';
+import { documentationGaps, EventConsumer, OPENAPI_PATH } from '@mate/server-kit';
+import { startSafetyTestBed, type SafetyTestBed } from '../../__tests__/safety-test-bed';
 
 describe('safety-service (real PostgreSQL and Redis)', () => {
-  let bed: ServiceTestBed;
+  let t: SafetyTestBed;
 
   beforeAll(async () => {
-    bed = await startServiceTestBed((env) => AppModule.forRoot(env), { label: 'safety' });
-  });
+    t = await startSafetyTestBed('safety');
+  }, 30_000);
 
   afterAll(async () => {
-    await bed?.close();
-  });
+    await t?.close();
+  }, 30_000);
 
-  it('migrates its database and is ready', async () => {
-    const tables: { table_name: string }[] = await bed.dataSource.query(
+  it('migrates its database, runs its consumer and evidence worker, and is ready', async () => {
+    const tables: { table_name: string }[] = await t.bed.dataSource.query(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
     );
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['outbox', 'processed_event']));
-    expect((await bed.call('GET', '/health/ready')).status).toBe(200);
+    expect(tables.map((x) => x.table_name)).toEqual(
+      expect.arrayContaining(['outbox', 'processed_event', 'safety_member', 'pair', 'block', 'report']),
+    );
+    expect(t.bed.app.get(EventConsumer).running).toBe(true);
+    const ready = await t.bed.call<{ checks?: Record<string, unknown> }>('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(JSON.stringify(ready.body)).toContain('queue:jobs.safety-evidence');
   });
 
-  it('answers a member with a live session and refuses a visitor without one', async () => {
-    expect((await bed.call('GET', '/api/safety/me')).status).toBe(401);
-    const member = await bed.signIn();
-    const res = await bed.call('GET', '/api/safety/me', { token: member.token });
-    expect(res).toMatchObject({ status: 200, body: { service: 'safety-service', userId: member.userId } });
+  it('needs a live session on every route', async () => {
+    const id = '00000000-0000-4000-8000-000000000001';
+    for (const [method, path] of [
+      ['POST', `/api/safety/block/${id}`],
+      ['DELETE', `/api/safety/block/${id}`],
+      ['GET', '/api/safety/blocked'],
+      ['POST', `/api/safety/report/${id}`],
+      ['POST', `/api/safety/unmatch/${id}`],
+    ]) {
+      expect({ method, path, status: (await t.bed.call(method, path)).status }).toEqual({ method, path, status: 401 });
+    }
   });
 
   it('documents every route it serves (OpenAPI, combined by the gateway at /api/docs)', async () => {
-    const res = await bed.call<OpenAPIObject>('GET', OPENAPI_PATH);
+    const res = await t.bed.call<OpenAPIObject>('GET', OPENAPI_PATH);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.paths)).toEqual(['/api/safety/me']);
-    expect(documentationGaps(bed.app, res.body)).toEqual([]);
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      '/api/safety/block/{userId}',
+      '/api/safety/blocked',
+      '/api/safety/report/{userId}',
+      '/api/safety/unmatch/{userId}',
+    ]);
+    expect(documentationGaps(t.bed.app, res.body)).toEqual([]);
   });
 });
