@@ -194,6 +194,10 @@ export function fakeChat(api: FakeApi, selfId: string, { connectOnCreate = true 
       }
     },
     messages: (userId: string) => conversation(userId).messages,
+    /** The match ends (unmatch or block): the conversation is closed and no longer listed. */
+    end(userId: string) {
+      conversations.delete(userId);
+    },
     /** The other member sends a message: stored, then pushed as new_message. */
     receive(from: string, content: string, { push = true } = {}) {
       const message = store(from, selfId, content, null);

@@ -329,7 +329,7 @@ describe('ChatScreen (/chat/{userId})', () => {
     expect(screen.getByTestId('location')).toHaveTextContent(`/call/${SAM.id}`);
   });
 
-  it('has a safety menu with Unmatch, Block and Report, each saying it arrives with the safety release', async () => {
+  it('has a safety menu with Unmatch, Block and Report, each opening its dialog', async () => {
     chat.match(SAM);
     await openChat();
     await screen.findByRole('heading', { name: 'Sam', level: 1 });
@@ -347,14 +347,22 @@ describe('ChatScreen (/chat/{userId})', () => {
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(toggle).toHaveFocus();
 
-    for (const action of ['Unmatch', 'Block', 'Report']) {
+    for (const [action, title] of [
+      ['Unmatch', 'Unmatch Sam?'],
+      ['Block', 'Block Sam?'],
+      ['Report', 'Report Sam'],
+    ]) {
       await user.click(toggle);
       await user.click(screen.getByRole('menuitem', { name: action }));
-      const dialog = screen.getByRole('dialog', { name: `${action} Sam` });
-      expect(dialog).toHaveTextContent('This arrives with the safety release.');
-      await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+      const dialog = screen.getByRole(action === 'Report' ? 'dialog' : 'alertdialog', { name: title });
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+      expect(toggle).toHaveFocus();
     }
+    expect(api.safety.block).not.toHaveBeenCalled();
+    expect(api.safety.unmatch).not.toHaveBeenCalled();
+    expect(api.safety.report).not.toHaveBeenCalled();
   });
 
   it('sends a visitor without a stored auth token to / (which sends a signed-in member on to the dashboard)', async () => {

@@ -45,7 +45,17 @@ export function SafetyMenu({ userId, name }: { userId: string; name: string }) {
     setOpen(false);
     setChosen(action);
   };
-  const cancel = () => setChosen(null);
+  // Focus comes back to the menu button once a dialog that leaves the member here has closed.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (chosen !== null || !refocus.current) return;
+    refocus.current = false;
+    toggleRef.current?.focus();
+  }, [chosen]);
+  const cancel = () => {
+    refocus.current = true;
+    setChosen(null);
+  };
   const ended = () => {
     setChosen(null);
     reload(userId);
