@@ -6,6 +6,8 @@ import { rootPath } from './lib/workspace';
 /**
  * Issue 7 item 3: the services were reachable by anything on the cluster network. Only the
  * gateway may reach a service, and only the ingress controller the gateway (ADR 0009).
+ * Issue 10: the one service-to-service call, safety-service → chat-service (ADR 0014), is admitted
+ * for that pair alone.
  */
 interface LabelSelector {
   matchLabels?: Record<string, string>;
@@ -45,6 +47,14 @@ function selects(selector: LabelSelector | undefined, labels: Record<string, str
   return byLabels && byExpressions;
 }
 
+/**
+ * Service-to-service calls the policies admit besides the gateway's: callee → its callers
+ * (ADR 0014: safety-service reads chat-service's internal message snapshot for reports).
+ */
+const INTERNAL_CALLERS: Record<string, string[]> = {
+  'chat-service': ['safety-service'],
+};
+
 const K8S = rootPath('k8s');
 const targets: Array<[string, string]> = [
   ['base', path.join(K8S, 'base')],
@@ -75,27 +85,56 @@ describe.each(targets)('k8s %s: network policies', (_target, dir) => {
     expect(gateway).toBeDefined();
   });
 
-  it('every service admits connections from the gateway alone, on its http port', () => {
+  /** The workloads the rules of the policies that select `service` admit, by name, sorted. */
+  const admittedTo = (service: K8sResource) =>
+    [
+      ...new Set(
+        peersOf(r, service).flatMap(({ rule }) =>
+          (rule.from ?? []).flatMap((peer) => appDeployments(r).filter((d) => selects(peer.podSelector, podLabels(d))).map((d) => d.metadata.name)),
+        ),
+      ),
+    ].sort();
+
+  it('every service admits connections from the gateway and its listed internal callers alone, on its http port', () => {
     const services = appDeployments(r).filter((d) => component(d) === 'service');
     expect(services.length).toBeGreaterThan(0);
     for (const service of services) {
       const where = idOf(service);
       expect({ where, policies: ingressPoliciesOf(r, service).length > 0 }).toEqual({ where, policies: true });
+      const allowed = ['gateway', ...(INTERNAL_CALLERS[service.metadata.name] ?? [])];
       for (const { policy, rule } of peersOf(r, service)) {
-        // A rule without `from` admits everyone; a namespaceSelector or ipBlock admits more than the gateway.
+        // A rule without `from` admits everyone; a namespaceSelector or ipBlock admits more than named pods.
         expect({ where, policy, admitsEveryone: !rule.from?.length }).toEqual({ where, policy, admitsEveryone: false });
         for (const peer of rule.from ?? []) {
           const admitted = appDeployments(r).filter((d) => selects(peer.podSelector, podLabels(d))).map((d) => d.metadata.name);
-          expect({ where, policy, namespaceSelector: peer.namespaceSelector, ipBlock: peer.ipBlock, admitted }).toEqual({
+          expect({ where, policy, namespaceSelector: peer.namespaceSelector, ipBlock: peer.ipBlock }).toEqual({
             where,
             policy,
             namespaceSelector: undefined,
             ipBlock: undefined,
-            admitted: ['gateway'],
           });
+          // Each rule names one workload (a selector matching several would admit more than meant).
+          expect({ where, policy, admitted: admitted.length === 1 && allowed.includes(admitted[0]) }).toEqual({ where, policy, admitted: true });
         }
         expect({ where, policy, ports: rule.ports }).toEqual({ where, policy, ports: [{ port: 'http', protocol: 'TCP' }] });
       }
+      expect({ where, admitted: admittedTo(service) }).toEqual({
+        where,
+        admitted: allowed.filter((name) => appDeployments(r).some((d) => d.metadata.name === name)).sort(),
+      });
+    }
+  });
+
+  it('admits safety-service to chat-service (its report snapshot call) and to no other service', () => {
+    const byName = (name: string) => appDeployments(r).find((d) => d.metadata.name === name);
+    const chat = byName('chat-service');
+    expect(chat).toBeDefined();
+    expect(admittedTo(chat as K8sResource)).toContain('safety-service');
+    for (const service of appDeployments(r).filter((d) => component(d) === 'service' && d.metadata.name !== 'chat-service')) {
+      expect({ service: service.metadata.name, admitsSafety: admittedTo(service).includes('safety-service') }).toEqual({
+        service: service.metadata.name,
+        admitsSafety: false,
+      });
     }
   });
 
