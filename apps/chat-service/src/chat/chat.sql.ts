@@ -188,14 +188,16 @@ WITH mine AS (
   SELECT w.other, min(w.after_seq) AS after_seq FROM unnest($2::uuid[], $3::int[]) AS w(other, after_seq) GROUP BY w.other
 ), started AS (
   -- Never before history_from_seq (the history before a re-match is hidden); null stays null
-  -- (nothing after since in a conversation the caller did not name).
+  -- (nothing after since in a conversation the caller did not name). The since probe may land on
+  -- a hidden message (one index probe, as before: no seq filter, which would make it read every
+  -- message of the conversation); every visible message comes later, so the clamp is exact.
   SELECT c.id, c.last_seq, CASE WHEN coalesce(w.after_seq, t.after_seq) IS NULL THEN NULL
                                 ELSE greatest(coalesce(w.after_seq, t.after_seq), c.history_from_seq) END AS after_seq
   FROM mine c
   LEFT JOIN wanted w ON w.other = c.other
   LEFT JOIN LATERAL (
     SELECT m.seq - 1 AS after_seq FROM message m
-    WHERE w.other IS NULL AND m.conversation_id = c.id AND m.seq > c.history_from_seq AND m.created_at > $4::timestamptz
+    WHERE w.other IS NULL AND m.conversation_id = c.id AND m.created_at > $4::timestamptz
     ORDER BY m.created_at, m.seq LIMIT 1
   ) t ON true
 ), counted AS (
