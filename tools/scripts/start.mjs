@@ -83,8 +83,9 @@ try {
   await seeding.seedIfEmpty({ databaseUrl: DATABASE_URL });
   // So the producers republish and every consumer (matching-service's candidates too) holds the members.
   const backfill = await seeding.backfillConsumers({ databases, redisUrl: REDIS_URL, keyPrefix });
-  // On the start that backfilled them, the scoring model learns from the seeded history at once.
-  if (backfill.republished) {
+  // On the start that backfilled them, the scoring model learns from the seeded history at once
+  // (not when only a newly deployed consumer of profile.updated was filled).
+  if (backfill.republished && !backfill.profilesOnly) {
     await seeding.refitScoringModel({ databaseUrl: databases['matching-service'], redisUrl: REDIS_URL, keyPrefix });
   }
 

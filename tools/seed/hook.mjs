@@ -43,6 +43,12 @@ export function seedIfEmpty({ databaseUrl }) {
  */
 export const REPUBLISHERS = ['auth-service', 'profile-service'];
 
+/**
+ * The consumers of profile.updated (libs/contracts EVENT_CATALOGUE, which this plain-Node launcher
+ * cannot import; src/backfill.integration-spec.ts checks that the two agree).
+ */
+export const PROFILE_CONSUMERS = ['matching-service', 'chat-service', 'safety-service'];
+
 /** How long `npm start` waits for every consumer to catch up after a backfill. */
 const CATCH_UP_SECONDS = 120;
 
@@ -52,18 +58,30 @@ const CATCH_UP_SECONDS = 120;
  * earlier backfill was interrupted), run each producer's `republish` (the running services'
  * relays publish the events), then wait until `npm run events -- status` shows every consumer
  * caught up, and print it. Every consumer then holds each seeded member as if they had signed up
- * through the API; a start with nothing to backfill only counts rows.
+ * through the API. When every member reached profile-service but a consumer of profile.updated
+ * holds fewer profiles than profile-service (a consumer deployed after the members, as
+ * safety-service was for an installation of before issue 10), only profile-service republishes.
+ * A start with nothing to backfill only counts rows.
  *
- * options: { databases: { [service]: url } (every producer database), redisUrl, keyPrefix,
- *            waitSeconds }. Resolves { republished, caughtUp }; a failure is reported, never fatal.
+ * options: { databases: { [service]: url } (every producer database, and the consumers' to
+ *            compare), redisUrl, keyPrefix, waitSeconds }. Resolves { republished, caughtUp } (and
+ *            profilesOnly when only profile-service republished); a failure is reported, never fatal.
  */
 export async function backfillConsumers({ databases, redisUrl, keyPrefix, waitSeconds = CATCH_UP_SECONDS }) {
   const say = (line) => process.stdout.write(`[mate] ${line}\n`);
   try {
     const pending = await membersNotDelivered(databases['profile-service']);
-    if (pending === 0) return { republished: false, caughtUp: true };
-    say(`backfilling the event consumers: ${pending} member(s) were written without events (npm run events -- status shows progress)`);
-    for (const service of REPUBLISHERS) {
+    const lagging = pending === 0 ? await consumersMissingProfiles(databases) : [];
+    if (pending === 0 && lagging.length === 0) return { republished: false, caughtUp: true };
+    let republishers = REPUBLISHERS;
+    if (pending > 0) {
+      say(`backfilling the event consumers: ${pending} member(s) were written without events (npm run events -- status shows progress)`);
+    } else {
+      const which = lagging.map((l) => `${l.service} holds ${l.held} of ${l.total}`).join(', ');
+      say(`backfilling profile.updated: ${which} profiles (a consumer deployed after them); profile-service republishes its state`);
+      republishers = ['profile-service'];
+    }
+    for (const service of republishers) {
       const result = await runNode([path.join('dist/apps', service, 'main.js'), 'republish'], {
         DATABASE_URL: databases[service],
         REDIS_URL: redisUrl,
@@ -80,10 +98,38 @@ export async function backfillConsumers({ databases, redisUrl, keyPrefix, waitSe
     );
     process.stdout.write(status.stdout);
     if (status.code !== 0) say(`the consumers had not caught up after ${waitSeconds} s; see npm run events -- status`);
-    return { republished: true, caughtUp: status.code === 0 };
+    return { republished: true, caughtUp: status.code === 0, ...(pending > 0 ? {} : { profilesOnly: true }) };
   } catch (e) {
     say(`the event consumers were not backfilled (${e instanceof Error ? e.message : e}); retry by restarting, or run each producer's republish command`);
     return { republished: false, caughtUp: false };
+  }
+}
+
+/**
+ * The consumers of profile.updated (those with a database in `databases`) that hold fewer profiles
+ * than profile-service: `[{ service, held, total }]`. One count per database; a database whose
+ * consumer has not migrated yet is left out.
+ */
+async function consumersMissingProfiles(databases) {
+  const total = await count(databases['profile-service'], 'SELECT count(*)::int AS n FROM profiles');
+  if (total === 0) return [];
+  const lagging = [];
+  for (const service of PROFILE_CONSUMERS) {
+    if (!databases[service]) continue;
+    const held = await count(databases[service], "SELECT count(*)::int AS n FROM applied_version WHERE aggregate_type = 'profile'").catch(() => null);
+    if (held !== null && held < total) lagging.push({ service, held, total });
+  }
+  return lagging;
+}
+
+async function count(url, sql) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows[0].n;
+  } finally {
+    await client.end();
   }
 }
 

@@ -97,9 +97,14 @@ describe('backfill after seeding (npm start)', () => {
     await Promise.all([...databases.values()].map((db) => db.drop()));
   });
 
-  it('starts the producers and every deployed consumer of what they republish', () => {
+  it('starts the producers and every deployed consumer of what they republish; hook.mjs knows the consumers of profile.updated', async () => {
     expect(SERVICES).toEqual(expect.arrayContaining(['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service']));
     expect(PROFILE_CONSUMERS).toEqual(expect.arrayContaining(['matching-service', 'chat-service', 'safety-service']));
+    // The launcher cannot import the catalogue: its copy must be the catalogue's.
+    const hook = `file://${path.join(ROOT, 'tools/seed/hook.mjs')}`;
+    const r = await run(process.execPath, ['--input-type=module', '-e', `import { PROFILE_CONSUMERS } from '${hook}'; process.stdout.write(JSON.stringify(PROFILE_CONSUMERS));`]);
+    expect(r.code).toBe(0);
+    expect([...JSON.parse(r.stdout)].sort()).toEqual([...EVENT_CATALOGUE['profile.updated'].consumers].sort());
   });
 
   it('delivers every seeded member to profile-service once, leaves the profiles as seeded, and ends caught up', async () => {
@@ -160,5 +165,28 @@ describe('backfill after seeding (npm start)', () => {
     // A later start finds nothing to backfill and republishes nothing.
     expect((await backfill(options)).result).toEqual({ republished: false, caughtUp: true });
     expect(await query(auth.url, "SELECT count(*)::int AS n FROM outbox WHERE kind = 'event'")).toEqual([{ n: 2 * MEMBERS }]);
+  });
+
+  it('fills a consumer of profile.updated deployed after the members: profile-service alone republishes', async () => {
+    // The last consumer in the catalogue (safety-service today) as if it had just been deployed:
+    // it never applied a profile.
+    const late = PROFILE_CONSUMERS[PROFILE_CONSUMERS.length - 1];
+    await query(dbUrl(late), "DELETE FROM applied_version WHERE aggregate_type = 'profile'");
+    const options = {
+      databases: Object.fromEntries(SERVICES.map((svc) => [svc, dbUrl(svc)])),
+      redisUrl: ns.url,
+      keyPrefix: ns.prefix,
+      waitSeconds: 60,
+    };
+    const run1 = await backfill(options);
+    expect(run1.result).toEqual({ republished: true, caughtUp: true, profilesOnly: true });
+    expect(run1.stdout).toContain(`${late} holds 0 of ${MEMBERS}`);
+    expect(run1.stdout).toContain(`profile-service: republished ${MEMBERS} profile.updated and ${MEMBERS} preferences.updated event(s)`);
+    expect(run1.stdout).not.toContain('auth-service: republished');
+    const applied = await query<{ n: number }>(dbUrl(late), "SELECT count(DISTINCT aggregate_id)::int AS n FROM applied_version WHERE aggregate_type = 'profile'");
+    expect(applied).toEqual([{ n: MEMBERS }]);
+    // auth-service published nothing more; the next start has nothing to do.
+    expect(await query(dbUrl('auth-service'), "SELECT count(*)::int AS n FROM outbox WHERE kind = 'event'")).toEqual([{ n: 2 * MEMBERS }]);
+    expect((await backfill(options)).result).toEqual({ republished: false, caughtUp: true });
   });
 });
