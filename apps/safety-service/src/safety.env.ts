@@ -16,6 +16,15 @@ export class SafetyEnv extends DatabaseEnv {
   @Max(30_000)
   SAFETY_CHAT_TIMEOUT_MS = 2_000;
 
+  /**
+   * How often every report whose message snapshot is still pending is tried again (one run per
+   * tick across replicas); each report's own job retries for about 8 minutes before this takes over.
+   */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(100)
+  SAFETY_EVIDENCE_SWEEP_MS = 5 * 60_000;
+
   /** Reports one member may make in an hour, across replicas (Redis). */
   @Transform(({ value }) => Number(value))
   @IsInt()

@@ -1,23 +1,39 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { UnrecoverableError } from 'bullmq';
+import { Queue, UnrecoverableError } from 'bullmq';
 import { isUUID } from 'class-validator';
+import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type SafetyEvidenceJobData } from '@mate/contracts';
-import { HealthRegistry, JobWorker, LOGGER } from '@mate/server-kit';
+import { HealthRegistry, JobWorker, LOGGER, QUEUE_CONNECTION, withTimeout } from '@mate/server-kit';
 import { SafetyEnv } from '../safety.env';
 import { ReportsService, type EvidenceOutcome } from './reports.service';
 
+export const EVIDENCE_SWEEP_SCHEDULER_ID = 'safety-evidence-sweep';
+const KEEP_RUNS = 50;
+const CLOSE_TIMEOUT_MS = 5_000;
+
 /**
- * The worker of `jobs.safety-evidence`: fills the message snapshot of a report that was stored
- * while chat-service was down or slow. A failed call throws, so BullMQ retries with the outbox's
- * backoff (EVENT_JOB_OPTIONS: exponential from 1 s, 10 attempts); a failed job stays visible and
- * `npm run events -- redrive` re-drives it. Off when WORKERS=off.
+ * The worker of `jobs.safety-evidence`, which fills the message snapshot of a report stored while
+ * chat-service was down or slow:
+ *
+ * - a report's own job (`{ reportId }`, written in the report's transaction): a failed call throws,
+ *   so BullMQ retries it with the outbox's backoff (exponential from 1 s, 10 attempts, about 8 min);
+ * - the sweep (`{ sweep: true }`), a BullMQ job scheduler (one run per tick across replicas, like
+ *   matching's refit), retries every report still pending, so a snapshot is filled however long
+ *   chat was away.
+ *
+ * Off when WORKERS=off (API-only replicas, one-off commands).
  */
 @Injectable()
-export class EvidenceWorker extends JobWorker<QueueName.SafetyEvidence, EvidenceOutcome> {
+export class EvidenceWorker extends JobWorker<QueueName.SafetyEvidence, EvidenceOutcome | number> {
+  private scheduler: Queue | null = null;
+  /** Settles once the sweep is scheduled (or that failed and was logged). */
+  ready: Promise<void> = Promise.resolve();
+
   constructor(
-    @Inject(SafetyEnv) env: SafetyEnv,
+    @Inject(SafetyEnv) private readonly env: SafetyEnv,
     private readonly reports: ReportsService,
+    @Inject(QUEUE_CONNECTION) private readonly queueConnection: Redis,
     @Inject(LOGGER) logger: Logger,
     health: HealthRegistry,
   ) {
@@ -35,8 +51,36 @@ export class EvidenceWorker extends JobWorker<QueueName.SafetyEvidence, Evidence
     );
   }
 
-  protected async handle(data: SafetyEvidenceJobData): Promise<EvidenceOutcome> {
-    if (typeof data?.reportId !== 'string' || !isUUID(data.reportId)) throw new UnrecoverableError('no report id');
-    return this.reports.fillEvidence(data.reportId.toLowerCase());
+  override onModuleInit() {
+    if (!this.settings.enabled) return;
+    super.onModuleInit();
+    this.scheduler = new Queue(this.settings.queue, { connection: this.queueConnection, prefix: this.env.KEY_PREFIX });
+    // Redis trouble is reported by the worker and readiness; this queue only schedules.
+    this.scheduler.on('error', () => undefined);
+    // Not awaited: with Redis down, start-up must not wait for it; BullMQ retries the connection.
+    this.ready = this.scheduler
+      .upsertJobScheduler(
+        EVIDENCE_SWEEP_SCHEDULER_ID,
+        { every: this.env.SAFETY_EVIDENCE_SWEEP_MS },
+        { name: EVIDENCE_SWEEP_SCHEDULER_ID, data: { sweep: true }, opts: { removeOnComplete: KEEP_RUNS, removeOnFail: KEEP_RUNS } },
+      )
+      .then(
+        () => undefined,
+        (err: unknown) => this.logger.warn({ err }, 'could not schedule the report evidence sweep'),
+      );
+  }
+
+  override async onApplicationShutdown() {
+    await super.onApplicationShutdown();
+    const scheduler = this.scheduler;
+    this.scheduler = null;
+    if (scheduler) await withTimeout(scheduler.close(), CLOSE_TIMEOUT_MS).catch(() => undefined);
+  }
+
+  protected async handle(data: SafetyEvidenceJobData): Promise<EvidenceOutcome | number> {
+    if (data && 'sweep' in data && data.sweep === true) return this.reports.sweepEvidence();
+    const reportId = data && 'reportId' in data ? data.reportId : undefined;
+    if (typeof reportId !== 'string' || !isUUID(reportId)) throw new UnrecoverableError('no report id');
+    return this.reports.fillEvidence(reportId.toLowerCase());
   }
 }

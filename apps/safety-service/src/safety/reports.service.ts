@@ -18,6 +18,9 @@ import { ReportEvidence } from './report-evidence';
 import { SafetyRateLimiter } from './safety-rate-limits';
 import { memberText } from './safety-text';
 
+/** Pending reports one sweep run fills at most. */
+export const EVIDENCE_SWEEP_BATCH = 200;
+
 /** What a snapshot job did: filled the messages, found them filled, or found no report. */
 export type EvidenceOutcome = 'filled' | 'already-complete' | 'no-report';
 
@@ -108,6 +111,22 @@ export class ReportsService {
       [reportId, JSON.stringify(messages), this.clock.now()],
     );
     return 'filled';
+  }
+
+  /**
+   * The sweep: every report still pending, oldest first (at most EVIDENCE_SWEEP_BATCH a run).
+   * Stops at the first failure (chat is away: the next run tries again); answers how many it filled.
+   */
+  async sweepEvidence(): Promise<number> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM report WHERE messages_status = 'pending' ORDER BY created_at LIMIT $1`,
+      [EVIDENCE_SWEEP_BATCH],
+    );
+    let filled = 0;
+    for (const { id } of rows) {
+      if ((await this.fillEvidence(id)) === 'filled') filled += 1;
+    }
+    return filled;
   }
 
   private async reportedRecently(manager: EntityManager, reporterId: string, reportedId: string, now: Date): Promise<boolean> {

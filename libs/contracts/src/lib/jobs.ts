@@ -31,10 +31,12 @@ export interface EmailJobData {
   vars?: Record<string, string>;
 }
 
-/** The report whose message snapshot is still pending. */
-export interface SafetyEvidenceJobData {
-  reportId: string;
-}
+/**
+ * The report whose message snapshot is still pending; or `{ sweep: true }`, the scheduled pass
+ * that retries every report still pending (one whose own job ran out of attempts while chat was
+ * away for long).
+ */
+export type SafetyEvidenceJobData = { reportId: string } | { sweep: true };
 
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;

@@ -33,7 +33,7 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
   let t: SafetyTestBed;
 
   beforeAll(async () => {
-    t = await startSafetyTestBed('safety_reports', { env: { SAFETY_CHAT_TIMEOUT_MS: '400' } });
+    t = await startSafetyTestBed('safety_reports', { env: { SAFETY_CHAT_TIMEOUT_MS: '400', SAFETY_EVIDENCE_SWEEP_MS: '300' } });
   }, 30_000);
 
   afterAll(async () => {
@@ -240,6 +240,26 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
     );
     expect(filled.messages?.map((m) => m.content)).toEqual(['before the report']);
   }, 30_000);
+
+  it('fills a report whose own job ran out of attempts on the next sweep', async () => {
+    const ann = await t.member();
+    const bob = await t.member();
+    t.chat.say(ann, bob, 'kept for the moderators', 3);
+    // As a report stored while chat was away for longer than its job's retries: pending, no job left.
+    const [{ id }] = await t.bed.dataSource.query(
+      `INSERT INTO report (id, reporter_id, reported_id, reason, created_at, messages_status)
+       VALUES (gen_random_uuid(), $1, $2, 'spam', now(), 'pending') RETURNING id`,
+      [ann.userId, bob.userId],
+    );
+    const filled = await waitFor(
+      async () => {
+        const report = await stored(id);
+        return report.messages_status === 'complete' ? report : null;
+      },
+      { timeoutMs: 10_000, what: 'the sweep to fill the snapshot' },
+    );
+    expect(filled.messages?.map((m) => m.content)).toEqual(['kept for the moderators']);
+  }, 20_000);
 
   it('does not wait for a slow chat longer than its timeout', async () => {
     const ann = await t.member();
