@@ -306,6 +306,39 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     expect((await send(annSocket, bob, 'after')).seq).toBe(2);
   });
 
+  it('ends closed whichever of a block and its pair\'s match.created commits first, when they race', async () => {
+    const pairs: [ChatMember, ChatMember][] = [];
+    for (let i = 0; i < 8; i++) pairs.push([await bed.member(`A${i}`), await bed.member(`B${i}`)]);
+    const matchedAt = iso(Date.now() - 1_000);
+    const outcomes = await Promise.all(
+      pairs.flatMap(([x, y], i) => {
+        const matchId = randomUUID();
+        const both = [block(x, y, 1, { endedMatchId: i % 2 ? matchId : null }), matchCreated(x, y, matchId, matchedAt)];
+        return i % 2 ? both : both.reverse();
+      }),
+    );
+    expect(outcomes.every((o) => o === 'handled')).toBe(true);
+    for (const [x, y] of pairs) {
+      const rows = await bed.chat.dataSource.query(
+        'SELECT closed_at IS NOT NULL AS closed FROM conversation WHERE member_a = $1 AND member_b = $2',
+        orderedPairOf(x.userId, y.userId),
+      );
+      expect(rows).toEqual([{ closed: true }]);
+      expect(await listed(x)).toEqual([]);
+    }
+  });
+
+  it('skips a pair event it cannot read (no pair named), and fails closed on a block whose state is unreadable', async () => {
+    const [ann, bob] = await bed.pair();
+    const annSocket = await bed.connect(ann);
+    const unreadable = { ...pairOf(ann, bob), userIds: ['x', 'y'], blockedBy: [ann.userId], blockerId: ann.userId, blockedId: bob.userId, endedMatchId: null, blockedAt: iso() };
+    expect(await bed.deliver('user.blocked', unreadable as never, 1)).toBe('handled');
+    expect(await listed(ann)).toEqual([bob.userId]);
+    const noState = { ...pairOf(ann, bob), blockedBy: 'everyone', blockerId: ann.userId, blockedId: bob.userId, endedMatchId: null, blockedAt: iso() };
+    expect(await bed.deliver('user.blocked', noState as never, 2)).toBe('handled');
+    await expectClosedFor(ann, annSocket, bob);
+  });
+
   it('serves moderators the pair snapshot: newest first cut, oldest first, either id order, closed and hidden history included', async () => {
     const [ann, bob] = [await bed.member('Ann'), await bed.member('Bob')];
     const firstMatch = await bed.match(ann, bob);
