@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, UseInterceptors } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type {
   AuthPrincipal,
@@ -20,14 +20,17 @@ import {
 import { EmptyBodyPipe } from './empty-body.pipe';
 import { MemberIdPipe } from './member-id.pipe';
 import { ReportsService } from './reports.service';
+import { SafetyUnavailableInterceptor } from './safety-unavailable';
 import { UnmatchService } from './unmatch.service';
 
 /**
  * Safety for the signed-in member (spec 000 §7): block, unblock, the blocked list, report and
  * unmatch. Every route needs a live session (global guard) and acts only as the caller: the other
- * member is the path's id, the acting member always the session's.
+ * member is the path's id, the acting member always the session's. A failure that is not a
+ * refusal is 503, safe to retry.
  */
 @ApiTags('safety')
+@UseInterceptors(SafetyUnavailableInterceptor)
 @Controller('api/safety')
 export class SafetyController {
   constructor(
@@ -39,7 +42,7 @@ export class SafetyController {
   @Post('block/:userId')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: BlockedUserResponseDto, description: 'The block (the same one again for a repeated block); it also unmatches' })
-  @ApiErrors(400, 404, 429)
+  @ApiErrors(400, 404, 429, 503)
   block(
     @CurrentUser() user: AuthPrincipal,
     @Param('userId', MemberIdPipe) userId: string,
@@ -50,20 +53,21 @@ export class SafetyController {
 
   @Delete('block/:userId')
   @ApiOkResponse({ type: UnblockResultResponseDto, description: 'The match is not restored' })
-  @ApiErrors(400, 429)
+  @ApiErrors(400, 429, 503)
   unblock(@CurrentUser() user: AuthPrincipal, @Param('userId', MemberIdPipe) userId: string): Promise<UnblockResultDto> {
     return this.blocks.unblock(user.userId.toLowerCase(), userId);
   }
 
   @Get('blocked')
   @ApiOkResponse({ type: [BlockedUserResponseDto], description: 'Newest first, at most 1,000' })
+  @ApiErrors(503)
   blocked(@CurrentUser() user: AuthPrincipal): Promise<BlockedUserDto[]> {
     return this.blocks.blockedUsers(user.userId.toLowerCase());
   }
 
   @Post('report/:userId')
   @ApiCreatedResponse({ type: ReportResultResponseDto })
-  @ApiErrors(400, 404, 409, 429)
+  @ApiErrors(400, 404, 409, 429, 503)
   report(
     @CurrentUser() user: AuthPrincipal,
     @Param('userId', MemberIdPipe) userId: string,
@@ -75,7 +79,7 @@ export class SafetyController {
   @Post('unmatch/:userId')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: UnmatchResultResponseDto })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, 503)
   unmatch(
     @CurrentUser() user: AuthPrincipal,
     @Param('userId', MemberIdPipe) userId: string,
