@@ -386,7 +386,7 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     const annSocket = await bed.connect(ann);
     await send(annSocket, bob, 'private');
     const path = `/internal/chat/pairs/${ann.userId}/${bob.userId}/messages`;
-    for (const headers of [{}, { [INTERNAL_TOKEN_HEADER]: 'guess' }]) {
+    for (const headers of [{}, { [INTERNAL_TOKEN_HEADER]: 'guess' }] as Record<string, string>[]) {
       const res = await bed.chat.call('GET', path, { headers });
       expect(res.status).toBe(403);
       expect(res.body).toEqual(expect.objectContaining({ error: INTERNAL_ONLY_MESSAGE }));
