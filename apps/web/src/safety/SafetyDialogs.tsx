@@ -28,7 +28,10 @@ export interface SafetyDialogProps {
   onDone: () => void;
 }
 
-const REASON_OPTIONS = REPORT_REASONS.map((reason) => ({ value: reason, label: REPORT_REASON_LABELS[reason] }));
+const REASON_OPTIONS = REPORT_REASONS.map((reason) => ({
+  value: reason,
+  label: REPORT_REASON_LABELS[reason],
+}));
 
 function ErrorLine({ error }: { error: string | null }) {
   if (!error) return null;
@@ -91,14 +94,20 @@ export function BlockDialog({ userId, name, onCancel, onDone }: SafetyDialogProp
   const { succeeded, succeed, finish } = useSuccessThen(BLOCK_RELOAD_DELAY_MS, onDone);
   const busy = block.isPending;
 
-  if (succeeded) return <SuccessDialog title={SafetyTexts.userBlocked} body={SafetyTexts.userBlockedBody} onClose={finish} />;
+  if (succeeded)
+    return (
+      <SuccessDialog title={SafetyTexts.userBlocked} body={SafetyTexts.userBlockedBody} onClose={finish} />
+    );
 
   const confirm = () => {
     if (busy) return;
     setError(null);
     block.mutate(
       { userId, reason: reason.trim() || undefined },
-      { onSuccess: succeed, onError: (failure) => setError(displayMessage(failure, SafetyMessages.blockFailed)) },
+      {
+        onSuccess: succeed,
+        onError: (failure) => setError(displayMessage(failure, SafetyMessages.blockFailed)),
+      },
     );
   };
 
@@ -112,7 +121,15 @@ export function BlockDialog({ userId, name, onCancel, onDone }: SafetyDialogProp
       onClose={() => {
         if (!busy) onCancel();
       }}
-      footer={<Footer busy={busy} confirmLabel={SafetyTexts.block} tone="danger" onCancel={onCancel} onConfirm={confirm} />}
+      footer={
+        <Footer
+          busy={busy}
+          confirmLabel={SafetyTexts.block}
+          tone="danger"
+          onCancel={onCancel}
+          onConfirm={confirm}
+        />
+      }
     >
       <Textarea
         label="Reason (optional)"
@@ -188,7 +205,13 @@ export function ReportDialog({ userId, name, onCancel, onDone }: SafetyDialogPro
   const busy = report.isPending;
 
   if (succeeded) {
-    return <SuccessDialog title={SafetyTexts.reportSubmitted} body={SafetyTexts.reportSubmittedBody} onClose={finish} />;
+    return (
+      <SuccessDialog
+        title={SafetyTexts.reportSubmitted}
+        body={SafetyTexts.reportSubmittedBody}
+        onClose={finish}
+      />
+    );
   }
 
   const confirm = () => {
@@ -196,7 +219,10 @@ export function ReportDialog({ userId, name, onCancel, onDone }: SafetyDialogPro
     setError(null);
     report.mutate(
       { userId, reason, details: details.trim() || undefined },
-      { onSuccess: succeed, onError: (failure) => setError(displayMessage(failure, SafetyMessages.reportFailed)) },
+      {
+        onSuccess: succeed,
+        onError: (failure) => setError(displayMessage(failure, SafetyMessages.reportFailed)),
+      },
     );
   };
 
@@ -209,7 +235,15 @@ export function ReportDialog({ userId, name, onCancel, onDone }: SafetyDialogPro
       onClose={() => {
         if (!busy) onCancel();
       }}
-      footer={<Footer busy={busy} confirmLabel="Submit Report" tone="danger" onCancel={onCancel} onConfirm={confirm} />}
+      footer={
+        <Footer
+          busy={busy}
+          confirmLabel="Submit Report"
+          tone="danger"
+          onCancel={onCancel}
+          onConfirm={confirm}
+        />
+      }
     >
       <Select
         label="Reason"

@@ -53,7 +53,10 @@ describe('Chat safety menu: Block, Unmatch and Report (spec 000 §4 Safety actio
 
   beforeEach(() => {
     api = signedInApi();
-    api.profile.getUserProfile.mockResolvedValue({ ...aProfile({ userId: SAM.id, name: 'Sam' }), id: 'p-sam' });
+    api.profile.getUserProfile.mockResolvedValue({
+      ...aProfile({ userId: SAM.id, name: 'Sam' }),
+      id: 'p-sam',
+    });
     chat = fakeChat(api, selfId);
     chat.match(SAM, [{ from: 'them', content: 'hello' }]);
     chat.match(LEE);
@@ -207,14 +210,11 @@ describe('Chat safety menu: Block, Unmatch and Report (spec 000 §4 Safety actio
     const dialog = screen.getByRole('dialog', { name: 'Report Sam' });
     const reason = within(dialog).getByRole('combobox', { name: 'Reason' });
     expect(reason).toHaveValue('inappropriate_content');
-    expect(within(reason).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Inappropriate content',
-      'Harassment',
-      'Fake profile',
-      'Spam',
-      'Underage',
-      'Other',
-    ]);
+    expect(
+      within(reason)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Inappropriate content', 'Harassment', 'Fake profile', 'Spam', 'Underage', 'Other']);
     await user.selectOptions(reason, 'Harassment');
     const details = within(dialog).getByRole('textbox', { name: 'Details (optional)' });
     expect(details).toHaveAttribute('maxLength', String(REPORT_DETAILS_MAX_LENGTH));
@@ -229,7 +229,12 @@ describe('Chat safety menu: Block, Unmatch and Report (spec 000 §4 Safety actio
     expect(api.safety.report).toHaveBeenCalledTimes(1);
 
     vi.useFakeTimers();
-    request.resolve({ id: 'r1', reportedId: SAM.id, reason: 'harassment', createdAt: '2026-11-23T10:00:00.000Z' });
+    request.resolve({
+      id: 'r1',
+      reportedId: SAM.id,
+      reason: 'harassment',
+      createdAt: '2026-11-23T10:00:00.000Z',
+    });
     await elapse();
     const done = screen.getByRole('dialog', { name: 'Report Submitted' });
     expect(done).toHaveTextContent('Thank you for helping keep our community safe');
@@ -258,7 +263,9 @@ describe('Chat safety menu: Block, Unmatch and Report (spec 000 §4 Safety actio
   it("says 'Failed to report user' when the report fails, or the server's own words (one report a day)", async () => {
     api.safety.report
       .mockRejectedValueOnce(new ApiError(SafetyMessages.reportFailed, 503))
-      .mockRejectedValueOnce(new ApiError(SafetyMessages.alreadyReported, 409, SafetyMessages.alreadyReported));
+      .mockRejectedValueOnce(
+        new ApiError(SafetyMessages.alreadyReported, 409, SafetyMessages.alreadyReported),
+      );
     const user = await choose('Report');
     const dialog = screen.getByRole('dialog', { name: 'Report Sam' });
     await user.click(within(dialog).getByRole('button', { name: 'Submit Report' }));

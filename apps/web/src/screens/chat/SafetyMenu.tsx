@@ -96,8 +96,12 @@ export function SafetyMenu({ userId, name }: { userId: string; name: string }) {
       {chosen === SafetyTexts.unmatch && (
         <UnmatchDialog userId={userId} name={name} onCancel={cancel} onDone={ended} />
       )}
-      {chosen === SafetyTexts.block && <BlockDialog userId={userId} name={name} onCancel={cancel} onDone={ended} />}
-      {chosen === SafetyTexts.report && <ReportDialog userId={userId} name={name} onCancel={cancel} onDone={cancel} />}
+      {chosen === SafetyTexts.block && (
+        <BlockDialog userId={userId} name={name} onCancel={cancel} onDone={ended} />
+      )}
+      {chosen === SafetyTexts.report && (
+        <ReportDialog userId={userId} name={name} onCancel={cancel} onDone={cancel} />
+      )}
     </div>
   );
 }

@@ -1,5 +1,10 @@
 import { ApiError } from '@mate/api-client';
-import { REPORT_CLOSE_DELAY_MS, SafetyMessages, type ReportResultDto, type SuggestionDto } from '@mate/contracts';
+import {
+  REPORT_CLOSE_DELAY_MS,
+  SafetyMessages,
+  type ReportResultDto,
+  type SuggestionDto,
+} from '@mate/contracts';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,11 @@
 import { ApiError } from '@mate/api-client';
-import { AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY, SafetyMessages, SafetyTexts, type BlockedUserDto } from '@mate/contracts';
+import {
+  AUTH_TOKEN_KEY,
+  LEGACY_TOKEN_KEY,
+  SafetyMessages,
+  SafetyTexts,
+  type BlockedUserDto,
+} from '@mate/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
