@@ -117,7 +117,10 @@ export interface SafetyTestBed {
   close(): Promise<void>;
 }
 
-/** safety-service on the service test bed (real PostgreSQL and Redis) with the chat stub as its CHAT_SERVICE_URL. */
+/**
+ * safety-service on the service test bed (real PostgreSQL and Redis) with the chat stub as its
+ * CHAT_SERVICE_URL (unless `env` names another, e.g. a real chat-service).
+ */
 export async function startSafetyTestBed(label: string, { env = {} }: { env?: TestEnv } = {}): Promise<SafetyTestBed> {
   const chat = new ChatStub();
   await chat.start();
