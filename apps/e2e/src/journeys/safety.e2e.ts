@@ -45,6 +45,33 @@ test("from chat, block → 'User Blocked' → the conversation is gone; Safety l
   await signIn(page, quinn);
   const nav = page.getByRole('navigation', { name: 'Main' });
 
+  // Discover (first: once Riley is unblocked, matching may suggest Riley again): Sage's card has a
+  // Report flag; the report goes in and the card stays.
+  await nav.getByRole('link', { name: 'Discover' }).click();
+  const card = page.getByRole('article', { name: 'Sage, 67' });
+  await expect(card).toBeVisible();
+  await card.getByRole('button', { name: 'Report' }).click();
+  const reportDialog = page.getByRole('dialog', { name: 'Report Sage' });
+  await expect(reportDialog.getByRole('combobox', { name: 'Reason' })).toHaveValue('inappropriate_content');
+  await reportDialog.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Fake profile' });
+  await reportDialog
+    .getByRole('textbox', { name: 'Details (optional)' })
+    .fill('Photos look like a stock model.');
+  await shot(page, 'discover-1280-report-dialog');
+  await reportDialog.getByRole('button', { name: 'Submit Report' }).click();
+  const submitted = page.getByRole('dialog', { name: 'Report Submitted' });
+  await expect(submitted).toContainText('Thank you for helping keep our community safe');
+  await shot(page, 'discover-1280-report-submitted');
+  await expect(submitted).toHaveCount(0);
+  await expect(card).toBeVisible();
+  // The report is on record: a second one within 24 hours is refused.
+  expect(
+    await call('POST', `/api/safety/report/${sage.id}`, { ...quinn, body: { reason: 'spam' } }),
+  ).toMatchObject({
+    status: 409,
+    body: { error: SafetyMessages.alreadyReported },
+  });
+
   // Quinn opens the conversation with Riley from Messages.
   await nav.getByRole('link', { name: /^Messages/ }).click();
   await page.getByRole('link', { name: /Riley/ }).click();
@@ -98,32 +125,6 @@ test("from chat, block → 'User Blocked' → the conversation is gone; Safety l
   expect((await call('GET', '/api/safety/blocked', quinn)).body).toEqual([]);
   // Unblocking does not bring the match back.
   expect((await call('GET', '/api/matches/my-matches', quinn)).body).toEqual([]);
-
-  // Discover: Sage's card has a Report flag; the report goes in and the card stays.
-  await nav.getByRole('link', { name: 'Discover' }).click();
-  const card = page.getByRole('article', { name: 'Sage, 67' });
-  await expect(card).toBeVisible();
-  await card.getByRole('button', { name: 'Report' }).click();
-  const reportDialog = page.getByRole('dialog', { name: 'Report Sage' });
-  await expect(reportDialog.getByRole('combobox', { name: 'Reason' })).toHaveValue('inappropriate_content');
-  await reportDialog.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Fake profile' });
-  await reportDialog
-    .getByRole('textbox', { name: 'Details (optional)' })
-    .fill('Photos look like a stock model.');
-  await shot(page, 'discover-1280-report-dialog');
-  await reportDialog.getByRole('button', { name: 'Submit Report' }).click();
-  const submitted = page.getByRole('dialog', { name: 'Report Submitted' });
-  await expect(submitted).toContainText('Thank you for helping keep our community safe');
-  await shot(page, 'discover-1280-report-submitted');
-  await expect(submitted).toHaveCount(0);
-  await expect(card).toBeVisible();
-  // The report is on record: a second one within 24 hours is refused.
-  expect(
-    await call('POST', `/api/safety/report/${sage.id}`, { ...quinn, body: { reason: 'spam' } }),
-  ).toMatchObject({
-    status: 409,
-    body: { error: SafetyMessages.alreadyReported },
-  });
 
   expect(violations).toEqual([]);
 });
