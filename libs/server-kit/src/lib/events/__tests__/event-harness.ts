@@ -3,7 +3,7 @@ import { Injectable, type Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import pino from 'pino';
-import type { ServiceName } from '@mate/contracts';
+import { eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
 import type { TestDatabase } from '@mate/testing';
 import { DatabaseEnv } from '../../config/config';
 import { currentRequestId, LOGGER } from '../../logging/logger';
@@ -11,7 +11,7 @@ import { runMigrations } from '../../bootstrap/bootstrap';
 import { ServiceModule } from '../../service.module';
 import { type EventHandlerSet } from '../events.module';
 import { OutboxService } from '../outbox.service';
-import { EventConsumer, type EventHandlers } from '../event-consumer';
+import { EventConsumer, type EventHandler, type EventHandlers } from '../event-consumer';
 
 export type LogLine = Record<string, unknown> & { msg: string; requestId?: string };
 
@@ -34,6 +34,17 @@ export function capturingLogger(service: string, lines: LogLine[]) {
     },
     sink,
   );
+}
+
+/**
+ * The handlers given, and a no-op for every other event the catalogue routes to `service`. These
+ * tests borrow a real service's name, and its consumer refuses to start without a handler for each
+ * event it consumes: the catalogue grows with the product, the kit behaviour under test does not.
+ */
+export function coveringCatalogue(service: ServiceName, handlers: EventHandlers): EventHandlers {
+  const all = { ...handlers } as Record<EventName, EventHandler<EventName> | undefined>;
+  for (const name of eventsConsumedBy(service)) all[name] ??= async () => undefined;
+  return all as EventHandlers;
 }
 
 /** A handler set for the kit's EventsModule from plain functions. */
@@ -89,7 +100,7 @@ export async function startKitService(options: {
         entities: [],
         migrations: [],
         features: [],
-        handlers: options.handlers ? handlerSet(options.handlers) : undefined,
+        handlers: options.handlers ? handlerSet(coveringCatalogue(options.service, options.handlers)) : undefined,
         consumerConcurrency: options.consumerConcurrency,
       }),
     ],
