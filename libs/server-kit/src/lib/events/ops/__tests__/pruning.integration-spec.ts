@@ -11,6 +11,12 @@ import { waitFor } from '../../../../testing/service-app';
 import { ServiceModule } from '../../../service.module';
 import { EventMaintenance, maintenanceQueueName, PRUNE_SCHEDULER_ID, type PruneRun } from '../event-maintenance';
 
+/**
+ * Starting and closing three replicas and waiting for six scheduler ticks take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(60_000);
+
 const EVERY_MS = 250;
 
 describe('pruning of the event tables on a job scheduler', () => {
@@ -90,9 +96,10 @@ describe('pruning of the event tables on a job scheduler', () => {
     const connection = new Redis(ns.url, { maxRetriesPerRequest: null });
     const queue = new Queue(maintenanceQueueName(SERVICES.auth), { connection, prefix: ns.prefix });
     try {
-      // Both replicas upserted the same scheduler: there is one, and both workers listen.
+      // Both replicas upserted the same scheduler: there is one, and both workers listen (a worker
+      // registers its connection on its own time, after the replica's start has returned).
       expect((await queue.getJobSchedulers()).map((s) => s.key)).toEqual([PRUNE_SCHEDULER_ID]);
-      expect(await queue.getWorkersCount()).toBe(2);
+      await waitFor(async () => (await queue.getWorkersCount()) === 2, { what: "both replicas' workers" });
 
       const ds1 = replicas[0].get(DataSource);
       await waitFor(
