@@ -12,6 +12,12 @@ import { KIT_MIGRATIONS } from '../../lib/events/kit-migrations';
 import { ServiceModule } from '../../lib/service.module';
 import { startServiceTestBed, type ServiceTestBed } from '../service-test-bed';
 
+/**
+ * Starting a service (a database, migrations, Nest, a port) and closing it take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(30_000);
+
 class CreateGreetings1800000000000 implements MigrationInterface {
   name = 'CreateGreetings1800000000000';
   async up(q: QueryRunner) {

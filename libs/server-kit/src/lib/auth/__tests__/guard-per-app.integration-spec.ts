@@ -7,6 +7,12 @@ import { CurrentUser } from '../decorators';
 import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
 import { waitFor } from '../../../testing/service-app';
 
+/**
+ * Starting a service (a database, migrations, Nest, a port) and closing it take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(30_000);
+
 @Controller('api/whoami')
 class WhoAmIController {
   @Get()

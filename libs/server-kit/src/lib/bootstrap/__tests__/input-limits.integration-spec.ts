@@ -9,6 +9,12 @@ import { ClientErrorMessages, installClientErrorHandler } from '../client-errors
 import { jsonBodyParser, JsonBodyMessages, MAX_JSON_DEPTH } from '../json-body';
 import { probeService } from './probe-service';
 
+/**
+ * Starting a service (a database, migrations, Nest, a port) and closing it take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(30_000);
+
 const SIGN_IN = '/api/probe/sign-in';
 
 /** Sends raw bytes and reads the whole answer (the server closes the connection after it). */

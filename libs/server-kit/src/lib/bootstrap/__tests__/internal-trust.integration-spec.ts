@@ -6,6 +6,12 @@ import { startServiceTestBed, type ServiceTestBed } from '../../../testing/servi
 import { INTERNAL_ONLY_MESSAGE } from '../internal-trust';
 import { PROBE_SIGN_INS_PER_MINUTE, probeService } from './probe-service';
 
+/**
+ * Starting a service (a database, migrations, Nest, a port) and closing it take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(30_000);
+
 const INTERNAL_TOKEN = 'internal-trust-test-credential-0123456789';
 const PEER = /^(::ffff:)?127\.0\.0\.1$/;
 

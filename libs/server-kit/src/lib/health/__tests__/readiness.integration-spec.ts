@@ -9,6 +9,13 @@ import { createQueueConnection } from '../../redis/redis';
 import { HealthRegistry } from '../health';
 import { call, startService, waitFor, type RunningService } from '../../../testing/service-app';
 
+/**
+ * Starting a redis-server and a service, killing and restarting the server, and closing a service
+ * whose connections are reconnecting take seconds on a busy machine (CI runs every project's tests
+ * at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(60_000);
+
 @Module({})
 class BareService {
   static forRoot(env: Record<string, string>): DynamicModule {

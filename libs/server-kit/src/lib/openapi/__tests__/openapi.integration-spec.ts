@@ -10,6 +10,12 @@ import { call, startService, type RunningService } from '../../../testing/servic
 import { ApiErrors, MessageResponseDto } from '../api-docs';
 import { BEARER_AUTH, createServiceDocument, documentationGaps, listControllerRoutes, OPENAPI_PATH } from '../openapi';
 
+/**
+ * Starting a service (a database, migrations, Nest, a port) and closing it take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(30_000);
+
 class NoteDto {
   @ApiProperty({ example: 'hello' })
   @IsString()

@@ -21,6 +21,12 @@ import { RealtimeModule } from '../realtime.module';
 import { SocketEvent, SocketEventRegistry } from '../socket-event';
 import { Roles } from '../../auth/decorators';
 
+/**
+ * Starting a service (a database, migrations, Nest, a port) and closing it take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(30_000);
+
 const JWT_SECRET = 'contexts-integration-secret-0123456789';
 
 function wsContext(client: object, data: unknown = {}) {

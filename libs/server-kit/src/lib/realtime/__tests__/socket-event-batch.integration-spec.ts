@@ -13,6 +13,12 @@ import { RealtimeModule } from '../realtime.module';
 import { SOCKET_EVENT_BATCH_MAX, SOCKET_EVENTS_PATH } from '../realtime.keys';
 import { SocketEvent, type SocketEventBatchItem, type SocketEventBatchResult } from '../socket-event';
 
+/**
+ * Starting a service (a database, migrations, Nest, a port) and closing it take seconds on a busy
+ * machine (CI runs every project's tests at once on 2 CPUs): far over Jest's 5 s default.
+ */
+jest.setTimeout(30_000);
+
 const INTERNAL_TOKEN = 'socket-event-batch-test-credential-0123456789';
 
 class SendDto {
