@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A real SMTP server (maildev) in the test process, on free ports. */
@@ -23,7 +25,18 @@ export interface ReceivedEmail {
   time?: Date;
 }
 
-export async function freePort(): Promise<number> {
+/** Whether this process can listen on 127.0.0.1:`port` right now (it stops listening at once). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port the system picks (listen on port 0). */
+function systemPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -33,6 +46,38 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** The first port of the range the kernel hands out by itself, or null where it cannot be read. */
+function ephemeralPortsStart(): number | null {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(start) ? start : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Ports freePort chooses from lie at or above this one (clear of the well-known and registered services). */
+const OWN_PORTS_FROM = 20_000;
+
+/**
+ * A port that is free now and that the system does not hand out by itself: it lies below the
+ * ephemeral range, from which the kernel picks the port of every listen(0) and every outgoing
+ * connection of every process on the machine. A test that frees its port for a while and takes it
+ * again (a redis-server killed for 30 s and restarted, a service restarted on its port) would
+ * otherwise find it taken by whatever else ran meanwhile (CI runs the projects' tests side by side),
+ * and the restart would fail with EADDRINUSE.
+ */
+export async function freePort(): Promise<number> {
+  const end = ephemeralPortsStart();
+  if (end !== null && end - OWN_PORTS_FROM >= 1_000) {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const port = randomInt(OWN_PORTS_FROM, end);
+      if (await canListen(port)) return port;
+    }
+  }
+  return systemPort();
 }
 
 /** Pulls the first link to `path` out of an email body. */
