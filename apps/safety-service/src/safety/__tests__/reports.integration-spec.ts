@@ -11,6 +11,7 @@ import {
 } from '@mate/contracts';
 import { waitFor } from '@mate/server-kit/testing';
 import { startSafetyTestBed, type SafetyTestBed } from '../../__tests__/safety-test-bed';
+import { EVIDENCE_SWEEP_SCHEDULER_ID } from '../evidence.worker';
 
 interface StoredReport {
   reporter_id: string;
@@ -33,7 +34,7 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
   let t: SafetyTestBed;
 
   beforeAll(async () => {
-    t = await startSafetyTestBed('safety_reports', { env: { SAFETY_CHAT_TIMEOUT_MS: '400', SAFETY_EVIDENCE_SWEEP_MS: '300' } });
+    t = await startSafetyTestBed('safety_reports', { env: { SAFETY_CHAT_TIMEOUT_MS: '400' } });
   }, 30_000);
 
   afterAll(async () => {
@@ -209,6 +210,7 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
     t.chat.say(bob, ann, 'before the report', 2);
     await t.chat.stop();
     let id: string;
+    let jobId: string;
     try {
       const res = await t.api<ReportResultDto>(ann, 'POST', `/api/safety/report/${bob.userId}`, {});
       expect(res.status).toBe(201);
@@ -219,6 +221,7 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
         [id],
       );
       expect(job.body.data).toEqual({ reportId: id });
+      jobId = job.id;
       // The job tried while chat was down, failed, and waits for its retry (backoff).
       await waitFor(async () => ((await evidenceQueue.getJob(job.id))?.attemptsMade ?? 0) >= 1, {
         timeoutMs: 10_000,
@@ -239,6 +242,13 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
       { timeoutMs: 20_000, what: 'the evidence job to fill the snapshot' },
     );
     expect(filled.messages?.map((m) => m.content)).toEqual(['before the report']);
+    // It was the report's own job, retried after its failed attempt.
+    const done = await waitFor(async () => {
+      const job = await evidenceQueue.getJob(jobId);
+      return job?.finishedOn ? job : null;
+    }, { timeoutMs: 10_000, what: 'the evidence job to finish' });
+    expect(done.returnvalue).toBe('filled');
+    expect(done.attemptsMade).toBeGreaterThanOrEqual(2);
   }, 30_000);
 
   it('fills a report whose own job ran out of attempts on the next sweep', async () => {
@@ -251,6 +261,10 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
        VALUES (gen_random_uuid(), $1, $2, 'spam', now(), 'pending') RETURNING id`,
       [ann.userId, bob.userId],
     );
+    // Every replica schedules the same sweep (one id); its job is the one the scheduler would add.
+    const schedulers = await evidenceQueue.getJobSchedulers();
+    expect(schedulers.map((s) => [s.key, s.every])).toEqual([[EVIDENCE_SWEEP_SCHEDULER_ID, 5 * 60_000]]);
+    await evidenceQueue.add(EVIDENCE_SWEEP_SCHEDULER_ID, { sweep: true });
     const filled = await waitFor(
       async () => {
         const report = await stored(id);

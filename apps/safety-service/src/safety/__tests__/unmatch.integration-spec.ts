@@ -88,6 +88,20 @@ describe('unmatch and the matches safety knows (real PostgreSQL and Redis)', () 
     expect(events[1].payload).toMatchObject({ endedMatchId: null, blockedBy: [ann.userId] });
   });
 
+  it('a match arriving while a block commits never survives the block (either order, under the pair lock)', async () => {
+    const pairs = await Promise.all(Array.from({ length: 8 }, async () => [await t.member(), await t.member()] as const));
+    await Promise.all(
+      pairs.map(async ([a, b]) => {
+        const [blocked] = await Promise.all([t.api(a, 'POST', `/api/safety/block/${b.userId}`), t.match(a, b)]);
+        expect(blocked.status).toBe(200);
+      }),
+    );
+    for (const [a, b] of pairs) {
+      expect(await currentMatch(a.userId, b.userId)).toBeNull();
+      expect((await t.api(a, 'POST', `/api/safety/unmatch/${b.userId}`)).status).toBe(404);
+    }
+  });
+
   it('skips an unreadable match.created without failing the consumer', async () => {
     const ann = await t.member();
     expect(
