@@ -4,8 +4,10 @@
 // public API (and the verification link from the mail catcher), the same way a person would, so
 // the data is consistent across every service. Then her past: five matches with seeded members and
 // their conversations (unread, read, long, new), written into matching-service's and chat-service's
-// tables like the seeder's history (a past has no events). Each step is skipped when already
-// done, so later starts change nothing.
+// tables like the seeder's history (a past has no events). And one more match of her past whom she
+// blocked, through the public API (POST /api/safety/block), so every service hears of it as of any
+// block and her Safety screen lists him. Each step is skipped when already done, so later starts
+// change nothing.
 import { log } from './platform.mjs';
 
 export const DEMO_ACCOUNTS = {
@@ -53,6 +55,20 @@ const MATCHING_WAIT_MS = 120_000;
 const MATCHING_POLL_MS = 2_500;
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Whether the demo member has a closed conversation in chat-service's database: a block (or an
+ * unmatch) closed it, so her past's block was made (or she used the safety tools herself).
+ */
+async function hasClosedConversation(chatDbUrl, userId) {
+  return withClient(chatDbUrl, async (db) =>
+    (
+      await db.query('SELECT EXISTS (SELECT 1 FROM conversation WHERE (member_a = $1 OR member_b = $1) AND closed_at IS NOT NULL) AS any', [
+        userId,
+      ])
+    ).rows[0].any,
+  );
+}
 
 /** Whether the demo member has any conversation in chat-service's database (her chats are made once). */
 async function hasConversations(chatDbUrl, userId) {
@@ -225,13 +241,22 @@ const DEMO_CHATS = [
 ];
 
 /**
+ * The match of her past she blocked (her Safety screen's Blocked entry): matched 9 days ago, a
+ * short exchange, then blocked through the API with a reason.
+ */
+const DEMO_BLOCKED = {
+  chat: { matchedAgo: 9 * DAY, count: 5, lastAgo: 8 * DAY, firstWriter: 'them' },
+  reason: 'Pushy and rude after I said I was not ready to meet',
+};
+
+/**
  * Matches of the demo member with seeded members of her queue (not her admirers), each with its
  * conversation: the match in matching-service's tables (both likes and the `match` row, so My
  * Matches, the dashboard and Discover agree) and the conversation with its messages and read
  * state in chat-service's, written straight into the tables like the seeder's (no match.created:
  * it is the past). Skipped when she has any conversation already.
  */
-async function demoChats({ matchingDbUrl, chatDbUrl }, demo, partners) {
+async function demoChats({ matchingDbUrl, chatDbUrl }, demo, partners, plans = DEMO_CHATS) {
   const [{ conversationOf }, { insertConversations }, { uuidFrom }] = await Promise.all([
     import('../../seed/lib/conversations.mjs'),
     import('../../seed/lib/db.mjs'),
@@ -239,8 +264,8 @@ async function demoChats({ matchingDbUrl, chatDbUrl }, demo, partners) {
   ]);
   const now = Date.now();
   const me = { userId: demo.userId, name: DEMO_PROFILE.onboarding.name.split(' ')[0], interests: DEMO_PROFILE.onboarding.interests, location: DEMO_PROFILE.onboarding.location };
-  const made = partners.slice(0, DEMO_CHATS.length).map((p, i) => {
-    const plan = DEMO_CHATS[i];
+  const made = partners.slice(0, plans.length).map((p, i) => {
+    const plan = plans[i];
     const them = { userId: p.id, name: p.name ?? 'there', interests: p.interests ?? [], location: p.location ?? undefined };
     const [a, b] = me.userId < them.userId ? [me, them] : [them, me];
     const mine = a === me ? 0 : 1;
@@ -296,6 +321,22 @@ async function demoChats({ matchingDbUrl, chatDbUrl }, demo, partners) {
 }
 
 /**
+ * Her past's blocked match: written like her other matches (demoChats), then blocked by her
+ * through the public API, so safety-service records the block and tells every service as for
+ * any block: matching ends the match, chat closes and hides the conversation (kept for
+ * moderation), profile-service hides each one's profile from the other. Answers his name.
+ */
+async function demoBlock(urls, gatewayUrl, demo, partner) {
+  await demoChats(urls, demo, [partner], [DEMO_BLOCKED.chat]);
+  const blocked = await until(
+    [200, 201],
+    () => call(`${gatewayUrl}/api/safety/block/${partner.id}`, 'POST', { token: demo.token, body: { reason: DEMO_BLOCKED.reason } }),
+    'demo block',
+  );
+  return blocked.body?.name ?? partner.name ?? 'a seeded member';
+}
+
+/**
  * Prepares the demo member and admin. `authDbUrl` (auth-service's database) names the seeded
  * members who like the demo member; `matchingDbUrl` and `chatDbUrl` (matching-service's and
  * chat-service's) receive her matches with conversations. A failure is reported, never fatal.
@@ -307,23 +348,34 @@ export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, ma
     const stats = await until([200], () => call(`${gatewayUrl}/api/matches/stats`, 'GET', { token: demo.token }), 'demo match stats');
     const wantsAdmirers = stats.body.likesReceived === 0;
     const wantsChats = Boolean(matchingDbUrl && chatDbUrl) && !(await hasConversations(chatDbUrl, demo.userId));
-    if (wantsAdmirers || wantsChats) {
+    const wantsBlock =
+      Boolean(matchingDbUrl && chatDbUrl) &&
+      !(await hasClosedConversation(chatDbUrl, demo.userId)) &&
+      (await until([200], () => call(`${gatewayUrl}/api/safety/blocked`, 'GET', { token: demo.token }), 'demo blocked list')).body.length === 0;
+    if (wantsAdmirers || wantsChats || wantsBlock) {
       const seeded = await seededOf(authDbUrl, await demoQueue(gatewayUrl, demo));
       const admirers = wantsAdmirers ? seeded.slice(0, ADMIRERS) : [];
       if (wantsAdmirers) {
         const liked = await likeDemoMember(gatewayUrl, demo, admirers);
         log(`${liked} seeded members in the demo member's Discover queue like her already: her first likes can match`);
       }
-      if (wantsChats) {
+      if (wantsChats || wantsBlock) {
         // Partners: seeded members of her queue who have not swiped her (so not her admirers).
         const swiped = await withClient(matchingDbUrl, async (db) =>
           new Set(
             (await db.query('SELECT swiper_id::text AS id FROM swipe WHERE target_id = $1', [demo.userId])).rows.map((r) => r.id),
           ),
         );
-        const partners = seeded.filter((m) => !swiped.has(m.id) && !admirers.some((a) => a.id === m.id));
-        const made = await demoChats({ matchingDbUrl, chatDbUrl }, demo, partners);
-        log(`the demo member has ${made} matches with conversations (2 unread, 2 read, 1 new match) in Messages`);
+        let partners = seeded.filter((m) => !swiped.has(m.id) && !admirers.some((a) => a.id === m.id));
+        if (wantsChats) {
+          const made = await demoChats({ matchingDbUrl, chatDbUrl }, demo, partners);
+          log(`the demo member has ${made} matches with conversations (2 unread, 2 read, 1 new match) in Messages`);
+          partners = partners.slice(made);
+        }
+        if (wantsBlock && partners.length > 0) {
+          const name = await demoBlock({ matchingDbUrl, chatDbUrl }, gatewayUrl, demo, partners[0]);
+          log(`the demo member blocked ${name}, a match of 9 days ago: Safety & Privacy lists him`);
+        }
       }
     }
     await call(`${gatewayUrl}/api/auth/logout`, 'POST', { token: demo.token });
