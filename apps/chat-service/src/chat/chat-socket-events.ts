@@ -7,8 +7,8 @@ import {
   type SocketOk,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { LOGGER, SocketEvent } from '@mate/server-kit';
-import { asUnavailable } from './chat-unavailable';
+import { asUnavailable, LOGGER, SocketEvent } from '@mate/server-kit';
+
 import { ConversationsService } from './conversations.service';
 import { MarkAsReadDto, RecipientDto, SendMessageDto, SyncMessagesDto } from './dto/chat-requests.dto';
 import { MessagesService } from './messages.service';

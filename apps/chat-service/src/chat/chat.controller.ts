@@ -7,7 +7,7 @@ import type {
   MarkReadResultDto,
   UnreadCountDto,
 } from '@mate/contracts';
-import { ApiErrors, CurrentUser } from '@mate/server-kit';
+import { ApiErrors, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { ConversationQueryDto } from './dto/chat-requests.dto';
 import {
@@ -16,7 +16,7 @@ import {
   MarkReadResultResponseDto,
   UnreadCountResponseDto,
 } from './dto/chat-responses.dto';
-import { UnavailableInterceptor } from './chat-unavailable';
+
 import { MemberIdPipe } from './member-id.pipe';
 import { MessagesService } from './messages.service';
 

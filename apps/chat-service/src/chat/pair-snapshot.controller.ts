@@ -2,10 +2,10 @@ import { Controller, Get, Param, Query, UseGuards, UseInterceptors } from '@nest
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import type { PairMessagesSnapshotDto } from '@mate/contracts';
-import { badRequest, InternalCallerGuard, namedQuery, Public } from '@mate/server-kit';
+import { badRequest, InternalCallerGuard, namedQuery, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { orderedPair } from './chat-db';
 import { isoTime } from './chat-mapper';
-import { UnavailableInterceptor } from './chat-unavailable';
+
 import { PAIR_SNAPSHOT_SQL, type PairSnapshotRow } from './chat.sql';
 import { PairSnapshotQueryDto } from './dto/chat-requests.dto';
 import { MemberIdPipe } from './member-id.pipe';

@@ -1,8 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { MatchEndedPayload, UserBlockedPayload, UserUnblockedPayload } from '@mate/contracts';
+import {
+  pairBlockStateOf,
+  type MatchEndedPayload,
+  type PairBlockState,
+  type UserBlockedPayload,
+  type UserUnblockedPayload,
+} from '@mate/contracts';
 import { pairLockKey } from '../matching/pair-transaction';
-import { pairBlockStateOf, type PairBlockState } from './pair-state';
 
 /**
  * Safety's pair events in matching (issue 10). The consumer applies only the newest version of

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { UserBlockedPayload, UserUnblockedPayload } from '@mate/contracts';
-import { pairBlockStateOf } from './pair-state';
+import { pairBlockStateOf, type UserBlockedPayload, type UserUnblockedPayload } from '@mate/contracts';
 
 /**
  * Safety's block state in profile-service (issue 10): the pairs of whom at least one blocks the

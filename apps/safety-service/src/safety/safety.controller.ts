@@ -8,7 +8,7 @@ import type {
   UnblockResultDto,
   UnmatchResultDto,
 } from '@mate/contracts';
-import { ApiErrors, CurrentUser } from '@mate/server-kit';
+import { ApiErrors, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
 import { BlocksService } from './blocks.service';
 import { BlockBodyDto, ReportBodyDto } from './dto/safety-requests.dto';
 import {
@@ -20,7 +20,7 @@ import {
 import { EmptyBodyPipe } from './empty-body.pipe';
 import { MemberIdPipe } from './member-id.pipe';
 import { ReportsService } from './reports.service';
-import { SafetyUnavailableInterceptor } from './safety-unavailable';
+
 import { UnmatchService } from './unmatch.service';
 
 /**
@@ -30,7 +30,7 @@ import { UnmatchService } from './unmatch.service';
  * refusal is 503, safe to retry.
  */
 @ApiTags('safety')
-@UseInterceptors(SafetyUnavailableInterceptor)
+@UseInterceptors(UnavailableInterceptor)
 @Controller('api/safety')
 export class SafetyController {
   constructor(
