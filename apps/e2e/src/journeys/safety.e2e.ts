@@ -117,6 +117,10 @@ test("from chat, block → 'User Blocked' → the conversation is gone; Safety l
     page.getByText('If you are in immediate danger, call your local emergency number.'),
   ).toBeVisible();
   await shot(page, 'safety-1280-blocked');
+  // On a phone the entry keeps its Unblock button in reach.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(entry.getByRole('button', { name: 'Unblock Riley' })).toBeInViewport();
+  await shot(page, 'safety-390-blocked');
   await entry.getByRole('button', { name: 'Unblock Riley' }).click();
   await expect(entry).toHaveCount(0);
   await expect(page.getByText("You haven't blocked anyone")).toBeVisible();
