@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, type EntitySubscriberInterface, type QueryRunner } from 'typeorm';
 import { Queue, type JobsOptions } from 'bullmq';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
@@ -84,6 +84,8 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private failures = 0;
   /** A write was nudged while a pass ran. */
   private passWanted = false;
+  /** Transactions that wrote to the outbox and have not committed yet: their commit nudges the relay. */
+  private readonly awaitingCommit = new WeakSet<QueryRunner>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -92,7 +94,21 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit() {
-    if (this.options.relayEnabled) this.schedule(this.options.pollIntervalMs);
+    if (!this.options.relayEnabled) return;
+    // Hears every commit of the service's data source: a transaction that wrote an event has the
+    // relay publish it at once, not at the next poll (a block reaches every service within 1 s).
+    const subscriber: EntitySubscriberInterface = {
+      afterTransactionCommit: ({ queryRunner }) => {
+        if (queryRunner.isTransactionActive || !this.awaitingCommit.has(queryRunner)) return;
+        this.awaitingCommit.delete(queryRunner);
+        setImmediate(() => this.tick());
+      },
+      afterTransactionRollback: ({ queryRunner }) => {
+        if (!queryRunner.isTransactionActive) this.awaitingCommit.delete(queryRunner);
+      },
+    };
+    this.dataSource.subscribers.push(subscriber);
+    this.schedule(this.options.pollIntervalMs);
   }
 
   async onApplicationShutdown() {
@@ -262,10 +278,10 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private nudgeAfterCommit(manager: EntityManager) {
     // While Redis is failing the backoff paces the relay; writes must not hurry it.
     if (!this.options.relayEnabled || this.failures > 0) return;
-    // The row is visible only after the caller's transaction commits; a short delay covers that,
-    // and the poll loop covers anything the nudge misses.
+    // The row is visible only after the caller's transaction commits: the commit nudges (see
+    // onModuleInit), and the poll loop covers anything the nudge misses.
     const runner = manager.queryRunner;
-    if (runner?.isTransactionActive) setTimeout(() => this.tick(), 20).unref();
+    if (runner?.isTransactionActive) this.awaitingCommit.add(runner);
     else setImmediate(() => this.tick());
   }
 
