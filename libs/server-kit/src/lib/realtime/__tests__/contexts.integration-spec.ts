@@ -17,7 +17,7 @@ import { badRequest } from '../../errors/app.exception';
 import { GlobalErrorFilter } from '../../errors/error.filter';
 import { issueSession } from '../../../testing/service-app';
 import { createTestRedisNamespace } from '@mate/testing';
-import { RealtimeModule } from '../realtime.module';
+import { REALTIME_REDIS, RealtimeModule } from '../realtime.module';
 import { SocketEvent, SocketEventRegistry } from '../socket-event';
 import { Roles } from '../../auth/decorators';
 
@@ -128,7 +128,7 @@ describe('the auth guard and error filter outside HTTP', () => {
         }
       } catch (e) {
         // close() rethrows a failed init without closing anything: end the connections here.
-        for (const token of [REDIS, QUEUE_CONNECTION]) ref.get<Redis>(token).disconnect();
+        for (const token of [REDIS, QUEUE_CONNECTION, REALTIME_REDIS]) ref.get<Redis>(token).disconnect();
         throw e;
       }
     }
