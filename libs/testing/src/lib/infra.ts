@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 
@@ -17,8 +20,30 @@ export interface TestInfra {
 
 let infraPromise: Promise<TestInfra> | null = null;
 
+/**
+ * Whether testcontainers could find a container engine at all: the places its strategies look
+ * (DOCKER_HOST, ~/.testcontainers.properties, the Docker sockets). Where there is none, loading
+ * testcontainers to hear so costs ~0.8 s per test file (each one loads it afresh), several seconds
+ * on a busy machine, and it is spent inside the suite's beforeAll.
+ */
+function containerEngineConfigured(): boolean {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return true;
+  if (process.env.DOCKER_HOST) return true;
+  const home = homedir();
+  const places = [
+    join(home, '.testcontainers.properties'),
+    '/var/run/docker.sock',
+    ...(process.env.XDG_RUNTIME_DIR ? [join(process.env.XDG_RUNTIME_DIR, 'docker.sock')] : []),
+    join(home, '.docker', 'run', 'docker.sock'),
+    join(home, '.docker', 'desktop', 'docker.sock'),
+    join('/run', 'user', String(userInfo().uid), 'docker.sock'),
+  ];
+  return places.some((place) => existsSync(place));
+}
+
 async function containerEngineAvailable(): Promise<boolean> {
   if (process.env.TESTCONTAINERS === 'off') return false;
+  if (!containerEngineConfigured()) return false;
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
     await getContainerRuntimeClient();
