@@ -7,14 +7,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import {
-  EVENT_CATALOGUE,
-  eventQueueName,
-  eventsConsumedBy,
-  SERVICES,
-  type ServiceName,
-  type UserRegisteredPayload,
-} from '@mate/contracts';
+import { EVENT_CATALOGUE, eventQueueName, eventsConsumedBy, SERVICES, type ServiceName, type UserRegisteredPayload } from '@mate/contracts';
 import {
   DatabaseEnv,
   EventConsumer,
@@ -39,9 +32,7 @@ let refuse = false;
 @Injectable()
 class Registrations implements EventHandlerSet {
   handlers() {
-    const ignored = Object.fromEntries(
-      eventsConsumedBy(SERVICES.profile).map((name) => [name, async () => undefined]),
-    );
+    const ignored = Object.fromEntries(eventsConsumedBy(SERVICES.profile).map((name) => [name, async () => undefined]));
     return {
       ...ignored,
       'user.registered': async (payload: UserRegisteredPayload, manager: EntityManager) => {
@@ -71,14 +62,7 @@ describe('npm run events', () => {
         ServiceModule.forRoot({
           service,
           envClass: DatabaseEnv,
-          env: {
-            DATABASE_URL: db.url,
-            REDIS_URL: ns.url,
-            KEY_PREFIX: ns.prefix,
-            OUTBOX_RELAY: 'off',
-            WORKERS: 'off',
-            LOG_LEVEL: 'silent',
-          },
+          env: { DATABASE_URL: db.url, REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, OUTBOX_RELAY: 'off', WORKERS: 'off', LOG_LEVEL: 'silent' },
           entities: [],
           migrations: [],
           features: [HandlersHost],
@@ -163,9 +147,7 @@ describe('npm run events', () => {
     expect(before.outboxes.find((o) => o.service === SERVICES.auth)).toMatchObject({ unpublished: 2 });
     expect(before.outboxes.find((o) => o.service === SERVICES.profile)).toMatchObject({ unpublished: 0 });
     // Every consumer of the catalogue, today's and later ones, has a row; those not deployed yet are marked so.
-    const everyConsumer = new Set(
-      Object.values(EVENT_CATALOGUE).flatMap((e) => [...e.consumers, ...e.later]),
-    );
+    const everyConsumer = new Set(Object.values(EVENT_CATALOGUE).flatMap((e) => [...e.consumers, ...e.later]));
     expect(before.consumers.map((c) => c.consumer).sort()).toEqual([...everyConsumer].sort());
     expect(before.consumers.find((c) => c.consumer === SERVICES.admin)?.state).toBe('not-deployed');
 
@@ -181,10 +163,7 @@ describe('npm run events', () => {
     profile.get(EventConsumer).start();
     const after = await statusJson('--wait', '20');
     expect(after.caughtUp).toBe(true);
-    expect(after.consumers.find((c) => c.consumer === SERVICES.profile)).toMatchObject({
-      waiting: 0,
-      state: 'caught-up',
-    });
+    expect(after.consumers.find((c) => c.consumer === SERVICES.profile)).toMatchObject({ waiting: 0, state: 'caught-up' });
 
     const table = await cli('status');
     expect(table.code).toBe(0);
@@ -206,49 +185,31 @@ describe('npm run events', () => {
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual({ consumer: SERVICES.profile, redriven: 1 });
     expect((await statusJson('--wait', '20')).caughtUp).toBe(true);
-    const seen = await profile
-      .get(DataSource)
-      .query('SELECT 1 FROM seen_user WHERE user_id = $1', [body.payload.userId]);
+    const seen = await profile.get(DataSource).query('SELECT 1 FROM seen_user WHERE user_id = $1', [body.payload.userId]);
     expect(seen).toHaveLength(1);
   });
 
   it('replay: re-sends the stored events (from --since) and the consumer applies none twice', async () => {
-    const before: { n: number }[] = await profile
-      .get(DataSource)
-      .query('SELECT count(*)::int AS n FROM seen_user');
+    const before: { n: number }[] = await profile.get(DataSource).query('SELECT count(*)::int AS n FROM seen_user');
     const { code, out } = await cli('replay', SERVICES.profile, '--json');
     expect(code).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ consumer: SERVICES.profile, replayed: 3, since: null });
     expect((await statusJson('--wait', '20')).caughtUp).toBe(true);
     expect(await profile.get(DataSource).query('SELECT count(*)::int AS n FROM seen_user')).toEqual(before);
 
-    const later = await cli(
-      'replay',
-      SERVICES.profile,
-      '--since',
-      new Date(Date.now() + 60_000).toISOString(),
-    );
+    const later = await cli('replay', SERVICES.profile, '--since', new Date(Date.now() + 60_000).toISOString());
     expect(later).toMatchObject({ code: 0 });
     expect(later.out).toContain('profile-service: 0 event(s)');
   });
 
   it('answers a bad command line with the usage and exit status 2, an undeployed consumer with 1', async () => {
-    expect(await cli('restart')).toMatchObject({
-      code: 2,
-      err: expect.stringContaining('Unknown command "restart"'),
-    });
-    expect(await cli('replay', 'nobody')).toMatchObject({
-      code: 2,
-      err: expect.stringContaining('"nobody" consumes no event'),
-    });
+    expect(await cli('restart')).toMatchObject({ code: 2, err: expect.stringContaining('Unknown command "restart"') });
+    expect(await cli('replay', 'nobody')).toMatchObject({ code: 2, err: expect.stringContaining('"nobody" consumes no event') });
     expect(await cli('replay', SERVICES.profile, '--since', 'yesterday')).toMatchObject({
       code: 2,
       err: expect.stringContaining('"yesterday" is not a date'),
     });
-    expect(await cli('redrive')).toMatchObject({
-      code: 2,
-      err: expect.stringContaining('Usage: npm run events'),
-    });
+    expect(await cli('redrive')).toMatchObject({ code: 2, err: expect.stringContaining('Usage: npm run events') });
     expect(await cli('replay', SERVICES.admin)).toMatchObject({
       code: 1,
       err: expect.stringContaining('admin-service is not routed any event yet'),
@@ -256,14 +217,10 @@ describe('npm run events', () => {
   });
 
   it('runs as `npm run events` does, through its launcher, with no build step', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['tools/events/events.cjs', 'status', '--json', ...flags],
-      {
-        cwd: ROOT,
-        env: { ...process.env, NODE_ENV: 'test' },
-      },
-    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['tools/events/events.cjs', 'status', '--json', ...flags], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'test' },
+    });
     const report = JSON.parse(stdout) as StatusReport;
     expect(report.caughtUp).toBe(true);
     expect(report.outboxes.map((o) => o.service).sort()).toEqual([SERVICES.auth, SERVICES.profile]);
