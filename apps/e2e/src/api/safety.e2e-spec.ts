@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { io as connect, type Socket } from 'socket.io-client';
 import {
   ChatMessages,
+  DEPLOYED_SERVICES,
   SAFETY_PROPAGATION_MS,
   SafetyMessages,
   SOCKET_PATH,
@@ -20,8 +21,9 @@ import { call, createMember, GATEWAY, matchMembers, type Member, type MemberSpec
  * running platform, and the cross-service promise: within SAFETY_PROPAGATION_MS (one second) of a
  * block's (or an unmatch's) response, every service honours it in both directions — matching
  * suggests neither to the other and lists no match, chat lists no conversation, answers 404 for
- * its pages and refuses `send_message` (ack error, nothing delivered), typing is not relayed, and
- * profile-service answers 404 for each one's profile to the other (block only). Nothing is slept:
+ * its pages and refuses `send_message` (ack error, nothing delivered), typing is not relayed,
+ * profile-service answers 404 for each one's profile to the other (block only), and calls are
+ * refused once call-service is deployed. Nothing is slept:
  * each condition is probed until it holds, and the time of the last one to hold is measured from
  * the block's response, printed, and compared with the promise.
  *
@@ -44,6 +46,21 @@ const probeDelay = (elapsedMs: number) => (elapsedMs < 1_200 ? 100 : 400);
 const ACK_TIMEOUT_MS = 5_000;
 /** How long a marker may take to arrive (it is relayed at once; this only bounds a broken relay). */
 const MARKER_TIMEOUT_MS = 3_000;
+
+/**
+ * Calls (issue 10: "call-service, once it exists, refuses and ends an active call between them"):
+ * while call-service is only planned the gateway refuses every call event, so the check joins the
+ * block's conditions the day it is deployed (its issue adds the active call that must end).
+ */
+const CALLS_DEPLOYED = DEPLOYED_SERVICES.some((s) => s.name === 'call-service');
+
+/** One call probe: `from` calls `to`; true when refused (an error ack). */
+async function callRefused(from: Live, to: Live): Promise<boolean> {
+  const ack = await emit(from, 'call:initiate', { to: to.member.id, callerName: from.member.name });
+  if (isSocketError(ack)) return true;
+  await emit(from, 'call:end', { to: to.member.id });
+  return false;
+}
 
 type Spec = Omit<MemberSpec, 'city'>;
 const member = (spec: Spec, hue: string) => createMember({ ...spec, city: CITY }, hue, PASSWORD);
@@ -305,6 +322,7 @@ describe('safety across the platform (issue 10)', () => {
     expect([await profileStatus(ash, bo), await profileStatus(bo, ash)]).toEqual([200, 200]);
     expect(await suggested(eli)).toContain(fay.id);
     expect(await suggested(fay)).toContain(eli.id);
+    if (CALLS_DEPLOYED) expect([await callRefused(a, b), await callRefused(b, a)]).toEqual([false, false]);
 
     const block = await timed(() =>
       call<BlockedUserDto>('POST', `/api/safety/block/${bo.id}`, { ...ash, body: { reason: 'rude' } }),
@@ -352,6 +370,9 @@ describe('safety across the platform (issue 10)', () => {
         holds: async () =>
           (await Promise.all([typingDropped(a, b, c), typingDropped(b, a, d)])).every(Boolean),
       },
+      ...(CALLS_DEPLOYED
+        ? [{ name: 'calls refused', since: block.at, holds: () => bothWays(a, b, callRefused) }]
+        : []),
       {
         name: 'profiles 404',
         since: block.at,
