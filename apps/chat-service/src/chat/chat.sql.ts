@@ -29,8 +29,8 @@ export interface MessageRow extends StoredMessage {
  *
  * Parameters: $1 message id, $2 member_a, $3 member_b (the ordered pair), $4 sender, $5 recipient,
  * $6 client id, $7 content, $8 outbox id, $9 message.sent envelope.
- * Answers one row: `conversation` (the locked row with the recipient's read position, or null when
- * the pair has none), `sender_name`, `inserted` (the new message, or null) and `existing` (the
+ * Answers one row: `conversation` (the locked row with the recipient's read position and
+ * history_from_seq, or null when the pair has none), `sender_name`, `inserted` (the new message, or null) and `existing` (the
  * sender's earlier message with this client id, in whichever conversation, or null).
  */
 export const SEND_SQL = `
@@ -69,7 +69,7 @@ WITH conv AS (
       '{payload,sentAt}', to_jsonb(to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
   FROM inserted i, conv
 )
-SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL,
+SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL, 'history_from_seq', c.history_from_seq,
                                  'recipient_read_seq', CASE WHEN c.member_a = $5::uuid THEN c.a_read_seq ELSE c.b_read_seq END)
           FROM conv c) AS conversation,
        (SELECT name FROM chat_member WHERE user_id = $4::uuid) AS sender_name,

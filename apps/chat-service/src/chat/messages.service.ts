@@ -32,7 +32,7 @@ const MAX_SEQ = 2_147_483_647;
 
 /** What the send statement answers (SEND_SQL). */
 interface SendRow {
-  conversation: { id: string; closed: boolean; recipient_read_seq: number } | null;
+  conversation: { id: string; closed: boolean; history_from_seq: number; recipient_read_seq: number } | null;
   sender_name: string | null;
   inserted: StoredMessage | null;
   existing: StoredMessage | null;
@@ -103,10 +103,13 @@ export class MessagesService {
     if (!conversation || conversation.closed) throw forbidden(ChatMessages.notMatched);
     if (row.inserted) return toChatMessage(row.inserted, conversation.recipient_read_seq, row.sender_name);
     // A retry: the sender's earlier message with this client id (read again when a concurrent
-    // send of it committed after this statement's snapshot).
+    // send of it committed after this statement's snapshot). One from the history a re-match hid
+    // (at or before history_from_seq) is not answered again, nor pushed: it is hidden from both.
     const existing =
       row.existing ?? (await namedQuery<StoredMessage>(this.dataSource, 'chat_existing', EXISTING_SQL, [senderId, clientId]))[0];
-    if (!existing || existing.conversation_id !== conversation.id) throw conflict(ChatMessages.clientIdReused);
+    if (!existing || existing.conversation_id !== conversation.id || existing.seq <= conversation.history_from_seq) {
+      throw conflict(ChatMessages.clientIdReused);
+    }
     return toChatMessage(existing, conversation.recipient_read_seq, row.sender_name);
   }
 

@@ -306,6 +306,29 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     expect((await send(annSocket, bob, 'after')).seq).toBe(2);
   });
 
+  it("never answers or pushes a hidden message again: a send after a re-match with a clientId used before it is 409", async () => {
+    const [ann, bob] = [await bed.member('Ann'), await bed.member('Bob')];
+    const firstMatch = await bed.match(ann, bob);
+    const annSocket = await bed.connect(ann);
+    const old = await annSocket.emit('send_message', { recipientId: bob.userId, content: 'hidden after the re-match', clientId: 'old-client-id' });
+    expect(old).toMatchObject({ seq: 1 });
+    expect(await block(bob, ann, 1, { endedMatchId: firstMatch })).toBe('handled');
+    const unblockedAt = Date.now();
+    expect(await unblock(bob, ann, 2, { at: iso(unblockedAt) })).toBe('handled');
+    expect(await matchCreated(ann, bob, randomUUID(), iso(unblockedAt + 5))).toBe('handled');
+
+    const bobSocket = await bed.connect(bob);
+    // A late retry of the old send (or a reused id): not the hidden message, and nothing pushed.
+    const retried = ackError(
+      await annSocket.emit('send_message', { recipientId: bob.userId, content: 'hidden after the re-match', clientId: 'old-client-id' }),
+    );
+    expect(retried.error).toBe(ChatMessages.clientIdReused);
+    expect((await send(annSocket, bob, 'after the re-match')).seq).toBe(2);
+    await bobSocket.next('new_message', (m) => m.content === 'after the re-match');
+    expect(bobSocket.all('new_message').map((m) => m.content)).toEqual(['after the re-match']);
+    expect((await page(bob, ann)).body.messages.map((m) => m.content)).toEqual(['after the re-match']);
+  });
+
   it('ends closed whichever of a block and its pair\'s match.created commits first, when they race', async () => {
     const pairs: [ChatMember, ChatMember][] = [];
     for (let i = 0; i < 8; i++) pairs.push([await bed.member(`A${i}`), await bed.member(`B${i}`)]);
