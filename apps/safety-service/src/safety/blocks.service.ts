@@ -54,6 +54,12 @@ export class BlocksService {
     if (!member) throw notFound(SafetyMessages.memberNotFound);
     return this.dataSource.transaction(async (manager) => {
       const pair = await this.pairs.lock(manager, blockerId, blockedId);
+      // As in the blocked list: nothing of a member who blocks the caller too.
+      const blocksCaller = pair.blockedBy.includes(blockedId);
+      const shown = {
+        name: blocksCaller ? null : member.name,
+        profile_picture: blocksCaller ? null : member.photo,
+      };
       const at = this.clock.now();
       const inserted: { id: string; created_at: Date }[] = await manager.query(
         `INSERT INTO block (id, blocker_id, blocked_id, reason, created_at) VALUES (gen_random_uuid(), $1, $2, $3, $4)
@@ -65,7 +71,7 @@ export class BlocksService {
           'SELECT id, created_at FROM block WHERE blocker_id = $1 AND blocked_id = $2',
           [blockerId, blockedId],
         );
-        return toBlockedUser({ ...existing, blocked_id: blockedId, name: member.name, profile_picture: member.photo });
+        return toBlockedUser({ ...existing, blocked_id: blockedId, ...shown });
       }
       const blockedBy = withBlocker(pair.blockedBy, blockerId, true);
       await this.pairs.setBlockedBy(manager, pair, blockedBy, true, at);
@@ -76,7 +82,7 @@ export class BlocksService {
         endedMatchId: pair.matchId,
         blockedAt: at.toISOString(),
       });
-      return toBlockedUser({ ...inserted[0], blocked_id: blockedId, name: member.name, profile_picture: member.photo });
+      return toBlockedUser({ ...inserted[0], blocked_id: blockedId, ...shown });
     });
   }
 
@@ -84,10 +90,10 @@ export class BlocksService {
   async unblock(blockerId: string, blockedId: string): Promise<UnblockResultDto> {
     if (blockerId === blockedId) return { unblocked: false };
     await this.limits.blockAction(blockerId);
-    const exists: unknown[] = await this.dataSource.query('SELECT 1 FROM block WHERE blocker_id = $1 AND blocked_id = $2', [
-      blockerId,
-      blockedId,
-    ]);
+    const exists: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM block WHERE blocker_id = $1 AND blocked_id = $2',
+      [blockerId, blockedId],
+    );
     if (exists.length === 0) return { unblocked: false };
     return this.dataSource.transaction(async (manager) => {
       const pair = await this.pairs.lock(manager, blockerId, blockedId);
@@ -110,11 +116,18 @@ export class BlocksService {
     });
   }
 
-  /** The caller's blocks, newest first, at most BLOCKED_LIST_MAX. */
+  /**
+   * The caller's blocks, newest first, at most BLOCKED_LIST_MAX. A member who blocks the caller too
+   * is listed without name and photo ('Unknown User'): profile-service refuses them to the caller
+   * (404), and blocking back must not become a way to watch the blocker's profile.
+   */
   async blockedUsers(blockerId: string): Promise<BlockedUserDto[]> {
     const rows: BlockListRow[] = await this.dataSource.query(
-      `SELECT b.id, b.blocked_id, b.created_at, m.name, m.profile_picture
-         FROM block b LEFT JOIN safety_member m ON m.user_id = b.blocked_id
+      `SELECT b.id, b.blocked_id, b.created_at,
+              CASE WHEN r.id IS NULL THEN m.name END AS name, CASE WHEN r.id IS NULL THEN m.profile_picture END AS profile_picture
+         FROM block b
+         LEFT JOIN safety_member m ON m.user_id = b.blocked_id
+         LEFT JOIN block r ON r.blocker_id = b.blocked_id AND r.blocked_id = b.blocker_id
         WHERE b.blocker_id = $1
         ORDER BY b.created_at DESC, b.id DESC
         LIMIT $2`,

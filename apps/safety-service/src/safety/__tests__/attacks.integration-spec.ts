@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { SafetyMessages, type BlockedUserDto, type ReportResultDto } from '@mate/contracts';
+import { call } from '@mate/server-kit/testing';
+import { startSafetyTestBed, type SafetyMember, type SafetyTestBed } from '../../__tests__/safety-test-bed';
+
+/**
+ * The routes as an attacker uses them (review of issue 10): hostile bodies, forged and re-spelled
+ * ids, probing across a block, a poisoned snapshot. Every refusal is a 4xx `{ error }`, never a
+ * 500 or a 503, and nothing is stored by a refused request.
+ */
+describe('safety under attack (real PostgreSQL and Redis; chat played by a real HTTP stub)', () => {
+  let t: SafetyTestBed;
+
+  beforeAll(async () => {
+    t = await startSafetyTestBed('safety_attacks', { env: { SAFETY_CHAT_TIMEOUT_MS: '400' } });
+  }, 30_000);
+
+  afterAll(async () => {
+    await t?.close();
+  }, 30_000);
+
+  const raw = (member: SafetyMember, method: string, path: string, body: string) =>
+    call(t.bed.url, method, path, { token: member.token, raw: body });
+
+  const countRows = async (table: 'block' | 'report', memberId: string): Promise<number> => {
+    const column = table === 'block' ? 'blocker_id' : 'reporter_id';
+    const [row] = await t.bed.dataSource.query(
+      `SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`,
+      [memberId],
+    );
+    return row.n;
+  };
+
+  it('refuses non-text reasons and details (null, numbers, arrays, objects) with a 400, storing nothing', async () => {
+    const ann = await t.member();
+    const bob = await t.member();
+    for (const reason of [null, 42, true, ['rude'], { toString: 'rude' }]) {
+      const res = await t.api(ann, 'POST', `/api/safety/block/${bob.userId}`, { reason });
+      expect({ reason, status: res.status, hasError: typeof res.body.error === 'string' }).toEqual({
+        reason,
+        status: 400,
+        hasError: true,
+      });
+    }
+    for (const body of [
+      { details: null },
+      { details: 7 },
+      { details: ['a'] },
+      { details: { a: 1 } },
+      { reason: null },
+      { reason: ['spam'] },
+      { reason: 'SPAM' },
+      { reason: 'spam ' },
+    ]) {
+      const res = await t.api(ann, 'POST', `/api/safety/report/${bob.userId}`, body);
+      expect({ body, status: res.status, hasError: typeof res.body.error === 'string' }).toEqual({
+        body,
+        status: 400,
+        hasError: true,
+      });
+    }
+    expect(await countRows('block', ann.userId)).toBe(0);
+    expect(await countRows('report', ann.userId)).toBe(0);
+  });
+
+  it('refuses bodies that are not one JSON object, and prototype keys, with a 400', async () => {
+    const ann = await t.member();
+    const bob = await t.member();
+    for (const body of [
+      '[]',
+      '[{"reason":"spam"}]',
+      '"spam"',
+      '42',
+      'null',
+      '{"__proto__":{"reason":"spam"}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      '{"reason":"spam"',
+    ]) {
+      for (const path of [
+        `/api/safety/block/${bob.userId}`,
+        `/api/safety/report/${bob.userId}`,
+        `/api/safety/unmatch/${bob.userId}`,
+      ]) {
+        const res = await raw(ann, 'POST', path, body);
+        expect({ body, path, status: res.status }).toEqual({
+          body,
+          path,
+          status: res.status >= 400 && res.status < 500 ? res.status : 'not 4xx',
+        });
+      }
+    }
+    expect(await countRows('block', ann.userId)).toBe(0);
+    expect(await countRows('report', ann.userId)).toBe(0);
+  });
+
+  it('keeps hostile text inert: NUL, controls, bidi overrides stripped; invisible-only details kept as none; raw size capped', async () => {
+    const ann = await t.member();
+    const bob = await t.member();
+    const carl = await t.member();
+    const res = await t.api<ReportResultDto>(ann, 'POST', `/api/safety/report/${bob.userId}`, {
+      details: '\u0000evil\u202Etxt.exe\u0007\u001b[31m',
+    });
+    expect(res.status).toBe(201);
+    const [row] = await t.bed.dataSource.query('SELECT details FROM report WHERE id = $1', [res.body.id]);
+    expect(row.details).toBe('eviltxt.exe[31m');
+
+    const blank = await t.api<ReportResultDto>(ann, 'POST', `/api/safety/report/${carl.userId}`, {
+      details: '\u200B\u202E\u0000 ',
+    });
+    expect(blank.status).toBe(201);
+    const [blankRow] = await t.bed.dataSource.query('SELECT details FROM report WHERE id = $1', [
+      blank.body.id,
+    ]);
+    expect(blankRow.details).toBeNull();
+
+    const block = await t.api(ann, 'POST', `/api/safety/block/${carl.userId}`, { reason: 'x\u0000y' });
+    expect(block.status).toBe(200);
+
+    const dave = await t.member();
+    expect(
+      await t.api(ann, 'POST', `/api/safety/report/${dave.userId}`, { details: 'a'.repeat(4_001) }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: SafetyMessages.detailsTooLong },
+    });
+  });
+
+  it('treats upper-case and lower-case spellings of one id as one member: one block, one report a day, no self-block', async () => {
+    const ann = await t.member();
+    const bob = await t.member();
+    const upper = bob.userId.toUpperCase();
+    const [first, second] = await Promise.all([
+      t.api<BlockedUserDto>(ann, 'POST', `/api/safety/block/${upper}`),
+      t.api<BlockedUserDto>(ann, 'POST', `/api/safety/block/${bob.userId}`),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(first.body.id).toBe(second.body.id);
+    expect(first.body.blockedId).toBe(bob.userId);
+    expect(await countRows('block', ann.userId)).toBe(1);
+
+    const reports = await Promise.all([
+      t.api(ann, 'POST', `/api/safety/report/${upper}`, { reason: 'spam' }),
+      t.api(ann, 'POST', `/api/safety/report/${bob.userId}`, { reason: 'harassment' }),
+      t.api(ann, 'POST', `/api/safety/report/${bob.userId}`, {}),
+    ]);
+    expect(reports.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+
+    expect(await t.api(ann, 'POST', `/api/safety/block/${ann.userId.toUpperCase()}`)).toMatchObject({
+      status: 400,
+    });
+    expect(await t.api(ann, 'POST', `/api/safety/report/${ann.userId.toUpperCase()}`)).toMatchObject({
+      status: 400,
+    });
+    expect(await t.api(ann, 'POST', `/api/safety/unmatch/${ann.userId.toUpperCase()}`)).toMatchObject({
+      status: 400,
+    });
+  });
+
+  it('refuses ids that only look like a UUID, and path tricks, without a 5xx', async () => {
+    const ann = await t.member();
+    const id = randomUUID();
+    for (const path of [
+      `/api/safety/block/{${id}}`,
+      `/api/safety/block/urn:uuid:${id}`,
+      `/api/safety/block/${id}%00`,
+      `/api/safety/block/${id.replace(/-/g, '')}`,
+      `/api/safety/block/%2e%2e%2f${id}`,
+      `/api/safety/block/${id}%2f..%2finternal`,
+      `/api/safety/report/..%2F..%2Finternal%2Fchat%2Fpairs%2F${id}%2F${id}%2Fmessages`,
+    ]) {
+      const res = await t.api(ann, 'POST', path);
+      expect({ path, status: res.status }).toEqual({ path, status: res.status === 404 ? 404 : 400 });
+    }
+  });
+
+  it('a blocked member probing the blocker learns nothing profile-service would not tell them', async () => {
+    const ann = await t.member({ name: 'Ann', photo: 'https://cdn.example/ann.jpg' });
+    const bob = await t.member({ name: 'Bob' });
+    expect((await t.api(ann, 'POST', `/api/safety/block/${bob.userId}`)).status).toBe(200);
+
+    // Bob's own list never shows Ann; Ann's list is not Bob's to read.
+    expect(await t.api(bob, 'GET', '/api/safety/blocked')).toEqual({ status: 200, body: [] });
+    // Unblocking or unmatching someone who blocked you: the same answers as for a stranger.
+    const stranger = await t.member();
+    expect((await t.api(bob, 'DELETE', `/api/safety/block/${ann.userId}`)).body).toEqual(
+      (await t.api(bob, 'DELETE', `/api/safety/block/${stranger.userId}`)).body,
+    );
+    const unmatchAnn = await t.api(bob, 'POST', `/api/safety/unmatch/${ann.userId}`);
+    const unmatchStranger = await t.api(bob, 'POST', `/api/safety/unmatch/${stranger.userId}`);
+    expect([unmatchAnn.status, unmatchAnn.body.error]).toEqual([
+      unmatchStranger.status,
+      unmatchStranger.body.error,
+    ]);
+
+    // Blocking back: the block is kept, but Ann's name and photo are not Bob's to see (profile-service
+    // answers 404 for her), neither in the answer nor in his list.
+    const back = await t.api<BlockedUserDto>(bob, 'POST', `/api/safety/block/${ann.userId}`);
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ blockedId: ann.userId, name: null, photo: null });
+    // Ann's profile changes while they block each other: still nothing of it reaches Bob.
+    const list = await t.api<BlockedUserDto[]>(bob, 'GET', '/api/safety/blocked');
+    expect(list.body).toEqual([expect.objectContaining({ blockedId: ann.userId, name: null, photo: null })]);
+    // Ann's own list shows Bob (he is hers to see: she chose the block; he does not hide from her).
+    const annList = await t.api<BlockedUserDto[]>(ann, 'GET', '/api/safety/blocked');
+    expect(annList.body).toEqual([expect.objectContaining({ blockedId: bob.userId })]);
+    // Once Ann lifts her block, Bob's list shows her again (as profile-service does).
+    expect((await t.api(ann, 'DELETE', `/api/safety/block/${bob.userId}`)).body).toEqual({ unblocked: true });
+    const after = await t.api<BlockedUserDto[]>(bob, 'GET', '/api/safety/blocked');
+    expect(after.body).toEqual([
+      expect.objectContaining({ blockedId: ann.userId, name: 'Ann', photo: 'https://cdn.example/ann.jpg' }),
+    ]);
+  });
+
+  it('a message jsonb cannot keep (NUL, an unpaired surrogate) does not make the pair unreportable', async () => {
+    const ann = await t.member();
+    const bob = await t.member();
+    t.chat.say(bob, ann, 'hi\u0000there', 2);
+    t.chat.say(ann, bob, 'half \uD83D emoji', 1);
+    const res = await t.api<ReportResultDto>(ann, 'POST', `/api/safety/report/${bob.userId}`, {
+      reason: 'harassment',
+    });
+    expect(res.status).toBe(201);
+    const [row] = await t.bed.dataSource.query('SELECT messages, messages_status FROM report WHERE id = $1', [
+      res.body.id,
+    ]);
+    expect(row.messages_status).toBe('complete');
+    expect(row.messages.map((m: { content: string }) => m.content)).toEqual([
+      'hi\uFFFDthere',
+      'half \uFFFD emoji',
+    ]);
+  });
+
+  it('the internal route and the credential header are not reachable through safety', async () => {
+    const ann = await t.member();
+    const res = await call(t.bed.url, 'GET', `/internal/chat/pairs/${ann.userId}/${randomUUID()}/messages`, {
+      token: ann.token,
+      headers: { 'x-internal-token': 'guess' },
+    });
+    expect(res.status).toBe(403);
+    expect(t.chat.requests.every((r) => r.trusted)).toBe(true);
+  });
+});
