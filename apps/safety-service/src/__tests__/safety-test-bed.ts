@@ -38,6 +38,8 @@ export class ChatStub {
   messages: PairMessageSnapshot[] = [];
   /** When true it never answers (a slow chat). */
   hang = false;
+  /** Members whose pairs it refuses (400), as chat would a request it cannot serve. */
+  readonly refused = new Set<string>();
   /** Requests it received: path, query and whether they carried the credential. */
   readonly requests: { path: string; query: URLSearchParams; trusted: boolean; requestId?: string }[] = [];
 
@@ -91,6 +93,7 @@ export class ChatStub {
     const match = /^\/internal\/chat\/pairs\/([0-9a-f-]{36})\/([0-9a-f-]{36})\/messages$/.exec(url.pathname);
     if (!match) return json(404, { error: 'Not found' });
     const pair = new Set([match[1], match[2]]);
+    if ([...pair].some((id) => this.refused.has(id))) return json(400, { error: 'Invalid request' });
     const before = new Date(url.searchParams.get('before') ?? Date.now());
     const limit = Number(url.searchParams.get('limit') ?? 20);
     const messages = this.messages

@@ -56,10 +56,7 @@ export class BlocksService {
       const pair = await this.pairs.lock(manager, blockerId, blockedId);
       // As in the blocked list: nothing of a member who blocks the caller too.
       const blocksCaller = pair.blockedBy.includes(blockedId);
-      const shown = {
-        name: blocksCaller ? null : member.name,
-        profile_picture: blocksCaller ? null : member.photo,
-      };
+      const shown = { name: blocksCaller ? null : member.name, profile_picture: blocksCaller ? null : member.photo };
       const at = this.clock.now();
       const inserted: { id: string; created_at: Date }[] = await manager.query(
         `INSERT INTO block (id, blocker_id, blocked_id, reason, created_at) VALUES (gen_random_uuid(), $1, $2, $3, $4)
@@ -90,10 +87,10 @@ export class BlocksService {
   async unblock(blockerId: string, blockedId: string): Promise<UnblockResultDto> {
     if (blockerId === blockedId) return { unblocked: false };
     await this.limits.blockAction(blockerId);
-    const exists: unknown[] = await this.dataSource.query(
-      'SELECT 1 FROM block WHERE blocker_id = $1 AND blocked_id = $2',
-      [blockerId, blockedId],
-    );
+    const exists: unknown[] = await this.dataSource.query('SELECT 1 FROM block WHERE blocker_id = $1 AND blocked_id = $2', [
+      blockerId,
+      blockedId,
+    ]);
     if (exists.length === 0) return { unblocked: false };
     return this.dataSource.transaction(async (manager) => {
       const pair = await this.pairs.lock(manager, blockerId, blockedId);

@@ -33,16 +33,11 @@ export class ReportEvidence {
 
   /** The snapshot; throws ServiceCallError (chat down, slow, failing) or UnreadableSnapshotError. */
   async messages(reporterId: string, reportedId: string, before: Date): Promise<PairMessageSnapshot[]> {
-    const answer = await this.client.get<PairMessagesSnapshotDto>(
-      SERVICES.chat,
-      pairMessagesPath(reporterId, reportedId),
-      {
-        timeoutMs: this.env.SAFETY_CHAT_TIMEOUT_MS,
-        query: { before, limit: REPORT_MESSAGE_SNAPSHOT_SIZE },
-      },
-    );
-    if (!answer || !Array.isArray(answer.messages))
-      throw new UnreadableSnapshotError('chat answered without a message list');
+    const answer = await this.client.get<PairMessagesSnapshotDto>(SERVICES.chat, pairMessagesPath(reporterId, reportedId), {
+      timeoutMs: this.env.SAFETY_CHAT_TIMEOUT_MS,
+      query: { before, limit: REPORT_MESSAGE_SNAPSHOT_SIZE },
+    });
+    if (!answer || !Array.isArray(answer.messages)) throw new UnreadableSnapshotError('chat answered without a message list');
     const pair = new Set([reporterId, reportedId]);
     return answer.messages
       .filter(isSnapshot)
@@ -60,18 +55,11 @@ export class ReportEvidence {
   }
 
   /** The snapshot, or null when chat could not give it now (logged without content). */
-  async messagesOrNull(
-    reporterId: string,
-    reportedId: string,
-    before: Date,
-  ): Promise<PairMessageSnapshot[] | null> {
+  async messagesOrNull(reporterId: string, reportedId: string, before: Date): Promise<PairMessageSnapshot[] | null> {
     try {
       return await this.messages(reporterId, reportedId, before);
     } catch (e) {
-      this.logger.warn(
-        { err: describe(e) },
-        "chat's message snapshot unavailable; the report keeps it pending",
-      );
+      this.logger.warn({ err: describe(e) }, "chat's message snapshot unavailable; the report keeps it pending");
       return null;
     }
   }
@@ -79,22 +67,18 @@ export class ReportEvidence {
 
 /** What a log line may say of a failed snapshot call (never a body or a credential). */
 export function describe(e: unknown): Record<string, unknown> {
-  if (e instanceof ServiceCallError)
-    return { name: e.name, failure: e.failure, status: e.status, message: e.message };
+  if (e instanceof ServiceCallError) return { name: e.name, failure: e.failure, status: e.status, message: e.message };
   return e instanceof Error ? { name: e.name, message: e.message } : { message: String(e) };
 }
 
 /**
  * Text as jsonb can keep it: PostgreSQL refuses U+0000 and unpaired surrogates in json, so one such
- * message would fail the whole report (503, and a pending snapshot that never fills). Each becomes
- * U+FFFD; the rest is kept as chat stored it.
+ * message would fail the whole report (503: the pair could not be reported) or its pending snapshot
+ * for ever. Each becomes U+FFFD; the rest is kept as chat stored it.
  */
 export function storable(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex
-    /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    '\uFFFD',
-  );
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 function isSnapshot(m: unknown): m is PairMessageSnapshot {

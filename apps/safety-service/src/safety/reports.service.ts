@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   DEFAULT_REPORT_REASON,
@@ -11,10 +12,10 @@ import {
   type ReportReason,
   type ReportResultDto,
 } from '@mate/contracts';
-import { badRequest, CLOCK, conflict, notFound, OutboxService, type Clock } from '@mate/server-kit';
+import { badRequest, CLOCK, conflict, LOGGER, notFound, OutboxService, ServiceCallError, type Clock } from '@mate/server-kit';
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
-import { ReportEvidence } from './report-evidence';
+import { describe, ReportEvidence } from './report-evidence';
 import { SafetyRateLimiter } from './safety-rate-limits';
 import { memberText } from './safety-text';
 
@@ -42,6 +43,7 @@ export class ReportsService {
     private readonly outbox: OutboxService,
     private readonly limits: SafetyRateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async report(
@@ -115,7 +117,9 @@ export class ReportsService {
 
   /**
    * The sweep: every report still pending, oldest first (at most EVIDENCE_SWEEP_BATCH a run).
-   * Stops at the first failure (chat is away: the next run tries again); answers how many it filled.
+   * Stops when chat is away (the next run tries again); a report that fails otherwise (chat refuses
+   * that pair, an answer that cannot be stored) is logged and passed over, so one such report, the
+   * oldest pending at every run, cannot hold back every report after it. Answers how many it filled.
    */
   async sweepEvidence(): Promise<number> {
     const rows: { id: string }[] = await this.dataSource.query(
@@ -124,7 +128,12 @@ export class ReportsService {
     );
     let filled = 0;
     for (const { id } of rows) {
-      if ((await this.fillEvidence(id)) === 'filled') filled += 1;
+      try {
+        if ((await this.fillEvidence(id)) === 'filled') filled += 1;
+      } catch (e) {
+        if (e instanceof ServiceCallError && e.retryable) throw e;
+        this.logger.warn({ reportId: id, err: describe(e) }, "a report's message snapshot could not be filled; the sweep goes on");
+      }
     }
     return filled;
   }

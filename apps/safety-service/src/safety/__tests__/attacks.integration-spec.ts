@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SafetyMessages, type BlockedUserDto, type ReportResultDto } from '@mate/contracts';
 import { call } from '@mate/server-kit/testing';
 import { startSafetyTestBed, type SafetyMember, type SafetyTestBed } from '../../__tests__/safety-test-bed';
+import { ReportsService } from '../reports.service';
 
 /**
  * The routes as an attacker uses them (review of issue 10): hostile bodies, forged and re-spelled
@@ -228,6 +229,37 @@ describe('safety under attack (real PostgreSQL and Redis; chat played by a real 
       'hi\uFFFDthere',
       'half \uFFFD emoji',
     ]);
+  });
+
+  it('one pending report chat refuses does not hold back the sweep of every report after it', async () => {
+    const [ann, bob, carl] = [await t.member(), await t.member(), await t.member()];
+    t.chat.say(ann, carl, 'kept for the moderators', 3);
+    t.chat.refused.add(bob.userId);
+    const pending = (
+      reporter: SafetyMember,
+      reported: SafetyMember,
+      minutesAgo: number,
+    ): Promise<{ id: string }[]> =>
+      t.bed.dataSource.query(
+        `INSERT INTO report (id, reporter_id, reported_id, reason, created_at, messages_status)
+         VALUES (gen_random_uuid(), $1, $2, 'spam', now() - make_interval(mins => $3), 'pending') RETURNING id`,
+        [reporter.userId, reported.userId, minutesAgo],
+      );
+    // The refused one is the oldest pending: every run meets it first.
+    const [[refused], [fine]] = [await pending(ann, bob, 2), await pending(ann, carl, 1)];
+    try {
+      await t.bed.app.get(ReportsService).sweepEvidence();
+    } finally {
+      t.chat.refused.clear();
+    }
+    const rows: { id: string; messages_status: string }[] = await t.bed.dataSource.query(
+      'SELECT id, messages_status FROM report WHERE id = ANY($1::uuid[])',
+      [[refused.id, fine.id]],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.messages_status]))).toEqual({
+      [refused.id]: 'pending',
+      [fine.id]: 'complete',
+    });
   });
 
   it('the internal route and the credential header are not reachable through safety', async () => {

@@ -20,16 +20,13 @@ export const RAW_TEXT_MAX_FACTOR = 4;
 
 /**
  * An optional field: left out, it is absent; sent, it is validated, `null` included (IsOptional
- * would let `null` through to the service as if it were text).
+ * would let `null` through to the service as if it were text: a 503).
  */
 const IfSent = () => ValidateIf((_: object, value: unknown) => value !== undefined);
 
 /** `POST /api/safety/block/{userId}`. */
 export class BlockBodyDto implements BlockRequestDto {
-  @ApiPropertyOptional({
-    maxLength: BLOCK_REASON_MAX_LENGTH,
-    description: 'Why (kept with the block; never shown to the other member)',
-  })
+  @ApiPropertyOptional({ maxLength: BLOCK_REASON_MAX_LENGTH, description: 'Why (kept with the block; never shown to the other member)' })
   @IfSent()
   @MaxLength(BLOCK_REASON_MAX_LENGTH * RAW_TEXT_MAX_FACTOR, { message: SafetyMessages.blockReasonTooLong })
   @IsString({ message: 'reason must be text' })
