@@ -118,6 +118,7 @@ export class ServiceClient {
     { timeoutMs = SERVICE_CALL_DEFAULT_TIMEOUT_MS, query }: ServiceCallOptions,
   ): Promise<T> {
     if (!path.startsWith('/')) throw new Error(`a service path starts with '/': ${path}`);
+    if (UNSAFE_PATH.test(path)) throw new Error(`a service path has no dot segments, query, fragment, spaces or controls: ${JSON.stringify(path)}`);
     const url = `${this.baseUrl(service)}${path}${queryString(query)}`;
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -165,6 +166,16 @@ export class ServiceClient {
     }
   }
 }
+
+/**
+ * A path the URL parser would not keep as sent: a dot segment (`..` climbs out of the route the
+ * caller built, also spelled `%2e`), a query or fragment inside it, a backslash, whitespace or a
+ * control character. With a member's text in a segment, any of these could send the internal
+ * credential to another route of the callee; callers put only checked ids in paths, this is the
+ * backstop.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_PATH = /[?#\\\s\u0000-\u001f\u007f]|(^|\/)(\.|%2e){1,2}(\/|$)/i;
 
 function queryString(query: ServiceQuery | undefined): string {
   if (!query) return '';

@@ -118,4 +118,26 @@ describe('ServiceClient (a real HTTP server on loopback)', () => {
     expect(() => clientWith({}).baseUrl(SERVICES.gateway)).toThrow('gateway is not a service of the registry');
     await expect(client().get(SERVICES.chat, 'internal/echo')).rejects.toThrow("a service path starts with '/'");
   });
+
+  it('sends nothing for a path the URL parser would change (dot segments, query, fragment): a segment cannot climb out of its route', async () => {
+    const before = seen.length;
+    // Each would reach /internal/echo (or cut the path short) with the credential if sent.
+    for (const path of [
+      '/internal/x/../echo',
+      '/internal/x/%2E%2e/echo',
+      '/internal/x/.%2e/echo',
+      '/internal/./echo',
+      '/internal/echo/..',
+      '/internal/echo?limit=1000',
+      '/internal/echo#/messages',
+      '/internal\\echo',
+      '/internal/echo /x',
+      '/internal/echo\r\nx-evil: 1',
+    ]) {
+      await expect(client().get(SERVICES.chat, path)).rejects.toThrow('a service path has no dot segments');
+    }
+    expect(seen.length).toBe(before);
+    // Dots inside a segment are an ordinary name.
+    await expect(failureOf(client().get(SERVICES.chat, '/refuses/..x/a.b'))).resolves.toMatchObject({ failure: 'status', status: 404 });
+  });
 });
