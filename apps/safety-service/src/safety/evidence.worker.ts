@@ -4,7 +4,7 @@ import { isUUID } from 'class-validator';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type SafetyEvidenceJobData } from '@mate/contracts';
-import { HealthRegistry, JobWorker, LOGGER, QUEUE_CONNECTION, withTimeout } from '@mate/server-kit';
+import { HealthRegistry, JobWorker, LOGGER, QUEUE_CONNECTION, ServiceCallError, withTimeout } from '@mate/server-kit';
 import { SafetyEnv } from '../safety.env';
 import { ReportsService, type EvidenceOutcome } from './reports.service';
 
@@ -17,7 +17,8 @@ const CLOSE_TIMEOUT_MS = 5_000;
  * chat-service was down or slow:
  *
  * - a report's own job (`{ reportId }`, written in the report's transaction): a failed call throws,
- *   so BullMQ retries it with the outbox's backoff (exponential from 1 s, 10 attempts, about 8 min);
+ *   so BullMQ retries it with the outbox's backoff (exponential from 1 s, 10 attempts, about 8 min),
+ *   except a refusal (chat answered 4xx), which would answer the same again;
  * - the sweep (`{ sweep: true }`), a BullMQ job scheduler (one run per tick across replicas, like
  *   matching's refit), retries every report still pending, so a snapshot is filled however long
  *   chat was away.
@@ -81,6 +82,12 @@ export class EvidenceWorker extends JobWorker<QueueName.SafetyEvidence, Evidence
     if (data && 'sweep' in data && data.sweep === true) return this.reports.sweepEvidence();
     const reportId = data && 'reportId' in data ? data.reportId : undefined;
     if (typeof reportId !== 'string' || !isUUID(reportId)) throw new UnrecoverableError('no report id');
-    return this.reports.fillEvidence(reportId.toLowerCase());
+    try {
+      return await this.reports.fillEvidence(reportId.toLowerCase());
+    } catch (e) {
+      // Chat refused the call itself (a 4xx): asking again will not change that; the sweep still tries.
+      if (e instanceof ServiceCallError && !e.retryable) throw new UnrecoverableError(e.message);
+      throw e;
+    }
   }
 }

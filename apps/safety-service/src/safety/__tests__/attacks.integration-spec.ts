@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { SafetyMessages, type BlockedUserDto, type ReportResultDto } from '@mate/contracts';
-import { call } from '@mate/server-kit/testing';
+import { Queue } from 'bullmq';
+import { QueueName, SafetyMessages, type BlockedUserDto, type ReportResultDto } from '@mate/contracts';
+import { call, waitFor } from '@mate/server-kit/testing';
 import { startSafetyTestBed, type SafetyMember, type SafetyTestBed } from '../../__tests__/safety-test-bed';
 import { ReportsService } from '../reports.service';
 
@@ -261,6 +262,32 @@ describe('safety under attack (real PostgreSQL and Redis; chat played by a real 
       [fine.id]: 'complete',
     });
   });
+
+  it("a report's own evidence job is not retried when chat refuses the call (4xx), only when chat is away", async () => {
+    const [ann, bob] = [await t.member(), await t.member()];
+    const [{ id }]: { id: string }[] = await t.bed.dataSource.query(
+      `INSERT INTO report (id, reporter_id, reported_id, reason, created_at, messages_status)
+       VALUES (gen_random_uuid(), $1, $2, 'spam', now(), 'pending') RETURNING id`,
+      [ann.userId, bob.userId],
+    );
+    const queue = new Queue(QueueName.SafetyEvidence, { connection: { url: t.bed.env.REDIS_URL }, prefix: t.bed.env.KEY_PREFIX });
+    t.chat.refused.add(bob.userId);
+    try {
+      const job = await queue.add('report', { reportId: id }, { attempts: 3, backoff: { type: 'fixed', delay: 50 } });
+      const failed = await waitFor(
+        async () => {
+          const current = await queue.getJob(job.id as string);
+          return (await current?.isFailed()) ? current : null;
+        },
+        { timeoutMs: 5_000, what: 'the job to fail' },
+      );
+      expect(failed?.attemptsMade).toBe(1);
+      expect(failed?.failedReason).toContain('answered 400');
+    } finally {
+      t.chat.refused.clear();
+      await queue.close();
+    }
+  }, 15_000);
 
   it('the internal route and the credential header are not reachable through safety', async () => {
     const ann = await t.member();
