@@ -7,6 +7,7 @@ import { ChatEventHandlers } from './chat/chat-event.handlers';
 import { ChatModule } from './chat/chat.module';
 import { CreateChat1795600000000 } from './migrations/1795600000000-CreateChat';
 import { ChatSafety1795700000000 } from './migrations/1795700000000-ChatSafety';
+import { ChatPairVersion1795800000000 } from './migrations/1795800000000-ChatPairVersion';
 
 @Module({})
 export class AppModule {
@@ -17,7 +18,7 @@ export class AppModule {
       envClass: ChatEnv,
       env,
       entities: CHAT_ENTITIES,
-      migrations: [CreateChat1795600000000, ChatSafety1795700000000],
+      migrations: [CreateChat1795600000000, ChatSafety1795700000000, ChatPairVersion1795800000000],
       features: [ChatModule],
       handlers: ChatEventHandlers,
     });

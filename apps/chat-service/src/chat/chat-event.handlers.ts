@@ -41,8 +41,9 @@ export class ChatEventHandlers implements EventHandlerSet {
   }
 
   /**
-   * Opens the pair's conversation (its id is the first match's id) unless safety ended the match
-   * or one of the two blocks the other (then it is recorded closed). A newer match replaces an
+   * Opens the pair's conversation (its id is the first match's id) unless safety ended the match,
+   * one of the two blocks the other, or a pair event newer than the match's `pairVersion` was
+   * applied (then it is recorded closed; chat.sql.ts liveMatch). A newer match replaces an
    * ended one and reopens the conversation with the older history hidden from both members. A
    * redelivery of the same match, or an older one, changes nothing.
    */
@@ -63,7 +64,15 @@ export class ChatEventHandlers implements EventHandlerSet {
     }
     const [a, b] = orderedPair(ids[0].toLowerCase(), ids[1].toLowerCase());
     await manager.query(PAIR_LOCK_SQL, [a, b]);
-    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [payload.matchId.toLowerCase(), a, b, matchedAt]);
+    // The pair version matching made the match under; absent in events from before versions.
+    const pairVersion = Number.isSafeInteger(payload.pairVersion) && (payload.pairVersion as number) >= 0 ? payload.pairVersion : null;
+    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [
+      payload.matchId.toLowerCase(),
+      a,
+      b,
+      matchedAt,
+      pairVersion,
+    ]);
     if (written.length > 0) this.conversations.pairChanged(a, b, written[0].open);
   }
 
@@ -97,7 +106,7 @@ export class ChatEventHandlers implements EventHandlerSet {
           : null;
 
     await manager.query(PAIR_LOCK_SQL, [a, b]);
-    await manager.query(PAIR_STATE_SQL, [a, b, blocked, at]);
+    await manager.query(PAIR_STATE_SQL, [a, b, blocked, at, envelope.aggregateVersion ?? null]);
     if (typeof ended === 'string' && isUUID(ended)) await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase(), a, b]);
     const [settled]: { open: boolean }[][] = await manager.query(SETTLE_PAIR_SQL, [a, b]);
     // Typing on this replica stops at once (others within CHAT_TYPING_PAIR_CACHE_MS).

@@ -255,9 +255,12 @@ export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE me
 /*
  * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,
  * `ended_match`) decides whether the pair's conversation is open. A match is live when neither
- * member blocks the other, no pair event named it ended, and it was created after the newest pair
- * event (every pair event means "the pair has no match now"). The conversation is open exactly
- * while its match is live. Both handlers take the pair's lock first (PAIR_LOCK_SQL), so a
+ * member blocks the other, no pair event named it ended, and no pair event newer than the match
+ * was applied (every pair event means "the pair has no match now"): the match's `pairVersion`
+ * (the pair version matching had applied when it made it) is at least the newest pair version
+ * chat applied. Versions, not clocks; only a match.created written before versions (no
+ * pairVersion) falls back to comparing its time with the newest pair event's. The conversation is
+ * open exactly while its match is live. Both handlers take the pair's lock first (PAIR_LOCK_SQL), so a
  * match.created and a pair event of one pair apply one after the other, each seeing the other's
  * commit, whatever order they arrive in.
  */
@@ -266,23 +269,28 @@ export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE me
 export const PAIR_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('chat_pair:' || $1::text || ':' || $2::text, 0))`;
 
 /**
- * Whether a match `m` of pair (member_a, member_b) created at `at` is live, as a SQL expression.
- * `pair` is the chat_pair row (a LEFT JOIN: no row, no pair event yet).
+ * Whether a match `m` of pair (member_a, member_b) made under pair version `pv` (null: an event from
+ * before versions) at `at` is live, as a SQL expression. `pair` is the chat_pair row (a LEFT JOIN:
+ * no row, no pair event yet).
  */
-const liveMatch = (m: string, at: string) =>
+const liveMatch = (m: string, at: string, pv: string) =>
   `(NOT coalesce(pair.blocked, false)
     AND NOT EXISTS (SELECT 1 FROM ended_match e WHERE e.match_id = ${m})
-    AND (pair.ended_before IS NULL OR ${at} > pair.ended_before))`;
+    AND CASE WHEN ${pv} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
+             THEN ${pv} >= coalesce(pair.version, 0)
+             ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
 
 /**
- * A pair event: records the pair's block state and the time of the event (the newest one wins:
- * the consumer applies a pair's events in version order only). $1 member_a, $2 member_b,
- * $3 blocked, $4 the event's time.
+ * A pair event: records the pair's block state, its version and its time (the newest one wins: the
+ * consumer applies a pair's events in version order only). $1 member_a, $2 member_b, $3 blocked,
+ * $4 the event's time, $5 its pair version (null when the envelope had none).
  */
 export const PAIR_STATE_SQL = `
-INSERT INTO chat_pair (member_a, member_b, blocked, ended_before) VALUES ($1::uuid, $2::uuid, $3::boolean, $4::timestamptz)
+INSERT INTO chat_pair (member_a, member_b, blocked, ended_before, version)
+VALUES ($1::uuid, $2::uuid, $3::boolean, $4::timestamptz, $5::int)
 ON CONFLICT (member_a, member_b) DO UPDATE
-  SET blocked = EXCLUDED.blocked, ended_before = greatest(chat_pair.ended_before, EXCLUDED.ended_before), updated_at = now()`;
+  SET blocked = EXCLUDED.blocked, ended_before = greatest(chat_pair.ended_before, EXCLUDED.ended_before),
+      version = greatest(chat_pair.version, EXCLUDED.version), updated_at = now()`;
 
 /** A match a pair event named as ended. $1 match id, $2 member_a, $3 member_b. */
 export const ENDED_MATCH_SQL = `
@@ -316,25 +324,32 @@ UPDATE conversation c
   FROM (SELECT $1::uuid AS a, $2::uuid AS b) k
   LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
  WHERE c.member_a = k.a AND c.member_b = k.b
-   AND (c.closed_at IS NULL) <> ${liveMatch('c.match_id', 'c.matched_at')}
+   AND (c.closed_at IS NULL) <> ${liveMatch('c.match_id', 'c.matched_at', 'c.match_pair_version')}
 RETURNING c.closed_at IS NULL AS open`;
 
 /**
  * match.created: opens the pair's conversation (its id is the first match's id) when the match is
- * live, or records it closed (a blocked pair, an ended match). A newer match (another id, created
- * later) replaces the row's match: open when live, with the history before it hidden. The same
- * match again, or an older one, changes nothing. $1 match id, $2 member_a, $3 member_b,
- * $4 created at. Answers `open` for a row it wrote.
+ * live, or records it closed (a blocked pair, an ended match, a match older than the newest pair
+ * event). A newer match (another id, made under a higher pair version; by time only when either
+ * lacks a version) replaces the row's match: open when live, with the history before it hidden.
+ * The same match again, or an older one, changes nothing. $1 match id, $2 member_a, $3 member_b,
+ * $4 created at, $5 its pair version (null: an event from before versions). Answers `open` for a
+ * row it wrote.
  */
 export const OPEN_MATCH_SQL = `
-INSERT INTO conversation AS c (id, member_a, member_b, match_id, matched_at, closed_at)
-SELECT $1::uuid, $2::uuid, $3::uuid, $1::uuid, $4::timestamptz,
-       CASE WHEN ${liveMatch('$1::uuid', '$4::timestamptz')} THEN NULL ELSE now() END
+INSERT INTO conversation AS c (id, member_a, member_b, match_id, matched_at, match_pair_version, closed_at)
+SELECT $1::uuid, $2::uuid, $3::uuid, $1::uuid, $4::timestamptz, $5::int,
+       CASE WHEN ${liveMatch('$1::uuid', '$4::timestamptz', '$5::int')} THEN NULL ELSE now() END
   FROM (SELECT $2::uuid AS a, $3::uuid AS b) k
   LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
 ON CONFLICT (member_a, member_b) DO UPDATE
-   SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, closed_at = EXCLUDED.closed_at, ${REOPENED}
- WHERE c.match_id <> EXCLUDED.match_id AND c.matched_at < EXCLUDED.matched_at
+   SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, match_pair_version = EXCLUDED.match_pair_version,
+       closed_at = EXCLUDED.closed_at, ${REOPENED}
+ WHERE c.match_id <> EXCLUDED.match_id
+   AND CASE WHEN c.match_pair_version IS NOT NULL AND EXCLUDED.match_pair_version IS NOT NULL
+              AND c.match_pair_version <> EXCLUDED.match_pair_version
+            THEN c.match_pair_version < EXCLUDED.match_pair_version
+            ELSE c.matched_at < EXCLUDED.matched_at END
 RETURNING c.closed_at IS NULL AS open`;
 
 /**

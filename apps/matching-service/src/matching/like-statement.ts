@@ -12,7 +12,8 @@ import { mutualRulesSql } from '../candidates/candidate-rules';
  *
  * Parameters: $1 liker, $2 liked, $3 and $4 the pair ordered as the match table stores it,
  * $5 the match id and $6 its time should one be made, $7 and $8 the outbox id and envelope of
- * like.created, $9 and $10 those of match.created.
+ * like.created, $9 and $10 those of match.created, $11 the pair's id (`pairIdOf`) whose applied
+ * safety version match.created carries as `pairVersion`.
  */
 export const LIKE_SQL = `
 WITH previous AS (
@@ -40,7 +41,12 @@ WITH previous AS (
   SELECT $7::uuid, 'event', 'like.created', jsonb_set($8::jsonb, '{payload,matched}', to_jsonb(inserted.liked_back))
   FROM inserted
 ), match_event AS (
-  INSERT INTO outbox (id, kind, name, body) SELECT $9::uuid, 'event', 'match.created', $10::jsonb FROM made
+  -- pairVersion: the pair's safety state this match was made under (ADR 0014); read after the pair
+  -- lock, so a pair event applied before this like is seen, and one applied after deletes the match.
+  INSERT INTO outbox (id, kind, name, body)
+  SELECT $9::uuid, 'event', 'match.created', jsonb_set($10::jsonb, '{payload,pairVersion}', to_jsonb(coalesce(
+    (SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $11::text), 0)))
+  FROM made
 )
 SELECT (SELECT liked FROM previous) AS previous,
   (SELECT suggestible FROM pair) AS suggestible,

@@ -4,6 +4,7 @@ import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   MatchingMessages,
+  pairIdOf,
   type LikeResultDto,
   type PassResultDto,
   type SuggestionDto,
@@ -78,6 +79,7 @@ export class SwipesService {
           likeEvent.body,
           matchEvent.id,
           matchEvent.body,
+          pairIdOf(a, b),
         ],
       });
       const [answer] = rows;

@@ -125,6 +125,14 @@ export interface MatchCreatedPayload {
   matchId: string;
   userIds: [string, string];
   createdAt: string;
+  /**
+   * The version of the pair's safety state (user.blocked, user.unblocked, match.ended of
+   * `pairIdOf(userIds)`) matching had applied when it made the match, 0 when none (issue 10,
+   * ADR 0014). Every pair event ends the pair's match, so a match is live exactly while no pair
+   * event of a higher version exists: consumers compare versions, never two services' clocks.
+   * Additive (schema stays 1): absent in envelopes written before it.
+   */
+  pairVersion?: number;
 }
 
 /**

@@ -70,8 +70,9 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     );
   const unmatch = (by: ChatMember, other: ChatMember, matchId: string, version: number, at = iso()) =>
     bed.deliver('match.ended', { ...pairOf(by, other), blockedBy: [], matchId, endedBy: by.userId, reason: 'unmatch', endedAt: at }, version);
-  const matchCreated = (x: ChatMember, y: ChatMember, matchId: string, createdAt: string) =>
-    bed.deliver('match.created', { matchId, userIds: orderedPairOf(x.userId, y.userId), createdAt });
+  /** matching's event; `pairVersion` omitted is an event from before versions (times compared). */
+  const matchCreated = (x: ChatMember, y: ChatMember, matchId: string, createdAt: string, pairVersion?: number) =>
+    bed.deliver('match.created', { matchId, userIds: orderedPairOf(x.userId, y.userId), createdAt, ...(pairVersion === undefined ? {} : { pairVersion }) });
 
   async function send(from: MemberConnection, to: ChatMember, content: string): Promise<ChatMessageDto> {
     const ack = await from.emit('send_message', { recipientId: to.userId, content });
@@ -304,6 +305,41 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     expect(await listed(bob)).toContain(ann.userId);
     expect((await page(bob, ann)).body).toMatchObject({ messages: [], lastSeq: 1 });
     expect((await send(annSocket, bob, 'after')).seq).toBe(2);
+  });
+
+  it("never opens a match made under an older pair version, whatever its clock says (matching behind a quick block and unblock)", async () => {
+    const [ann, bob] = [await bed.member('Ann'), await bed.member('Bob')];
+    expect(await block(ann, bob, 1)).toBe('handled');
+    expect(await unblock(ann, bob, 2)).toBe('handled');
+    // Matching had applied neither when Bob's like met Ann's old one: version 0, stamped later.
+    expect(await matchCreated(ann, bob, randomUUID(), iso(Date.now() + 60_000), 0)).toBe('handled');
+    const [annSocket, bobSocket] = [await bed.connect(ann), await bed.connect(bob)];
+    await expectClosedFor(ann, annSocket, bob);
+    await expectClosedFor(bob, bobSocket, ann);
+  });
+
+  it("opens a match made under the newest pair version even when matching's clock is behind safety's", async () => {
+    const [ann, bob] = [await bed.member('Ann'), await bed.member('Bob')];
+    const unblockedAt = Date.now();
+    expect(await block(ann, bob, 1, { at: iso(unblockedAt - 1_000) })).toBe('handled');
+    expect(await unblock(ann, bob, 2, { at: iso(unblockedAt) })).toBe('handled');
+    // Made after matching applied the unblock (version 2), on a clock 5 s behind.
+    expect(await matchCreated(ann, bob, randomUUID(), iso(unblockedAt - 5_000), 2)).toBe('handled');
+    expect(await listed(ann)).toContain(bob.userId);
+    expect(await listed(bob)).toContain(ann.userId);
+    // The unmatch of that match (version 3) closes it again; its match.created again changes nothing.
+    expect(await unmatch(bob, ann, randomUUID(), 3)).toBe('handled');
+    expect(await listed(ann)).not.toContain(bob.userId);
+  });
+
+  it('opens a versioned match that arrived before the unblock it was made after, once that unblock lands', async () => {
+    const [ann, bob] = [await bed.member('Ann'), await bed.member('Bob')];
+    expect(await block(bob, ann, 1)).toBe('handled');
+    expect(await matchCreated(ann, bob, randomUUID(), iso(), 2)).toBe('handled');
+    expect(await listed(ann)).not.toContain(bob.userId);
+    expect(await unblock(bob, ann, 2)).toBe('handled');
+    expect(await listed(ann)).toContain(bob.userId);
+    expect(await listed(bob)).toContain(ann.userId);
   });
 
   it("never answers or pushes a hidden message again: a send after a re-match with a clientId used before it is 409", async () => {

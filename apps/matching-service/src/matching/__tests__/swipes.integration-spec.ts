@@ -211,7 +211,7 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     });
     expect(await outbox('match.created')).toEqual(
       expect.arrayContaining([
-        { matchId, userIds: [ana.userId, ben.userId].sort(), createdAt: expect.any(String) },
+        { matchId, userIds: [ana.userId, ben.userId].sort(), createdAt: expect.any(String), pairVersion: 0 },
       ]),
     );
   });

@@ -183,6 +183,26 @@ describe('blocks, unblocks and unmatches (real PostgreSQL and Redis)', () => {
     ]);
   });
 
+  it("match.created carries the pair's safety version matching had applied (0 before any pair event)", async () => {
+    const pairVersionOf = async (a: TestMember, b: TestMember): Promise<number[]> => {
+      const rows: { v: number }[] = await bed.dataSource.query(
+        `SELECT (body->'payload'->>'pairVersion')::int AS v FROM outbox WHERE name = 'match.created'
+           AND body->'payload'->'userIds' @> to_jsonb(ARRAY[$1::text, $2::text]) ORDER BY created_at`,
+        [a.userId, b.userId],
+      );
+      return rows.map((r) => r.v);
+    };
+    const { a, b } = await matched();
+    expect(await pairVersionOf(a, b)).toEqual([0]);
+    // Block (version 1) and unblock (version 2): the match ends; a new one is made under version 2,
+    // so chat and safety know it came after both (ADR 0014: versions, never clocks).
+    await bed.block(a, b, [a], 1);
+    await bed.unblock(a, b, [], 2);
+    await like(a, b);
+    expect((await like(b, a)).body).toMatchObject({ matched: true });
+    expect(await pairVersionOf(a, b)).toEqual([0, 2]);
+  });
+
   it('a partial unblock (the other still blocks) keeps the pair apart both ways', async () => {
     const { a, b } = await trio();
     await bed.block(a, b);
