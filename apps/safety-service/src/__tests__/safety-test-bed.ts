@@ -110,7 +110,8 @@ export interface SafetyTestBed {
   /** A member with a session; their profile.updated delivered unless `known` is false. */
   member(options?: { name?: string | null; photo?: string | null; known?: boolean }): Promise<SafetyMember>;
   /** Delivers match.created for the two through safety's consumer; answers the match id. */
-  match(a: SafetyMember, b: SafetyMember, options?: { matchId?: string; createdAt?: Date }): Promise<string>;
+  /** Delivers matching's match.created; `pairVersion` omitted is an event from before versions (times compared). */
+  match(a: SafetyMember, b: SafetyMember, options?: { matchId?: string; createdAt?: Date; pairVersion?: number }): Promise<string>;
   /** Delivers one event through safety's consumer (profile.updated with `version` as its aggregate version). */
   deliver<N extends EventName>(name: N, payload: EventPayloads[N], version?: number): Promise<EventOutcome>;
   /** JSON over HTTP to safety-service as the member. */
@@ -163,11 +164,12 @@ export async function startSafetyTestBed(label: string, { env = {} }: { env?: Te
       }
       return { userId: session.userId, token: session.token, name };
     },
-    async match(a, b, { matchId = randomUUID(), createdAt = new Date() } = {}) {
+    async match(a, b, { matchId = randomUUID(), createdAt = new Date(), pairVersion } = {}) {
       const outcome = await deliver('match.created', {
         matchId,
         userIds: a.userId < b.userId ? [a.userId, b.userId] : [b.userId, a.userId],
         createdAt: createdAt.toISOString(),
+        ...(pairVersion === undefined ? {} : { pairVersion }),
       });
       if (outcome !== 'handled') throw new Error(`match.created was ${outcome}`);
       return matchId;

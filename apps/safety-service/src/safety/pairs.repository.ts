@@ -92,19 +92,36 @@ export class PairsRepository {
 
   /**
    * match.created: the pair's current match. Not when the pair is blocked, nor for the match that
-   * ended, nor for a match made before the pair's last block or unmatch (a late event), nor over a
-   * newer match: a late or repeated event resurrects nothing.
+   * ended, nor for a match made before the pair's newest pair event: its `pairVersion` (the pair
+   * version matching had applied when it made the match) must be at least the pair's version here
+   * (ADR 0014: versions, never two services' clocks). An event without `pairVersion` (written
+   * before versions) falls back to times: made after the last block or unmatch, not older than the
+   * current match. A late or repeated event resurrects nothing.
+   *
+   * The pair's row is locked first, by its own statement: every pair event is published under that
+   * lock, so the version read by the next statement includes every committed one.
    */
-  async recordMatch(manager: EntityManager, x: string, y: string, matchId: string, matchedAt: Date): Promise<void> {
+  async recordMatch(
+    manager: EntityManager,
+    x: string,
+    y: string,
+    matchId: string,
+    matchedAt: Date,
+    pairVersion: number | null,
+  ): Promise<void> {
     const [a, b] = orderedPairOf(x, y);
+    const pairId = pairIdOf(a, b);
+    await manager.query('SELECT 1 FROM pair WHERE pair_id = $1 FOR UPDATE', [pairId]);
     await manager.query(
       `INSERT INTO pair (pair_id, member_a, member_b, match_id, matched_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (pair_id) DO UPDATE SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, updated_at = now()
         WHERE cardinality(pair.blocked_by) = 0
           AND pair.ended_match_id IS DISTINCT FROM EXCLUDED.match_id
-          AND (pair.ended_at IS NULL OR pair.ended_at < EXCLUDED.matched_at)
-          AND (pair.matched_at IS NULL OR pair.matched_at <= EXCLUDED.matched_at)`,
-      [pairIdOf(a, b), a, b, matchId, matchedAt],
+          AND CASE WHEN $6::int IS NOT NULL
+                   THEN $6::int >= coalesce((SELECT version FROM aggregate_version WHERE aggregate_type = 'pair' AND aggregate_id = $1), 0)
+                   ELSE (pair.ended_at IS NULL OR pair.ended_at < EXCLUDED.matched_at)
+                        AND (pair.matched_at IS NULL OR pair.matched_at <= EXCLUDED.matched_at) END`,
+      [pairId, a, b, matchId, matchedAt, pairVersion],
     );
   }
 }

@@ -51,6 +51,7 @@ export class SafetyEventHandlers implements EventHandlerSet {
       this.logger.error({ matchId: payload.matchId }, 'match.created with an unreadable payload skipped');
       return;
     }
-    await this.pairs.recordMatch(manager, ids[0].toLowerCase(), ids[1].toLowerCase(), payload.matchId.toLowerCase(), matchedAt);
+    const pairVersion = Number.isSafeInteger(payload.pairVersion) && (payload.pairVersion as number) >= 0 ? (payload.pairVersion as number) : null;
+    await this.pairs.recordMatch(manager, ids[0].toLowerCase(), ids[1].toLowerCase(), payload.matchId.toLowerCase(), matchedAt, pairVersion);
   }
 }

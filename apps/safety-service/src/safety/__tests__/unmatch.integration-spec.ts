@@ -88,6 +88,22 @@ describe('unmatch and the matches safety knows (real PostgreSQL and Redis)', () 
     expect(events[1].payload).toMatchObject({ endedMatchId: null, blockedBy: [ann.userId] });
   });
 
+  it("decides by pair versions, not clocks: a match made under an older version is ignored, one made under the newest counts", async () => {
+    const ann = await t.member();
+    const bob = await t.member();
+    await t.match(ann, bob, { pairVersion: 0 });
+    await t.api(ann, 'POST', `/api/safety/block/${bob.userId}`); // version 1, ends that match
+    await t.api(ann, 'DELETE', `/api/safety/block/${bob.userId}`); // version 2
+    // Matching had not applied the block when this match was made (version 0), stamped later.
+    await t.match(ann, bob, { pairVersion: 0, createdAt: new Date(Date.now() + 60_000) });
+    expect(await currentMatch(ann.userId, bob.userId)).toBeNull();
+    expect((await t.api(ann, 'POST', `/api/safety/unmatch/${bob.userId}`)).status).toBe(404);
+    // Made after matching applied the unblock (version 2), on a clock a minute behind: it counts.
+    const fresh = await t.match(ann, bob, { pairVersion: 2, createdAt: new Date(Date.now() - 60_000) });
+    expect(await currentMatch(ann.userId, bob.userId)).toBe(fresh);
+    expect((await t.api<UnmatchResultDto>(ann, 'POST', `/api/safety/unmatch/${bob.userId}`)).body).toEqual({ unmatched: true, matchId: fresh });
+  });
+
   it('a match arriving while a block commits never survives the block (either order, under the pair lock)', async () => {
     const pairs = await Promise.all(Array.from({ length: 8 }, async () => [await t.member(), await t.member()] as const));
     await Promise.all(
