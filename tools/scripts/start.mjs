@@ -88,6 +88,9 @@ try {
   if (backfill.republished && !backfill.profilesOnly) {
     await seeding.refitScoringModel({ databaseUrl: databases['matching-service'], redisUrl: REDIS_URL, keyPrefix });
   }
+  // safety-service learns matches from match.created, which seeded matches never had: the seeder
+  // writes their pair rows, and an installation seeded before that gets them from matching's table.
+  await seeding.backfillSafetyPairs({ matchingDbUrl: databases['matching-service'], safetyDbUrl: databases['safety-service'] });
 
   await createDemoAccounts({
     gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
@@ -95,6 +98,7 @@ try {
     authDbUrl: databases['auth-service'],
     matchingDbUrl: databases['matching-service'],
     chatDbUrl: databases['chat-service'],
+    safetyDbUrl: databases['safety-service'],
   });
 
   process.stdout.write(`

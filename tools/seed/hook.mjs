@@ -186,3 +186,72 @@ export async function refitScoringModel({ databaseUrl, redisUrl, keyPrefix }) {
     return false;
   }
 }
+
+/** Matches read from matching-service per page by the pair backfill. */
+const PAIR_BACKFILL_PAGE = 5_000;
+
+/**
+ * The matches safety-service never heard of: the seeder and the demo write matches without
+ * match.created (it is the past), and an installation seeded before the seeder wrote safety's pair
+ * rows (or before safety-service existed) has matches safety does not know, so unmatching them
+ * answers 'You are not matched with this member'. When matching-service holds more matches than
+ * safety-service has pairs holding a match (two counts: the whole cost of a start with nothing to
+ * do), every match of matching's `match` table is offered to safety's `pair` table with the pair
+ * version matching had applied (its `applied_version` of the pair), by the rule of safety's
+ * recordMatch (lib/db.mjs recordPairMatches): a pair somebody blocks, a match that was unmatched,
+ * or a match older than the pair's newest pair event is left alone, so the backfill may run while
+ * the services run, as often as it likes. The counts differ for a moment too when an event is on
+ * its way (match.created to safety, or a block to matching): the backfill then writes nothing
+ * wrong, at the cost of one read of the matches.
+ *
+ * options: { matchingDbUrl, safetyDbUrl }. Resolves { backfilled, written } (`written`: the pair
+ * rows that received their match); a failure is reported, never fatal.
+ */
+export async function backfillSafetyPairs({ matchingDbUrl, safetyDbUrl }) {
+  const say = (line) => process.stdout.write(`[mate] ${line}\n`);
+  try {
+    const { default: pg } = await import('pg');
+    const { recordPairMatches } = await import('./lib/db.mjs');
+    const matching = new pg.Client({ connectionString: matchingDbUrl, application_name: 'mate-backfill' });
+    const safety = new pg.Client({ connectionString: safetyDbUrl, application_name: 'mate-backfill' });
+    await matching.connect();
+    try {
+      await safety.connect();
+      const held = (await matching.query('SELECT count(*)::int AS n FROM match')).rows[0].n;
+      const known = (await safety.query('SELECT count(*)::int AS n FROM pair WHERE match_id IS NOT NULL')).rows[0].n;
+      if (held <= known) return { backfilled: false, written: 0 };
+      say(`backfilling safety-service's pairs: matching-service holds ${held} match(es), safety-service knows ${known}`);
+      let written = 0;
+      let after = '00000000-0000-0000-0000-000000000000';
+      for (;;) {
+        // One statement per page: each match with the pair version matching applied when it held it.
+        const { rows } = await matching.query(
+          `SELECT m.id, m.user_a::text AS "userA", m.user_b::text AS "userB", m.created_at AS at,
+                  coalesce(v.version, 0)::text AS "pairVersion"
+             FROM match m
+             LEFT JOIN applied_version v ON v.aggregate_type = 'pair' AND v.aggregate_id = m.user_a::text || ':' || m.user_b::text
+            WHERE m.id > $1 ORDER BY m.id LIMIT $2`,
+          [after, PAIR_BACKFILL_PAGE],
+        );
+        if (rows.length === 0) break;
+        await safety.query('BEGIN');
+        try {
+          written += await recordPairMatches(safety, rows);
+          await safety.query('COMMIT');
+        } catch (e) {
+          await safety.query('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+        after = rows[rows.length - 1].id;
+      }
+      say(`safety-service: ${written} pair(s) received their match`);
+      return { backfilled: true, written };
+    } finally {
+      await safety.end().catch(() => undefined);
+      await matching.end().catch(() => undefined);
+    }
+  } catch (e) {
+    say(`safety-service's pairs were not backfilled (${e instanceof Error ? e.message : e}); restart to retry`);
+    return { backfilled: false, written: 0 };
+  }
+}

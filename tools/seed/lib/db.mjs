@@ -253,3 +253,50 @@ export async function insertConversations(chatDb, conversations) {
   }
   return messages.length;
 }
+
+/** Pairs per statement when safety-service's pair rows are written (five arrays each). */
+const PAIR_ROWS_PER_INSERT = 5_000;
+
+/**
+ * safety-service's `pair` rows of matches made without `match.created` (the seeded history, the
+ * demo member's past, and the backfill of matching-service's `match` table in ../hook.mjs), so
+ * safety knows each pair's current match as if the event had reached it (unmatch, and a block's
+ * `endedMatchId`). `matches`: `{ id, userA, userB, at, pairVersion? }` with `userA < userB`;
+ * `pairVersion` is the pair version matching had applied when it held the match (0 when absent).
+ *
+ * The rule of safety's `recordMatch` (ADR 0014), for rows written from outside: the pairs' rows
+ * that exist are locked first (in pair id order) by their own statement, so the next one sees
+ * every committed pair event; a pair without a row gets one; a pair with a row gets the match only
+ * when it holds none, nobody blocks, the match is not the one that ended, and no pair event newer
+ * than `pairVersion` exists. So a re-run, or a backfill racing a block or an unmatch, changes
+ * nothing it should not. Run it inside a transaction (the locks are held until it ends). Answers
+ * how many rows were written.
+ */
+export async function recordPairMatches(safetyDb, matches) {
+  let written = 0;
+  for (let i = 0; i < matches.length; i += PAIR_ROWS_PER_INSERT) {
+    const slice = matches.slice(i, i + PAIR_ROWS_PER_INSERT);
+    const pairIds = slice.map((m) => `${m.userA}:${m.userB}`);
+    await safetyDb.query('SELECT 1 FROM pair WHERE pair_id = ANY($1::text[]) ORDER BY pair_id FOR UPDATE', [pairIds]);
+    const result = await safetyDb.query(
+      `INSERT INTO pair (pair_id, member_a, member_b, match_id, matched_at)
+       SELECT t.pair_id, t.a, t.b, t.id, t.at
+         FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::bigint[]) AS t(pair_id, a, b, id, at, v)
+        WHERE t.v >= coalesce((SELECT version FROM aggregate_version WHERE aggregate_type = 'pair' AND aggregate_id = t.pair_id), 0)
+       ON CONFLICT (pair_id) DO UPDATE SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, updated_at = now()
+        WHERE pair.match_id IS NULL
+          AND cardinality(pair.blocked_by) = 0
+          AND pair.ended_match_id IS DISTINCT FROM EXCLUDED.match_id`,
+      [
+        pairIds,
+        slice.map((m) => m.userA),
+        slice.map((m) => m.userB),
+        slice.map((m) => m.id),
+        slice.map((m) => iso(m.at)),
+        slice.map((m) => m.pairVersion ?? 0),
+      ],
+    );
+    written += result.rowCount ?? 0;
+  }
+  return written;
+}

@@ -15,6 +15,7 @@ import {
   insertProfiles,
   insertSwipes,
   insertUsers,
+  recordPairMatches,
   lastDemoNumber,
   requireTables,
   withDatabase,
@@ -38,12 +39,14 @@ export const USAGE = `Usage: npm run seed -- [options]
   --profile-db URL     profile-service database (default: DATABASE_URL's server, database mate_profile)
   --matching-db URL    matching-service database, for the swipe history (default: DATABASE_URL's server, database mate_matching)
   --chat-db URL        chat-service database, for the matches' conversations (default: DATABASE_URL's server, database mate_chat)
+  --safety-db URL      safety-service database, for the matches' pairs (default: DATABASE_URL's server, database mate_safety)
   --photo-dir DIR      profile-service's PHOTO_DIR (default: $PHOTO_DIR, else <repo>/.data/uploads)
   --seed S             seed of the random choices; the same seed gives the same members (default 42)
   --if-empty           do nothing when the profiles table already has members
   --no-photos          members without photos (and so without a swipe history: Discover shows nobody without a photo)
-  --no-swipes          no swipe history (matching-service's and chat-service's databases are not touched)
+  --no-swipes          no swipe history (matching-service's, chat-service's and safety-service's databases are not touched)
   --no-chats           no conversations for the seeded matches (chat-service's database is not touched)
+  --no-safety          no pair rows for the seeded matches (safety-service's database is not touched; unmatching them answers 404)
   --batch-size N       rows per INSERT (default 1000)
   --concurrency N      photos drawn at a time (default: CPU count)
   --pool-threshold N   above this many members, photos reuse a pool of drawn pictures (default 1000)
@@ -67,12 +70,14 @@ export function parseOptions(argv, env = process.env) {
       'profile-db': { type: 'string' },
       'matching-db': { type: 'string' },
       'chat-db': { type: 'string' },
+      'safety-db': { type: 'string' },
       'photo-dir': { type: 'string' },
       seed: { type: 'string', default: '42' },
       'if-empty': { type: 'boolean', default: false },
       'no-photos': { type: 'boolean', default: false },
       'no-swipes': { type: 'boolean', default: false },
       'no-chats': { type: 'boolean', default: false },
+      'no-safety': { type: 'boolean', default: false },
       'batch-size': { type: 'string', default: '1000' },
       concurrency: { type: 'string' },
       'pool-threshold': { type: 'string', default: '1000' },
@@ -89,6 +94,7 @@ export function parseOptions(argv, env = process.env) {
     profileDb: values['profile-db'] ?? withDatabase(databaseUrl, 'mate_profile'),
     matchingDb: values['matching-db'] ?? withDatabase(databaseUrl, 'mate_matching'),
     chatDb: values['chat-db'] ?? withDatabase(databaseUrl, 'mate_chat'),
+    safetyDb: values['safety-db'] ?? withDatabase(databaseUrl, 'mate_safety'),
     photoDir: path.resolve(values['photo-dir'] ?? env.PHOTO_DIR ?? path.join(ROOT, '.data/uploads')),
     seed: values.seed,
     ifEmpty: values['if-empty'],
@@ -97,6 +103,9 @@ export function parseOptions(argv, env = process.env) {
     swipes: !values['no-swipes'] && !values['no-photos'],
     // Every seeded match has its conversation (and many an exchange), so there are chats only with matches.
     chats: !values['no-chats'] && !values['no-swipes'] && !values['no-photos'],
+    // safety-service learns a pair's match from match.created, which the history does not publish:
+    // its pair rows are written with the matches (else unmatching a seeded match answers 404).
+    safety: !values['no-safety'] && !values['no-swipes'] && !values['no-photos'],
     batchSize: integer('batch-size', values['batch-size'], 1),
     concurrency: integer('concurrency', values.concurrency ?? String(os.availableParallelism()), 1),
     poolThreshold: integer('pool-threshold', values['pool-threshold'], 0),
@@ -107,10 +116,10 @@ export function parseOptions(argv, env = process.env) {
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * Seeds the population, its swipe history and the matches' conversations. Writes into each
- * database inside one transaction (the profile one commits first, then the auth one, then the
- * matching one, then the chat one), so a failed run leaves no half population; the photo files it
- * wrote are removed again. Returns the summary.
+ * Seeds the population, its swipe history, the matches' conversations and their safety pairs.
+ * Writes into each database inside one transaction (the profile one commits first, then the auth
+ * one, then the matching one, then the chat one, then the safety one), so a failed run leaves no
+ * half population; the photo files it wrote are removed again. Returns the summary.
  */
 export async function seed(options, log = (line) => process.stdout.write(`[seed] ${line}\n`)) {
   const started = Date.now();
@@ -118,13 +127,14 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
   let profileDb;
   let matchingDb = null;
   let chatDb = null;
+  let safetyDb = null;
   try {
     profileDb = await connect(options.profileDb);
     await requireTables(profileDb, ['profiles'], 'The profile-service');
     if (options.ifEmpty && (await hasProfiles(profileDb))) {
       const { rows } = await profileDb.query('SELECT count(*)::int AS n FROM profiles');
       log(`the profiles table already has ${rows[0].n} member(s); nothing to do (--if-empty)`);
-      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, conversations: 0, messages: 0, cities: 0, ms: Date.now() - started };
+      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, conversations: 0, messages: 0, pairs: 0, cities: 0, ms: Date.now() - started };
     }
     await requireTables(profileDb, ['photos', 'preferences'], 'The profile-service');
     await requireTables(authDb, ['users'], 'The auth-service');
@@ -136,8 +146,13 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
       chatDb = await connect(options.chatDb);
       await requireTables(chatDb, ['conversation', 'message'], 'The chat-service');
     }
-    return await populate(options, { authDb, profileDb, matchingDb, chatDb }, log, started);
+    if (options.swipes && options.safety) {
+      safetyDb = await connect(options.safetyDb);
+      await requireTables(safetyDb, ['pair', 'aggregate_version'], 'The safety-service');
+    }
+    return await populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb }, log, started);
   } finally {
+    await safetyDb?.end().catch(() => undefined);
     await chatDb?.end().catch(() => undefined);
     await matchingDb?.end().catch(() => undefined);
     await profileDb?.end().catch(() => undefined);
@@ -145,7 +160,7 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
   }
 }
 
-async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log, started) {
+async function populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb }, log, started) {
   const { members: total, batchSize, seed: seedValue } = options;
   if (options.photos && process.env.PHOTO_STORAGE === 's3') {
     throw new Error('photos are written to local storage (PHOTO_DIR); with PHOTO_STORAGE=s3 seed with --no-photos');
@@ -182,6 +197,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log,
     exchanges: 0,
     messages: 0,
     unread: 0,
+    pairs: 0,
   };
   /** Members whose swipe history is still to be made (a window at a time). */
   const awaitingHistory = [];
@@ -193,6 +209,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log,
   await profileDb.query('BEGIN');
   await matchingDb?.query('BEGIN');
   await chatDb?.query('BEGIN');
+  await safetyDb?.query('BEGIN');
   try {
     if (photos && mode === 'pool') {
       const t = Date.now();
@@ -255,6 +272,9 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log,
         (async () => {
           for (const { conversations } of histories) if (conversations.length) await insertConversations(chatDb, conversations);
         })(),
+        (async () => {
+          if (safetyDb) for (const { matches } of histories) stats.pairs += await recordPairMatches(safetyDb, matches);
+        })(),
       ]);
       for (const { swipes, matches, conversations } of histories) {
         stats.swipes += swipes.length;
@@ -281,6 +301,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log,
     await authDb.query('COMMIT');
     await matchingDb?.query('COMMIT');
     await chatDb?.query('COMMIT');
+    await safetyDb?.query('COMMIT');
     stats.dbWaitMs += Date.now() - t;
     committed = true;
   } catch (e) {
@@ -288,6 +309,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log,
     await authDb.query('ROLLBACK').catch(() => undefined);
     await matchingDb?.query('ROLLBACK').catch(() => undefined);
     await chatDb?.query('ROLLBACK').catch(() => undefined);
+    await safetyDb?.query('ROLLBACK').catch(() => undefined);
     throw e;
   } finally {
     await pool?.dispose();
@@ -310,6 +332,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log,
         `${stats.unread} with unread messages`,
     );
   }
+  if (safetyDb) log(`safety pairs: ${stats.pairs} (one per match, holding it)`);
   if (stats.members) {
     log(
       [...stats.byCity.entries()]
@@ -328,6 +351,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb }, log,
     matches: stats.matches,
     conversations: stats.conversations,
     messages: stats.messages,
+    pairs: stats.pairs,
     cities: cityCount,
     firstNumber: first,
     photoMode: mode,

@@ -32,15 +32,16 @@ import {
 import { startServiceProcess } from '@mate/server-kit/testing';
 import { createTestDatabase, createTestRedisNamespace, freePort, testInfra, type TestDatabase } from '@mate/testing';
 import { fitsBothWays, mutualLikes, query, ROOT, run, runModule, runSeeder, type RuleMember, type SwipeRow } from './helpers';
+import { randomUUID } from 'node:crypto';
 
 /*
  * The seeder against real databases migrated by the services themselves (`main.js migrate` of
- * the built auth-service, profile-service, matching-service and chat-service), checked with profile-service's
+ * the built auth-service, profile-service, matching-service, chat-service and safety-service), checked with profile-service's
  * own code where it matters: its geocoder (coordinates), its image processor (photo bytes), its
  * local storage (deleting a photo) and its file route (serving the photos).
  */
 
-const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service'] as const;
+const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service'] as const;
 const distOf = (svc: string, file: string) => path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src', file);
 const PROFILE_DIST = {
   geocoder: distOf('profile-service', 'geocoding/geocoder.js'),
@@ -92,23 +93,32 @@ interface Pair {
   profile: TestDatabase;
   matching: TestDatabase;
   chat: TestDatabase;
+  safety: TestDatabase;
   photoDir: string;
 }
 
 async function createPair(label: string): Promise<Pair> {
-  const [auth, profile, matching, chat] = await Promise.all(
-    ['auth', 'profile', 'matching', 'chat'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
+  const [auth, profile, matching, chat, safety] = await Promise.all(
+    ['auth', 'profile', 'matching', 'chat', 'safety'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
   );
   await Promise.all([
     migrate('auth-service', auth.url),
     migrate('profile-service', profile.url),
     migrate('matching-service', matching.url),
     migrate('chat-service', chat.url),
+    migrate('safety-service', safety.url),
   ]);
-  return { auth, profile, matching, chat, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
+  return { auth, profile, matching, chat, safety, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
 }
 
-const dropPair = (p: Pair) => [p.auth.drop(), p.profile.drop(), p.matching.drop(), p.chat.drop(), rm(p.photoDir, { recursive: true, force: true })];
+const dropPair = (p: Pair) => [
+  p.auth.drop(),
+  p.profile.drop(),
+  p.matching.drop(),
+  p.chat.drop(),
+  p.safety.drop(),
+  rm(p.photoDir, { recursive: true, force: true }),
+];
 
 const seedArgs = (pair: Pair, ...extra: string[]) => [
   '--auth-db',
@@ -119,10 +129,65 @@ const seedArgs = (pair: Pair, ...extra: string[]) => [
   pair.matching.url,
   '--chat-db',
   pair.chat.url,
+  '--safety-db',
+  pair.safety.url,
   '--photo-dir',
   pair.photoDir,
   ...extra,
 ];
+
+/**
+ * Matching's matches against safety's pairs: `missing` the matches (ids) without a pair row holding
+ * exactly them (members, match id and time, nobody blocking, nothing ended), `extra` the pairs
+ * holding a match matching does not have.
+ */
+async function pairsVersusMatches(p: Pair): Promise<{ missing: string[]; extra: string[] }> {
+  const matches = await query<{ id: string; user_a: string; user_b: string; created_at: Date }>(
+    p.matching.url,
+    'SELECT id, user_a, user_b, created_at FROM match',
+  );
+  const pairs = await query<{
+    pair_id: string;
+    member_a: string;
+    member_b: string;
+    match_id: string | null;
+    matched_at: Date | null;
+    blocked_by: string[];
+    ended_match_id: string | null;
+  }>(p.safety.url, 'SELECT pair_id, member_a, member_b, match_id, matched_at, blocked_by, ended_match_id FROM pair');
+  const byId = new Map(pairs.map((r) => [r.pair_id, r]));
+  const missing = matches
+    .filter((m) => {
+      const r = byId.get(`${m.user_a}:${m.user_b}`);
+      return !(
+        r &&
+        r.member_a === m.user_a &&
+        r.member_b === m.user_b &&
+        r.match_id === m.id &&
+        r.matched_at?.getTime() === m.created_at.getTime() &&
+        r.blocked_by.length === 0 &&
+        r.ended_match_id === null
+      );
+    })
+    .map((m) => m.id)
+    .sort();
+  const held = new Set(matches.map((m) => m.id));
+  const extra = pairs.filter((r) => r.match_id !== null && !held.has(r.match_id)).map((r) => r.pair_id);
+  return { missing, extra };
+}
+
+/** backfillSafetyPairs of hook.mjs (ESM) in its own process (as `npm start` runs it): what it resolved and printed. */
+async function backfillPairs(p: Pair): Promise<{ result: { backfilled: boolean; written: number }; stdout: string }> {
+  const hook = `file://${path.join(ROOT, 'tools/seed/hook.mjs')}`;
+  const options = { matchingDbUrl: p.matching.url, safetyDbUrl: p.safety.url };
+  const source = `import { backfillSafetyPairs } from '${hook}';
+    const result = await backfillSafetyPairs(${JSON.stringify(options)});
+    process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
+  const r = await run(process.execPath, ['--input-type=module', '-e', source]);
+  if (r.code !== 0) throw new Error(`backfillSafetyPairs failed:\n${r.stdout}\n${r.stderr}`);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  return { result: JSON.parse(line?.slice('RESULT '.length) ?? 'null'), stdout: r.stdout };
+}
 
 interface ProfileRow {
   user_id: string;
@@ -389,6 +454,7 @@ describe('npm run seed', () => {
       ['matching', 'SELECT id, user_a, user_b FROM match ORDER BY id'],
       ['chat', 'SELECT id, member_a, member_b, match_id, last_seq, a_read_seq, b_read_seq, a_unread, b_unread FROM conversation ORDER BY id'],
       ['chat', 'SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content FROM message ORDER BY id'],
+      ['safety', 'SELECT pair_id, member_a, member_b, match_id, blocked_by, ended_match_id FROM pair ORDER BY pair_id'],
     ];
     for (const [db, sql] of tables) {
       const [left, right] = await Promise.all([
@@ -513,6 +579,15 @@ describe('npm run seed: the swipe history', () => {
     expect(likes).toBeGreaterThan(0);
     expect(matches[0].n).toBeGreaterThan(0);
     expect(seeded.stdout).toContain(`[seed] swipe history: ${swipes.length} swipes (${likes} likes), ${matches[0].n} matches`);
+    expect(seeded.stdout).toContain(`[seed] safety pairs: ${matches[0].n} (one per match, holding it)`);
+  });
+
+  it("gives every seeded match its pair in safety-service's database, holding that match (as match.created would)", async () => {
+    expect(await pairsVersusMatches(h)).toEqual({ missing: [], extra: [] });
+    const pairs = await query<{ n: number }>(h.safety.url, 'SELECT count(*)::int AS n FROM pair');
+    const matches = await query<{ n: number }>(h.matching.url, 'SELECT count(*)::int AS n FROM match');
+    expect(matches[0].n).toBeGreaterThan(20);
+    expect(pairs).toEqual(matches);
   });
 
   it("only between members whose hard rules accept each other both ways (profile-service's rows)", async () => {
@@ -599,7 +674,17 @@ describe('npm run seed: the swipe history', () => {
     const nowhere = new URL(h.matching.url);
     nowhere.pathname = '/mate_seed_no_such_database';
     const r = await runSeeder(
-      seedArgs({ ...h, matching: { ...h.matching, url: nowhere.toString() }, chat: { ...h.chat, url: nowhere.toString() } }, '--members', '5', '--no-photos'),
+      seedArgs(
+        {
+          ...h,
+          matching: { ...h.matching, url: nowhere.toString() },
+          chat: { ...h.chat, url: nowhere.toString() },
+          safety: { ...h.safety, url: nowhere.toString() },
+        },
+        '--members',
+        '5',
+        '--no-photos',
+      ),
     );
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('swipe history');
@@ -764,6 +849,116 @@ describe('npm run seed: the swipe history', () => {
       expect(r.stdout).not.toContain('conversations:');
       const after = await query<{ n: number }>(h.chat.url, 'SELECT count(*)::int AS n FROM conversation');
       expect(after[0].n).toBe(conversations.length);
+      // safety's pairs do not depend on the conversations: the new matches have theirs.
+      expect(r.stdout).toContain('[seed] safety pairs:');
+      expect(await pairsVersusMatches(h)).toEqual({ missing: [], extra: [] });
+    });
+  });
+
+  describe("safety-service's pairs of matches written without match.created", () => {
+    const pairIdOf = (m: { user_a: string; user_b: string }) => `${m.user_a}:${m.user_b}`;
+
+    it("leaves safety-service's database alone with --no-safety", async () => {
+      const nowhere = new URL(h.safety.url);
+      nowhere.pathname = '/mate_seed_no_such_database';
+      const before = await query<{ n: number }>(h.safety.url, 'SELECT count(*)::int AS n FROM pair');
+      const r = await runSeeder(seedArgs({ ...h, safety: { ...h.safety, url: nowhere.toString() } }, '--members', '30', '--no-safety'));
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[seed] swipe history:');
+      expect(r.stdout).not.toContain('safety pairs:');
+      expect(await query(h.safety.url, 'SELECT count(*)::int AS n FROM pair')).toEqual(before);
+    });
+
+    it('backfills the pairs of an installation seeded before safety knew its matches, never over a block, an unmatch or a newer pair event', async () => {
+      // An installation seeded before the seeder wrote pairs: safety knows none of the matches.
+      await query(h.safety.url, 'DELETE FROM pair');
+      const matches = await query<{ id: string; user_a: string; user_b: string }>(h.matching.url, 'SELECT id, user_a, user_b FROM match ORDER BY id');
+      expect(matches.length).toBeGreaterThan(10);
+      const [blocked, unmatched, stale, caughtUp] = matches;
+      // Pair events safety recorded that matching has not applied yet (its match is still there):
+      // a block of a match safety never knew and an unmatch (left without their versions here, so
+      // the pair row's own state guards them), a block and unblock (version 2: the version guards).
+      await query(h.safety.url, `INSERT INTO pair (pair_id, member_a, member_b, blocked_by) VALUES ($1, $2, $3, ARRAY[$2]::uuid[])`, [
+        pairIdOf(blocked),
+        blocked.user_a,
+        blocked.user_b,
+      ]);
+      await query(
+        h.safety.url,
+        `INSERT INTO pair (pair_id, member_a, member_b, ended_match_id, ended_at) VALUES ($1, $2, $3, $4, now())`,
+        [pairIdOf(unmatched), unmatched.user_a, unmatched.user_b, unmatched.id],
+      );
+      for (const m of [stale, caughtUp]) {
+        await query(h.safety.url, 'INSERT INTO pair (pair_id, member_a, member_b) VALUES ($1, $2, $3)', [pairIdOf(m), m.user_a, m.user_b]);
+      }
+      await query(
+        h.safety.url,
+        `INSERT INTO aggregate_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2), ('pair', $2, 2)`,
+        [pairIdOf(stale), pairIdOf(caughtUp)],
+      );
+      // A match made after matching applied the pair's block and unblock (version 2): it is live.
+      await query(h.matching.url, `INSERT INTO applied_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2)`, [
+        pairIdOf(caughtUp),
+      ]);
+      const guarded = await query(h.safety.url, 'SELECT * FROM pair WHERE pair_id = ANY($1) ORDER BY pair_id', [
+        [blocked, unmatched, stale].map(pairIdOf),
+      ]);
+
+      const first = await backfillPairs(h);
+      expect(first.stdout).toContain(`backfilling safety-service's pairs: matching-service holds ${matches.length} match(es), safety-service knows 0`);
+      expect(first.result).toEqual({ backfilled: true, written: matches.length - 3 });
+      expect(first.stdout).toContain(`safety-service: ${matches.length - 3} pair(s) received their match`);
+      expect(await pairsVersusMatches(h)).toEqual({ missing: [blocked.id, unmatched.id, stale.id].sort(), extra: [] });
+      expect(await query(h.safety.url, 'SELECT * FROM pair WHERE pair_id = ANY($1) ORDER BY pair_id', [[blocked, unmatched, stale].map(pairIdOf)])).toEqual(
+        guarded,
+      );
+
+      // Again (the counts still differ): nothing more is written.
+      expect((await backfillPairs(h)).result).toEqual({ backfilled: true, written: 0 });
+      // Once matching applied those pair events (their matches deleted), a start only counts.
+      await query(h.matching.url, 'DELETE FROM match WHERE id = ANY($1::uuid[])', [[blocked.id, unmatched.id, stale.id]]);
+      expect(await backfillPairs(h)).toEqual({ result: { backfilled: false, written: 0 }, stdout: '' });
+      expect(await pairsVersusMatches(h)).toEqual({ missing: [], extra: [] });
+    });
+
+    it("writes the demo member's past matches into safety-service's pairs too (tools/scripts/lib/demo.mjs demoChats)", async () => {
+      const demo = randomUUID();
+      const partners = Array.from({ length: 5 }, (_, i) => ({ id: randomUUID(), name: `Partner${i}`, interests: ['Travel'], location: 'New York, NY' }));
+      // One of them was blocked and unblocked by her once (pair version 2 in both services).
+      const [a, b] = [demo, partners[0].id].sort();
+      await query(h.safety.url, 'INSERT INTO pair (pair_id, member_a, member_b) VALUES ($1, $2, $3)', [`${a}:${b}`, a, b]);
+      await query(h.safety.url, `INSERT INTO aggregate_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2)`, [`${a}:${b}`]);
+      await query(h.matching.url, `INSERT INTO applied_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2)`, [`${a}:${b}`]);
+      const demoModule = `file://${path.join(ROOT, 'tools/scripts/lib/demo.mjs')}`;
+      const urls = { matchingDbUrl: h.matching.url, chatDbUrl: h.chat.url, safetyDbUrl: h.safety.url };
+      const source = `import { demoChats } from '${demoModule}';
+        const made = await demoChats(${JSON.stringify(urls)}, { userId: ${JSON.stringify(demo)} }, ${JSON.stringify(partners)});
+        process.stdout.write(JSON.stringify(made));`;
+      const r = await run(process.execPath, ['--input-type=module', '-e', source]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toBe(5);
+
+      const made = await query<{ id: string; user_a: string; user_b: string; created_at: Date }>(
+        h.matching.url,
+        'SELECT id, user_a, user_b, created_at FROM match WHERE user_a = $1 OR user_b = $1 ORDER BY id',
+        [demo],
+      );
+      expect(made).toHaveLength(5);
+      const pairs = await query<{ pair_id: string; match_id: string; matched_at: Date; blocked_by: string[] }>(
+        h.safety.url,
+        'SELECT pair_id, match_id, matched_at, blocked_by FROM pair WHERE member_a = $1 OR member_b = $1 ORDER BY match_id',
+        [demo],
+      );
+      expect(pairs).toEqual(made.map((m) => ({ pair_id: pairIdOf(m), match_id: m.id, matched_at: m.created_at, blocked_by: [] })));
+      const conversations = await query<{ match_id: string }>(
+        h.chat.url,
+        'SELECT match_id FROM conversation WHERE member_a = $1 OR member_b = $1 ORDER BY match_id',
+        [demo],
+      );
+      expect(conversations.map((c) => c.match_id)).toEqual(made.map((m) => m.id));
+      expect(await pairsVersusMatches(h)).toEqual({ missing: [], extra: [] });
     });
   });
 });
