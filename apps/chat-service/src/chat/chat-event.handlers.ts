@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import type {
-  EventEnvelope,
-  MatchCreatedPayload,
-  MatchEndedPayload,
-  ProfileUpdatedPayload,
-  UserBlockedPayload,
-  UserUnblockedPayload,
+import {
+  matchCreatedFactOf,
+  type EventEnvelope,
+  type MatchCreatedPayload,
+  type MatchEndedPayload,
+  type ProfileUpdatedPayload,
+  type UserBlockedPayload,
+  type UserUnblockedPayload,
 } from '@mate/contracts';
 import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { orderedPair } from './chat-db';
@@ -48,31 +49,16 @@ export class ChatEventHandlers implements EventHandlerSet {
    * redelivery of the same match, or an older one, changes nothing.
    */
   async openConversation(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
-    const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
-    const matchedAt = new Date(payload.createdAt);
-    if (
-      ids.length !== 2 ||
-      !ids.every((id) => typeof id === 'string' && isUUID(id)) ||
-      ids[0].toLowerCase() === ids[1].toLowerCase() ||
-      typeof payload.matchId !== 'string' ||
-      !isUUID(payload.matchId) ||
-      Number.isNaN(matchedAt.getTime())
-    ) {
+    const match = matchCreatedFactOf(payload);
+    if (!match) {
       // Retrying would not make it valid; it is kept in processed_event and skipped.
       this.logger.error({ matchId: payload.matchId }, 'match.created with an unreadable payload skipped');
       return;
     }
-    const [a, b] = orderedPair(ids[0].toLowerCase(), ids[1].toLowerCase());
+    const { matchId, userA: a, userB: b } = match;
     await manager.query(PAIR_LOCK_SQL, [a, b]);
-    // The pair version matching made the match under; absent in events from before versions.
-    const pairVersion = Number.isSafeInteger(payload.pairVersion) && (payload.pairVersion as number) >= 0 ? payload.pairVersion : null;
-    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [
-      payload.matchId.toLowerCase(),
-      a,
-      b,
-      matchedAt,
-      pairVersion,
-    ]);
+    // pairVersion: the pair version matching made the match under (null: an event from before versions).
+    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [matchId, a, b, match.matchedAt, match.pairVersion]);
     if (written.length > 0) this.conversations.pairChanged(a, b, written[0].open);
   }
 

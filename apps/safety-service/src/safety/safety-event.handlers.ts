@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import type { EventEnvelope, MatchCreatedPayload, ProfileUpdatedPayload } from '@mate/contracts';
+import { matchCreatedFactOf, type EventEnvelope, type MatchCreatedPayload, type ProfileUpdatedPayload } from '@mate/contracts';
 import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
@@ -37,21 +37,12 @@ export class SafetyEventHandlers implements EventHandlerSet {
 
   /** The match an unmatch ends (a late or repeated one resurrects nothing: PairsRepository.recordMatch). */
   async recordMatch(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
-    const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
-    const matchedAt = new Date(payload.createdAt);
-    if (
-      ids.length !== 2 ||
-      !ids.every((id) => typeof id === 'string' && isUUID(id)) ||
-      ids[0].toLowerCase() === ids[1].toLowerCase() ||
-      typeof payload.matchId !== 'string' ||
-      !isUUID(payload.matchId) ||
-      Number.isNaN(matchedAt.getTime())
-    ) {
+    const match = matchCreatedFactOf(payload);
+    if (!match) {
       // Retrying would not make it valid; it is kept in processed_event and skipped.
       this.logger.error({ matchId: payload.matchId }, 'match.created with an unreadable payload skipped');
       return;
     }
-    const pairVersion = Number.isSafeInteger(payload.pairVersion) && (payload.pairVersion as number) >= 0 ? (payload.pairVersion as number) : null;
-    await this.pairs.recordMatch(manager, ids[0].toLowerCase(), ids[1].toLowerCase(), payload.matchId.toLowerCase(), matchedAt, pairVersion);
+    await this.pairs.recordMatch(manager, match.userA, match.userB, match.matchId, match.matchedAt, match.pairVersion);
   }
 }

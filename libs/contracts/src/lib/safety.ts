@@ -142,6 +142,40 @@ export function pairBlockStateOf(state: PairState): PairBlockState {
   return { userA, userB, blockedBy: [userA, userB].filter((id) => named.includes(id)) };
 }
 
+/** A match.created payload as consumers use it: ids lower-cased and ordered, the time parsed. */
+export interface MatchCreatedFact {
+  matchId: string;
+  /** The pair, ascending. */
+  userA: string;
+  userB: string;
+  matchedAt: Date;
+  /** The pair version matching made the match under; null for an event from before versions. */
+  pairVersion: number | null;
+}
+
+/**
+ * Reads a match.created payload (chat and safety consume it to open and record matches), or null
+ * when it names no pair of two members, no match id or no time: retrying would not make it
+ * valid, so a consumer logs and skips it.
+ */
+export function matchCreatedFactOf(payload: {
+  matchId?: unknown;
+  userIds?: unknown;
+  createdAt?: unknown;
+  pairVersion?: unknown;
+}): MatchCreatedFact | null {
+  const ids = Array.isArray(payload.userIds) ? payload.userIds.map((id) => (typeof id === 'string' ? id.toLowerCase() : '')) : [];
+  const matchId = typeof payload.matchId === 'string' ? payload.matchId.toLowerCase() : '';
+  const matchedAt = new Date(typeof payload.createdAt === 'string' ? payload.createdAt : NaN);
+  if (ids.length !== 2 || !ids.every((id) => UUID.test(id)) || ids[0] === ids[1] || !UUID.test(matchId) || Number.isNaN(matchedAt.getTime())) {
+    return null;
+  }
+  const [userA, userB] = ids[0] < ids[1] ? [ids[0], ids[1]] : [ids[1], ids[0]];
+  const version = payload.pairVersion;
+  const pairVersion = typeof version === 'number' && Number.isSafeInteger(version) && version >= 0 ? version : null;
+  return { matchId, userA, userB, matchedAt, pairVersion };
+}
+
 /** True when the pair state says one of the two blocks the other. */
 export function isPairBlocked(state: Pick<PairState, 'blockedBy'>): boolean {
   return state.blockedBy.length > 0;
