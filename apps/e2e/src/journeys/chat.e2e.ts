@@ -107,13 +107,13 @@ test("two matched members chat live: typing..., delivery, '✓✓ Read', and a m
   await shot(avery, 'chat-1280-conversation');
   await shot(blake, 'chat-390-conversation');
 
-  // The safety menu's actions are not wired yet (the safety issue): each says so, none is dead.
+  // The safety menu asks before it blocks (the safety journey blocks for real); Cancel keeps the chat.
   await avery.getByRole('button', { name: 'Safety options' }).click();
   await avery.getByRole('menuitem', { name: 'Block' }).click();
-  const blockDialog = avery.getByRole('dialog', { name: 'Block Blake' });
-  await expect(blockDialog).toContainText('This arrives with the safety release.');
+  const blockDialog = avery.getByRole('alertdialog', { name: 'Block Blake?' });
+  await expect(blockDialog).toContainText("You won't see each other anymore");
   await shot(avery, 'chat-1280-safety-dialog');
-  await blockDialog.getByRole('button', { name: 'OK' }).click();
+  await blockDialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(blockDialog).toHaveCount(0);
   await expect(averyInput).toBeEnabled();
 
