@@ -209,6 +209,7 @@ const PAIR_BACKFILL_PAGE = 5_000;
  */
 export async function backfillSafetyPairs({ matchingDbUrl, safetyDbUrl }) {
   const say = (line) => process.stdout.write(`[mate] ${line}\n`);
+  if (!matchingDbUrl || !safetyDbUrl) return { backfilled: false, written: 0 };
   try {
     const { default: pg } = await import('pg');
     const { recordPairMatches } = await import('./lib/db.mjs');
