@@ -5,6 +5,7 @@ export * from './lib/profile';
 export * from './lib/matching';
 export * from './lib/chat';
 export * from './lib/safety';
+export * from './lib/calls';
 export * from './lib/events';
 export * from './lib/jobs';
 export * from './lib/sockets';

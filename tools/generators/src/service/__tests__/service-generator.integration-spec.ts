@@ -49,7 +49,7 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
     const tree = new FsTree(scratch, false);
     await serviceGenerator(tree, { name: 'demo' });
-    await serviceGenerator(tree, { name: 'call-service' });
+    await serviceGenerator(tree, { name: 'admin-service' });
     flushChanges(scratch, tree.listChanges());
   });
 
@@ -61,11 +61,11 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     const demo = registry().find((s) => s.name === 'demo-service');
     const highest = Math.max(...registry().filter((s) => s.name !== 'demo-service').map((s) => s.port));
     expect(demo).toMatchObject({ port: highest + 1, status: 'deployed', database: 'demo', routes: ['/api/demo'], urlVariable: 'DEMO_SERVICE_URL' });
-    expect(registry().find((s) => s.name === 'call-service')).toMatchObject({ port: 3105, status: 'deployed', routes: ['/api/calls', '/api/whisper'] });
-    expect(registry().filter((s) => s.name === 'call-service')).toHaveLength(1);
+    expect(registry().find((s) => s.name === 'admin-service')).toMatchObject({ port: 3107, status: 'deployed', adminRoutes: ['/api/admin', '/admin'] });
+    expect(registry().filter((s) => s.name === 'admin-service')).toHaveLength(1);
     const catalogue = read('libs/contracts/src/lib/events.ts');
     expect(catalogue).toContain("demo: 'demo-service',");
-    expect(catalogue.match(/'call-service'/g)).toHaveLength(1);
+    expect(catalogue.match(/'admin-service'/g)).toHaveLength(1);
   });
 
   it('gives it a compose service, a one-shot migration, a database and the gateway’s dependency', () => {
@@ -75,7 +75,7 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     const port = String(registry().find((s) => s.name === 'demo-service')?.port);
     expect(compose.services['demo-service'].environment).toMatchObject({ PORT: port, DATABASE_URL: expect.stringMatching(/\/mate_demo$/) });
     expect(compose.services['demo-service-migrate'].command).toEqual(['migrate']);
-    expect(Object.keys(compose.services.gateway.depends_on ?? {})).toEqual(expect.arrayContaining(['demo-service', 'call-service']));
+    expect(Object.keys(compose.services.gateway.depends_on ?? {})).toEqual(expect.arrayContaining(['demo-service', 'admin-service']));
     expect(compose.services.gateway.environment).toMatchObject({ DEMO_SERVICE_URL: `http://demo-service:${port}` });
     expect(read('docker/postgres/create-databases.sh')).toMatch(/mate_notification mate_demo\}/);
     expect(read('k8s/overlays/dev/backing/create-databases.sh')).toMatch(/mate_notification mate_demo\}/);
@@ -87,7 +87,7 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
       .flatMap((file) => yaml.loadAll(read(`k8s/base/demo-service/${file}`)) as { kind: string; metadata?: { name: string } }[]);
     expect(kinds.map((d) => d.kind).sort()).toEqual(['Deployment', 'HorizontalPodAutoscaler', 'Job', 'Kustomization', 'PodDisruptionBudget', 'Service']);
     expect((yaml.load(read('k8s/base/kustomization.yaml')) as { resources: string[] }).resources).toEqual(
-      expect.arrayContaining(['demo-service', 'call-service']),
+      expect.arrayContaining(['demo-service', 'admin-service']),
     );
     expect(read('k8s/base/common/secret.yaml')).toContain('demo-service.DATABASE_URL:');
     expect(read('k8s/base/common/kustomization.yaml')).toContain('- DEMO_SERVICE_URL=http://demo-service:');

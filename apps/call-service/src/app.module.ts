@@ -1,0 +1,20 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { SERVICES } from '@mate/contracts';
+import { ServiceModule } from '@mate/server-kit';
+import { CallEnv } from './call.env';
+import { CallModule } from './call/call.module';
+
+@Module({})
+export class AppModule {
+  /** `env` wins over process.env, so a test can run this service next to others in one process. */
+  static forRoot(env?: Partial<Record<string, string>>): DynamicModule {
+    return ServiceModule.forRoot({
+      service: SERVICES.call,
+      envClass: CallEnv,
+      env,
+      entities: [],
+      migrations: [],
+      features: [CallModule],
+    });
+  }
+}
