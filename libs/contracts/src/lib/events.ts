@@ -276,7 +276,7 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'profile.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.safety],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.safety, SERVICES.call],
     later: [SERVICES.admin],
     aggregate: { type: 'profile', idField: 'userId' },
     description:
@@ -326,7 +326,7 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'match.created': {
     version: 1,
     producer: SERVICES.matching,
-    consumers: [SERVICES.chat, SERVICES.safety],
+    consumers: [SERVICES.chat, SERVICES.safety, SERVICES.call],
     later: [SERVICES.notification, SERVICES.admin],
     aggregate: null,
     description: 'Two members liked each other; chat opens their conversation, safety-service knows the match an unmatch ends, notifications tell both.',
@@ -343,8 +343,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.blocked': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile],
-    later: [SERVICES.call, SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call],
+    later: [SERVICES.notification, SERVICES.admin],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member blocked another (the pair state, whole): matching ends their match and never suggests them, chat closes and hides the conversation, profile-service answers each one 404 for the other.',
@@ -352,8 +352,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.unblocked': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile],
-    later: [SERVICES.call, SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call],
+    later: [SERVICES.notification, SERVICES.admin],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member lifted a block (the pair state, whole): when neither blocks the other any more they may be suggested again; the match and the conversation stay ended.',
@@ -361,8 +361,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'match.ended': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.matching, SERVICES.chat],
-    later: [SERVICES.call, SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.call],
+    later: [SERVICES.notification, SERVICES.admin],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member unmatched (the pair state, whole): matching ends the match (they are not suggested again), chat closes and hides the conversation.',
