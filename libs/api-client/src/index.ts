@@ -10,6 +10,7 @@ export * from './lib/preferences';
 export * from './lib/matching';
 export * from './lib/chat';
 export * from './lib/safety';
+export * from './lib/calls';
 export * from './lib/client';
 export * from './lib/socket';
 export * from './lib/chat-sync';

@@ -78,6 +78,15 @@ export function createFakeApi(): FakeApi {
       report: unstubbed('safety.report'),
       unmatch: unstubbed('safety.unmatch'),
     },
+    calls: {
+      getHistory: unstubbed('calls.getHistory'),
+      getStats: unstubbed('calls.getStats'),
+      getCall: unstubbed('calls.getCall'),
+      getIceServers: unstubbed('calls.getIceServers'),
+      // Like the real client, the status never fails: transcription is off unless a test says so.
+      whisperStatus: vi.fn(() => Promise.resolve({ available: false })),
+      transcribe: unstubbed('calls.transcribe'),
+    },
   } as FakeApi;
 }
 

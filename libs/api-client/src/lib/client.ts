@@ -1,4 +1,5 @@
 import { createAuthApi, type AuthApi } from './auth';
+import { createCallsApi, type CallsApi } from './calls';
 import { createChatApi, type ChatApi } from './chat';
 import { HttpClient, type ApiClientConfig } from './http';
 import { createMatchingApi, type MatchingApi } from './matching';
@@ -20,6 +21,7 @@ export interface MateApi {
   matching: MatchingApi;
   chat: ChatApi;
   safety: SafetyApi;
+  calls: CallsApi;
 }
 
 export function createApiClient(config: ApiClientConfig = {}): MateApi {
@@ -34,5 +36,6 @@ export function createApiClient(config: ApiClientConfig = {}): MateApi {
     matching: createMatchingApi(http),
     chat: createChatApi(http),
     safety: createSafetyApi(http),
+    calls: createCallsApi(http),
   };
 }
