@@ -3,6 +3,8 @@ import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
 import { CallEnv } from './call.env';
 import { CallModule } from './call/call.module';
+import { IceModule } from './ice/ice.module';
+import { TranscriptionModule } from './transcription/transcription.module';
 
 @Module({})
 export class AppModule {
@@ -14,7 +16,7 @@ export class AppModule {
       env,
       entities: [],
       migrations: [],
-      features: [CallModule],
+      features: [IceModule, TranscriptionModule, CallModule],
     });
   }
 }
