@@ -4,6 +4,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
+import { CallHistoryScreen } from '../screens/calls/CallHistoryScreen';
 import { ChatScreen } from '../screens/chat/ChatScreen';
 import { CancelEmailChangeScreen } from '../screens/cancel-email-change/CancelEmailChangeScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
@@ -53,11 +54,7 @@ const GUARDED: ScreenRoute[] = [
     errorTitle: 'Call Error',
     element: later({ title: 'Video Call', icon: 'video', description: 'Face-to-face video calls.', back: toDashboard }),
   },
-  {
-    path: '/calls',
-    errorTitle: 'Call History Error',
-    element: later({ title: 'Call History', icon: 'video', description: 'Your calls and call statistics.', back: toDashboard }),
-  },
+  { path: '/calls', errorTitle: 'Call History Error', element: <CallHistoryScreen /> },
   { path: '/preferences', errorTitle: 'Preferences Error', element: <PreferencesScreen /> },
   { path: '/profile', errorTitle: 'Profile Error', element: <ProfileScreen /> },
   { path: '/safety', errorTitle: 'Safety Error', element: <SafetyScreen /> },

@@ -1,0 +1,260 @@
+import { ApiError } from '@mate/api-client';
+import type { CallRecordDto, CallStatsDto, CallStatus } from '@mate/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { aUser, signedInApi, type FakeApi } from '../../testing/fake-api';
+import { renderWithApp } from '../../testing/render';
+
+const selfId = aUser().id;
+
+let seq = 0;
+const aCall = (overrides: Partial<CallRecordDto> = {}): CallRecordDto => {
+  seq += 1;
+  return {
+    id: `c${seq}`,
+    callerId: selfId,
+    recipientId: 'u2',
+    callerName: 'Ada',
+    recipientName: 'Bea',
+    status: 'completed',
+    startedAt: '2026-11-20T18:30:00.000Z',
+    durationSeconds: 75,
+    ...overrides,
+  };
+};
+
+const aPage = (n: number, from = 0): CallRecordDto[] =>
+  Array.from({ length: n }, (_, i) => aCall({ id: `p${from + i}`, recipientName: `Member ${from + i}` }));
+
+const stats = (overrides: Partial<CallStatsDto> = {}): CallStatsDto => ({
+  totalCalls: 3,
+  completedCalls: 2,
+  successRate: 2 / 3,
+  averageDurationSeconds: 125,
+  ...overrides,
+});
+
+const rows = () => within(screen.getByRole('list', { name: 'Calls' })).getAllByRole('listitem');
+const statValue = (label: string) => {
+  const card = screen.getByRole('region', { name: 'Call Statistics' });
+  const term = within(card).getByText(label, { selector: 'dt' });
+  return term.nextElementSibling?.textContent;
+};
+const pager = () => screen.getByRole('navigation', { name: 'Call history pages' });
+const button = (name: string) => within(pager()).getByRole('button', { name });
+
+describe('CallHistoryScreen (/calls)', () => {
+  let api: FakeApi;
+  beforeEach(() => {
+    seq = 0;
+    api = signedInApi();
+    api.calls.getStats.mockResolvedValue(stats());
+  });
+
+  it('shows the statistics card with the success rate to 1 decimal, the average as mm:ss, and a chart with its text summary', async () => {
+    api.calls.getHistory.mockResolvedValue([aCall()]);
+    renderWithApp(api, { route: '/calls' });
+
+    expect(await screen.findByRole('heading', { name: 'Call History', level: 1 })).toBeInTheDocument();
+    await waitFor(() => expect(statValue('Success Rate')).toBe('66.7%'));
+    expect(statValue('Total Calls')).toBe('3');
+    expect(statValue('Completed')).toBe('2');
+    expect(statValue('Avg Duration')).toBe('02:05');
+    const chart = screen.getByRole('figure', { name: 'Completed calls chart' });
+    expect(chart).toHaveTextContent('2 completed and 1 not completed of 3 calls (66.7% success rate)');
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(document.title).toContain('Call History');
+  });
+
+  it.each([
+    [{ totalCalls: 1, completedCalls: 1, successRate: 1 }, '100.0%'],
+    [{ totalCalls: 8, completedCalls: 1, successRate: 0.125 }, '12.5%'],
+    [{ totalCalls: 7, completedCalls: 1, successRate: 1 / 7 }, '14.3%'],
+  ])('formats a success rate of %o as %s', async (values, shown) => {
+    api.calls.getStats.mockResolvedValue(stats(values));
+    api.calls.getHistory.mockResolvedValue([]);
+    renderWithApp(api, { route: '/calls' });
+    await waitFor(() => expect(statValue('Success Rate')).toBe(shown));
+  });
+
+  it('shows zeros and no chart for a member without calls, and the empty state', async () => {
+    api.calls.getStats.mockResolvedValue(stats({ totalCalls: 0, completedCalls: 0, successRate: 0, averageDurationSeconds: 0 }));
+    api.calls.getHistory.mockResolvedValue([]);
+    renderWithApp(api, { route: '/calls' });
+
+    expect(await screen.findByRole('heading', { name: 'No calls yet' })).toBeInTheDocument();
+    await waitFor(() => expect(statValue('Success Rate')).toBe('0.0%'));
+    expect(statValue('Avg Duration')).toBe('00:00');
+    expect(screen.queryByRole('figure', { name: 'Completed calls chart' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Messages' })).toHaveAttribute('href', '/matches');
+    expect(button('Previous')).toBeDisabled();
+    expect(button('Next')).toBeDisabled();
+    expect(within(pager()).getByText('Page 1')).toBeInTheDocument();
+  });
+
+  it('lists each call: the other member, the direction, the status label, the date and the duration mm:ss', async () => {
+    api.calls.getHistory.mockResolvedValue([
+      aCall({ recipientName: 'Bea', status: 'completed', durationSeconds: 75 }),
+      aCall({ callerId: 'u3', recipientId: selfId, callerName: 'Cy', recipientName: 'Ada', status: 'missed', durationSeconds: 0 }),
+      aCall({ recipientId: 'u4', recipientName: null, status: 'rejected', durationSeconds: 0 }),
+      aCall({ callerId: 'u5', recipientId: selfId, callerName: 'Dee', status: 'in_progress', durationSeconds: null }),
+      aCall({ recipientName: 'Eve', status: 'failed', durationSeconds: 0 }),
+    ]);
+    renderWithApp(api, { route: '/calls' });
+
+    const [bea, cy, unknown, dee, eve] = await waitFor(rows);
+    expect(bea).toHaveAccessibleName('Call with Bea');
+    expect(bea).toHaveTextContent('Outgoing');
+    expect(bea).toHaveTextContent('Completed');
+    expect(bea).toHaveTextContent('Duration 01:15');
+    const time = bea.querySelector('time');
+    expect(time).toHaveAttribute('dateTime', '2026-11-20T18:30:00.000Z');
+    expect(time?.textContent).toMatch(/2026/);
+
+    expect(cy).toHaveAccessibleName('Call with Cy');
+    expect(cy).toHaveTextContent('Incoming');
+    expect(cy).toHaveTextContent('Missed');
+    expect(cy).toHaveTextContent('Duration 00:00');
+
+    expect(unknown).toHaveAccessibleName('Call with Unknown User');
+    expect(unknown).toHaveTextContent('Rejected');
+
+    expect(dee).toHaveTextContent('Incoming');
+    expect(dee).toHaveTextContent('In Progress');
+    expect(dee).toHaveTextContent('Duration --:--');
+
+    expect(eve).toHaveTextContent('Failed');
+    expect(api.calls.getHistory).toHaveBeenCalledWith(20, 0);
+  });
+
+  it('filters the loaded page in the browser: All Calls, Completed, Missed, Rejected, Failed', async () => {
+    const statuses: CallStatus[] = ['completed', 'missed', 'completed', 'rejected', 'failed', 'missed'];
+    api.calls.getHistory.mockResolvedValue(statuses.map((status, i) => aCall({ status, recipientName: `M${i}` })));
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls' });
+    await waitFor(() => expect(rows()).toHaveLength(6));
+
+    const filters = screen.getByRole('group', { name: 'Filter calls' });
+    expect(within(filters).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'All Calls',
+      'Completed',
+      'Missed',
+      'Rejected',
+      'Failed',
+    ]);
+    expect(within(filters).getByRole('button', { name: 'All Calls' })).toHaveAttribute('aria-pressed', 'true');
+
+    const names = () => rows().map((row) => row.getAttribute('aria-label'));
+    await user.click(within(filters).getByRole('button', { name: 'Completed' }));
+    expect(within(filters).getByRole('button', { name: 'Completed' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(filters).getByRole('button', { name: 'All Calls' })).toHaveAttribute('aria-pressed', 'false');
+    expect(names()).toEqual(['Call with M0', 'Call with M2']);
+    await user.click(within(filters).getByRole('button', { name: 'Missed' }));
+    expect(names()).toEqual(['Call with M1', 'Call with M5']);
+    await user.click(within(filters).getByRole('button', { name: 'Rejected' }));
+    expect(names()).toEqual(['Call with M3']);
+    await user.click(within(filters).getByRole('button', { name: 'Failed' }));
+    expect(names()).toEqual(['Call with M4']);
+    await user.click(within(filters).getByRole('button', { name: 'All Calls' }));
+    expect(rows()).toHaveLength(6);
+    // Filtering never asks the server again.
+    expect(api.calls.getHistory).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so when the filter leaves nothing on the page', async () => {
+    api.calls.getHistory.mockResolvedValue([aCall({ status: 'completed' })]);
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls' });
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Missed' }));
+    expect(screen.getByRole('heading', { name: 'No calls match this filter' })).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Calls' })).not.toBeInTheDocument();
+  });
+
+  it('pages by 20: Next only when the page came back full, Previous back, and Page N', async () => {
+    api.calls.getHistory.mockImplementation((_limit?: number, offset = 0) =>
+      Promise.resolve(offset === 0 ? aPage(20, 0) : offset === 20 ? aPage(20, 20) : aPage(3, 40)),
+    );
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls' });
+
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(within(pager()).getByText('Page 1')).toBeInTheDocument();
+    expect(button('Previous')).toBeDisabled();
+    expect(button('Next')).toBeEnabled();
+
+    await user.click(button('Next'));
+    await waitFor(() => expect(within(pager()).getByText('Page 2')).toBeInTheDocument());
+    await waitFor(() => expect(rows()[0]).toHaveAccessibleName('Call with Member 20'));
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 20);
+    expect(button('Previous')).toBeEnabled();
+    expect(button('Next')).toBeEnabled();
+
+    await user.click(button('Next'));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(within(pager()).getByText('Page 3')).toBeInTheDocument();
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 40);
+    // A page that came back short is the last one.
+    expect(button('Next')).toBeDisabled();
+    expect(button('Previous')).toBeEnabled();
+
+    await user.click(button('Previous'));
+    await waitFor(() => expect(rows()[0]).toHaveAccessibleName('Call with Member 20'));
+    expect(within(pager()).getByText('Page 2')).toBeInTheDocument();
+  });
+
+  it('keeps Next disabled for a page of 19 (a short page is the last)', async () => {
+    api.calls.getHistory.mockResolvedValue(aPage(19));
+    renderWithApp(api, { route: '/calls' });
+    await waitFor(() => expect(rows()).toHaveLength(19));
+    expect(button('Next')).toBeDisabled();
+  });
+
+  it('enables Next for a full page even when the filter shows fewer rows', async () => {
+    api.calls.getHistory.mockResolvedValue(aPage(20).map((call, i) => ({ ...call, status: i < 2 ? 'missed' : 'completed' })));
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls' });
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    await user.click(screen.getByRole('button', { name: 'Missed' }));
+    expect(rows()).toHaveLength(2);
+    expect(button('Next')).toBeEnabled();
+  });
+
+  it("shows 'Failed to load call history' when the history fails, and loads again on Try Again", async () => {
+    api.calls.getHistory.mockRejectedValueOnce(new ApiError('Failed to fetch call history', 502));
+    api.calls.getHistory.mockResolvedValueOnce([aCall({ recipientName: 'Bea' })]);
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls' });
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load call history');
+    expect(alert).not.toHaveTextContent('Failed to fetch call history');
+    expect(button('Next')).toBeDisabled();
+
+    await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.queryByText('Failed to load call history')).not.toBeInTheDocument();
+  });
+
+  it("adds the server's own refusal under 'Failed to load call history'", async () => {
+    api.calls.getHistory.mockRejectedValue(
+      new ApiError('Service temporarily unavailable', 503, 'Service temporarily unavailable'),
+    );
+    renderWithApp(api, { route: '/calls' });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load call history');
+    expect(alert).toHaveTextContent('Service temporarily unavailable');
+  });
+
+  it("keeps the list when only the stats fail, and says 'Failed to fetch call stats'", async () => {
+    api.calls.getStats.mockRejectedValue(new ApiError('Failed to fetch call stats', 500));
+    api.calls.getHistory.mockResolvedValue([aCall()]);
+    renderWithApp(api, { route: '/calls' });
+
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch call stats');
+    expect(within(screen.getByRole('region', { name: 'Call Statistics' })).getAllByLabelText('Not available')).toHaveLength(4);
+    expect(screen.queryByRole('figure', { name: 'Completed calls chart' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,168 @@
+import { displayMessage, isApiError } from '@mate/api-client';
+import { CALL_HISTORY_PAGE_SIZE, CallMessages, CallTexts, formatCallTimer, formatSuccessRate } from '@mate/contracts';
+import { Alert, Button, Card, Chip, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useAuth } from '../../auth/AuthContext';
+import { PageHeader } from '../../components/PageHeader';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { CALL_FILTERS, callRowView, filterCalls, type CallFilter } from './call-history';
+import { CallRow } from './CallRow';
+import { CallStatsChart } from './CallStatsChart';
+import { useCallHistoryPage, useCallStats } from './useCallHistory';
+
+/**
+ * `/calls` (spec 000 §2 Call history, §7, §9): the statistics card (also drawn as a chart), filter
+ * buttons applied in the browser to the loaded page, the list, and Previous / Next with 'Page N'.
+ * Pages hold 20 calls; Next is enabled only when the page came back full.
+ */
+export function CallHistoryScreen() {
+  const { user } = useAuth();
+  const [page, setPage] = useState(0);
+  const [filter, setFilter] = useState<CallFilter>('all');
+  const history = useCallHistoryPage(page);
+  useDocumentTitle(CallTexts.historyTitle);
+
+  const calls = history.data ?? [];
+  const shown = filterCalls(calls, filter).map((call) => callRowView(call, user?.id));
+  // While another page loads, the one on screen stays (keepPreviousData) and paging waits.
+  const loadingPage = history.isPlaceholderData && history.isFetching;
+  const canGoBack = page > 0 && !loadingPage;
+  const canGoOn = calls.length === CALL_HISTORY_PAGE_SIZE && !history.isError && !loadingPage;
+
+  return (
+    <div className="screen screen--medium call-history">
+      <PageHeader title={CallTexts.historyTitle} back={{ to: '/dashboard', label: 'Back to Dashboard' }} />
+
+      <CallStatsCard />
+
+      <div className="call-history__filters" role="group" aria-label="Filter calls">
+        {CALL_FILTERS.map(({ value, label }) => (
+          <Chip key={value} selected={filter === value} onClick={() => setFilter(value)}>
+            {label}
+          </Chip>
+        ))}
+      </div>
+
+      {history.isPending ? (
+        <Card className="call-history__placeholder">
+          <Spinner label="Loading call history..." showLabel />
+        </Card>
+      ) : history.isError ? (
+        <Alert tone="error" title={CallMessages.loadHistoryFailed}>
+          {isApiError(history.error) && history.error.serverMessage}
+          <div className="alert-actions">
+            <Button variant="secondary" onClick={() => void history.refetch()}>
+              Try Again
+            </Button>
+          </div>
+        </Alert>
+      ) : calls.length === 0 ? (
+        <Card className="call-history__placeholder">
+          <EmptyState
+            icon={<Icon name="video" size={32} />}
+            title={page === 0 ? 'No calls yet' : 'No more calls'}
+            description={
+              page === 0 ? 'Start a video call from a chat with one of your matches.' : 'There are no calls on this page.'
+            }
+            action={
+              page === 0 ? (
+                <Link to="/matches" className={buttonClassName()}>
+                  <Icon name="messages" size={18} />
+                  Go to Messages
+                </Link>
+              ) : undefined
+            }
+          />
+        </Card>
+      ) : shown.length === 0 ? (
+        <Card className="call-history__placeholder">
+          <EmptyState
+            icon={<Icon name="filter" size={32} />}
+            title="No calls match this filter"
+            description="Try another filter, or another page."
+          />
+        </Card>
+      ) : (
+        <Card as="div" className="call-history__card">
+          <ul className="call-history__list" aria-label="Calls" aria-busy={loadingPage || undefined}>
+            {shown.map((call) => (
+              <CallRow key={call.id} call={call} />
+            ))}
+          </ul>
+        </Card>
+      )}
+
+      <nav className="call-history__pager" aria-label="Call history pages">
+        <Button
+          variant="secondary"
+          icon={<Icon name="arrow-left" size={18} />}
+          disabled={!canGoBack}
+          onClick={() => setPage((n) => Math.max(0, n - 1))}
+        >
+          {CallTexts.previous}
+        </Button>
+        <span className="call-history__page" aria-live="polite">
+          {CallTexts.page(page + 1)}
+        </span>
+        <Button variant="secondary" disabled={!canGoOn} onClick={() => setPage((n) => n + 1)}>
+          {CallTexts.next}
+          <Icon name="arrow-right" size={18} />
+        </Button>
+      </nav>
+    </div>
+  );
+}
+
+const STAT_LABELS = {
+  total: 'Total Calls',
+  completed: 'Completed',
+  rate: 'Success Rate',
+  average: 'Avg Duration',
+} as const;
+
+/** Spec 000 §2 statistics card: totals, the success rate to 1 decimal, the average duration (mm:ss). */
+function CallStatsCard() {
+  const stats = useCallStats();
+  const data = stats.data;
+  const values: Record<keyof typeof STAT_LABELS, string | undefined> = {
+    total: data ? String(data.totalCalls) : undefined,
+    completed: data ? String(data.completedCalls) : undefined,
+    rate: data ? formatSuccessRate(data.successRate) : undefined,
+    average: data ? formatCallTimer(data.averageDurationSeconds) : undefined,
+  };
+  return (
+    <Card title="Call Statistics" icon={<Icon name="chart" size={20} />} className="call-stats">
+      <div className="call-stats__body">
+        <dl className="call-stats__numbers">
+          {(Object.keys(STAT_LABELS) as Array<keyof typeof STAT_LABELS>).map((key) => (
+            <div key={key} className="call-stats__number">
+              <dt>{STAT_LABELS[key]}</dt>
+              <dd>
+                {values[key] !== undefined ? (
+                  values[key]
+                ) : stats.isPending ? (
+                  <Spinner size="sm" label={`Loading ${STAT_LABELS[key].toLowerCase()}...`} />
+                ) : (
+                  <span aria-label="Not available">—</span>
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        {data && data.totalCalls > 0 && (
+          <CallStatsChart
+            totalCalls={data.totalCalls}
+            completedCalls={data.completedCalls}
+            successRate={data.successRate}
+          />
+        )}
+      </div>
+      {stats.isError && (
+        <p className="call-stats__error" role="alert">
+          {displayMessage(stats.error, CallMessages.statsFailed)}
+        </p>
+      )}
+    </Card>
+  );
+}

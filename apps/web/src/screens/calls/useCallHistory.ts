@@ -1,0 +1,26 @@
+import { CALL_HISTORY_PAGE_SIZE } from '@mate/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useApi } from '../../api/ApiContext';
+
+export const CALLS_QUERY_KEY = ['calls'] as const;
+export const CALL_STATS_QUERY_KEY = [...CALLS_QUERY_KEY, 'stats'] as const;
+export const callHistoryQueryKey = (page: number) => [...CALLS_QUERY_KEY, 'history', page] as const;
+
+/**
+ * GET /api/calls/history?limit=20&offset=page*20 (spec 000 §7 and §9): one page of the member's
+ * calls, newest first. The previous page stays on screen while the next one loads.
+ */
+export function useCallHistoryPage(page: number) {
+  const api = useApi();
+  return useQuery({
+    queryKey: callHistoryQueryKey(page),
+    queryFn: () => api.calls.getHistory(CALL_HISTORY_PAGE_SIZE, page * CALL_HISTORY_PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/calls/stats: the statistics card. */
+export function useCallStats() {
+  const api = useApi();
+  return useQuery({ queryKey: CALL_STATS_QUERY_KEY, queryFn: () => api.calls.getStats() });
+}
