@@ -2,9 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
 import { ServiceModule } from '@mate/server-kit';
 import { CallEnv } from './call.env';
+import { CallEventHandlers } from './call/call-event.handlers';
 import { CallModule } from './call/call.module';
-import { IceModule } from './ice/ice.module';
-import { TranscriptionModule } from './transcription/transcription.module';
+import { CreateCall1795900000000 } from './migrations/1795900000000-CreateCall';
 
 @Module({})
 export class AppModule {
@@ -15,8 +15,10 @@ export class AppModule {
       envClass: CallEnv,
       env,
       entities: [],
-      migrations: [],
-      features: [IceModule, TranscriptionModule, CallModule],
+      migrations: [CreateCall1795900000000],
+      // call-media adds TranscriptionModule and IceModule here.
+      features: [CallModule],
+      handlers: CallEventHandlers,
     });
   }
 }

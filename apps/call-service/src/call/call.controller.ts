@@ -1,24 +1,42 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
-import type { AuthPrincipal } from '@mate/contracts';
-import { CurrentUser } from '@mate/server-kit';
+import { Controller, Get, Param, ParseUUIDPipe, Query, UseInterceptors } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { type AuthPrincipal, type CallRecordDto, type CallStatsDto } from '@mate/contracts';
+import { ApiErrors, badRequest, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
+import { CallsService } from './calls.service';
+import { CallHistoryQueryDto } from './dto/call-requests.dto';
+import { CallRecordResponseDto, CallStatsResponseDto } from './dto/call-responses.dto';
 
-export class CallWhoAmIDto {
-  @ApiProperty({ example: 'call-service' })
-  service!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  userId!: string;
-}
-
-/** Every route needs a live session (global guard); the kit documents the bearer scheme and the 401. */
-@ApiTags('call')
+/**
+ * The member's calls (spec 000 §7). Every route needs a live session (global guard) and reaches
+ * only the member's own calls; signalling is the `call:*` socket events (call-socket-events.ts).
+ */
+@ApiTags('calls')
+@UseInterceptors(UnavailableInterceptor)
 @Controller('api/calls')
 export class CallController {
-  /** Who is asking: proves the route, the gateway and the session check end to end. */
-  @Get('me')
-  @ApiOkResponse({ type: CallWhoAmIDto })
-  me(@CurrentUser() user: AuthPrincipal): CallWhoAmIDto {
-    return { service: 'call-service', userId: user.userId };
+  constructor(private readonly calls: CallsService) {}
+
+  @Get('history')
+  @ApiOkResponse({ type: [CallRecordResponseDto], description: 'The member’s calls, newest first' })
+  @ApiErrors(400, 503)
+  history(@CurrentUser() user: AuthPrincipal, @Query() query: CallHistoryQueryDto): Promise<CallRecordDto[]> {
+    return this.calls.history(user.userId, query.limit, query.offset);
+  }
+
+  @Get('stats')
+  @ApiOkResponse({ type: CallStatsResponseDto })
+  @ApiErrors(503)
+  stats(@CurrentUser() user: AuthPrincipal): Promise<CallStatsDto> {
+    return this.calls.stats(user.userId);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: CallRecordResponseDto })
+  @ApiErrors(400, 404, 503)
+  one(
+    @CurrentUser() user: AuthPrincipal,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => badRequest('id must be a UUID') })) id: string,
+  ): Promise<CallRecordDto> {
+    return this.calls.one(user.userId, id.toLowerCase());
   }
 }

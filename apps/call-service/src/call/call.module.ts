@@ -1,8 +1,23 @@
 import { Module } from '@nestjs/common';
+import { RealtimeModule } from '@mate/server-kit';
 import { CallController } from './call.controller';
+import { CallNotifier } from './call-notifier';
+import { CALL_PRESENCE, everyoneOnline } from './call-presence';
+import { CallSocketEvents } from './call-socket-events';
+import { CallSweeper } from './call-sweeper';
+import { CallsService } from './calls.service';
 
-/** The generated first feature of call-service; replace it with the service's own. */
+/** Calls: signalling, call records, history and stats, and the ring and disconnect timers. */
 @Module({
+  imports: [RealtimeModule.forRoot()],
   controllers: [CallController],
+  providers: [
+    CallsService,
+    CallNotifier,
+    CallSocketEvents,
+    CallSweeper,
+    { provide: CALL_PRESENCE, useValue: everyoneOnline },
+  ],
+  exports: [CallNotifier],
 })
 export class CallModule {}

@@ -1,0 +1,135 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
+import {
+  matchCreatedFactOf,
+  type EventEnvelope,
+  type MatchCreatedPayload,
+  type MatchEndedPayload,
+  type ProfileUpdatedPayload,
+  type UserBlockedPayload,
+  type UserUnblockedPayload,
+} from '@mate/contracts';
+import { CLOCK, LOGGER, type Clock, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
+import { CallNotifier } from './call-notifier';
+import { END_SQL, ENDED_MATCH_SQL, MEMBER_NAME_SQL, orderedPair, PAIR_LOCK_SQL, PAIR_STATE_SQL, RECORD_MATCH_SQL, type EndedRow } from './call.sql';
+import { updatedRows } from './calls.service';
+
+type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
+type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
+
+/**
+ * Events call-service consumes: names (profile.updated), matches (match.created) and the pair's
+ * safety state (user.blocked, user.unblocked, match.ended; ADR 0014). Every pair event ends the
+ * pair's match, so it also ends the pair's active call (call:ended to both).
+ */
+@Injectable()
+export class CallEventHandlers implements EventHandlerSet {
+  constructor(
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly notifier: CallNotifier,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  handlers(): EventHandlers {
+    return {
+      'match.created': (payload, manager) => this.recordMatch(manager, payload),
+      'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
+      'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+    };
+  }
+
+  async recordMatch(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
+    const match = matchCreatedFactOf(payload);
+    if (!match) {
+      this.logger.error({ matchId: payload.matchId }, 'match.created with an unreadable payload skipped');
+      return;
+    }
+    await manager.query(PAIR_LOCK_SQL, [match.userA, match.userB]);
+    await manager.query(RECORD_MATCH_SQL, [match.matchId, match.userA, match.userB, match.matchedAt, match.pairVersion]);
+  }
+
+  async applyPairEvent(
+    manager: EntityManager,
+    name: PairEventName,
+    payload: PairEventPayload,
+    envelope: EventEnvelope<PairEventName>,
+  ): Promise<void> {
+    const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
+    if (ids.length !== 2 || !ids.every((id) => typeof id === 'string' && isUUID(id)) || ids[0].toLowerCase() === ids[1].toLowerCase()) {
+      this.logger.error({ eventId: envelope.id, name }, 'pair event with an unreadable payload skipped');
+      return;
+    }
+    const [a, b] = orderedPair(ids[0].toLowerCase(), ids[1].toLowerCase());
+    // Fail closed: a block whose state cannot be read still blocks.
+    const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : name === 'user.blocked';
+    const ended =
+      name === 'user.blocked'
+        ? (payload as UserBlockedPayload).endedMatchId
+        : name === 'match.ended'
+          ? (payload as MatchEndedPayload).matchId
+          : null;
+    await manager.query(PAIR_LOCK_SQL, [a, b]);
+    await manager.query(PAIR_STATE_SQL, [a, b, blocked, eventTime(name, payload, envelope), envelope.aggregateVersion ?? null]);
+    if (typeof ended === 'string' && isUUID(ended)) await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase()]);
+    // Every pair event means "no match now": the pair's active call ends.
+    const endedCalls = updatedRows<EndedRow>(await manager.query(END_SQL, [a, b, this.clock.now()]));
+    // Pushed once the consumer's transaction is over, for the calls it did end (a rolled-back
+    // event pushes nothing; its retry ends them again).
+    if (endedCalls.length > 0) afterTransaction(manager, () => this.pushEnded(endedCalls));
+  }
+
+  private async pushEnded(calls: EndedRow[]): Promise<void> {
+    try {
+      const final: { id: string }[] = await this.dataSource.query(
+        `SELECT id FROM call_record WHERE id = ANY($1::uuid[]) AND status <> 'in_progress'`,
+        [calls.map((c) => c.id)],
+      );
+      const ids = new Set(final.map((r) => r.id));
+      await Promise.all(calls.filter((c) => ids.has(c.id)).map((c) => this.notifier.endedForBoth(c)));
+    } catch (e) {
+      this.logger.warn({ error: e instanceof Error ? e.name : 'Error' }, 'call:ended push after a pair event failed');
+    }
+  }
+
+  async applyProfile(manager: EntityManager, payload: ProfileUpdatedPayload, envelope: EventEnvelope<'profile.updated'>): Promise<void> {
+    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) return;
+    const name = typeof payload.name === 'string' ? payload.name : null;
+    await manager.query(MEMBER_NAME_SQL, [payload.userId.toLowerCase(), name, envelope.aggregateVersion ?? 0]);
+  }
+}
+
+/**
+ * Runs `work` once the transaction of `manager` is over (TypeORM's query runner has no commit
+ * hook); `work` reads again what was committed.
+ */
+function afterTransaction(manager: EntityManager, work: () => Promise<unknown>): void {
+  const qr = manager.queryRunner;
+  const started = Date.now();
+  const tick = () => {
+    if (qr?.isTransactionActive && Date.now() - started < 30_000) {
+      setTimeout(tick, 5);
+      return;
+    }
+    void work();
+  };
+  setTimeout(tick, 0);
+}
+
+function eventTime(name: PairEventName, payload: PairEventPayload, envelope: EventEnvelope<PairEventName>): Date {
+  const stated =
+    name === 'user.blocked'
+      ? (payload as UserBlockedPayload).blockedAt
+      : name === 'user.unblocked'
+        ? (payload as UserUnblockedPayload).unblockedAt
+        : (payload as MatchEndedPayload).endedAt;
+  for (const t of [stated, envelope.occurredAt]) {
+    const time = typeof t === 'string' ? new Date(t) : null;
+    if (time && !Number.isNaN(time.getTime())) return time;
+  }
+  return new Date();
+}

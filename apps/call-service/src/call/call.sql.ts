@@ -1,0 +1,169 @@
+/**
+ * The SQL of call-service's rules. Ids are compared lower-cased; a pair is stored member_a < member_b.
+ */
+
+/** The pair as the projections store it (member_a < member_b; uuids compare as their text). */
+export const orderedPair = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y, x]);
+
+/**
+ * A match is live when neither member blocks the other, no pair event named it as ended, and no
+ * pair event newer than the one it was made under was applied (pair versions; by time only for
+ * events from before versions). The same rule as chat (apps/chat-service/src/chat/chat.sql.ts).
+ */
+const liveMatch = (m: string, at: string, pv: string) =>
+  `(NOT coalesce(pair.blocked, false)
+    AND NOT EXISTS (SELECT 1 FROM call_ended_match e WHERE e.match_id = ${m})
+    AND CASE WHEN ${pv} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
+             THEN ${pv} >= coalesce(pair.version, 0)
+             ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
+
+/** Whether the pair may call: one of its matches is live. $1 member_a, $2 member_b. */
+export const PAIR_CALLABLE_SQL = `
+SELECT EXISTS (
+  SELECT 1 FROM call_match m
+  LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
+  WHERE m.member_a = $1::uuid AND m.member_b = $2::uuid AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')}
+) AS callable`;
+
+/** Serializes everything that decides a member's active call (both members, in id order). */
+export const MEMBER_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('call:' || $1::text, 0)),
+                                      pg_advisory_xact_lock(hashtextextended('call:' || $2::text, 0))`;
+
+/** Serializes a pair's projection writes. $1 member_a, $2 member_b. */
+export const PAIR_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('call-pair:' || $1::text || ':' || $2::text, 0))`;
+
+/** match.created. $1 match id, $2 member_a, $3 member_b, $4 matched at, $5 pair version (or null). */
+export const RECORD_MATCH_SQL = `
+INSERT INTO call_match (match_id, member_a, member_b, matched_at, pair_version)
+VALUES ($1::uuid, $2::uuid, $3::uuid, $4::timestamptz, $5::int) ON CONFLICT (match_id) DO NOTHING`;
+
+/** A pair event: the whole block state, its time and version. $1 a, $2 b, $3 blocked, $4 time, $5 version. */
+export const PAIR_STATE_SQL = `
+INSERT INTO call_pair (member_a, member_b, blocked, ended_before, version)
+VALUES ($1::uuid, $2::uuid, $3::boolean, $4::timestamptz, $5::int)
+ON CONFLICT (member_a, member_b) DO UPDATE
+  SET blocked = EXCLUDED.blocked, ended_before = greatest(call_pair.ended_before, EXCLUDED.ended_before),
+      version = greatest(call_pair.version, EXCLUDED.version), updated_at = now()`;
+
+export const ENDED_MATCH_SQL = `INSERT INTO call_ended_match (match_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING`;
+
+/** profile.updated: an older version never overwrites a newer one. $1 user, $2 name, $3 version. */
+export const MEMBER_NAME_SQL = `
+INSERT INTO call_member (user_id, name, version) VALUES ($1::uuid, $2, $3)
+ON CONFLICT (user_id) DO UPDATE SET name = EXCLUDED.name, version = EXCLUDED.version, updated_at = now()
+  WHERE call_member.version < EXCLUDED.version OR EXCLUDED.version = 0`;
+
+/** The active calls of either member. $1, $2 member ids. */
+export const ACTIVE_OF_SQL = `
+SELECT id FROM call_record
+WHERE status = 'in_progress' AND (caller_id IN ($1::uuid, $2::uuid) OR recipient_id IN ($1::uuid, $2::uuid))`;
+
+/** A new call. $1 id, $2 caller, $3 recipient, $4 status, $5 started at (server). */
+export const INSERT_CALL_SQL = `
+INSERT INTO call_record (id, caller_id, recipient_id, status, started_at, ended_at, duration_seconds)
+VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::timestamptz,
+        CASE WHEN $4 = 'in_progress' THEN NULL ELSE $5::timestamptz END,
+        CASE WHEN $4 = 'in_progress' THEN NULL ELSE 0 END)`;
+
+/** Whole seconds between the answer and the end ($E), 0 when never answered. */
+const duration = (end: string) =>
+  `CASE WHEN answered_at IS NULL THEN 0 ELSE greatest(0, floor(extract(epoch FROM (${end} - answered_at))))::int END`;
+
+/**
+ * The callee answers the ringing call, if it still rings ($4: not past the ring timeout).
+ * $1 callee, $2 caller, $3 now, $4 ring timeout in ms.
+ */
+export const ACCEPT_SQL = `
+UPDATE call_record SET answered_at = $3::timestamptz
+WHERE status = 'in_progress' AND answered_at IS NULL AND recipient_id = $1::uuid AND caller_id = $2::uuid
+  AND started_at > $3::timestamptz - make_interval(secs => $4::double precision / 1000)
+RETURNING id`;
+
+/** The callee refuses the ringing call. $1 callee, $2 caller, $3 now. */
+export const REJECT_SQL = `
+UPDATE call_record SET status = 'rejected', ended_at = $3::timestamptz, duration_seconds = 0
+WHERE status = 'in_progress' AND answered_at IS NULL AND recipient_id = $1::uuid AND caller_id = $2::uuid
+RETURNING id`;
+
+/** Either member ends the pair's active call: completed once answered, else missed. $1, $2 members, $3 now. */
+export const END_SQL = `
+UPDATE call_record SET status = CASE WHEN answered_at IS NULL THEN 'missed' ELSE 'completed' END,
+       ended_at = $3::timestamptz, duration_seconds = ${duration('$3::timestamptz')}
+WHERE status = 'in_progress'
+  AND ((caller_id = $1::uuid AND recipient_id = $2::uuid) OR (caller_id = $2::uuid AND recipient_id = $1::uuid))
+RETURNING id, caller_id, recipient_id, status`;
+
+/** The pair's active call, answered or not. $1, $2 members. */
+export const ACTIVE_BETWEEN_SQL = `
+SELECT id, answered_at IS NOT NULL AS answered FROM call_record
+WHERE status = 'in_progress'
+  AND ((caller_id = $1::uuid AND recipient_id = $2::uuid) OR (caller_id = $2::uuid AND recipient_id = $1::uuid))`;
+
+/** Ring timeout: calls not answered in time become missed. $1 now, $2 timeout in ms. */
+export const RING_TIMEOUT_SQL = `
+UPDATE call_record SET status = 'missed', ended_at = $1::timestamptz, duration_seconds = 0
+WHERE status = 'in_progress' AND answered_at IS NULL
+  AND started_at <= $1::timestamptz - make_interval(secs => $2::double precision / 1000)
+RETURNING id, caller_id, recipient_id, status`;
+
+/** The members of active calls (for presence). */
+export const ACTIVE_MEMBERS_SQL = `SELECT caller_id, recipient_id FROM call_record WHERE status = 'in_progress'`;
+
+/** Records who is offline since when ($2: the online members; $1 now). */
+export const MARK_OFFLINE_SQL = `
+UPDATE call_record
+   SET caller_offline_since = CASE WHEN caller_id::text = ANY($2::text[]) THEN NULL ELSE coalesce(caller_offline_since, $1::timestamptz) END,
+       recipient_offline_since = CASE WHEN recipient_id::text = ANY($2::text[]) THEN NULL ELSE coalesce(recipient_offline_since, $1::timestamptz) END
+ WHERE status = 'in_progress'`;
+
+/** Ends calls a member left: offline longer than the grace. $1 now, $2 grace in ms. */
+export const DISCONNECT_END_SQL = `
+UPDATE call_record SET status = CASE WHEN answered_at IS NULL THEN 'missed' ELSE 'completed' END,
+       ended_at = $1::timestamptz, duration_seconds = ${duration('$1::timestamptz')}
+WHERE status = 'in_progress'
+  AND least(caller_offline_since, recipient_offline_since) < $1::timestamptz - make_interval(secs => $2::double precision / 1000)
+RETURNING id, caller_id, recipient_id, status`;
+
+/** The call row with both names. */
+const RECORD_COLUMNS = `r.id, r.caller_id, r.recipient_id, r.status, r.started_at, r.duration_seconds,
+  cm.name AS caller_name, rm.name AS recipient_name`;
+const NAMES = `LEFT JOIN call_member cm ON cm.user_id = r.caller_id LEFT JOIN call_member rm ON rm.user_id = r.recipient_id`;
+
+/** A member's calls, newest first. $1 member, $2 limit, $3 offset. */
+export const HISTORY_SQL = `
+SELECT ${RECORD_COLUMNS} FROM (
+  (SELECT * FROM call_record WHERE caller_id = $1::uuid ORDER BY started_at DESC, id DESC LIMIT $2::int + $3::int)
+  UNION ALL
+  (SELECT * FROM call_record WHERE recipient_id = $1::uuid ORDER BY started_at DESC, id DESC LIMIT $2::int + $3::int)
+) r ${NAMES}
+ORDER BY r.started_at DESC, r.id DESC LIMIT $2::int OFFSET $3::int`;
+
+/** One call, only for its two members. $1 id, $2 member. */
+export const ONE_CALL_SQL = `
+SELECT ${RECORD_COLUMNS} FROM call_record r ${NAMES}
+WHERE r.id = $1::uuid AND (r.caller_id = $2::uuid OR r.recipient_id = $2::uuid)`;
+
+/** A member's statistics. $1 member. */
+export const STATS_SQL = `
+SELECT count(*)::int AS total,
+       count(*) FILTER (WHERE status = 'completed')::int AS completed,
+       coalesce(avg(duration_seconds) FILTER (WHERE status = 'completed'), 0)::float8 AS average
+FROM call_record WHERE caller_id = $1::uuid OR recipient_id = $1::uuid`;
+
+export interface CallRow {
+  id: string;
+  caller_id: string;
+  recipient_id: string;
+  status: string;
+  started_at: Date;
+  duration_seconds: number | null;
+  caller_name: string | null;
+  recipient_name: string | null;
+}
+
+export interface EndedRow {
+  id: string;
+  caller_id: string;
+  recipient_id: string;
+  status: string;
+}

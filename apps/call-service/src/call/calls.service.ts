@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type Redis from 'ioredis';
+import {
+  CALL_HISTORY_DEFAULT_LIMIT,
+  CallMessages,
+  SUBTITLE_MAX_LENGTH,
+  type CallRecordDto,
+  type CallStatsDto,
+  type CallStatus,
+} from '@mate/contracts';
+import { badRequest, CLOCK, conflict, forbidden, notFound, RateLimits, REDIS, type Clock } from '@mate/server-kit';
+import { CallEnv } from '../call.env';
+import { CallNotifier } from './call-notifier';
+import {
+  ACCEPT_SQL,
+  ACTIVE_BETWEEN_SQL,
+  ACTIVE_OF_SQL,
+  END_SQL,
+  HISTORY_SQL,
+  INSERT_CALL_SQL,
+  MEMBER_LOCK_SQL,
+  ONE_CALL_SQL,
+  orderedPair,
+  PAIR_CALLABLE_SQL,
+  REJECT_SQL,
+  STATS_SQL,
+  type CallRow,
+  type EndedRow,
+} from './call.sql';
+
+/** Largest `signal` relayed, as JSON (an SDP offer is a few KB; a candidate a few hundred bytes). */
+export const SIGNAL_MAX_BYTES = 16 * 1024;
+export const SIGNAL_TOO_LARGE = `signal must be at most ${SIGNAL_MAX_BYTES} bytes as JSON`;
+export const TOO_MANY_SIGNALS = 'Too many signals. Please slow down.';
+export const TOO_MANY_SUBTITLES = 'Too many subtitles. Please slow down.';
+/** call:incoming's name when the caller's profile has none yet. */
+export const UNKNOWN_CALLER_NAME = 'Your match';
+
+type Limit = 'callsPerMinute' | 'signalsPer10Seconds' | 'subtitlesPer10Seconds';
+
+/** Control characters (C0, DEL, C1) and bidi overrides are dropped from subtitles; line breaks become spaces. */
+export function normalizeSubtitle(text: string): string {
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The signalling rules of issue 11 (docs/adr/0015-calls.md). Every decision is taken in
+ * PostgreSQL: a new call under both members' advisory locks (one active call per member), every
+ * transition a conditional UPDATE on `status = 'in_progress'` (one of two racing transitions
+ * wins; a final status never changes, which a trigger also enforces). Times come from the
+ * injectable clock, never from the client. Pushes go out after the commit.
+ */
+@Injectable()
+export class CallsService {
+  private readonly limits: RateLimits<Limit>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: CallNotifier,
+    private readonly env: CallEnv,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(REDIS) redis: Redis,
+  ) {
+    this.limits = new RateLimits(redis, `${env.KEY_PREFIX}:call`, {
+      callsPerMinute: { points: env.CALL_CALLS_PER_MINUTE, durationSeconds: 60 },
+      signalsPer10Seconds: { points: env.CALL_SIGNALS_PER_10_SECONDS, durationSeconds: 10 },
+      subtitlesPer10Seconds: { points: env.CALL_SUBTITLES_PER_10_SECONDS, durationSeconds: 10 },
+    });
+  }
+
+  /**
+   * call:initiate. Refused (nothing recorded) for oneself and for a pair that is not matched or
+   * where one blocks the other. When either member is already in a call the attempt is recorded
+   * as failed and refused as busy. Otherwise the call rings: `call:incoming` with the caller's
+   * profile name goes to every socket of the callee.
+   */
+  async initiate(callerId: string, to: string): Promise<{ callId: string }> {
+    if (callerId === to) throw badRequest(CallMessages.callSelf);
+    await this.limits.consume('callsPerMinute', callerId, CallMessages.tooManyCalls);
+    const [a, b] = orderedPair(callerId, to);
+    const id = randomUUID();
+    const now = this.clock.now();
+    const outcome = await this.dataSource.transaction(async (m) => {
+      await m.query(MEMBER_LOCK_SQL, [a, b]);
+      const [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b]);
+      if (!callable) return 'refused' as const;
+      const active: unknown[] = await m.query(ACTIVE_OF_SQL, [a, b]);
+      const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
+      await m.query(INSERT_CALL_SQL, [id, callerId, to, status, now]);
+      if (status === 'failed') return 'busy' as const;
+      const [member]: { name: string | null }[] = await m.query('SELECT name FROM call_member WHERE user_id = $1', [callerId]);
+      return { name: member?.name ?? null };
+    });
+    if (outcome === 'refused') throw forbidden(CallMessages.notMatched);
+    if (outcome === 'busy') throw conflict(CallMessages.busy);
+    await this.notifier.push(to, 'call:incoming', { from: callerId, callerName: outcome.name || UNKNOWN_CALLER_NAME });
+    return { callId: id };
+  }
+
+  /** call:accept: only the callee of the pair's ringing call, while it still rings. */
+  async accept(calleeId: string, callerId: string): Promise<void> {
+    const rows: unknown[] = await this.dataSource.query(ACCEPT_SQL, [calleeId, callerId, this.clock.now(), this.env.CALL_RING_TIMEOUT_MS]);
+    if (updatedCount(rows) === 0) throw conflict(CallMessages.noActiveCall);
+    await this.notifier.push(callerId, 'call:accepted', { from: calleeId });
+  }
+
+  /** call:reject: only the callee of the pair's ringing call. */
+  async reject(calleeId: string, callerId: string): Promise<void> {
+    const rows: unknown[] = await this.dataSource.query(REJECT_SQL, [calleeId, callerId, this.clock.now()]);
+    if (updatedCount(rows) === 0) throw conflict(CallMessages.noActiveCall);
+    await this.notifier.push(callerId, 'call:rejected', { from: calleeId });
+  }
+
+  /** call:end: either member of the pair's active call; completed once answered, else missed. */
+  async end(userId: string, other: string): Promise<void> {
+    const rows = await this.dataSource.query(END_SQL, [userId, other, this.clock.now()]);
+    if (updatedRows<EndedRow>(rows).length === 0) throw conflict(CallMessages.noActiveCall);
+    await this.notifier.push(other, 'call:ended', { from: userId });
+  }
+
+  /** call:signal: relayed only between the two members of their active call. */
+  async signal(userId: string, to: string, signal: unknown): Promise<void> {
+    await this.limits.consume('signalsPer10Seconds', userId, TOO_MANY_SIGNALS);
+    const size = Buffer.byteLength(JSON.stringify(signal ?? null) ?? 'null');
+    if (size > SIGNAL_MAX_BYTES) throw badRequest(SIGNAL_TOO_LARGE);
+    if (!(await this.activeBetween(userId, to))) throw conflict(CallMessages.noActiveCall);
+    await this.notifier.push(to, 'call:signal', { from: userId, signal });
+  }
+
+  /** subtitle: relayed only to the other member of an answered active call, normalized. */
+  async subtitle(userId: string, recipientId: string, text: string): Promise<void> {
+    await this.limits.consume('subtitlesPer10Seconds', userId, TOO_MANY_SUBTITLES);
+    const clean = normalizeSubtitle(text);
+    if (clean.length > SUBTITLE_MAX_LENGTH) throw badRequest(CallMessages.subtitleTooLong);
+    const active = await this.activeBetween(userId, recipientId);
+    if (!active?.answered) throw conflict(CallMessages.noActiveCall);
+    if (clean.length > 0) await this.notifier.push(recipientId, 'subtitle', { userId, text: clean });
+  }
+
+  async history(userId: string, limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0): Promise<CallRecordDto[]> {
+    const rows: CallRow[] = await this.dataSource.query(HISTORY_SQL, [userId, limit, offset]);
+    return rows.map(toRecord);
+  }
+
+  async one(userId: string, id: string): Promise<CallRecordDto> {
+    const [row]: CallRow[] = await this.dataSource.query(ONE_CALL_SQL, [id, userId]);
+    if (!row) throw notFound(CallMessages.callNotFound);
+    return toRecord(row);
+  }
+
+  async stats(userId: string): Promise<CallStatsDto> {
+    const [row]: { total: number; completed: number; average: number }[] = await this.dataSource.query(STATS_SQL, [userId]);
+    return {
+      totalCalls: row.total,
+      completedCalls: row.completed,
+      successRate: row.total === 0 ? 0 : row.completed / row.total,
+      averageDurationSeconds: row.average,
+    };
+  }
+
+  private async activeBetween(a: string, b: string): Promise<{ id: string; answered: boolean } | null> {
+    const [row]: { id: string; answered: boolean }[] = await this.dataSource.query(ACTIVE_BETWEEN_SQL, [a, b]);
+    return row ?? null;
+  }
+}
+
+/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL as [rows, count]. */
+export function updatedRows<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  return Array.isArray(result) ? (result as T[]) : [];
+}
+
+function updatedCount(result: unknown): number {
+  return updatedRows(result).length;
+}
+
+export function toRecord(row: CallRow): CallRecordDto {
+  return {
+    id: row.id,
+    callerId: row.caller_id,
+    recipientId: row.recipient_id,
+    callerName: row.caller_name,
+    recipientName: row.recipient_name,
+    status: row.status as CallStatus,
+    startedAt: new Date(row.started_at).toISOString(),
+    durationSeconds: row.duration_seconds,
+  };
+}
