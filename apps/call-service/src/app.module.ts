@@ -4,6 +4,8 @@ import { ServiceModule } from '@mate/server-kit';
 import { CallEnv } from './call.env';
 import { CallEventHandlers } from './call/call-event.handlers';
 import { CallModule } from './call/call.module';
+import { IceModule } from './ice/ice.module';
+import { TranscriptionModule } from './transcription/transcription.module';
 import { CreateCall1795900000000 } from './migrations/1795900000000-CreateCall';
 
 @Module({})
@@ -16,8 +18,8 @@ export class AppModule {
       env,
       entities: [],
       migrations: [CreateCall1795900000000],
-      // call-media adds TranscriptionModule and IceModule here.
-      features: [CallModule],
+      // IceModule first: `ice-servers` is no call id (GET /api/calls/:id).
+      features: [IceModule, TranscriptionModule, CallModule],
       handlers: CallEventHandlers,
     });
   }
