@@ -29,7 +29,7 @@ describe('ICE settings', () => {
 
   it('none configured is valid (no ICE server)', () => {
     const env = loadEnv(IceEnv, base);
-    expect(env).toMatchObject({ STUN_URLS: undefined, TURN_URLS: undefined, TURN_SECRET: undefined, TURN_TTL_SECONDS: 3600 });
+    expect([env.STUN_URLS, env.TURN_URLS, env.TURN_SECRET, env.TURN_TTL_SECONDS]).toEqual([undefined, undefined, undefined, 3600]);
   });
 
   it('a TURN url without a secret stops start-up', () => {
