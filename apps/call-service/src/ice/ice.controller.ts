@@ -16,10 +16,18 @@ export class IceServerResponseDto implements IceServerDto {
 }
 
 export class IceServersResponseDto implements IceServersDto {
-  @ApiProperty({ type: [IceServerResponseDto], description: 'Empty when none is configured (host candidates only)' })
+  @ApiProperty({
+    type: [IceServerResponseDto],
+    description: 'Empty when none is configured (host candidates only)',
+  })
   iceServers!: IceServerResponseDto[];
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the TURN credentials stop working; null without TURN' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the TURN credentials stop working; null without TURN',
+  })
   expiresAt!: string | null;
 }
 

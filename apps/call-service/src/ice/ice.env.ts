@@ -6,7 +6,8 @@ const blankToUndefined = ({ value }: { value: unknown }) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** A comma list of ICE URLs of one scheme family (`stun:`/`stuns:` or `turn:`/`turns:`), no spaces inside a URL. */
-const urlList = (schemes: string) => new RegExp(`^\\s*(${schemes}):[^\\s,]+(\\s*,\\s*(${schemes}):[^\\s,]+)*\\s*$`);
+const urlList = (schemes: string) =>
+  new RegExp(`^\\s*(${schemes}):[^\\s,]+(\\s*,\\s*(${schemes}):[^\\s,]+)*\\s*$`);
 
 /**
  * ICE servers handed to the call screen (`GET /api/calls/ice-servers`). None set (tests, one

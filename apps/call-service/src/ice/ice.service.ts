@@ -23,7 +23,12 @@ export class IceService {
     if (this.stun.length > 0) iceServers.push({ urls: this.stun });
     let expiresAt: string | null = null;
     if (this.turn.length > 0 && this.env.TURN_SECRET) {
-      const creds = turnCredentials(this.env.TURN_SECRET, userId, this.clock.now(), this.env.TURN_TTL_SECONDS);
+      const creds = turnCredentials(
+        this.env.TURN_SECRET,
+        userId,
+        this.clock.now(),
+        this.env.TURN_TTL_SECONDS,
+      );
       iceServers.push({ urls: this.turn, username: creds.username, credential: creds.credential });
       expiresAt = creds.expiresAt.toISOString();
     }

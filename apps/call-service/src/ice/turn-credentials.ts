@@ -13,7 +13,12 @@ export interface TurnCredentials {
  * credential = base64(HMAC-SHA1(secret, username)). coturn recomputes the credential from the
  * username and refuses it once the expiry has passed; nothing is stored.
  */
-export function turnCredentials(secret: string, userId: string, now: Date, ttlSeconds: number): TurnCredentials {
+export function turnCredentials(
+  secret: string,
+  userId: string,
+  now: Date,
+  ttlSeconds: number,
+): TurnCredentials {
   const expiry = Math.floor(now.getTime() / 1000) + ttlSeconds;
   const username = `${expiry}:${userId}`;
   const credential = createHmac('sha1', secret).update(username).digest('base64');

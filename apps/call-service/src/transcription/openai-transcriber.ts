@@ -73,7 +73,8 @@ export class OpenAiTranscriber implements Transcriber {
       throw new TranscriberError('transcription backend answered no JSON', res.status);
     }
     const text = (body as { text?: unknown } | null)?.text;
-    if (typeof text !== 'string') throw new TranscriberError('transcription backend answered no text', res.status);
+    if (typeof text !== 'string')
+      throw new TranscriberError('transcription backend answered no text', res.status);
     return text;
   }
 }

@@ -1,10 +1,15 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import type { Observable } from 'rxjs';
 import { CallMessages } from '@mate/contracts';
 import { badRequest, principalOf, SERVICE_ENV } from '@mate/server-kit';
-import { Inject } from '@nestjs/common';
 import type { TranscriptionEnv } from './transcription.env';
 import { audioTooLarge, TranscriptionService } from './transcription.service';
 
@@ -30,12 +35,23 @@ export class TranscriptionUploadInterceptor implements NestInterceptor {
     await this.transcription.admit(principalOf(ctx).userId);
     const upload = multer({
       storage: multer.memoryStorage(),
-      limits: { fileSize: this.env.TRANSCRIBE_MAX_BYTES + 1, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 50 },
+      limits: {
+        fileSize: this.env.TRANSCRIBE_MAX_BYTES + 1,
+        files: 1,
+        fields: 5,
+        parts: 6,
+        fieldSize: 1024,
+        headerPairs: 50,
+      },
     }).single(AUDIO_FIELD);
     await new Promise<void>((resolve, reject) => {
       void upload(req, res, (error?: unknown) => {
         if (!error) return resolve();
-        reject((error as { code?: string }).code === 'LIMIT_FILE_SIZE' ? audioTooLarge() : badRequest(CallMessages.audioRequired));
+        reject(
+          (error as { code?: string }).code === 'LIMIT_FILE_SIZE'
+            ? audioTooLarge()
+            : badRequest(CallMessages.audioRequired),
+        );
       });
     });
     return next.handle();

@@ -11,7 +11,10 @@ export class WhisperStatusResponseDto implements WhisperStatusDto {
 }
 
 export class TranscriptionResponseDto implements TranscriptionDto {
-  @ApiProperty({ example: 'hello there', description: 'One line, control characters removed, at most 500 characters' })
+  @ApiProperty({
+    example: 'hello there',
+    description: 'One line, control characters removed, at most 500 characters',
+  })
   text!: string;
 }
 
@@ -35,10 +38,19 @@ export class TranscriptionController {
   @HttpCode(200)
   @UseInterceptors(TranscriptionUploadInterceptor)
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: { type: 'object', required: ['audio'], properties: { audio: { type: 'string', format: 'binary' } } } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['audio'],
+      properties: { audio: { type: 'string', format: 'binary' } },
+    },
+  })
   @ApiOkResponse({ type: TranscriptionResponseDto })
   @ApiErrors(400, 403, 413, 429, 503)
-  transcribe(@CurrentUser() _user: AuthPrincipal, @UploadedFile() audio: UploadedAudio | undefined): Promise<TranscriptionDto> {
+  transcribe(
+    @CurrentUser() _user: AuthPrincipal,
+    @UploadedFile() audio: UploadedAudio | undefined,
+  ): Promise<TranscriptionDto> {
     return this.transcription.transcribe(audio);
   }
 }

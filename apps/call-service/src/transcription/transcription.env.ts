@@ -16,7 +16,10 @@ export class TranscriptionEnv extends IceEnv {
   /** Base URL of the backend, without `/v1`: `https://api.openai.com`, `http://whisper:8080`. */
   @Transform(blankToUndefined)
   @IsOptional()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'TRANSCRIBE_URL must be an http(s) URL' })
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    { message: 'TRANSCRIBE_URL must be an http(s) URL' },
+  )
   TRANSCRIBE_URL?: string;
 
   /** Model name sent with every request (OpenAI: whisper-1; servers of local models take theirs). */

@@ -82,7 +82,8 @@ export class TranscriptionService {
   async available(): Promise<boolean> {
     if (!this.transcriber) return false;
     const now = this.clock.now().getTime();
-    if (this.health && now - this.health.checkedAt < this.env.TRANSCRIBE_HEALTH_TTL_MS) return this.health.available;
+    if (this.health && now - this.health.checkedAt < this.env.TRANSCRIBE_HEALTH_TTL_MS)
+      return this.health.available;
     this.checking ??= this.transcriber
       .healthy()
       .catch(() => false)

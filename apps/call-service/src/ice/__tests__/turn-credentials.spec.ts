@@ -5,7 +5,12 @@ import { splitUrls, turnCredentials } from '../turn-credentials';
 describe('TURN credentials (coturn REST scheme)', () => {
   it('username is `<expiry>:<userId>` and the credential base64(HMAC-SHA1(secret, username)) (vector computed with openssl)', () => {
     // printf '1767229200:user-1' | openssl dgst -sha1 -hmac 'north-wind-turn-secret' -binary | base64
-    const creds = turnCredentials('north-wind-turn-secret', 'user-1', new Date('2026-01-01T00:00:00.000Z'), 3600);
+    const creds = turnCredentials(
+      'north-wind-turn-secret',
+      'user-1',
+      new Date('2026-01-01T00:00:00.000Z'),
+      3600,
+    );
     expect(creds).toEqual({
       username: '1767229200:user-1',
       credential: '0swWxh9M6XfhcOlLP6ZRs5DEajA=',
@@ -29,7 +34,12 @@ describe('ICE settings', () => {
 
   it('none configured is valid (no ICE server)', () => {
     const env = loadEnv(IceEnv, base);
-    expect([env.STUN_URLS, env.TURN_URLS, env.TURN_SECRET, env.TURN_TTL_SECONDS]).toEqual([undefined, undefined, undefined, 3600]);
+    expect([env.STUN_URLS, env.TURN_URLS, env.TURN_SECRET, env.TURN_TTL_SECONDS]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      3600,
+    ]);
   });
 
   it('a TURN url without a secret stops start-up', () => {

@@ -26,9 +26,10 @@ export class OpenAiCompatibleStandIn {
   url = '';
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const server = createServer((req, res) => void this.handle(req, res));
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
 
@@ -68,14 +69,42 @@ export class OpenAiCompatibleStandIn {
 /** A minimal standalone webm head: EBML header with DocType `webm`, then `extra` bytes of payload. */
 export function webmChunk(totalBytes = 256): Buffer {
   const header = Buffer.from([
-    0x1a, 0x45, 0xdf, 0xa3, 0x9f, // EBML, size 31
-    0x42, 0x86, 0x81, 0x01, // EBMLVersion 1
-    0x42, 0xf7, 0x81, 0x01, // EBMLReadVersion 1
-    0x42, 0xf2, 0x81, 0x04, // EBMLMaxIDLength 4
-    0x42, 0xf3, 0x81, 0x08, // EBMLMaxSizeLength 8
-    0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, // DocType "webm"
-    0x42, 0x87, 0x81, 0x04, // DocTypeVersion 4
-    0x42, 0x85, 0x81, 0x02, // DocTypeReadVersion 2
+    0x1a,
+    0x45,
+    0xdf,
+    0xa3,
+    0x9f, // EBML, size 31
+    0x42,
+    0x86,
+    0x81,
+    0x01, // EBMLVersion 1
+    0x42,
+    0xf7,
+    0x81,
+    0x01, // EBMLReadVersion 1
+    0x42,
+    0xf2,
+    0x81,
+    0x04, // EBMLMaxIDLength 4
+    0x42,
+    0xf3,
+    0x81,
+    0x08, // EBMLMaxSizeLength 8
+    0x42,
+    0x82,
+    0x84,
+    0x77,
+    0x65,
+    0x62,
+    0x6d, // DocType "webm"
+    0x42,
+    0x87,
+    0x81,
+    0x04, // DocTypeVersion 4
+    0x42,
+    0x85,
+    0x81,
+    0x02, // DocTypeReadVersion 2
   ]);
   const out = Buffer.alloc(Math.max(totalBytes, header.length), 0x00);
   header.copy(out);

@@ -7,7 +7,13 @@ import { OpenAiCompatibleStandIn, webmChunk } from './openai-stand-in';
 describe('OpenAiTranscriber against a stand-in OpenAI-compatible server', () => {
   let standIn: OpenAiCompatibleStandIn;
   const transcriber = (options: Partial<ConstructorParameters<typeof OpenAiTranscriber>[0]> = {}) =>
-    new OpenAiTranscriber({ baseUrl: `${standIn.url}/`, model: 'whisper-1', timeoutMs: 2_000, healthPath: '/v1/models', ...options });
+    new OpenAiTranscriber({
+      baseUrl: `${standIn.url}/`,
+      model: 'whisper-1',
+      timeoutMs: 2_000,
+      healthPath: '/v1/models',
+      ...options,
+    });
 
   beforeEach(async () => {
     standIn = await new OpenAiCompatibleStandIn().start();
@@ -39,7 +45,9 @@ describe('OpenAiTranscriber against a stand-in OpenAI-compatible server', () => 
 
   it('an error status, a body without text and a timeout are TranscriberErrors (no body, no audio in the message)', async () => {
     standIn.transcription = { status: 500, body: { error: { message: 'secret internals' } } };
-    const failed = await transcriber().transcribe(webmChunk(), 'audio/webm').catch((e: unknown) => e);
+    const failed = await transcriber()
+      .transcribe(webmChunk(), 'audio/webm')
+      .catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(TranscriberError);
     expect(failed).toMatchObject({ status: 500, message: 'transcription backend answered 500' });
 
@@ -47,23 +55,41 @@ describe('OpenAiTranscriber against a stand-in OpenAI-compatible server', () => 
     await expect(transcriber().transcribe(webmChunk(), 'audio/webm')).rejects.toThrow('answered no text');
 
     standIn.hang = true;
-    await expect(transcriber({ timeoutMs: 200 }).transcribe(webmChunk(), 'audio/webm')).rejects.toThrow('timed out');
+    await expect(transcriber({ timeoutMs: 200 }).transcribe(webmChunk(), 'audio/webm')).rejects.toThrow(
+      'timed out',
+    );
   });
 
   it('an unreachable backend is a TranscriberError', async () => {
     const url = standIn.url;
     await standIn.close();
-    await expect(new OpenAiTranscriber({ baseUrl: url, model: 'm', timeoutMs: 1_000, healthPath: '/' }).transcribe(webmChunk(), 'audio/webm')).rejects.toThrow('unreachable');
+    await expect(
+      new OpenAiTranscriber({ baseUrl: url, model: 'm', timeoutMs: 1_000, healthPath: '/' }).transcribe(
+        webmChunk(),
+        'audio/webm',
+      ),
+    ).rejects.toThrow('unreachable');
     standIn = await new OpenAiCompatibleStandIn().start();
   });
 
   it('is healthy when the health path answers 2xx, not on an error status or when unreachable', async () => {
     expect(await transcriber({ apiKey: 'sk-test-key' }).healthy()).toBe(true);
-    expect(standIn.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models', authorization: 'Bearer sk-test-key' });
+    expect(standIn.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/models',
+      authorization: 'Bearer sk-test-key',
+    });
     standIn.healthStatus = 401;
     expect(await transcriber().healthy()).toBe(false);
     expect(await transcriber({ healthPath: '/nothing-here' }).healthy()).toBe(false);
-    expect(await new OpenAiTranscriber({ baseUrl: 'http://127.0.0.1:1', model: 'm', timeoutMs: 500, healthPath: '/' }).healthy()).toBe(false);
+    expect(
+      await new OpenAiTranscriber({
+        baseUrl: 'http://127.0.0.1:1',
+        model: 'm',
+        timeoutMs: 500,
+        healthPath: '/',
+      }).healthy(),
+    ).toBe(false);
   });
 });
 

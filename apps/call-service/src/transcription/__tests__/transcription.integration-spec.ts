@@ -92,14 +92,21 @@ describe('transcription and ICE servers, configured (real PostgreSQL and Redis; 
   it('status is available while the backend passes its health check, checked at most every 30 s', async () => {
     const member = await bed.signIn();
     expect((await bed.call('GET', '/api/whisper/status')).status).toBe(401);
-    expect(await bed.call('GET', '/api/whisper/status', { token: member.token })).toMatchObject({ status: 200, body: { available: true } });
+    expect(await bed.call('GET', '/api/whisper/status', { token: member.token })).toMatchObject({
+      status: 200,
+      body: { available: true },
+    });
     const checks = () => standIn.requests.filter((r) => r.path === '/v1/models').length;
     const before = checks();
     standIn.healthStatus = 503;
-    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({ available: true });
+    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({
+      available: true,
+    });
     expect(checks()).toBe(before);
     clock.advance(30_001);
-    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({ available: false });
+    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({
+      available: false,
+    });
     expect(checks()).toBe(before + 1);
     // While it fails, a member in a call is told so before sending the body.
     const talker = await inCall();
@@ -109,7 +116,9 @@ describe('transcription and ICE servers, configured (real PostgreSQL and Redis; 
     });
     standIn.healthStatus = 200;
     clock.advance(30_001);
-    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({ available: true });
+    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({
+      available: true,
+    });
   });
 
   it('transcribes a webm chunk of a member in an answered call through the backend: { text } as one clean line', async () => {
@@ -117,7 +126,10 @@ describe('transcription and ICE servers, configured (real PostgreSQL and Redis; 
     standIn.transcription = { status: 200, body: { text: ' Hello\u0007 from\nthe call ' } };
     const sent = standIn.transcriptions().length;
     const audio = webmChunk(2048);
-    expect(await upload(bed, member.token, audio)).toEqual({ status: 200, body: { text: 'Hello from the call' } });
+    expect(await upload(bed, member.token, audio)).toEqual({
+      status: 200,
+      body: { text: 'Hello from the call' },
+    });
     const [req] = standIn.transcriptions().slice(sent);
     expect(req.authorization).toBe('Bearer sk-stand-in-key');
     expect(req.body.includes(audio)).toBe(true);
@@ -137,16 +149,34 @@ describe('transcription and ICE servers, configured (real PostgreSQL and Redis; 
   it('checks the chunk: present, webm by its bytes and type, at most 1 MB', async () => {
     const sent = standIn.transcriptions().length;
     const a = await inCall();
-    expect(await upload(bed, a.token, undefined)).toMatchObject({ status: 400, body: { error: CallMessages.audioRequired } });
-    expect(await upload(bed, a.token, webmChunk(), { field: 'file' })).toMatchObject({ status: 400, body: { error: CallMessages.audioRequired } });
-    expect(await upload(bed, a.token, Buffer.from('OggS'.padEnd(64, '\0')))).toMatchObject({ status: 400, body: { error: CallMessages.audioType } });
+    expect(await upload(bed, a.token, undefined)).toMatchObject({
+      status: 400,
+      body: { error: CallMessages.audioRequired },
+    });
+    expect(await upload(bed, a.token, webmChunk(), { field: 'file' })).toMatchObject({
+      status: 400,
+      body: { error: CallMessages.audioRequired },
+    });
+    expect(await upload(bed, a.token, Buffer.from('OggS'.padEnd(64, '\0')))).toMatchObject({
+      status: 400,
+      body: { error: CallMessages.audioType },
+    });
     const b = await inCall();
-    expect(await upload(bed, b.token, webmChunk(), { type: 'audio/ogg' })).toMatchObject({ status: 400, body: { error: CallMessages.audioType } });
-    expect(await upload(bed, b.token, webmChunk(TRANSCRIBE_MAX_BYTES + 1))).toMatchObject({ status: 413, body: { error: CallMessages.audioTooLarge } });
+    expect(await upload(bed, b.token, webmChunk(), { type: 'audio/ogg' })).toMatchObject({
+      status: 400,
+      body: { error: CallMessages.audioType },
+    });
+    expect(await upload(bed, b.token, webmChunk(TRANSCRIBE_MAX_BYTES + 1))).toMatchObject({
+      status: 413,
+      body: { error: CallMessages.audioTooLarge },
+    });
     expect(standIn.transcriptions().length).toBe(sent);
     const c = await inCall();
     standIn.transcription = { status: 200, body: { text: 'exactly one megabyte' } };
-    expect(await upload(bed, c.token, webmChunk(TRANSCRIBE_MAX_BYTES))).toEqual({ status: 200, body: { text: 'exactly one megabyte' } });
+    expect(await upload(bed, c.token, webmChunk(TRANSCRIBE_MAX_BYTES))).toEqual({
+      status: 200,
+      body: { text: 'exactly one megabyte' },
+    });
   });
 
   it('limits each member (TRANSCRIBE_PER_MINUTE, every attempt counts) and not the others', async () => {
@@ -166,10 +196,14 @@ describe('transcription and ICE servers, configured (real PostgreSQL and Redis; 
       status: 503,
       body: { error: CallMessages.transcriptionUnavailable },
     });
-    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({ available: false });
+    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({
+      available: false,
+    });
     standIn.transcription = { status: 200, body: { text: 'back' } };
     clock.advance(30_001);
-    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({ available: true });
+    expect((await bed.call('GET', '/api/whisper/status', { token: member.token })).body).toEqual({
+      available: true,
+    });
     expect(await upload(bed, member.token, webmChunk())).toEqual({ status: 200, body: { text: 'back' } });
   });
 });
@@ -201,7 +235,10 @@ describe('transcription and ICE servers, none configured', () => {
   it('transcription is unavailable: status false, transcribe 503 even in a call', async () => {
     const member = await bed.signIn();
     calls.members.add(member.userId);
-    expect(await bed.call('GET', '/api/whisper/status', { token: member.token })).toMatchObject({ status: 200, body: { available: false } });
+    expect(await bed.call('GET', '/api/whisper/status', { token: member.token })).toMatchObject({
+      status: 200,
+      body: { available: false },
+    });
     expect(await upload(bed, member.token, webmChunk())).toMatchObject({
       status: 503,
       body: { error: CallMessages.transcriptionUnavailable },
