@@ -20,6 +20,7 @@ export * from './lib/auth/jwt.strategy';
 export * from './lib/auth/auth-context';
 export * from './lib/realtime/realtime.keys';
 export * from './lib/realtime/realtime-emitter';
+export * from './lib/realtime/presence-reader';
 export * from './lib/realtime/socket-event';
 export * from './lib/realtime/realtime.module';
 export * from './lib/rate-limit/rate-limit';

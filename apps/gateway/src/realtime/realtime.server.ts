@@ -1,5 +1,5 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
@@ -32,6 +32,7 @@ import {
 import { GatewayEnv } from '../gateway.env';
 import { serviceUrls } from '../proxy/routes';
 import { EventRouter } from './event-router';
+import { DEFAULT_PRESENCE_SETTINGS, PRESENCE_SETTINGS, PresenceRecorder, type PresenceSettings } from './presence';
 import { createSocketAuthenticator, HandshakeRefused, type SocketAuthenticator, type SocketIdentity } from './socket-auth';
 import { createEventChecks, createHandshakeLimiter, type TrustProxy } from './socket-limits';
 
@@ -68,7 +69,9 @@ const CLIENT_EVENTS = Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[];
  * - a revoked session's sockets are closed at once on every replica (the `SessionStore`
  *   announces it on pub/sub), with a periodic liveness re-check for announcements lost in transit;
  * - client events pass the per-socket limits and are routed to their owning service, and answered
- *   through the acknowledgement.
+ *   through the acknowledgement;
+ * - each socket is recorded in Redis (`PresenceRecorder`) so services can ask whether a member is
+ *   online (`PresenceReader`).
  */
 @Injectable()
 export class RealtimeServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -79,6 +82,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
   private subscribed: Promise<unknown> = Promise.resolve();
   private recheckTimer: NodeJS.Timeout | null = null;
   private router: EventRouter | null = null;
+  private presenceRecorder: PresenceRecorder | null = null;
   private readonly connected = socketConnections();
   /** Each socket's bearer token, in memory only (never in `socket.data`, which recovery persists). */
   private readonly tokens = new WeakMap<object, string>();
@@ -88,12 +92,19 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     @Inject(REDIS) private readonly redis: Redis,
     private readonly sessions: SessionStore,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Optional() @Inject(PRESENCE_SETTINGS) private readonly presenceSettings: PresenceSettings = DEFAULT_PRESENCE_SETTINGS,
   ) {}
 
   /** The server, once attached (tests look at its sockets). */
   get server(): RealtimeIo {
     if (!this.io) throw new Error('The realtime server is not attached');
     return this.io;
+  }
+
+  /** This instance's presence records, once attached (tests look at it). */
+  get presence(): PresenceRecorder {
+    if (!this.presenceRecorder) throw new Error('The realtime server is not attached');
+    return this.presenceRecorder;
   }
 
   /** `trustProxy`: Express's compiled TRUST_PROXY, to find a handshake's client address. */
@@ -118,6 +129,8 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       }),
     });
     this.io = io;
+    const presence = new PresenceRecorder(this.redis, env.KEY_PREFIX, this.presenceSettings ?? DEFAULT_PRESENCE_SETTINGS, this.logger);
+    this.presenceRecorder = presence;
 
     const authenticate = createSocketAuthenticator(env.JWT_SECRET, this.sessions);
     this.restoreOnlyForItsSession(io, authenticate);
@@ -162,6 +175,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     io.on('connection', (socket: MemberSocket) => {
       const { userId, sessionId } = socket.data;
       this.connected.inc({ service: SERVICES.gateway });
+      presence.added(userId, socket.id);
       this.logger.info({ userId, sessionId, socketId: socket.id, recovered: socket.recovered }, 'socket connected');
       socket.emit('connected', { userId });
 
@@ -196,6 +210,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       }
       socket.on('disconnect', (reason) => {
         this.connected.dec({ service: SERVICES.gateway });
+        presence.removed(userId, socket.id);
         this.logger.info({ userId, sessionId, socketId: socket.id, reason }, 'socket disconnected');
       });
     });
@@ -265,9 +280,12 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     return client;
   }
 
-  /** Start-up waits for the revocation subscription: no socket may outlive a revocation sent before it. */
+  /**
+   * Start-up waits for the revocation subscription (no socket may outlive a revocation sent before
+   * it) and for the presence liveness key (sockets count from the first one).
+   */
   async onApplicationBootstrap() {
-    await this.subscribed;
+    await Promise.all([this.subscribed, this.presenceRecorder?.start()]);
   }
 
   async beforeApplicationShutdown() {
@@ -279,6 +297,8 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
     this.recheckTimer = null;
     const io = this.io;
     this.io = null;
+    // Before the sockets close: this instance's sockets stop counting at once, in one pipeline.
+    await this.presenceRecorder?.close();
     // Closes every socket first, so the HTTP server's close does not wait for them.
     if (io) {
       io.local.disconnectSockets(true);

@@ -20,3 +20,20 @@ export const SOCKET_EVENTS_PATH = '/internal/socket-events';
 
 /** Most events the gateway sends in one batch, and the most a service accepts in one. */
 export const SOCKET_EVENT_BATCH_MAX = 64;
+
+/**
+ * Presence (docs/adr/0005-realtime.md, "Presence"): a hash per member of the sockets the gateway
+ * replicas hold for them, field `<instanceId>/<socketId>`, value `<instanceId>`.
+ */
+export const presenceUserKey = (prefix: string, userId: string) => `${prefix}:presence:user:${userId}`;
+/** Prefix of the per-instance liveness keys: `<prefix><instanceId>`, refreshed by that gateway's heartbeat. */
+export const presenceInstanceKeyPrefix = (prefix: string) => `${prefix}:presence:gateway:`;
+/** A gateway instance's liveness key: while it exists, its sockets count. */
+export const presenceInstanceKey = (prefix: string, instanceId: string) => `${presenceInstanceKeyPrefix(prefix)}${instanceId}`;
+/** A socket's field in its member's presence hash: one instance's disconnect never removes another's entry. */
+export const presenceField = (instanceId: string, socketId: string) => `${instanceId}/${socketId}`;
+/**
+ * How long a gateway's liveness key lives without a heartbeat (refreshed every third of it): the
+ * sockets of a gateway that died without cleaning up stop counting within this.
+ */
+export const PRESENCE_TTL_MS = 10_000;

@@ -5,6 +5,7 @@ import { JwtStrategy } from '../auth/jwt.strategy';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { SERVICE_NAME } from '../core.module';
 import { createRedis } from '../redis/redis';
+import { PresenceReader } from './presence-reader';
 import { RealtimeEmitter } from './realtime-emitter';
 import { REALTIME_SERVICE, SocketEventBatchHandler, SocketEventRegistry, SocketEventsController } from './socket-event';
 
@@ -25,7 +26,8 @@ class RealtimeRedisLifecycle implements OnApplicationShutdown {
 }
 
 /**
- * Realtime for a service: the `RealtimeEmitter` to push to members, and the internal route on
+ * Realtime for a service: the `RealtimeEmitter` to push to members, the `PresenceReader` to ask
+ * whether they have a connected socket, and the internal route on
  * which the gateway delivers the client events this service owns to its `@SocketEvent` handlers
  * (one event, or a batch of them).
  */
@@ -49,12 +51,17 @@ export class RealtimeModule {
           useFactory: (redis: Redis, env: BaseServiceEnv) => new RealtimeEmitter(redis, env.KEY_PREFIX),
           inject: [REALTIME_REDIS, SERVICE_ENV],
         },
+        {
+          provide: PresenceReader,
+          useFactory: (redis: Redis, env: BaseServiceEnv) => new PresenceReader(redis, env.KEY_PREFIX),
+          inject: [REALTIME_REDIS, SERVICE_ENV],
+        },
         SocketEventRegistry,
         // Its own instance: CoreModule keeps the guard's to itself. Same secret, same SessionStore.
         JwtStrategy,
         SocketEventBatchHandler,
       ],
-      exports: [RealtimeEmitter],
+      exports: [RealtimeEmitter, PresenceReader],
     };
   }
 }

@@ -10,7 +10,8 @@ import { DatabaseEnv } from '../../config/config';
 import { ServiceModule } from '../../service.module';
 import { BodyErrorMessages } from '../../errors/error.filter';
 import { RealtimeModule } from '../realtime.module';
-import { SOCKET_EVENT_BATCH_MAX, SOCKET_EVENTS_PATH } from '../realtime.keys';
+import { PresenceReader } from '../presence-reader';
+import { SOCKET_EVENT_BATCH_MAX, SOCKET_EVENTS_PATH, presenceField, presenceInstanceKey, presenceUserKey } from '../realtime.keys';
 import { SocketEvent, type SocketEventBatchItem, type SocketEventBatchResult } from '../socket-event';
 
 /**
@@ -214,5 +215,15 @@ describe('socket event batches (real PostgreSQL and Redis)', () => {
       headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN },
     });
     expect(res).toMatchObject({ status: 200, body: { from: ann.userId, content: 'single' } });
+  });
+
+  it("gives the service a PresenceReader on the service's Redis and key prefix", async () => {
+    const reader = bed.app.get(PresenceReader);
+    const userId = randomUUID();
+    expect(await reader.isOnline(userId)).toBe(false);
+    const prefix = bed.env.KEY_PREFIX as string;
+    await redis.set(presenceInstanceKey(prefix, 'gateway-1'), '1', 'PX', 60_000);
+    await redis.hset(presenceUserKey(prefix, userId), presenceField('gateway-1', 'socket-1'), 'gateway-1');
+    expect(await reader.isOnline(userId)).toBe(true);
   });
 });
