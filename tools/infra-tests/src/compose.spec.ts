@@ -159,6 +159,30 @@ describe('docker/compose.yml', () => {
     }
   });
 
+  it('coturn is optional (profile turn), takes its shared secret from the environment and relays to no private address', () => {
+    const turn = services.coturn as ComposeService & { profiles?: string[] };
+    expect(turn.image).toMatch(/^coturn\/coturn:/);
+    expect(turn.profiles).toEqual(['turn']);
+    expect(turn.environment?.TURN_SECRET).toBe('${TURN_SECRET:-}');
+    const args = turn.command as string[];
+    expect(args).toEqual(
+      expect.arrayContaining(['--use-auth-secret', '--static-auth-secret=$${TURN_SECRET}', '--no-cli']),
+    );
+    for (const range of [
+      '10.0.0.0-10.255.255.255',
+      '127.0.0.0-127.255.255.255',
+      '172.16.0.0-172.31.255.255',
+      '192.168.0.0-192.168.255.255',
+      '169.254.0.0-169.254.255.255',
+    ])
+      expect(args).toContain(`--denied-peer-ip=${range}`);
+    expect(turn.ports).toEqual(expect.arrayContaining(['3478:3478/udp', '3478:3478/tcp']));
+    // call-service hands out credentials made from the same secret.
+    for (const key of ['STUN_URLS', 'TURN_URLS', 'TURN_SECRET', 'TRANSCRIBE_URL'])
+      expect({ key, set: key in (services['call-service'].environment ?? {}) }).toEqual({ key, set: true });
+    expect(services['call-service'].environment?.TURN_SECRET).toBe('${TURN_SECRET:-}');
+  });
+
   it('publishes the gateway on this host only and has it believe no X-Forwarded-For (issue 7 item 1 review)', () => {
     // A private-range trust would take the word of any client reaching the port through Docker's proxy.
     expect(services.gateway.environment?.TRUST_PROXY).toBe('false');
