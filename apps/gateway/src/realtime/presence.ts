@@ -36,6 +36,8 @@ export class PresenceRecorder {
   private dirty = false;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** A heartbeat still waiting for Redis (an outage): the next one is skipped rather than piled up. */
+  private beating = false;
 
   constructor(
     private readonly redis: Redis,
@@ -53,6 +55,11 @@ export class PresenceRecorder {
     this.timer.unref();
   }
 
+  /** Removals waiting for Redis to answer again (retried by the next heartbeat). */
+  get pendingRemovals(): number {
+    return this.failedRemovals.length;
+  }
+
   added(userId: string, socketId: string): void {
     if (this.closed) return;
     let sockets = this.local.get(userId);
@@ -60,7 +67,7 @@ export class PresenceRecorder {
     sockets.add(socketId);
     const key = presenceUserKey(this.prefix, userId);
     this.redis
-      .multi()
+      .pipeline()
       .hset(key, presenceField(this.instanceId, socketId), this.instanceId)
       .pexpire(key, this.settings.ttlMs)
       .exec()
@@ -85,7 +92,8 @@ export class PresenceRecorder {
 
   /** Refreshes the liveness key; records everything again if Redis lost it or a write failed. */
   async heartbeat(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.beating) return;
+    this.beating = true;
     try {
       const previous = await this.redis.set(this.instanceKey, '1', 'PX', this.settings.ttlMs, 'GET');
       const resync = previous === null || this.dirty;
@@ -106,6 +114,8 @@ export class PresenceRecorder {
       }
     } catch (err) {
       this.failed(err, 'heartbeat');
+    } finally {
+      this.beating = false;
     }
   }
 

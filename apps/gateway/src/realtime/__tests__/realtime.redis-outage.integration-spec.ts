@@ -1,12 +1,13 @@
 import Redis from 'ioredis';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { SOCKET_PATH, type ClientToServerEvents, type ServerToClientEvents } from '@mate/contracts';
-import { SessionStore } from '@mate/server-kit';
-import { issueSession, startService, type RunningService } from '@mate/server-kit/testing';
+import { PresenceReader, SessionStore } from '@mate/server-kit';
+import { issueSession, startService, waitFor, type RunningService } from '@mate/server-kit/testing';
 import { startOwnRedisServer, type OwnRedisServer } from '@mate/testing';
 import { AppModule } from '../../app.module';
 import type { GatewayEnv } from '../../gateway.env';
 import { gatewayHttp } from '../../gateway.http';
+import { RealtimeServer } from '../realtime.server';
 
 const JWT_SECRET = 'realtime-outage-secret-0123456789abcdef';
 
@@ -65,5 +66,36 @@ describe('gateway realtime across a Redis restart', () => {
 
     expect(s.connected).toBe(true);
     expect(told).toBe(1);
+  }, OUTAGE_TIMEOUT_MS);
+
+  it("a socket that closes while Redis is down stops counting as online once Redis is back; the others still count", async () => {
+    const presence = new PresenceReader(client, 'outage');
+    const open = async (token: string) => {
+      const s: MemberSocket = connect(gateway.url, { path: SOCKET_PATH, auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+      await new Promise<void>((resolve, reject) => {
+        s.once('connected', () => resolve());
+        s.once('connect_error', reject);
+      });
+      return s;
+    };
+    const store = new SessionStore(client, 'outage');
+    const [ada, bob] = [await issueSession(store, JWT_SECRET), await issueSession(store, JWT_SECRET)];
+    const adaSocket = await open(ada.token);
+    const bobSocket = await open(bob.token);
+    try {
+      await waitFor(async () => (await presence.onlineOf([ada.userId, bob.userId])).size === 2, { what: 'both online' });
+      await redis.kill();
+      adaSocket.disconnect();
+      const recorder = gateway.app.get(RealtimeServer).presence;
+      // The removal fails (its retries run out while Redis is away) and waits for the heartbeat.
+      await waitFor(async () => recorder.pendingRemovals === 1, { what: 'the removal to fail' });
+      await redis.start();
+      await waitFor(async () => !(await presence.isOnline(ada.userId)), { what: 'Ada offline' });
+      expect(recorder.pendingRemovals).toBe(0);
+      expect(await presence.isOnline(bob.userId)).toBe(true);
+    } finally {
+      adaSocket.disconnect();
+      bobSocket.disconnect();
+    }
   }, OUTAGE_TIMEOUT_MS);
 });
