@@ -439,6 +439,30 @@ describe('k8s overlays', () => {
     );
   });
 
+  it('TURN is optional: only overlays/turn runs coturn, with the shared secret call-service signs credentials with', () => {
+    for (const target of ['base', 'overlays/dev', 'overlays/prod'])
+      expect({ target, coturn: find(rendered.get(target) as Rendered, 'Deployment', 'coturn') }).toEqual({
+        target,
+        coturn: undefined,
+      });
+    const turn = rendered.get('overlays/turn') as Rendered;
+    const coturn = find(turn, 'Deployment', 'coturn') as K8sResource;
+    const container = mainContainer(coturn);
+    expect(container.args).toEqual(
+      expect.arrayContaining(['--use-auth-secret', '--static-auth-secret=${TURN_SECRET}', '--no-cli']),
+    );
+    expect(container.args).toEqual(expect.arrayContaining(['--denied-peer-ip=10.0.0.0-10.255.255.255']));
+    const secretOf = (c: Container) => c.env?.find((e) => e.name === 'TURN_SECRET')?.valueFrom?.secretKeyRef;
+    expect(secretOf(container)).toEqual({ name: 'mate-secrets', key: 'TURN_SECRET' });
+    expect(secretOf(mainContainer(find(turn, 'Deployment', 'call-service') as K8sResource))).toEqual({
+      name: 'mate-secrets',
+      key: 'TURN_SECRET',
+    });
+    const config = (find(turn, 'ConfigMap', 'mate-config')?.data ?? {}) as Record<string, string>;
+    expect(config.TURN_URLS).toMatch(/^turn:/);
+    expect(config.STUN_URLS).toMatch(/^stun:/);
+  });
+
   it('the dev PostgreSQL creates a database for every service', () => {
     const databases = scriptDatabases(rootPath('k8s/overlays/dev/backing/create-databases.sh'));
     expect(databases).toEqual(expect.arrayContaining(apps.flatMap((a) => (a.database ? [a.database] : []))));
