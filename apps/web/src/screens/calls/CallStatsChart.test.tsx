@@ -1,0 +1,23 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { CallStatsChart, callStatsSummary } from './CallStatsChart';
+
+describe('CallStatsChart', () => {
+  it('says in words what it draws: completed against the rest, with the rate to 1 decimal', () => {
+    expect(callStatsSummary({ totalCalls: 1, completedCalls: 1, successRate: 1 })).toBe(
+      '1 completed and 0 not completed of 1 call (100.0% success rate)',
+    );
+    expect(callStatsSummary({ totalCalls: 6, completedCalls: 1, successRate: 1 / 6 })).toBe(
+      '1 completed and 5 not completed of 6 calls (16.7% success rate)',
+    );
+  });
+
+  it('is a labelled figure whose caption carries the summary; the drawing is hidden from assistive technology', () => {
+    const { container } = render(<CallStatsChart totalCalls={4} completedCalls={3} successRate={0.75} />);
+    const figure = screen.getByRole('figure', { name: 'Completed calls chart' });
+    expect(figure).toHaveTextContent('3 completed and 1 not completed of 4 calls (75.0% success rate)');
+    expect(figure).toHaveTextContent('Completed');
+    expect(figure).toHaveTextContent('Not completed');
+    expect(container.querySelector('svg')?.closest('[aria-hidden="true"]')).not.toBeNull();
+  });
+});
