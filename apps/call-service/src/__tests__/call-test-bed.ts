@@ -14,7 +14,7 @@ import {
   type ServerToClientEvents,
   type SocketErrorAck,
 } from '@mate/contracts';
-import { CLOCK, EventConsumer, ManualClock, type EventOutcome } from '@mate/server-kit';
+import { CLOCK, EventConsumer, ManualClock, PresenceReader, type EventOutcome } from '@mate/server-kit';
 import {
   call,
   eventEnvelope,
@@ -45,18 +45,24 @@ export interface MemberConnection {
   member: CallMember;
   received: { event: ServerEventName; payload: unknown }[];
   emit<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>): Promise<unknown>;
-  next<E extends ServerEventName>(event: E, where?: (payload: ServerEventPayload<E>) => boolean): Promise<ServerEventPayload<E>>;
+  next<E extends ServerEventName>(
+    event: E,
+    where?: (payload: ServerEventPayload<E>) => boolean,
+  ): Promise<ServerEventPayload<E>>;
   all<E extends ServerEventName>(event: E): ServerEventPayload<E>[];
 }
 
 /**
- * Presence as the gateway will report it, set by the test: a stand-in for the kit's
- * PresenceReader (written by the gateway) until call-service is wired to it.
+ * The real presence (the kit's PresenceReader over what the real gateway records), minus the
+ * members a test holds offline while their sockets stay connected.
  */
 export class TestPresence implements CallPresence {
   readonly offline = new Set<string>();
+  reader: PresenceReader | null = null;
   async onlineOf(userIds: string[]): Promise<Set<string>> {
-    return new Set(userIds.filter((id) => !this.offline.has(id)));
+    if (!this.reader) throw new Error('presence reader not ready');
+    const online = await this.reader.onlineOf(userIds);
+    return new Set([...online].filter((id) => !this.offline.has(id)));
   }
 }
 
@@ -71,12 +77,17 @@ export interface CallTestBed {
   pair(a?: string, b?: string): Promise<[CallMember, CallMember]>;
   deliver<N extends EventName>(name: N, payload: EventPayloads[N], version?: number): Promise<EventOutcome>;
   connect(member: CallMember): Promise<MemberConnection>;
-  api<T = Record<string, unknown>>(member: CallMember | null, method: string, path: string): Promise<{ status: number; body: T }>;
+  api<T = Record<string, unknown>>(
+    member: CallMember | null,
+    method: string,
+    path: string,
+  ): Promise<{ status: number; body: T }>;
   close(): Promise<void>;
 }
 
 export function ackError(answer: unknown): SocketErrorAck {
-  if (!isSocketError(answer)) throw new Error(`expected an error acknowledgement, got ${JSON.stringify(answer)}`);
+  if (!isSocketError(answer))
+    throw new Error(`expected an error acknowledgement, got ${JSON.stringify(answer)}`);
   return answer;
 }
 
@@ -85,7 +96,10 @@ export function ackError(answer: unknown): SocketErrorAck {
  * timer off so tests sweep when they choose) and the real gateway in front of it in its own
  * process: sockets and REST go the way the app goes, events through the real consumer.
  */
-export async function startCallTestBed(label: string, { env = {} }: { env?: TestEnv } = {}): Promise<CallTestBed> {
+export async function startCallTestBed(
+  label: string,
+  { env = {} }: { env?: TestEnv } = {},
+): Promise<CallTestBed> {
   const clock = new ManualClock(new Date());
   const presence = new TestPresence();
   const service = await startServiceTestBed((e) => AppModule.forRoot(e), {
@@ -116,6 +130,7 @@ export async function startCallTestBed(label: string, { env = {} }: { env?: Test
     await service.close();
     throw e;
   }
+  presence.reader = service.app.get(PresenceReader);
   const consumer = service.app.get(EventConsumer);
   const sockets: MemberSocket[] = [];
   const profileVersions = new Map<string, number>();
@@ -187,14 +202,19 @@ export async function startCallTestBed(label: string, { env = {} }: { env?: Test
         member,
         received,
         emit: (event, payload) =>
-          (socket as unknown as { timeout(ms: number): { emitWithAck(e: string, p: unknown): Promise<unknown> } })
+          (
+            socket as unknown as {
+              timeout(ms: number): { emitWithAck(e: string, p: unknown): Promise<unknown> };
+            }
+          )
             .timeout(15_000)
             .emitWithAck(event, payload),
         async next(event, where = () => true) {
           const index = await waitFor(
             async () => {
               const i = received.findIndex(
-                (r, n) => !taken.has(n) && r.event === event && where(r.payload as ServerEventPayload<typeof event>),
+                (r, n) =>
+                  !taken.has(n) && r.event === event && where(r.payload as ServerEventPayload<typeof event>),
               );
               return i >= 0 ? i + 1 : null;
             },
@@ -204,7 +224,9 @@ export async function startCallTestBed(label: string, { env = {} }: { env?: Test
           return received[index - 1].payload as ServerEventPayload<typeof event>;
         },
         all(event) {
-          return received.filter((r) => r.event === event).map((r) => r.payload) as ServerEventPayload<typeof event>[];
+          return received.filter((r) => r.event === event).map((r) => r.payload) as ServerEventPayload<
+            typeof event
+          >[];
         },
       };
     },

@@ -13,7 +13,16 @@ import {
 } from '@mate/contracts';
 import { CLOCK, LOGGER, type Clock, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { CallNotifier } from './call-notifier';
-import { END_SQL, ENDED_MATCH_SQL, MEMBER_NAME_SQL, orderedPair, PAIR_LOCK_SQL, PAIR_STATE_SQL, RECORD_MATCH_SQL, type EndedRow } from './call.sql';
+import {
+  END_SQL,
+  ENDED_MATCH_SQL,
+  MEMBER_NAME_SQL,
+  orderedPair,
+  PAIR_LOCK_SQL,
+  PAIR_STATE_SQL,
+  RECORD_MATCH_SQL,
+  type EndedRow,
+} from './call.sql';
 import { updatedRows } from './calls.service';
 
 type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
@@ -37,9 +46,12 @@ export class CallEventHandlers implements EventHandlerSet {
     return {
       'match.created': (payload, manager) => this.recordMatch(manager, payload),
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
-      'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
-      'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
-      'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.blocked': (payload, manager, envelope) =>
+        this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.unblocked': (payload, manager, envelope) =>
+        this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'match.ended': (payload, manager, envelope) =>
+        this.applyPairEvent(manager, envelope.name, payload, envelope),
     };
   }
 
@@ -50,7 +62,13 @@ export class CallEventHandlers implements EventHandlerSet {
       return;
     }
     await manager.query(PAIR_LOCK_SQL, [match.userA, match.userB]);
-    await manager.query(RECORD_MATCH_SQL, [match.matchId, match.userA, match.userB, match.matchedAt, match.pairVersion]);
+    await manager.query(RECORD_MATCH_SQL, [
+      match.matchId,
+      match.userA,
+      match.userB,
+      match.matchedAt,
+      match.pairVersion,
+    ]);
   }
 
   async applyPairEvent(
@@ -60,7 +78,11 @@ export class CallEventHandlers implements EventHandlerSet {
     envelope: EventEnvelope<PairEventName>,
   ): Promise<void> {
     const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
-    if (ids.length !== 2 || !ids.every((id) => typeof id === 'string' && isUUID(id)) || ids[0].toLowerCase() === ids[1].toLowerCase()) {
+    if (
+      ids.length !== 2 ||
+      !ids.every((id) => typeof id === 'string' && isUUID(id)) ||
+      ids[0].toLowerCase() === ids[1].toLowerCase()
+    ) {
       this.logger.error({ eventId: envelope.id, name }, 'pair event with an unreadable payload skipped');
       return;
     }
@@ -74,8 +96,15 @@ export class CallEventHandlers implements EventHandlerSet {
           ? (payload as MatchEndedPayload).matchId
           : null;
     await manager.query(PAIR_LOCK_SQL, [a, b]);
-    await manager.query(PAIR_STATE_SQL, [a, b, blocked, eventTime(name, payload, envelope), envelope.aggregateVersion ?? null]);
-    if (typeof ended === 'string' && isUUID(ended)) await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase()]);
+    await manager.query(PAIR_STATE_SQL, [
+      a,
+      b,
+      blocked,
+      eventTime(name, payload, envelope),
+      envelope.aggregateVersion ?? null,
+    ]);
+    if (typeof ended === 'string' && isUUID(ended))
+      await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase()]);
     // Every pair event means "no match now": the pair's active call ends.
     const endedCalls = updatedRows<EndedRow>(await manager.query(END_SQL, [a, b, this.clock.now()]));
     // Pushed once the consumer's transaction is over, for the calls it did end (a rolled-back
@@ -92,14 +121,25 @@ export class CallEventHandlers implements EventHandlerSet {
       const ids = new Set(final.map((r) => r.id));
       await Promise.all(calls.filter((c) => ids.has(c.id)).map((c) => this.notifier.endedForBoth(c)));
     } catch (e) {
-      this.logger.warn({ error: e instanceof Error ? e.name : 'Error' }, 'call:ended push after a pair event failed');
+      this.logger.warn(
+        { error: e instanceof Error ? e.name : 'Error' },
+        'call:ended push after a pair event failed',
+      );
     }
   }
 
-  async applyProfile(manager: EntityManager, payload: ProfileUpdatedPayload, envelope: EventEnvelope<'profile.updated'>): Promise<void> {
+  async applyProfile(
+    manager: EntityManager,
+    payload: ProfileUpdatedPayload,
+    envelope: EventEnvelope<'profile.updated'>,
+  ): Promise<void> {
     if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) return;
     const name = typeof payload.name === 'string' ? payload.name : null;
-    await manager.query(MEMBER_NAME_SQL, [payload.userId.toLowerCase(), name, envelope.aggregateVersion ?? 0]);
+    await manager.query(MEMBER_NAME_SQL, [
+      payload.userId.toLowerCase(),
+      name,
+      envelope.aggregateVersion ?? 0,
+    ]);
   }
 }
 
@@ -120,7 +160,11 @@ function afterTransaction(manager: EntityManager, work: () => Promise<unknown>):
   setTimeout(tick, 0);
 }
 
-function eventTime(name: PairEventName, payload: PairEventPayload, envelope: EventEnvelope<PairEventName>): Date {
+function eventTime(
+  name: PairEventName,
+  payload: PairEventPayload,
+  envelope: EventEnvelope<PairEventName>,
+): Date {
   const stated =
     name === 'user.blocked'
       ? (payload as UserBlockedPayload).blockedAt

@@ -19,7 +19,9 @@ export class CallSocketEvents {
 
   @SocketEvent('call:initiate')
   async initiate(payload: CallInitiateDto, sender: AuthPrincipal): Promise<SocketOk & { callId: string }> {
-    const { callId } = await this.guard('call:initiate', () => this.calls.initiate(sender.userId, payload.to));
+    const { callId } = await this.guard('call:initiate', () =>
+      this.calls.initiate(sender.userId, payload.to),
+    );
     return { ok: true, callId };
   }
 

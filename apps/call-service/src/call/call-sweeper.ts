@@ -5,7 +5,13 @@ import { CLOCK, LOGGER, type Clock } from '@mate/server-kit';
 import { CallEnv } from '../call.env';
 import { CallNotifier } from './call-notifier';
 import { CALL_PRESENCE, type CallPresence } from './call-presence';
-import { ACTIVE_MEMBERS_SQL, DISCONNECT_END_SQL, MARK_OFFLINE_SQL, RING_TIMEOUT_SQL, type EndedRow } from './call.sql';
+import {
+  ACTIVE_MEMBERS_SQL,
+  DISCONNECT_END_SQL,
+  MARK_OFFLINE_SQL,
+  RING_TIMEOUT_SQL,
+  type EndedRow,
+} from './call.sql';
 import { updatedRows } from './calls.service';
 
 /**
@@ -47,14 +53,19 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
   /** One sweep; answers the calls it ended. */
   async sweep(): Promise<EndedRow[]> {
     const now = this.clock.now();
-    const missed = updatedRows<EndedRow>(await this.dataSource.query(RING_TIMEOUT_SQL, [now, this.env.CALL_RING_TIMEOUT_MS]));
-    const members: { caller_id: string; recipient_id: string }[] = await this.dataSource.query(ACTIVE_MEMBERS_SQL);
+    const missed = updatedRows<EndedRow>(
+      await this.dataSource.query(RING_TIMEOUT_SQL, [now, this.env.CALL_RING_TIMEOUT_MS]),
+    );
+    const members: { caller_id: string; recipient_id: string }[] =
+      await this.dataSource.query(ACTIVE_MEMBERS_SQL);
     let left: EndedRow[] = [];
     if (members.length > 0) {
       const ids = [...new Set(members.flatMap((m) => [m.caller_id, m.recipient_id]))];
       const online = await this.presence.onlineOf(ids);
       await this.dataSource.query(MARK_OFFLINE_SQL, [now, [...online]]);
-      left = updatedRows<EndedRow>(await this.dataSource.query(DISCONNECT_END_SQL, [now, this.env.CALL_DISCONNECT_GRACE_MS]));
+      left = updatedRows<EndedRow>(
+        await this.dataSource.query(DISCONNECT_END_SQL, [now, this.env.CALL_DISCONNECT_GRACE_MS]),
+      );
     }
     const ended = [...missed, ...left];
     await Promise.all(ended.map((c) => this.notifier.endedForBoth(c)));
@@ -65,7 +76,9 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
     if (this.running) return;
     this.running = this.sweep()
       .then(() => undefined)
-      .catch((e: unknown) => this.logger.warn({ error: e instanceof Error ? e.message : String(e) }, 'call sweep failed'))
+      .catch((e: unknown) =>
+        this.logger.warn({ error: e instanceof Error ? e.message : String(e) }, 'call sweep failed'),
+      )
       .finally(() => {
         this.running = null;
       });

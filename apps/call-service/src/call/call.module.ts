@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { RealtimeModule } from '@mate/server-kit';
+import { PresenceReader, RealtimeModule } from '@mate/server-kit';
 import { CallController } from './call.controller';
 import { CallNotifier } from './call-notifier';
-import { CALL_PRESENCE, everyoneOnline } from './call-presence';
+import { CALL_PRESENCE } from './call-presence';
 import { CallSocketEvents } from './call-socket-events';
 import { CallSweeper } from './call-sweeper';
 import { CallsService } from './calls.service';
@@ -16,7 +16,7 @@ import { CallsService } from './calls.service';
     CallNotifier,
     CallSocketEvents,
     CallSweeper,
-    { provide: CALL_PRESENCE, useValue: everyoneOnline },
+    { provide: CALL_PRESENCE, useExisting: PresenceReader },
   ],
   exports: [CallNotifier],
 })

@@ -10,7 +10,16 @@ import {
   type CallStatsDto,
   type CallStatus,
 } from '@mate/contracts';
-import { badRequest, CLOCK, conflict, forbidden, notFound, RateLimits, REDIS, type Clock } from '@mate/server-kit';
+import {
+  badRequest,
+  CLOCK,
+  conflict,
+  forbidden,
+  notFound,
+  RateLimits,
+  REDIS,
+  type Clock,
+} from '@mate/server-kit';
 import { CallEnv } from '../call.env';
 import { CallNotifier } from './call-notifier';
 import {
@@ -42,12 +51,14 @@ type Limit = 'callsPerMinute' | 'signalsPer10Seconds' | 'subtitlesPer10Seconds';
 
 /** Control characters (C0, DEL, C1) and bidi overrides are dropped from subtitles; line breaks become spaces. */
 export function normalizeSubtitle(text: string): string {
-  return text
-    .replace(/[\r\n\t]+/g, ' ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/[\r\n\t]+/g, ' ')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
@@ -95,18 +106,29 @@ export class CallsService {
       const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
       await m.query(INSERT_CALL_SQL, [id, callerId, to, status, now]);
       if (status === 'failed') return 'busy' as const;
-      const [member]: { name: string | null }[] = await m.query('SELECT name FROM call_member WHERE user_id = $1', [callerId]);
+      const [member]: { name: string | null }[] = await m.query(
+        'SELECT name FROM call_member WHERE user_id = $1',
+        [callerId],
+      );
       return { name: member?.name ?? null };
     });
     if (outcome === 'refused') throw forbidden(CallMessages.notMatched);
     if (outcome === 'busy') throw conflict(CallMessages.busy);
-    await this.notifier.push(to, 'call:incoming', { from: callerId, callerName: outcome.name || UNKNOWN_CALLER_NAME });
+    await this.notifier.push(to, 'call:incoming', {
+      from: callerId,
+      callerName: outcome.name || UNKNOWN_CALLER_NAME,
+    });
     return { callId: id };
   }
 
   /** call:accept: only the callee of the pair's ringing call, while it still rings. */
   async accept(calleeId: string, callerId: string): Promise<void> {
-    const rows: unknown[] = await this.dataSource.query(ACCEPT_SQL, [calleeId, callerId, this.clock.now(), this.env.CALL_RING_TIMEOUT_MS]);
+    const rows: unknown[] = await this.dataSource.query(ACCEPT_SQL, [
+      calleeId,
+      callerId,
+      this.clock.now(),
+      this.env.CALL_RING_TIMEOUT_MS,
+    ]);
     if (updatedCount(rows) === 0) throw conflict(CallMessages.noActiveCall);
     await this.notifier.push(callerId, 'call:accepted', { from: calleeId });
   }
@@ -156,7 +178,10 @@ export class CallsService {
   }
 
   async stats(userId: string): Promise<CallStatsDto> {
-    const [row]: { total: number; completed: number; average: number }[] = await this.dataSource.query(STATS_SQL, [userId]);
+    const [row]: { total: number; completed: number; average: number }[] = await this.dataSource.query(
+      STATS_SQL,
+      [userId],
+    );
     return {
       totalCalls: row.total,
       completedCalls: row.completed,
@@ -166,14 +191,23 @@ export class CallsService {
   }
 
   private async activeBetween(a: string, b: string): Promise<{ id: string; answered: boolean } | null> {
-    const [row]: { id: string; answered: boolean }[] = await this.dataSource.query(ACTIVE_BETWEEN_SQL, [a, b]);
+    const [row]: { id: string; answered: boolean }[] = await this.dataSource.query(ACTIVE_BETWEEN_SQL, [
+      a,
+      b,
+    ]);
     return row ?? null;
   }
 }
 
 /** TypeORM answers an UPDATE ... RETURNING on PostgreSQL as [rows, count]. */
 export function updatedRows<T>(result: unknown): T[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[0] as T[];
+  if (
+    Array.isArray(result) &&
+    result.length === 2 &&
+    Array.isArray(result[0]) &&
+    typeof result[1] === 'number'
+  )
+    return result[0] as T[];
   return Array.isArray(result) ? (result as T[]) : [];
 }
 

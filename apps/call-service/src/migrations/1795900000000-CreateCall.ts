@@ -74,7 +74,9 @@ export class CreateCall1795900000000 implements MigrationInterface {
       FOR EACH ROW EXECUTE FUNCTION call_record_final_status()`);
     await q.query('CREATE INDEX call_record_caller_idx ON call_record (caller_id, started_at DESC)');
     await q.query('CREATE INDEX call_record_recipient_idx ON call_record (recipient_id, started_at DESC)');
-    await q.query(`CREATE INDEX call_record_active_idx ON call_record (started_at) WHERE status = 'in_progress'`);
+    await q.query(
+      `CREATE INDEX call_record_active_idx ON call_record (started_at) WHERE status = 'in_progress'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -7,7 +7,10 @@ describe('call-service (real PostgreSQL and Redis)', () => {
   let bed: ServiceTestBed;
 
   beforeAll(async () => {
-    bed = await startServiceTestBed((env) => AppModule.forRoot(env), { label: 'call', env: { CALL_SWEEP_INTERVAL_MS: '0' } });
+    bed = await startServiceTestBed((env) => AppModule.forRoot(env), {
+      label: 'call',
+      env: { CALL_SWEEP_INTERVAL_MS: '0' },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -19,7 +22,14 @@ describe('call-service (real PostgreSQL and Redis)', () => {
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
     );
     expect(tables.map((t) => t.table_name)).toEqual(
-      expect.arrayContaining(['outbox', 'processed_event', 'call_record', 'call_member', 'call_match', 'call_pair']),
+      expect.arrayContaining([
+        'outbox',
+        'processed_event',
+        'call_record',
+        'call_member',
+        'call_match',
+        'call_pair',
+      ]),
     );
     expect((await bed.call('GET', '/health/ready')).status).toBe(200);
   });
@@ -32,7 +42,9 @@ describe('call-service (real PostgreSQL and Redis)', () => {
   it('documents every route it serves (OpenAPI, combined by the gateway at /api/docs)', async () => {
     const res = await bed.call<OpenAPIObject>('GET', OPENAPI_PATH);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/calls/history', '/api/calls/stats', '/api/calls/{id}']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/api/calls/history', '/api/calls/stats', '/api/calls/{id}']),
+    );
     expect(documentationGaps(bed.app, res.body)).toEqual([]);
   });
 });

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { CALL_DISCONNECT_GRACE_MS, CALL_RING_TIMEOUT_MS, CallMessages, pairIdOf, type CallRecordDto, type CallStatsDto } from '@mate/contracts';
+import {
+  CALL_DISCONNECT_GRACE_MS,
+  CALL_RING_TIMEOUT_MS,
+  CallMessages,
+  pairIdOf,
+  type CallRecordDto,
+  type CallStatsDto,
+} from '@mate/contracts';
+import { waitFor } from '@mate/server-kit/testing';
 import { ackError, startCallTestBed, type CallMember, type CallTestBed } from '../../__tests__/call-test-bed';
 import { SIGNAL_TOO_LARGE } from '../calls.service';
 
-const ordered = (a: CallMember, b: CallMember): [string, string] => (a.userId < b.userId ? [a.userId, b.userId] : [b.userId, a.userId]);
+const ordered = (a: CallMember, b: CallMember): [string, string] =>
+  a.userId < b.userId ? [a.userId, b.userId] : [b.userId, a.userId];
 
 describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
   let bed: CallTestBed;
@@ -16,12 +25,23 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     await bed?.close();
   }, 30_000);
 
-  const records = async (m: CallMember) => (await bed.api<CallRecordDto[]>(m, 'GET', '/api/calls/history')).body;
-  const pairState = (a: CallMember, b: CallMember) => ({ pairId: pairIdOf(a.userId, b.userId), userIds: ordered(a, b) });
+  const records = async (m: CallMember) =>
+    (await bed.api<CallRecordDto[]>(m, 'GET', '/api/calls/history')).body;
+  const pairState = (a: CallMember, b: CallMember) => ({
+    pairId: pairIdOf(a.userId, b.userId),
+    userIds: ordered(a, b),
+  });
   const block = (blocker: CallMember, blocked: CallMember, version: number, blockedBy = [blocker.userId]) =>
     bed.deliver(
       'user.blocked',
-      { ...pairState(blocker, blocked), blockedBy, blockerId: blocker.userId, blockedId: blocked.userId, endedMatchId: null, blockedAt: new Date().toISOString() },
+      {
+        ...pairState(blocker, blocked),
+        blockedBy,
+        blockerId: blocker.userId,
+        blockedId: blocked.userId,
+        endedMatchId: null,
+        blockedAt: new Date().toISOString(),
+      },
       version,
     );
 
@@ -39,19 +59,27 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
   it('rings the callee with the caller’s profile name, never the name the client sent; refuses oneself', async () => {
     const [ann, bob] = await bed.pair('Ann', 'Bob');
     const [a, b] = [await bed.connect(ann), await bed.connect(bob)];
-    expect(await a.emit('call:initiate', { to: bob.userId.toUpperCase(), callerName: 'The Queen' })).toMatchObject({ ok: true });
+    expect(
+      await a.emit('call:initiate', { to: bob.userId.toUpperCase(), callerName: 'The Queen' }),
+    ).toMatchObject({ ok: true });
     expect(await b.next('call:incoming')).toEqual({ from: ann.userId, callerName: 'Ann' });
-    expect(ackError(await a.emit('call:initiate', { to: ann.userId, callerName: 'Ann' })).error).toBe(CallMessages.callSelf);
+    expect(ackError(await a.emit('call:initiate', { to: ann.userId, callerName: 'Ann' })).error).toBe(
+      CallMessages.callSelf,
+    );
     expect(ackError(await a.emit('call:initiate', { to: 'nope', callerName: 'Ann' })).error).toMatch(/UUID/);
     expect(await a.emit('call:end', { to: bob.userId })).toEqual({ ok: true });
     expect(await b.next('call:ended')).toEqual({ from: ann.userId });
-    expect((await records(ann)).map((r) => [r.status, r.durationSeconds, r.callerName, r.recipientName])).toEqual([['missed', 0, 'Ann', 'Bob']]);
+    expect(
+      (await records(ann)).map((r) => [r.status, r.durationSeconds, r.callerName, r.recipientName]),
+    ).toEqual([['missed', 0, 'Ann', 'Bob']]);
   });
 
   it('refuses members who are not matched, and records nothing', async () => {
     const [ann, cat] = [await bed.member('Ann'), await bed.member('Cat')];
     const [a, c] = [await bed.connect(ann), await bed.connect(cat)];
-    expect(ackError(await a.emit('call:initiate', { to: cat.userId, callerName: 'Ann' })).error).toBe(CallMessages.notMatched);
+    expect(ackError(await a.emit('call:initiate', { to: cat.userId, callerName: 'Ann' })).error).toBe(
+      CallMessages.notMatched,
+    );
     expect(c.all('call:incoming')).toEqual([]);
     expect(await records(ann)).toEqual([]);
   });
@@ -60,18 +88,32 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     const [ann, bob] = await bed.pair();
     const [a, b] = [await bed.connect(ann), await bed.connect(bob)];
     expect(await block(ann, bob, 1)).toBe('handled');
-    expect(ackError(await a.emit('call:initiate', { to: bob.userId, callerName: 'Ann' })).error).toBe(CallMessages.notMatched);
-    expect(ackError(await b.emit('call:initiate', { to: ann.userId, callerName: 'Bob' })).error).toBe(CallMessages.notMatched);
+    expect(ackError(await a.emit('call:initiate', { to: bob.userId, callerName: 'Ann' })).error).toBe(
+      CallMessages.notMatched,
+    );
+    expect(ackError(await b.emit('call:initiate', { to: ann.userId, callerName: 'Bob' })).error).toBe(
+      CallMessages.notMatched,
+    );
     const unblocked = await bed.deliver(
       'user.unblocked',
-      { ...pairState(ann, bob), blockedBy: [], blockerId: ann.userId, blockedId: bob.userId, unblockedAt: new Date().toISOString() },
+      {
+        ...pairState(ann, bob),
+        blockedBy: [],
+        blockerId: ann.userId,
+        blockedId: bob.userId,
+        unblockedAt: new Date().toISOString(),
+      },
       2,
     );
     expect(unblocked).toBe('handled');
-    expect(ackError(await b.emit('call:initiate', { to: ann.userId, callerName: 'Bob' })).error).toBe(CallMessages.notMatched);
+    expect(ackError(await b.emit('call:initiate', { to: ann.userId, callerName: 'Bob' })).error).toBe(
+      CallMessages.notMatched,
+    );
     // A match made under an older pair version stays dead; one made under the newest is live.
     await bed.match(ann, bob, 1);
-    expect(ackError(await b.emit('call:initiate', { to: ann.userId, callerName: 'Bob' })).error).toBe(CallMessages.notMatched);
+    expect(ackError(await b.emit('call:initiate', { to: ann.userId, callerName: 'Bob' })).error).toBe(
+      CallMessages.notMatched,
+    );
     await bed.match(ann, bob, 2);
     expect(await b.emit('call:initiate', { to: ann.userId, callerName: 'Bob' })).toMatchObject({ ok: true });
     expect(await b.emit('call:end', { to: ann.userId })).toEqual({ ok: true });
@@ -82,9 +124,13 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     const eve = await bed.member('Eve');
     await bed.match(eve, ann);
     const e = await bed.connect(eve);
-    expect(await a.emit('call:signal', { to: bob.userId, signal: { type: 'offer', sdp: 'v=0' } })).toEqual({ ok: true });
+    expect(await a.emit('call:signal', { to: bob.userId, signal: { type: 'offer', sdp: 'v=0' } })).toEqual({
+      ok: true,
+    });
     expect(await b.next('call:signal')).toEqual({ from: ann.userId, signal: { type: 'offer', sdp: 'v=0' } });
-    expect(await b.emit('call:signal', { to: ann.userId, signal: { type: 'answer', sdp: 'v=0' } })).toEqual({ ok: true });
+    expect(await b.emit('call:signal', { to: ann.userId, signal: { type: 'answer', sdp: 'v=0' } })).toEqual({
+      ok: true,
+    });
     expect(await a.next('call:signal')).toEqual({ from: bob.userId, signal: { type: 'answer', sdp: 'v=0' } });
     for (const [event, payload] of [
       ['call:signal', { to: ann.userId, signal: { candidate: 'x' } }],
@@ -96,8 +142,12 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
       expect(ackError(await e.emit(event, payload as never)).error).toBe(CallMessages.noActiveCall);
     }
     // Eve is matched with Ann, but Ann is busy: recorded as failed.
-    expect(ackError(await e.emit('call:initiate', { to: ann.userId, callerName: 'Eve' })).error).toBe(CallMessages.busy);
-    expect(ackError(await a.emit('call:signal', { to: bob.userId, signal: 'x'.repeat(17 * 1024) })).error).toBe(SIGNAL_TOO_LARGE);
+    expect(ackError(await e.emit('call:initiate', { to: ann.userId, callerName: 'Eve' })).error).toBe(
+      CallMessages.busy,
+    );
+    expect(
+      ackError(await a.emit('call:signal', { to: bob.userId, signal: 'x'.repeat(17 * 1024) })).error,
+    ).toBe(SIGNAL_TOO_LARGE);
     expect(a.all('call:signal')).toHaveLength(1);
     expect(a.all('call:incoming')).toEqual([]);
     expect((await records(eve)).map((r) => r.status)).toEqual(['failed']);
@@ -109,9 +159,13 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     const { ann, bob, a } = await inCall();
     const cat = await bed.member('Cat');
     await bed.match(ann, cat);
-    expect(ackError(await a.emit('call:initiate', { to: cat.userId, callerName: 'Ann' })).error).toBe(CallMessages.busy);
+    expect(ackError(await a.emit('call:initiate', { to: cat.userId, callerName: 'Ann' })).error).toBe(
+      CallMessages.busy,
+    );
     const history = await records(cat);
-    expect(history.map((r) => [r.status, r.callerId, r.durationSeconds])).toEqual([['failed', ann.userId, 0]]);
+    expect(history.map((r) => [r.status, r.callerId, r.durationSeconds])).toEqual([
+      ['failed', ann.userId, 0],
+    ]);
     expect(await a.emit('call:end', { to: bob.userId })).toEqual({ ok: true });
   });
 
@@ -121,11 +175,18 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     expect(await b.emit('call:end', { to: ann.userId })).toEqual({ ok: true });
     expect(await a.next('call:ended')).toEqual({ from: bob.userId });
     const [record] = await records(ann);
-    expect(record).toMatchObject({ status: 'completed', durationSeconds: 65, callerId: ann.userId, recipientId: bob.userId });
+    expect(record).toMatchObject({
+      status: 'completed',
+      durationSeconds: 65,
+      callerId: ann.userId,
+      recipientId: bob.userId,
+    });
     // Final: nothing changes it any more.
     expect(ackError(await a.emit('call:end', { to: bob.userId })).error).toBe(CallMessages.noActiveCall);
     expect(ackError(await b.emit('call:accept', { to: ann.userId })).error).toBe(CallMessages.noActiveCall);
-    await expect(bed.service.dataSource.query(`UPDATE call_record SET status = 'failed' WHERE id = $1`, [record.id])).rejects.toThrow(/never changes/);
+    await expect(
+      bed.service.dataSource.query(`UPDATE call_record SET status = 'failed' WHERE id = $1`, [record.id]),
+    ).rejects.toThrow(/never changes/);
   });
 
   it('lets only the callee reject a ringing call', async () => {
@@ -172,7 +233,31 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     expect((await bed.sweeper.sweep()).map((c) => c.status)).toEqual(['completed']);
     expect(await a.next('call:ended')).toEqual({ from: bob.userId });
     bed.presence.offline.delete(bob.userId);
-    expect((await records(ann))[0]).toMatchObject({ status: 'completed', durationSeconds: (2 * CALL_DISCONNECT_GRACE_MS) / 1000 });
+    expect((await records(ann))[0]).toMatchObject({
+      status: 'completed',
+      durationSeconds: (2 * CALL_DISCONNECT_GRACE_MS) / 1000,
+    });
+  });
+
+  it('ends the call once the member’s last socket is gone longer than the grace (presence from the real gateway)', async () => {
+    const { ann, bob, a, b } = await inCall();
+    const second = await bed.connect(bob);
+    b.socket.disconnect();
+    // One socket left: still online.
+    await bed.sweeper.sweep();
+    bed.clock.advance(CALL_DISCONNECT_GRACE_MS + 1_000);
+    expect(await bed.sweeper.sweep()).toEqual([]);
+    second.socket.disconnect();
+    await waitFor(async () => ((await bed.presence.onlineOf([bob.userId])).size === 0 ? true : null), {
+      timeoutMs: 5_000,
+      intervalMs: 20,
+      what: 'bob offline',
+    });
+    expect(await bed.sweeper.sweep()).toEqual([]);
+    bed.clock.advance(CALL_DISCONNECT_GRACE_MS + 1_000);
+    expect((await bed.sweeper.sweep()).map((c) => c.status)).toEqual(['completed']);
+    expect(await a.next('call:ended')).toEqual({ from: bob.userId });
+    expect((await records(ann))[0]).toMatchObject({ status: 'completed', recipientId: bob.userId });
   });
 
   it('lets one of two racing transitions win: accept against end, and two calls at once', async () => {
@@ -180,7 +265,10 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
       const [ann, bob] = await bed.pair();
       const [a, b] = [await bed.connect(ann), await bed.connect(bob)];
       await a.emit('call:initiate', { to: bob.userId, callerName: 'Ann' });
-      const [accepted, ended] = await Promise.all([b.emit('call:accept', { to: ann.userId }), a.emit('call:end', { to: bob.userId })]);
+      const [accepted, ended] = await Promise.all([
+        b.emit('call:accept', { to: ann.userId }),
+        a.emit('call:end', { to: bob.userId }),
+      ]);
       expect(ended).toEqual({ ok: true });
       const [record] = await records(ann);
       expect(record.status).toBe((accepted as { ok?: boolean }).ok ? 'completed' : 'missed');
@@ -200,17 +288,27 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
   it('relays subtitles, normalized, only to the other member of an answered call', async () => {
     const [ann, bob] = await bed.pair();
     const [a, b] = [await bed.connect(ann), await bed.connect(bob)];
-    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'hi' })).error).toBe(CallMessages.noActiveCall);
+    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'hi' })).error).toBe(
+      CallMessages.noActiveCall,
+    );
     await a.emit('call:initiate', { to: bob.userId, callerName: 'Ann' });
     // Ringing is not answered: nothing is relayed yet.
-    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'hi' })).error).toBe(CallMessages.noActiveCall);
+    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'hi' })).error).toBe(
+      CallMessages.noActiveCall,
+    );
     await b.emit('call:accept', { to: ann.userId });
-    expect(await a.emit('subtitle', { recipientId: bob.userId, text: '  hello\u0007\n there\u202e ' })).toEqual({ ok: true });
+    expect(
+      await a.emit('subtitle', { recipientId: bob.userId, text: '  hello\u0007\n there\u202e ' }),
+    ).toEqual({ ok: true });
     expect(await b.next('subtitle')).toEqual({ userId: ann.userId, text: 'hello there' });
-    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'x'.repeat(501) })).error).toBe(CallMessages.subtitleTooLong);
+    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'x'.repeat(501) })).error).toBe(
+      CallMessages.subtitleTooLong,
+    );
     const eve = await bed.member('Eve');
     const e = await bed.connect(eve);
-    expect(ackError(await e.emit('subtitle', { recipientId: bob.userId, text: 'psst' })).error).toBe(CallMessages.noActiveCall);
+    expect(ackError(await e.emit('subtitle', { recipientId: bob.userId, text: 'psst' })).error).toBe(
+      CallMessages.noActiveCall,
+    );
     expect(b.all('subtitle')).toHaveLength(1);
     await a.emit('call:end', { to: bob.userId });
   });
@@ -225,12 +323,21 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     const second = await inCall();
     const ended = await bed.deliver(
       'match.ended',
-      { ...pairState(second.ann, second.bob), blockedBy: [], matchId: randomUUID(), endedBy: second.ann.userId, reason: 'unmatch', endedAt: new Date().toISOString() },
+      {
+        ...pairState(second.ann, second.bob),
+        blockedBy: [],
+        matchId: randomUUID(),
+        endedBy: second.ann.userId,
+        reason: 'unmatch',
+        endedAt: new Date().toISOString(),
+      },
       1,
     );
     expect(ended).toBe('handled');
     expect(await second.b.next('call:ended')).toEqual({ from: second.ann.userId });
-    expect(ackError(await second.a.emit('call:initiate', { to: second.bob.userId, callerName: 'Ann' })).error).toBe(CallMessages.notMatched);
+    expect(
+      ackError(await second.a.emit('call:initiate', { to: second.bob.userId, callerName: 'Ann' })).error,
+    ).toBe(CallMessages.notMatched);
   });
 
   it('answers history newest first with paging, only the member’s own calls, one call only to its members, and the stats', async () => {
@@ -261,11 +368,19 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     expect(await records(eve)).toEqual([]);
 
     expect((await bed.api(bob, 'GET', `/api/calls/${all[0].id}`)).body).toEqual(all[0]);
-    expect(await bed.api(eve, 'GET', `/api/calls/${all[0].id}`)).toMatchObject({ status: 404, body: { error: CallMessages.callNotFound } });
+    expect(await bed.api(eve, 'GET', `/api/calls/${all[0].id}`)).toMatchObject({
+      status: 404,
+      body: { error: CallMessages.callNotFound },
+    });
     expect((await bed.api(eve, 'GET', '/api/calls/not-a-uuid')).status).toBe(400);
 
     const stats = await bed.api<CallStatsDto>(ann, 'GET', '/api/calls/stats');
-    expect(stats.body).toEqual({ totalCalls: 4, completedCalls: 2, successRate: 0.5, averageDurationSeconds: 15 });
+    expect(stats.body).toEqual({
+      totalCalls: 4,
+      completedCalls: 2,
+      successRate: 0.5,
+      averageDurationSeconds: 15,
+    });
     expect((await bed.api<CallStatsDto>(eve, 'GET', '/api/calls/stats')).body).toEqual({
       totalCalls: 0,
       completedCalls: 0,

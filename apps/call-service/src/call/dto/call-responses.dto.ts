@@ -16,7 +16,12 @@ export class CallRecordResponseDto implements CallRecordDto {
   status!: CallStatus;
   @ApiProperty({ format: 'date-time' })
   startedAt!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Seconds from the answer to the end (server-measured); 0 when never answered; null in progress' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      'Seconds from the answer to the end (server-measured); 0 when never answered; null in progress',
+  })
   durationSeconds!: number | null;
 }
 
