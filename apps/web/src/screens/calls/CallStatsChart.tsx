@@ -1,4 +1,5 @@
 import { formatSuccessRate } from '@mate/contracts';
+import { Cell, Pie, PieChart } from 'recharts';
 
 export interface CallStatsChartProps {
   totalCalls: number;
@@ -7,9 +8,8 @@ export interface CallStatsChartProps {
 }
 
 const SIZE = 120;
-const STROKE = 18;
-const RADIUS = (SIZE - STROKE) / 2;
-const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+const COMPLETED_COLOR = 'var(--mate-success)';
+const OTHER_COLOR = 'var(--mate-accent-soft)';
 
 /** The one sentence the chart says, for screen readers and as its caption. */
 export function callStatsSummary({ totalCalls, completedCalls, successRate }: CallStatsChartProps): string {
@@ -18,39 +18,38 @@ export function callStatsSummary({ totalCalls, completedCalls, successRate }: Ca
 }
 
 /**
- * The statistics drawn as a ring: completed calls against the rest (missed, rejected, failed,
- * in progress). The picture is decorative for assistive technology; the caption says the same.
+ * The statistics drawn with recharts as a ring: completed calls against the rest (missed,
+ * rejected, failed, in progress). The picture is hidden from assistive technology; the caption
+ * says the same in words.
  */
 export function CallStatsChart(props: CallStatsChartProps) {
   const { totalCalls, completedCalls } = props;
-  const share = totalCalls > 0 ? Math.min(1, Math.max(0, completedCalls / totalCalls)) : 0;
-  const completedLength = share * CIRCUMFERENCE;
-  const summary = callStatsSummary(props);
+  const completed = Math.min(Math.max(0, completedCalls), totalCalls);
+  const data = [
+    { name: 'Completed', value: completed, color: COMPLETED_COLOR },
+    { name: 'Not completed', value: Math.max(0, totalCalls - completed), color: OTHER_COLOR },
+  ];
   return (
     <figure className="call-stats-chart" aria-label="Completed calls chart">
-      <svg
-        className="call-stats-chart__ring"
-        width={SIZE}
-        height={SIZE}
-        viewBox={`0 0 ${SIZE} ${SIZE}`}
-        aria-hidden="true"
-        focusable="false"
-      >
-        <circle className="call-stats-chart__other" cx={SIZE / 2} cy={SIZE / 2} r={RADIUS} strokeWidth={STROKE} fill="none" />
-        {completedLength > 0 && (
-          <circle
-            className="call-stats-chart__completed"
-            data-testid="completed-arc"
-            cx={SIZE / 2}
-            cy={SIZE / 2}
-            r={RADIUS}
-            strokeWidth={STROKE}
-            fill="none"
-            strokeDasharray={`${completedLength} ${CIRCUMFERENCE}`}
-            transform={`rotate(-90 ${SIZE / 2} ${SIZE / 2})`}
-          />
-        )}
-      </svg>
+      <div className="call-stats-chart__ring" aria-hidden="true" data-testid="call-stats-pie">
+        <PieChart width={SIZE} height={SIZE} accessibilityLayer={false}>
+          <Pie
+            data={data}
+            dataKey="value"
+            nameKey="name"
+            innerRadius={38}
+            outerRadius={58}
+            startAngle={90}
+            endAngle={-270}
+            stroke="none"
+            isAnimationActive={false}
+          >
+            {data.map((slice) => (
+              <Cell key={slice.name} fill={slice.color} />
+            ))}
+          </Pie>
+        </PieChart>
+      </div>
       <figcaption className="call-stats-chart__caption">
         <ul className="call-stats-chart__legend">
           <li>
@@ -62,7 +61,7 @@ export function CallStatsChart(props: CallStatsChartProps) {
             Not completed
           </li>
         </ul>
-        <p className="call-stats-chart__summary">{summary}</p>
+        <p className="call-stats-chart__summary">{callStatsSummary(props)}</p>
       </figcaption>
     </figure>
   );
