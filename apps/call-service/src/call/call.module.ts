@@ -6,6 +6,7 @@ import { CALL_PRESENCE } from './call-presence';
 import { CallSocketEvents } from './call-socket-events';
 import { CallSweeper } from './call-sweeper';
 import { CallsService } from './calls.service';
+import { ACTIVE_CALLS } from '../transcription/active-calls';
 
 /** Calls: signalling, call records, history and stats, and the ring and disconnect timers. */
 @Module({
@@ -13,6 +14,8 @@ import { CallsService } from './calls.service';
   controllers: [CallController],
   providers: [
     CallsService,
+    // Transcription asks whether a member is in an answered call (src/transcription/active-calls.ts).
+    { provide: ACTIVE_CALLS, useExisting: CallsService },
     CallNotifier,
     CallSocketEvents,
     CallSweeper,

@@ -99,6 +99,12 @@ SELECT id, answered_at IS NOT NULL AS answered FROM call_record
 WHERE status = 'in_progress'
   AND ((caller_id = $1::uuid AND recipient_id = $2::uuid) OR (caller_id = $2::uuid AND recipient_id = $1::uuid))`;
 
+/** The member's answered active call and the other member. $1 member. */
+export const ANSWERED_CALL_OF_SQL = `
+SELECT id, CASE WHEN caller_id = $1::uuid THEN recipient_id ELSE caller_id END AS peer_id FROM call_record
+WHERE status = 'in_progress' AND answered_at IS NOT NULL AND (caller_id = $1::uuid OR recipient_id = $1::uuid)
+LIMIT 1`;
+
 /** Ring timeout: calls not answered in time become missed. $1 now, $2 timeout in ms. */
 export const RING_TIMEOUT_SQL = `
 UPDATE call_record SET status = 'missed', ended_at = $1::timestamptz, duration_seconds = 0

@@ -21,11 +21,13 @@ import {
   type Clock,
 } from '@mate/server-kit';
 import { CallEnv } from '../call.env';
+import type { ActiveCalls, AnsweredCall } from '../transcription/active-calls';
 import { CallNotifier } from './call-notifier';
 import {
   ACCEPT_SQL,
   ACTIVE_BETWEEN_SQL,
   ACTIVE_OF_SQL,
+  ANSWERED_CALL_OF_SQL,
   END_SQL,
   HISTORY_SQL,
   INSERT_CALL_SQL,
@@ -69,7 +71,7 @@ export function normalizeSubtitle(text: string): string {
  * injectable clock, never from the client. Pushes go out after the commit.
  */
 @Injectable()
-export class CallsService {
+export class CallsService implements ActiveCalls {
   private readonly limits: RateLimits<Limit>;
 
   constructor(
@@ -164,6 +166,14 @@ export class CallsService {
     const active = await this.activeBetween(userId, recipientId);
     if (!active?.answered) throw conflict(CallMessages.noActiveCall);
     if (clean.length > 0) await this.notifier.push(recipientId, 'subtitle', { userId, text: clean });
+  }
+
+  /** The member's answered, not yet ended call (transcription's ActiveCalls port), or null. */
+  async activeAnsweredCallOf(userId: string): Promise<AnsweredCall | null> {
+    const [row]: { id: string; peer_id: string }[] = await this.dataSource.query(ANSWERED_CALL_OF_SQL, [
+      userId.toLowerCase(),
+    ]);
+    return row ? { callId: row.id, peerId: row.peer_id } : null;
   }
 
   async history(userId: string, limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0): Promise<CallRecordDto[]> {
