@@ -5,14 +5,26 @@ import { PRESENCE_TTL_MS, presenceField, presenceInstanceKey, presenceUserKey } 
 
 /** Presence settings of a gateway instance (tests inject a short TTL through PRESENCE_SETTINGS). */
 export interface PresenceSettings {
-  /** How long the instance's liveness key (and its members' hashes) live without a heartbeat. */
+  /** How long the instance's liveness key lives without a heartbeat (refreshed every third of it). */
   ttlMs: number;
+  /**
+   * How long a member's presence hash lives without a refresh. Only garbage collection: whether a
+   * socket counts depends on its instance's liveness key, so this is long and refreshed rarely
+   * (every third of it, per member), which keeps the heartbeat small on a replica with many members.
+   */
+  hashTtlMs: number;
 }
 
-/** Optional provider: the gateway's presence settings, PRESENCE_TTL_MS by default. */
+/** Optional provider: the gateway's presence settings, PRESENCE_TTL_MS and an hour by default. */
 export const PRESENCE_SETTINGS = Symbol('PRESENCE_SETTINGS');
 
-export const DEFAULT_PRESENCE_SETTINGS: PresenceSettings = { ttlMs: PRESENCE_TTL_MS };
+export const DEFAULT_PRESENCE_SETTINGS: PresenceSettings = { ttlMs: PRESENCE_TTL_MS, hashTtlMs: 60 * 60_000 };
+
+interface LocalMember {
+  sockets: Set<string>;
+  /** When the member's hash expiry was last set to hashTtlMs from then. */
+  refreshedAt: number;
+}
 
 /**
  * Records which members this gateway instance holds sockets for (docs/adr/0005-realtime.md,
@@ -20,17 +32,18 @@ export const DEFAULT_PRESENCE_SETTINGS: PresenceSettings = { ttlMs: PRESENCE_TTL
  * - connect: one pipeline (HSET the socket's field in the member's hash, PEXPIRE the hash);
  *   disconnect: one HDEL of the instance's own field, so a socket recovered on another instance
  *   with the same id keeps its entry there;
- * - a heartbeat every third of the TTL sets this instance's liveness key and refreshes its members'
- *   hashes; a crashed instance's entries stop counting once its key expires;
+ * - a heartbeat every third of the TTL sets this instance's liveness key (and refreshes the hashes
+ *   of members whose refresh is due); a crashed instance's entries stop counting once its key
+ *   expires;
  * - if Redis lost the key (restart, flush) or a write failed, the heartbeat records every local
  *   socket again and retries the removals that failed;
  * - shutdown deletes the liveness key first (its sockets stop counting at once), then its fields.
+ * A socket is never refused or closed because presence could not be written.
  */
 export class PresenceRecorder {
   readonly instanceId = randomUUID();
   private readonly instanceKey: string;
-  /** userId → socketIds of this instance. */
-  private readonly local = new Map<string, Set<string>>();
+  private readonly local = new Map<string, LocalMember>();
   /** Removals that failed (Redis unreachable), retried on the next heartbeat. */
   private failedRemovals: [string, string][] = [];
   private dirty = false;
@@ -45,6 +58,8 @@ export class PresenceRecorder {
     private readonly settings: PresenceSettings,
     private readonly logger: Logger,
   ) {
+    // A hash is refreshed at the first heartbeat after a third of its TTL: it must outlive that.
+    if (settings.hashTtlMs < settings.ttlMs) throw new Error('Presence hashes must live at least as long as the liveness key');
     this.instanceKey = presenceInstanceKey(prefix, this.instanceId);
   }
 
@@ -62,18 +77,20 @@ export class PresenceRecorder {
 
   added(userId: string, socketId: string): void {
     if (this.closed) return;
-    let sockets = this.local.get(userId);
-    if (!sockets) this.local.set(userId, (sockets = new Set()));
-    sockets.add(socketId);
+    let member = this.local.get(userId);
+    if (!member) this.local.set(userId, (member = { sockets: new Set(), refreshedAt: 0 }));
+    member.sockets.add(socketId);
+    member.refreshedAt = Date.now();
     const key = presenceUserKey(this.prefix, userId);
     this.redis
       .pipeline()
       .hset(key, presenceField(this.instanceId, socketId), this.instanceId)
-      .pexpire(key, this.settings.ttlMs)
+      .pexpire(key, this.settings.hashTtlMs)
       .exec()
       .then(
         (results) => {
-          if (results?.some(([err]) => err)) this.failed(results.find(([err]) => err)?.[0], 'record');
+          const failure = results?.find(([err]) => err);
+          if (failure) this.failed(failure[0], 'record');
         },
         (err: unknown) => this.failed(err, 'record'),
       );
@@ -81,16 +98,19 @@ export class PresenceRecorder {
 
   removed(userId: string, socketId: string): void {
     if (this.closed) return;
-    const sockets = this.local.get(userId);
-    sockets?.delete(socketId);
-    if (sockets?.size === 0) this.local.delete(userId);
+    const member = this.local.get(userId);
+    member?.sockets.delete(socketId);
+    if (member?.sockets.size === 0) this.local.delete(userId);
     this.redis.hdel(presenceUserKey(this.prefix, userId), presenceField(this.instanceId, socketId)).catch((err: unknown) => {
       this.failedRemovals.push([userId, socketId]);
       this.failed(err, 'remove');
     });
   }
 
-  /** Refreshes the liveness key; records everything again if Redis lost it or a write failed. */
+  /**
+   * Refreshes the liveness key and the member hashes that are due; records everything again if
+   * Redis lost the key or a write failed since the last heartbeat, and retries failed removals.
+   */
   async heartbeat(): Promise<void> {
     if (this.closed || this.beating) return;
     this.beating = true;
@@ -98,19 +118,27 @@ export class PresenceRecorder {
       const previous = await this.redis.set(this.instanceKey, '1', 'PX', this.settings.ttlMs, 'GET');
       const resync = previous === null || this.dirty;
       this.dirty = false;
+      const now = Date.now();
+      const dueBefore = now - this.settings.hashTtlMs / 3;
       const removals = this.failedRemovals.splice(0);
+      const refreshed: LocalMember[] = [];
       const pipeline = this.redis.pipeline();
       for (const [userId, socketId] of removals) pipeline.hdel(presenceUserKey(this.prefix, userId), presenceField(this.instanceId, socketId));
-      for (const [userId, sockets] of this.local) {
+      for (const [userId, member] of this.local) {
+        if (!resync && member.refreshedAt > dueBefore) continue;
         const key = presenceUserKey(this.prefix, userId);
-        if (resync) for (const socketId of sockets) pipeline.hset(key, presenceField(this.instanceId, socketId), this.instanceId);
-        pipeline.pexpire(key, this.settings.ttlMs);
+        if (resync) for (const socketId of member.sockets) pipeline.hset(key, presenceField(this.instanceId, socketId), this.instanceId);
+        pipeline.pexpire(key, this.settings.hashTtlMs);
+        refreshed.push(member);
       }
       if (pipeline.length === 0) return;
       const results = await pipeline.exec();
-      if (results?.some(([err]) => err)) {
+      const failure = results?.find(([err]) => err);
+      if (failure) {
         this.failedRemovals.push(...removals);
-        this.failed(results.find(([err]) => err)?.[0], 'heartbeat');
+        this.failed(failure[0], 'heartbeat');
+      } else {
+        for (const member of refreshed) member.refreshedAt = now;
       }
     } catch (err) {
       this.failed(err, 'heartbeat');
@@ -129,8 +157,8 @@ export class PresenceRecorder {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const pipeline = this.redis.pipeline().del(this.instanceKey);
-    for (const [userId, sockets] of this.local) {
-      pipeline.hdel(presenceUserKey(this.prefix, userId), ...[...sockets].map((socketId) => presenceField(this.instanceId, socketId)));
+    for (const [userId, member] of this.local) {
+      pipeline.hdel(presenceUserKey(this.prefix, userId), ...[...member.sockets].map((socketId) => presenceField(this.instanceId, socketId)));
     }
     this.local.clear();
     await pipeline.exec().catch((err: unknown) => this.logger.warn({ err: { message: errorMessage(err) } }, 'presence cleanup failed'));

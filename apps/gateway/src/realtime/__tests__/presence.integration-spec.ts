@@ -139,6 +139,26 @@ describe('gateway presence', () => {
     }
   });
 
+  it("keeps refreshing a connected member's hash before it expires, and drops it once the member leaves", async () => {
+    const HASH_TTL_MS = 900;
+    const ada = await issueSession(sessions, JWT_SECRET);
+    const quick = await startService((e) => presenceGatewayModule(e, 600, HASH_TTL_MS), common(), (env) => gatewayHttp(env as GatewayEnv), { migrate: false });
+    try {
+      const s = await socket(quick.url, ada.token);
+      await online(ada.userId);
+      const key = presenceUserKey(ns.prefix, ada.userId);
+      // Three hash TTLs later the member is still recorded, its expiry refreshed by the heartbeats.
+      const until = Date.now() + 3 * HASH_TTL_MS;
+      await waitFor(async () => Date.now() > until || !(await redis.exists(key)), { what: 'three hash TTLs', timeoutMs: 5000 });
+      expect(await redis.pttl(key)).toBeGreaterThan(0);
+      expect(await presence.isOnline(ada.userId)).toBe(true);
+      s.disconnect();
+      await offline(ada.userId);
+    } finally {
+      await quick.close();
+    }
+  });
+
   describe('a killed gateway process', () => {
     let killed: ServiceProcess;
 
