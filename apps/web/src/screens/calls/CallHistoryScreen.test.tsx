@@ -61,7 +61,7 @@ describe('CallHistoryScreen (/calls)', () => {
     expect(statValue('Total Calls')).toBe('3');
     expect(statValue('Completed')).toBe('2');
     expect(statValue('Avg Duration')).toBe('02:05');
-    const chart = screen.getByRole('figure', { name: 'Completed calls chart' });
+    const chart = await screen.findByRole('figure', { name: 'Completed calls chart' });
     expect(chart).toHaveTextContent('2 completed and 1 not completed of 3 calls (66.7% success rate)');
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(document.title).toContain('Call History');

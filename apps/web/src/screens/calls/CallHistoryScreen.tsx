@@ -1,14 +1,13 @@
 import { displayMessage, isApiError } from '@mate/api-client';
 import { CALL_HISTORY_PAGE_SIZE, CallMessages, CallTexts, formatCallTimer, formatSuccessRate } from '@mate/contracts';
 import { Alert, Button, Card, Chip, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { CALL_FILTERS, callRowView, filterCalls, type CallFilter } from './call-history';
 import { CallRow } from './CallRow';
-import { CallStatsChart } from './CallStatsChart';
 import { useCallHistoryPage, useCallStats } from './useCallHistory';
 
 /**
@@ -114,6 +113,9 @@ export function CallHistoryScreen() {
   );
 }
 
+/** recharts is large: its chunk loads only when a member with calls opens this screen. */
+const CallStatsChart = lazy(() => import('./CallStatsChart').then((module) => ({ default: module.CallStatsChart })));
+
 const STAT_LABELS = {
   total: 'Total Calls',
   completed: 'Completed',
@@ -151,11 +153,13 @@ function CallStatsCard() {
           ))}
         </dl>
         {data && data.totalCalls > 0 && (
-          <CallStatsChart
-            totalCalls={data.totalCalls}
-            completedCalls={data.completedCalls}
-            successRate={data.successRate}
-          />
+          <Suspense fallback={<Spinner size="sm" label="Loading chart..." />}>
+            <CallStatsChart
+              totalCalls={data.totalCalls}
+              completedCalls={data.completedCalls}
+              successRate={data.successRate}
+            />
+          </Suspense>
         )}
       </div>
       {stats.isError && (
