@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 
 /** The member's call that has been answered and not ended, as call-service's call core knows it. */
@@ -19,27 +19,21 @@ export interface ActiveCalls {
 export const ACTIVE_CALLS = Symbol('ACTIVE_CALLS');
 
 /**
- * Finds the call core's ActiveCalls wherever the call feature registers it (resolved on first use,
- * so the two features do not import each other). Without one, nobody is in a call.
+ * The call core's ActiveCalls, wherever the call feature registers it (found once the modules are
+ * built, so the two features do not import each other). Missing is a wiring mistake: start-up fails.
  */
 @Injectable()
-export class ActiveCallsLookup implements ActiveCalls {
-  private resolved?: ActiveCalls | null;
+export class ActiveCallsLookup implements ActiveCalls, OnModuleInit {
+  private source?: ActiveCalls;
 
   constructor(private readonly moduleRef: ModuleRef) {}
 
-  private source(): ActiveCalls | null {
-    if (this.resolved === undefined) {
-      try {
-        this.resolved = this.moduleRef.get<ActiveCalls>(ACTIVE_CALLS, { strict: false });
-      } catch {
-        this.resolved = null;
-      }
-    }
-    return this.resolved;
+  onModuleInit() {
+    this.source = this.moduleRef.get<ActiveCalls>(ACTIVE_CALLS, { strict: false });
   }
 
   async activeAnsweredCallOf(userId: string): Promise<AnsweredCall | null> {
-    return (await this.source()?.activeAnsweredCallOf(userId)) ?? null;
+    if (!this.source) throw new Error('ActiveCalls is not registered (ACTIVE_CALLS)');
+    return this.source.activeAnsweredCallOf(userId);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal, TranscriptionDto, WhisperStatusDto } from '@mate/contracts';
-import { ApiErrors, CurrentUser } from '@mate/server-kit';
+import { ApiErrors, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
 import { TranscriptionUploadInterceptor } from './transcription-upload.interceptor';
 import { TranscriptionService, type UploadedAudio } from './transcription.service';
 
@@ -18,9 +18,13 @@ export class TranscriptionResponseDto implements TranscriptionDto {
   text!: string;
 }
 
-/** Live subtitles (every route needs a live session: global guard). */
+/**
+ * Live subtitles (every route needs a live session: global guard). Redis or the call lookup away:
+ * 503, never 500 (a chunk is safe to send again).
+ */
 @ApiTags('whisper')
 @Controller('api/whisper')
+@UseInterceptors(UnavailableInterceptor)
 export class TranscriptionController {
   constructor(private readonly transcription: TranscriptionService) {}
 

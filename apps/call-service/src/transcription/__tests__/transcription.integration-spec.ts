@@ -8,7 +8,10 @@ import { OpenAiCompatibleStandIn, webmChunk } from './openai-stand-in';
 /** Members the fake call core says are in an answered call (the call core has its own tests). */
 class AnsweredCalls implements ActiveCalls {
   readonly members = new Set<string>();
+  /** Members whose lookup fails (the call database away). */
+  readonly broken = new Set<string>();
   async activeAnsweredCallOf(userId: string) {
+    if (this.broken.has(userId)) throw new Error('connection terminated');
     return this.members.has(userId) ? { callId: `call-of-${userId}`, peerId: 'peer' } : null;
   }
 }
@@ -144,6 +147,15 @@ describe('transcription and ICE servers, configured (real PostgreSQL and Redis; 
     });
     expect(await upload(bed, undefined, webmChunk())).toMatchObject({ status: 401 });
     expect(standIn.transcriptions().length).toBe(sent);
+  });
+
+  it('a call lookup that fails is 503, never 500', async () => {
+    const member = await bed.signIn();
+    calls.broken.add(member.userId);
+    expect(await upload(bed, member.token, webmChunk())).toMatchObject({
+      status: 503,
+      body: { code: 'SERVICE_UNAVAILABLE' },
+    });
   });
 
   it('checks the chunk: present, webm by its bytes and type, at most 1 MB', async () => {
