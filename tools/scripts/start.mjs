@@ -91,6 +91,8 @@ try {
   // safety-service learns matches from match.created, which seeded matches never had: the seeder
   // writes their pair rows, and an installation seeded before that gets them from matching's table.
   await seeding.backfillSafetyPairs({ matchingDbUrl: databases['matching-service'], safetyDbUrl: databases['safety-service'] });
+  // call-service too: a pair may call only while call-service knows one of its matches is live.
+  await seeding.backfillCallMatches({ matchingDbUrl: databases['matching-service'], callDbUrl: databases['call-service'] });
 
   await createDemoAccounts({
     gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
@@ -99,6 +101,7 @@ try {
     matchingDbUrl: databases['matching-service'],
     chatDbUrl: databases['chat-service'],
     safetyDbUrl: databases['safety-service'],
+    callDbUrl: databases['call-service'],
   });
 
   process.stdout.write(`

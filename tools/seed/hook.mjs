@@ -47,7 +47,7 @@ export const REPUBLISHERS = ['auth-service', 'profile-service'];
  * The consumers of profile.updated (libs/contracts EVENT_CATALOGUE, which this plain-Node launcher
  * cannot import; src/backfill.integration-spec.ts checks that the two agree).
  */
-export const PROFILE_CONSUMERS = ['matching-service', 'chat-service', 'safety-service'];
+export const PROFILE_CONSUMERS = ['matching-service', 'chat-service', 'safety-service', 'call-service'];
 
 /** How long `npm start` waits for every consumer to catch up after a backfill. */
 const CATCH_UP_SECONDS = 120;
@@ -256,3 +256,76 @@ export async function backfillSafetyPairs({ matchingDbUrl, safetyDbUrl }) {
     return { backfilled: false, written: 0 };
   }
 }
+
+/**
+ * The matches call-service never heard of: like safety's pairs (backfillSafetyPairs above), the
+ * seeder and the demo write matches without match.created, and an installation seeded before the
+ * seeder wrote call-service's matches (or before call-service existed) has matches call-service
+ * does not know, so those pairs cannot call. When matching-service holds more matches than
+ * call-service has live ones (its `call_match` rows that its own rule, call.sql.ts `liveMatch`,
+ * lets call: two counts, the whole cost of a start with nothing to do), every match of matching's
+ * `match` table is offered to call-service's `call_match` with the pair version matching had
+ * applied (its `applied_version` of the pair), as match.created would carry it
+ * (lib/db.mjs recordCallMatches: a match already known is left alone). Whether a pair may call is
+ * decided by call-service when a call starts, from its pair state: a pair somebody blocks, a match
+ * a pair event named as ended, or a match older than the pair's newest pair event stays not
+ * callable, so the backfill may run while the services run, as often as it likes.
+ *
+ * options: { matchingDbUrl, callDbUrl }. Resolves { backfilled, written } (`written`: the matches
+ * call-service received); a failure is reported, never fatal.
+ */
+export async function backfillCallMatches({ matchingDbUrl, callDbUrl }) {
+  const say = (line) => process.stdout.write(`[mate] ${line}\n`);
+  if (!matchingDbUrl || !callDbUrl) return { backfilled: false, written: 0 };
+  try {
+    const { default: pg } = await import('pg');
+    const { recordCallMatches } = await import('./lib/db.mjs');
+    const matching = new pg.Client({ connectionString: matchingDbUrl, application_name: 'mate-backfill' });
+    const call = new pg.Client({ connectionString: callDbUrl, application_name: 'mate-backfill' });
+    await matching.connect();
+    try {
+      await call.connect();
+      const held = (await matching.query('SELECT count(*)::int AS n FROM match')).rows[0].n;
+      const known = (await call.query(LIVE_CALL_MATCHES_SQL)).rows[0].n;
+      if (held <= known) return { backfilled: false, written: 0 };
+      say(`backfilling call-service's matches: matching-service holds ${held} match(es), call-service knows ${known}`);
+      let written = 0;
+      let after = '00000000-0000-0000-0000-000000000000';
+      for (;;) {
+        const { rows } = await matching.query(
+          `SELECT m.id, m.user_a::text AS "userA", m.user_b::text AS "userB", m.created_at AS at,
+                  coalesce(v.version, 0)::text AS "pairVersion"
+             FROM match m
+             LEFT JOIN applied_version v ON v.aggregate_type = 'pair' AND v.aggregate_id = m.user_a::text || ':' || m.user_b::text
+            WHERE m.id > $1 ORDER BY m.id LIMIT $2`,
+          [after, PAIR_BACKFILL_PAGE],
+        );
+        if (rows.length === 0) break;
+        written += await recordCallMatches(call, rows);
+        after = rows[rows.length - 1].id;
+      }
+      say(`call-service: ${written} match(es) received`);
+      return { backfilled: true, written };
+    } finally {
+      await call.end().catch(() => undefined);
+      await matching.end().catch(() => undefined);
+    }
+  } catch (e) {
+    say(`call-service's matches were not backfilled (${e instanceof Error ? e.message : e}); restart to retry`);
+    return { backfilled: false, written: 0 };
+  }
+}
+
+/**
+ * call-service's matches it lets call: its rule for a live match (apps/call-service/src/call/
+ * call.sql.ts liveMatch, which this plain-Node launcher cannot import; the seeder's tests check
+ * the two agree on the demo's pairs).
+ */
+const LIVE_CALL_MATCHES_SQL = `
+SELECT count(*)::int AS n FROM call_match m
+  LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
+ WHERE NOT coalesce(pair.blocked, false)
+   AND NOT EXISTS (SELECT 1 FROM call_ended_match e WHERE e.match_id = m.match_id)
+   AND CASE WHEN m.pair_version IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
+            THEN m.pair_version >= coalesce(pair.version, 0)
+            ELSE (pair.ended_before IS NULL OR m.matched_at > pair.ended_before) END`;

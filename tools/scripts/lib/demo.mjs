@@ -4,8 +4,9 @@
 // public API (and the verification link from the mail catcher), the same way a person would, so
 // the data is consistent across every service. Then her past: five matches with seeded members and
 // their conversations (unread, read, long, new), written into matching-service's and chat-service's
-// tables like the seeder's history (a past has no events), and safety-service's pair rows holding
-// each match (so she can unmatch them). And one more match of her past whom she
+// tables like the seeder's history (a past has no events), safety-service's pair rows holding
+// each match (so she can unmatch them) and call-service's match rows (so she can call them). And
+// one more match of her past whom she
 // blocked, through the public API (POST /api/safety/block), so every service hears of it as of any
 // block and her Safety screen lists him. Each step is skipped when already done, so later starts
 // change nothing.
@@ -256,12 +257,13 @@ const DEMO_BLOCKED = {
  * Matches, the dashboard and Discover agree), the conversation with its messages and read state
  * in chat-service's, and the pair holding the match in safety-service's (what match.created would
  * have recorded: without it, unmatching answers 'You are not matched with this member', and a
- * block would name no ended match), written straight into the tables like the seeder's (no
- * match.created: it is the past). Skipped when she has any conversation already. Answers how many.
+ * block would name no ended match), and the match in call-service's (with the pair version
+ * matching holds it under: without it the pair may not call), written straight into the tables
+ * like the seeder's (no match.created: it is the past). Skipped when she has any conversation already. Answers how many.
  * Exported for the seeder's tests.
  */
-export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl }, demo, partners, plans = DEMO_CHATS) {
-  const [{ conversationOf }, { insertConversations, recordPairMatches }, { uuidFrom }] = await Promise.all([
+export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, demo, partners, plans = DEMO_CHATS) {
+  const [{ conversationOf }, { insertConversations, recordPairMatches, recordCallMatches }, { uuidFrom }] = await Promise.all([
     import('../../seed/lib/conversations.mjs'),
     import('../../seed/lib/db.mjs'),
     import('../../seed/lib/random.mjs'),
@@ -342,12 +344,23 @@ export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl }, demo,
       }
     });
   }
+  if (callDbUrl) {
+    // call-service decides whether a pair may call from its own pair state (blocks, ended
+    // matches, pair versions), so a match blocked afterwards (demoBlock) stays not callable.
+    await withClient(callDbUrl, (db) =>
+      recordCallMatches(
+        db,
+        made.map((m) => m.match),
+      ),
+    );
+  }
   return made.length;
 }
 
 /**
  * Her past's blocked match: written like her other matches (demoChats: safety's pair holds the
- * match, so the block ends it and names it as ended), then blocked by her through the public API, so safety-service records the block and tells every service as for
+ * match, so the block ends it and names it as ended; call-service knows it, and the block makes it
+ * not callable, as for a match made live), then blocked by her through the public API, so safety-service records the block and tells every service as for
  * any block: matching ends the match, chat closes and hides the conversation (kept for
  * moderation), profile-service hides each one's profile from the other. Answers his name.
  */
@@ -364,10 +377,10 @@ async function demoBlock(urls, gatewayUrl, demo, partner) {
 /**
  * Prepares the demo member and admin. `authDbUrl` (auth-service's database) names the seeded
  * members who like the demo member; `matchingDbUrl` and `chatDbUrl` (matching-service's and
- * chat-service's) receive her matches with conversations, and `safetyDbUrl` (safety-service's)
- * their pairs. A failure is reported, never fatal.
+ * chat-service's) receive her matches with conversations, `safetyDbUrl` (safety-service's) their
+ * pairs and `callDbUrl` (call-service's) the matches. A failure is reported, never fatal.
  */
-export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, matchingDbUrl, chatDbUrl, safetyDbUrl }) {
+export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }) {
   try {
     const demo = await ensureAccount(gatewayUrl, maildevUrl, DEMO_ACCOUNTS.member);
     if (await onboardDemoMember(gatewayUrl, demo.token)) log(`demo member onboarded in ${DEMO_PROFILE.onboarding.location} with photos`);
@@ -394,12 +407,12 @@ export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, ma
         );
         let partners = seeded.filter((m) => !swiped.has(m.id) && !admirers.some((a) => a.id === m.id));
         if (wantsChats) {
-          const made = await demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl }, demo, partners);
+          const made = await demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, demo, partners);
           log(`the demo member has ${made} matches with conversations (2 unread, 2 read, 1 new match) in Messages`);
           partners = partners.slice(made);
         }
         if (wantsBlock && partners.length > 0) {
-          const name = await demoBlock({ matchingDbUrl, chatDbUrl, safetyDbUrl }, gatewayUrl, demo, partners[0]);
+          const name = await demoBlock({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, gatewayUrl, demo, partners[0]);
           log(`the demo member blocked ${name}, a match of 9 days ago: Safety & Privacy lists him`);
         }
       }

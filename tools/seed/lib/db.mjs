@@ -300,3 +300,42 @@ export async function recordPairMatches(safetyDb, matches) {
   }
   return written;
 }
+
+/** Matches per statement when call-service's match rows are written (six arrays each). */
+const CALL_MATCH_ROWS_PER_INSERT = 5_000;
+
+/**
+ * call-service's `call_match` rows of matches made without `match.created` (the seeded history,
+ * the demo member's past, and the backfill of matching-service's `match` table in ../hook.mjs), so
+ * call-service knows each match as if the event had reached it (without it the pair may not call).
+ * `matches`: `{ id, userA, userB, at, pairVersion? }` with `userA < userB`; `pairVersion` is the pair
+ * version matching had applied when it held the match (0 when absent).
+ *
+ * The rule of call-service's `recordMatch` (apps/call-service/src/call/call.sql.ts RECORD_MATCH_SQL):
+ * a match is a fact written once (`ON CONFLICT (match_id) DO NOTHING`) with the pair version it was
+ * made under; whether the pair may call is decided when a call starts (`liveMatch`: nobody blocks,
+ * no pair event named the match as ended, no pair event newer than that version was applied). So a
+ * row written here for a match that a block, an unmatch or a newer pair event already ended (or
+ * will end) stays not callable, and a re-run changes nothing. Answers how many rows were written.
+ */
+export async function recordCallMatches(callDb, matches) {
+  let written = 0;
+  for (let i = 0; i < matches.length; i += CALL_MATCH_ROWS_PER_INSERT) {
+    const slice = matches.slice(i, i + CALL_MATCH_ROWS_PER_INSERT);
+    const result = await callDb.query(
+      `INSERT INTO call_match (match_id, member_a, member_b, matched_at, pair_version)
+       SELECT t.id, t.a, t.b, t.at, t.v
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::int[]) AS t(id, a, b, at, v)
+       ON CONFLICT (match_id) DO NOTHING`,
+      [
+        slice.map((m) => m.id),
+        slice.map((m) => m.userA),
+        slice.map((m) => m.userB),
+        slice.map((m) => iso(m.at)),
+        slice.map((m) => Number(m.pairVersion ?? 0)),
+      ],
+    );
+    written += result.rowCount ?? 0;
+  }
+  return written;
+}

@@ -16,6 +16,7 @@ import {
   insertSwipes,
   insertUsers,
   recordPairMatches,
+  recordCallMatches,
   lastDemoNumber,
   requireTables,
   withDatabase,
@@ -40,13 +41,15 @@ export const USAGE = `Usage: npm run seed -- [options]
   --matching-db URL    matching-service database, for the swipe history (default: DATABASE_URL's server, database mate_matching)
   --chat-db URL        chat-service database, for the matches' conversations (default: DATABASE_URL's server, database mate_chat)
   --safety-db URL      safety-service database, for the matches' pairs (default: DATABASE_URL's server, database mate_safety)
+  --call-db URL        call-service database, for the matches it lets call (default: DATABASE_URL's server, database mate_call)
   --photo-dir DIR      profile-service's PHOTO_DIR (default: $PHOTO_DIR, else <repo>/.data/uploads)
   --seed S             seed of the random choices; the same seed gives the same members (default 42)
   --if-empty           do nothing when the profiles table already has members
   --no-photos          members without photos (and so without a swipe history: Discover shows nobody without a photo)
-  --no-swipes          no swipe history (matching-service's, chat-service's and safety-service's databases are not touched)
+  --no-swipes          no swipe history (matching-service's, chat-service's, safety-service's and call-service's databases are not touched)
   --no-chats           no conversations for the seeded matches (chat-service's database is not touched)
   --no-safety          no pair rows for the seeded matches (safety-service's database is not touched; unmatching them answers 404)
+  --no-call            no call-service match rows for the seeded matches (call-service's database is not touched; they cannot call)
   --batch-size N       rows per INSERT (default 1000)
   --concurrency N      photos drawn at a time (default: CPU count)
   --pool-threshold N   above this many members, photos reuse a pool of drawn pictures (default 1000)
@@ -71,6 +74,7 @@ export function parseOptions(argv, env = process.env) {
       'matching-db': { type: 'string' },
       'chat-db': { type: 'string' },
       'safety-db': { type: 'string' },
+      'call-db': { type: 'string' },
       'photo-dir': { type: 'string' },
       seed: { type: 'string', default: '42' },
       'if-empty': { type: 'boolean', default: false },
@@ -78,6 +82,7 @@ export function parseOptions(argv, env = process.env) {
       'no-swipes': { type: 'boolean', default: false },
       'no-chats': { type: 'boolean', default: false },
       'no-safety': { type: 'boolean', default: false },
+      'no-call': { type: 'boolean', default: false },
       'batch-size': { type: 'string', default: '1000' },
       concurrency: { type: 'string' },
       'pool-threshold': { type: 'string', default: '1000' },
@@ -95,6 +100,7 @@ export function parseOptions(argv, env = process.env) {
     matchingDb: values['matching-db'] ?? withDatabase(databaseUrl, 'mate_matching'),
     chatDb: values['chat-db'] ?? withDatabase(databaseUrl, 'mate_chat'),
     safetyDb: values['safety-db'] ?? withDatabase(databaseUrl, 'mate_safety'),
+    callDb: values['call-db'] ?? withDatabase(databaseUrl, 'mate_call'),
     photoDir: path.resolve(values['photo-dir'] ?? env.PHOTO_DIR ?? path.join(ROOT, '.data/uploads')),
     seed: values.seed,
     ifEmpty: values['if-empty'],
@@ -106,6 +112,9 @@ export function parseOptions(argv, env = process.env) {
     // safety-service learns a pair's match from match.created, which the history does not publish:
     // its pair rows are written with the matches (else unmatching a seeded match answers 404).
     safety: !values['no-safety'] && !values['no-swipes'] && !values['no-photos'],
+    // call-service too learns matches from match.created: its match rows are written with them
+    // (else a seeded match may not call).
+    call: !values['no-call'] && !values['no-swipes'] && !values['no-photos'],
     batchSize: integer('batch-size', values['batch-size'], 1),
     concurrency: integer('concurrency', values.concurrency ?? String(os.availableParallelism()), 1),
     poolThreshold: integer('pool-threshold', values['pool-threshold'], 0),
@@ -116,9 +125,10 @@ export function parseOptions(argv, env = process.env) {
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * Seeds the population, its swipe history, the matches' conversations and their safety pairs.
- * Writes into each database inside one transaction (the profile one commits first, then the auth
- * one, then the matching one, then the chat one, then the safety one), so a failed run leaves no
+ * Seeds the population, its swipe history, the matches' conversations, their safety pairs and
+ * call-service's matches. Writes into each database inside one transaction (the profile one commits
+ * first, then the auth one, then the matching one, then the chat one, then the safety one, then the
+ * call one), so a failed run leaves no
  * half population; the photo files it wrote are removed again. Returns the summary.
  */
 export async function seed(options, log = (line) => process.stdout.write(`[seed] ${line}\n`)) {
@@ -128,13 +138,14 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
   let matchingDb = null;
   let chatDb = null;
   let safetyDb = null;
+  let callDb = null;
   try {
     profileDb = await connect(options.profileDb);
     await requireTables(profileDb, ['profiles'], 'The profile-service');
     if (options.ifEmpty && (await hasProfiles(profileDb))) {
       const { rows } = await profileDb.query('SELECT count(*)::int AS n FROM profiles');
       log(`the profiles table already has ${rows[0].n} member(s); nothing to do (--if-empty)`);
-      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, conversations: 0, messages: 0, pairs: 0, cities: 0, ms: Date.now() - started };
+      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, conversations: 0, messages: 0, pairs: 0, callMatches: 0, cities: 0, ms: Date.now() - started };
     }
     await requireTables(profileDb, ['photos', 'preferences'], 'The profile-service');
     await requireTables(authDb, ['users'], 'The auth-service');
@@ -150,8 +161,13 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
       safetyDb = await connect(options.safetyDb);
       await requireTables(safetyDb, ['pair', 'aggregate_version'], 'The safety-service');
     }
-    return await populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb }, log, started);
+    if (options.swipes && options.call) {
+      callDb = await connect(options.callDb);
+      await requireTables(callDb, ['call_match'], 'The call-service');
+    }
+    return await populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb, callDb }, log, started);
   } finally {
+    await callDb?.end().catch(() => undefined);
     await safetyDb?.end().catch(() => undefined);
     await chatDb?.end().catch(() => undefined);
     await matchingDb?.end().catch(() => undefined);
@@ -160,7 +176,7 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
   }
 }
 
-async function populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb }, log, started) {
+async function populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb, callDb }, log, started) {
   const { members: total, batchSize, seed: seedValue } = options;
   if (options.photos && process.env.PHOTO_STORAGE === 's3') {
     throw new Error('photos are written to local storage (PHOTO_DIR); with PHOTO_STORAGE=s3 seed with --no-photos');
@@ -198,6 +214,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     messages: 0,
     unread: 0,
     pairs: 0,
+    callMatches: 0,
   };
   /** Members whose swipe history is still to be made (a window at a time). */
   const awaitingHistory = [];
@@ -210,6 +227,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
   await matchingDb?.query('BEGIN');
   await chatDb?.query('BEGIN');
   await safetyDb?.query('BEGIN');
+  await callDb?.query('BEGIN');
   try {
     if (photos && mode === 'pool') {
       const t = Date.now();
@@ -275,6 +293,9 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
         (async () => {
           if (safetyDb) for (const { matches } of histories) stats.pairs += await recordPairMatches(safetyDb, matches);
         })(),
+        (async () => {
+          if (callDb) for (const { matches } of histories) stats.callMatches += await recordCallMatches(callDb, matches);
+        })(),
       ]);
       for (const { swipes, matches, conversations } of histories) {
         stats.swipes += swipes.length;
@@ -302,6 +323,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     await matchingDb?.query('COMMIT');
     await chatDb?.query('COMMIT');
     await safetyDb?.query('COMMIT');
+    await callDb?.query('COMMIT');
     stats.dbWaitMs += Date.now() - t;
     committed = true;
   } catch (e) {
@@ -310,6 +332,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     await matchingDb?.query('ROLLBACK').catch(() => undefined);
     await chatDb?.query('ROLLBACK').catch(() => undefined);
     await safetyDb?.query('ROLLBACK').catch(() => undefined);
+    await callDb?.query('ROLLBACK').catch(() => undefined);
     throw e;
   } finally {
     await pool?.dispose();
@@ -333,6 +356,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     );
   }
   if (safetyDb) log(`safety pairs: ${stats.pairs} (one per match, holding it)`);
+  if (callDb) log(`call-service matches: ${stats.callMatches} (one per match, so each pair may call)`);
   if (stats.members) {
     log(
       [...stats.byCity.entries()]
@@ -352,6 +376,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     conversations: stats.conversations,
     messages: stats.messages,
     pairs: stats.pairs,
+    callMatches: stats.callMatches,
     cities: cityCount,
     firstNumber: first,
     photoMode: mode,

@@ -36,18 +36,20 @@ import { randomUUID } from 'node:crypto';
 
 /*
  * The seeder against real databases migrated by the services themselves (`main.js migrate` of
- * the built auth-service, profile-service, matching-service, chat-service and safety-service), checked with profile-service's
+ * the built auth-service, profile-service, matching-service, chat-service, safety-service and call-service), checked with profile-service's
  * own code where it matters: its geocoder (coordinates), its image processor (photo bytes), its
  * local storage (deleting a photo) and its file route (serving the photos).
  */
 
-const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service'] as const;
+const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service', 'call-service'] as const;
 const distOf = (svc: string, file: string) => path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src', file);
 const PROFILE_DIST = {
   geocoder: distOf('profile-service', 'geocoding/geocoder.js'),
   imageProcessor: distOf('profile-service', 'photos/image-processor.js'),
   localStorage: distOf('profile-service', 'photos/storage/local-photo-storage.js'),
 };
+/** call-service's SQL (its rule for a pair that may call: PAIR_CALLABLE_SQL). */
+const CALL_SQL_DIST = distOf('call-service', 'call/call.sql.js');
 const SIZES = Object.keys(PHOTO_SIZES) as PhotoSize[];
 const SEED = '7';
 const MEMBERS = 40;
@@ -59,7 +61,7 @@ function distReady(): boolean {
     const sources = readdirSync(path.join(ROOT, 'apps', svc, 'src/migrations')).filter((f) => f.endsWith('.ts'));
     if (sources.some((f) => !existsSync(distOf(svc, `migrations/${f.replace(/\.ts$/, '.js')}`)))) return false;
   }
-  return Object.values(PROFILE_DIST).every((f) => existsSync(f));
+  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST].every((f) => existsSync(f));
 }
 
 async function buildServices(): Promise<void> {
@@ -94,12 +96,13 @@ interface Pair {
   matching: TestDatabase;
   chat: TestDatabase;
   safety: TestDatabase;
+  call: TestDatabase;
   photoDir: string;
 }
 
 async function createPair(label: string): Promise<Pair> {
-  const [auth, profile, matching, chat, safety] = await Promise.all(
-    ['auth', 'profile', 'matching', 'chat', 'safety'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
+  const [auth, profile, matching, chat, safety, call] = await Promise.all(
+    ['auth', 'profile', 'matching', 'chat', 'safety', 'call'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
   );
   await Promise.all([
     migrate('auth-service', auth.url),
@@ -107,8 +110,9 @@ async function createPair(label: string): Promise<Pair> {
     migrate('matching-service', matching.url),
     migrate('chat-service', chat.url),
     migrate('safety-service', safety.url),
+    migrate('call-service', call.url),
   ]);
-  return { auth, profile, matching, chat, safety, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
+  return { auth, profile, matching, chat, safety, call, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
 }
 
 const dropPair = (p: Pair) => [
@@ -117,6 +121,7 @@ const dropPair = (p: Pair) => [
   p.matching.drop(),
   p.chat.drop(),
   p.safety.drop(),
+  p.call.drop(),
   rm(p.photoDir, { recursive: true, force: true }),
 ];
 
@@ -131,6 +136,8 @@ const seedArgs = (pair: Pair, ...extra: string[]) => [
   pair.chat.url,
   '--safety-db',
   pair.safety.url,
+  '--call-db',
+  pair.call.url,
   '--photo-dir',
   pair.photoDir,
   ...extra,
@@ -185,6 +192,61 @@ async function backfillPairs(p: Pair): Promise<{ result: { backfilled: boolean; 
     process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
   const r = await run(process.execPath, ['--input-type=module', '-e', source]);
   if (r.code !== 0) throw new Error(`backfillSafetyPairs failed:\n${r.stdout}\n${r.stderr}`);
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  return { result: JSON.parse(line?.slice('RESULT '.length) ?? 'null'), stdout: r.stdout };
+}
+
+/**
+ * Matching's matches against call-service's: `missing` the matches (ids) call-service has no row of
+ * exactly them (members, time, the pair version matching holds them under), `extra` call-service's
+ * matches matching does not have.
+ */
+async function callMatchesVersusMatches(p: Pair): Promise<{ missing: string[]; extra: string[] }> {
+  const matches = await query<{ id: string; user_a: string; user_b: string; created_at: Date; pair_version: number }>(
+    p.matching.url,
+    `SELECT m.id, m.user_a, m.user_b, m.created_at, coalesce(v.version, 0)::int AS pair_version FROM match m
+       LEFT JOIN applied_version v ON v.aggregate_type = 'pair' AND v.aggregate_id = m.user_a::text || ':' || m.user_b::text`,
+  );
+  const known = await query<{ match_id: string; member_a: string; member_b: string; matched_at: Date; pair_version: number | null }>(
+    p.call.url,
+    'SELECT match_id, member_a, member_b, matched_at, pair_version FROM call_match',
+  );
+  const byId = new Map(known.map((r) => [r.match_id, r]));
+  const missing = matches
+    .filter((m) => {
+      const r = byId.get(m.id);
+      return !(
+        r &&
+        r.member_a === m.user_a &&
+        r.member_b === m.user_b &&
+        r.matched_at.getTime() === m.created_at.getTime() &&
+        r.pair_version === m.pair_version
+      );
+    })
+    .map((m) => m.id)
+    .sort();
+  const held = new Set(matches.map((m) => m.id));
+  const extra = known.filter((r) => !held.has(r.match_id)).map((r) => r.match_id).sort();
+  return { missing, extra };
+}
+
+/** Whether call-service lets the two members call (its own rule, PAIR_CALLABLE_SQL of the built service). */
+async function callable(p: Pair, x: string, y: string): Promise<boolean> {
+  const { PAIR_CALLABLE_SQL } = require(CALL_SQL_DIST) as { PAIR_CALLABLE_SQL: string };
+  const [a, b] = [x, y].sort();
+  const rows = await query<{ callable: boolean }>(p.call.url, PAIR_CALLABLE_SQL, [a, b]);
+  return rows[0].callable;
+}
+
+/** backfillCallMatches of hook.mjs (ESM) in its own process (as `npm start` runs it): what it resolved and printed. */
+async function backfillCalls(p: Pair): Promise<{ result: { backfilled: boolean; written: number }; stdout: string }> {
+  const hook = `file://${path.join(ROOT, 'tools/seed/hook.mjs')}`;
+  const options = { matchingDbUrl: p.matching.url, callDbUrl: p.call.url };
+  const source = `import { backfillCallMatches } from '${hook}';
+    const result = await backfillCallMatches(${JSON.stringify(options)});
+    process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
+  const r = await run(process.execPath, ['--input-type=module', '-e', source]);
+  if (r.code !== 0) throw new Error(`backfillCallMatches failed:\n${r.stdout}\n${r.stderr}`);
   const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   return { result: JSON.parse(line?.slice('RESULT '.length) ?? 'null'), stdout: r.stdout };
 }
@@ -455,6 +517,7 @@ describe('npm run seed', () => {
       ['chat', 'SELECT id, member_a, member_b, match_id, last_seq, a_read_seq, b_read_seq, a_unread, b_unread FROM conversation ORDER BY id'],
       ['chat', 'SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content FROM message ORDER BY id'],
       ['safety', 'SELECT pair_id, member_a, member_b, match_id, blocked_by, ended_match_id FROM pair ORDER BY pair_id'],
+      ['call', 'SELECT match_id, member_a, member_b, matched_at, pair_version FROM call_match ORDER BY match_id'],
     ];
     for (const [db, sql] of tables) {
       const [left, right] = await Promise.all([
@@ -580,6 +643,14 @@ describe('npm run seed: the swipe history', () => {
     expect(matches[0].n).toBeGreaterThan(0);
     expect(seeded.stdout).toContain(`[seed] swipe history: ${swipes.length} swipes (${likes} likes), ${matches[0].n} matches`);
     expect(seeded.stdout).toContain(`[seed] safety pairs: ${matches[0].n} (one per match, holding it)`);
+    expect(seeded.stdout).toContain(`[seed] call-service matches: ${matches[0].n} (one per match, so each pair may call)`);
+  });
+
+  it('makes every seeded match known to call-service, which lets each pair call (as match.created would)', async () => {
+    expect(await callMatchesVersusMatches(h)).toEqual({ missing: [], extra: [] });
+    const matches = await query<{ user_a: string; user_b: string }>(h.matching.url, 'SELECT user_a, user_b FROM match ORDER BY id LIMIT 20');
+    expect(matches.length).toBe(20);
+    for (const m of matches) expect(await callable(h, m.user_a, m.user_b)).toBe(true);
   });
 
   it("gives every seeded match its pair in safety-service's database, holding that match (as match.created would)", async () => {
@@ -680,6 +751,7 @@ describe('npm run seed: the swipe history', () => {
           matching: { ...h.matching, url: nowhere.toString() },
           chat: { ...h.chat, url: nowhere.toString() },
           safety: { ...h.safety, url: nowhere.toString() },
+          call: { ...h.call, url: nowhere.toString() },
         },
         '--members',
         '5',
@@ -961,6 +1033,131 @@ describe('npm run seed: the swipe history', () => {
       );
       expect(conversations.map((c) => c.match_id)).toEqual(made.map((m) => m.id));
       expect(await pairsVersusMatches(h)).toEqual({ missing: [], extra: [] });
+    });
+  });
+
+  describe("call-service's matches of matches written without match.created", () => {
+    const pairIdOf = (m: { user_a: string; user_b: string }) => `${m.user_a}:${m.user_b}`;
+    /** call-service's own statements for a pair event (as its user.blocked handler applies one). */
+    const callSql = () => require(CALL_SQL_DIST) as { PAIR_STATE_SQL: string; ENDED_MATCH_SQL: string };
+    async function pairEvent(m: { user_a: string; user_b: string }, blocked: boolean, version: number, endedMatchId?: string) {
+      const { PAIR_STATE_SQL, ENDED_MATCH_SQL } = callSql();
+      await query(h.call.url, PAIR_STATE_SQL, [m.user_a, m.user_b, blocked, new Date(), version]);
+      if (endedMatchId) await query(h.call.url, ENDED_MATCH_SQL, [endedMatchId]);
+    }
+
+    it("leaves call-service's database alone with --no-call", async () => {
+      const nowhere = new URL(h.call.url);
+      nowhere.pathname = '/mate_seed_no_such_database';
+      const before = await query<{ n: number }>(h.call.url, 'SELECT count(*)::int AS n FROM call_match');
+      const r = await runSeeder(seedArgs({ ...h, call: { ...h.call, url: nowhere.toString() } }, '--members', '30', '--no-call'));
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[seed] swipe history:');
+      expect(r.stdout).not.toContain('call-service matches:');
+      expect(await query(h.call.url, 'SELECT count(*)::int AS n FROM call_match')).toEqual(before);
+    });
+
+    it('backfills the matches of an installation seeded before call-service knew them, idempotently, never making a blocked, unmatched or stale pair callable', async () => {
+      // An installation seeded before the seeder wrote call-service's matches: it knows none.
+      await query(h.call.url, 'DELETE FROM call_match');
+      const matches = await query<{ id: string; user_a: string; user_b: string }>(
+        h.matching.url,
+        `SELECT id, user_a, user_b FROM match m
+          WHERE NOT EXISTS (SELECT 1 FROM applied_version v WHERE v.aggregate_type = 'pair' AND v.aggregate_id = m.user_a::text || ':' || m.user_b::text)
+          ORDER BY id`,
+      );
+      expect(matches.length).toBeGreaterThan(10);
+      const [blocked, unmatched, stale, caughtUp] = matches;
+      // Pair events call-service applied that matching has not yet (its match is still there): a
+      // block, an unmatch (naming the match as ended), a block and unblock (version 2).
+      await pairEvent(blocked, true, 1, blocked.id);
+      await pairEvent(unmatched, false, 1, unmatched.id);
+      await pairEvent(stale, true, 1);
+      await pairEvent(stale, false, 2);
+      // A match made after matching applied the pair's block and unblock (version 2): it is live.
+      await pairEvent(caughtUp, true, 1);
+      await pairEvent(caughtUp, false, 2);
+      await query(h.matching.url, `INSERT INTO applied_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2)`, [
+        pairIdOf(caughtUp),
+      ]);
+      const held = (await query<{ n: number }>(h.matching.url, 'SELECT count(*)::int AS n FROM match'))[0].n;
+
+      const first = await backfillCalls(h);
+      expect(first.stdout).toContain(`backfilling call-service's matches: matching-service holds ${held} match(es), call-service knows 0`);
+      expect(first.result).toEqual({ backfilled: true, written: held });
+      expect(first.stdout).toContain(`call-service: ${held} match(es) received`);
+      expect(await callMatchesVersusMatches(h)).toEqual({ missing: [], extra: [] });
+      // call-service's rule decides: the pair events it applied keep those pairs from calling.
+      for (const m of [blocked, unmatched, stale]) expect({ m: m.id, callable: await callable(h, m.user_a, m.user_b) }).toEqual({ m: m.id, callable: false });
+      expect(await callable(h, caughtUp.user_a, caughtUp.user_b)).toBe(true);
+      expect(await callable(h, matches[4].user_a, matches[4].user_b)).toBe(true);
+
+      // Again (the counts still differ while matching has not applied those events): nothing is written.
+      const rows = await query(h.call.url, 'SELECT * FROM call_match ORDER BY match_id');
+      expect((await backfillCalls(h)).result).toEqual({ backfilled: true, written: 0 });
+      expect(await query(h.call.url, 'SELECT * FROM call_match ORDER BY match_id')).toEqual(rows);
+      // Once matching applied them (their matches deleted), a start only counts, and they stay not callable.
+      await query(h.matching.url, 'DELETE FROM match WHERE id = ANY($1::uuid[])', [[blocked.id, unmatched.id, stale.id]]);
+      const quiet = await backfillCalls(h);
+      expect(quiet.result).toEqual({ backfilled: false, written: 0 });
+      expect(quiet.stdout).not.toContain('[mate]');
+      expect(await callMatchesVersusMatches(h)).toEqual({ missing: [], extra: [blocked.id, unmatched.id, stale.id].sort() });
+      for (const m of [blocked, unmatched, stale]) expect(await callable(h, m.user_a, m.user_b)).toBe(false);
+    });
+
+    it("writes the demo member's past matches into call-service too (demoChats); her blocked match stays not callable", async () => {
+      const demo = randomUUID();
+      const partners = Array.from({ length: 6 }, (_, i) => ({ id: randomUUID(), name: `Caller${i}`, interests: ['Travel'], location: 'New York, NY' }));
+      // One of them was blocked and unblocked by her once (pair version 2 in both services).
+      const [a, b] = [demo, partners[0].id].sort();
+      await pairEvent({ user_a: a, user_b: b }, true, 1);
+      await pairEvent({ user_a: a, user_b: b }, false, 2);
+      await query(h.matching.url, `INSERT INTO applied_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2)`, [`${a}:${b}`]);
+      const demoModule = `file://${path.join(ROOT, 'tools/scripts/lib/demo.mjs')}`;
+      const urls = { matchingDbUrl: h.matching.url, chatDbUrl: h.chat.url, safetyDbUrl: h.safety.url, callDbUrl: h.call.url };
+      const source = `import { demoChats } from '${demoModule}';
+        const made = await demoChats(${JSON.stringify(urls)}, { userId: ${JSON.stringify(demo)} }, ${JSON.stringify(partners.slice(0, 5))});
+        process.stdout.write(JSON.stringify(made));`;
+      const r = await run(process.execPath, ['--input-type=module', '-e', source]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toBe(5);
+      const made = await query<{ id: string; user_a: string; user_b: string; created_at: Date }>(
+        h.matching.url,
+        'SELECT id, user_a, user_b, created_at FROM match WHERE user_a = $1 OR user_b = $1 ORDER BY id',
+        [demo],
+      );
+      expect(made).toHaveLength(5);
+      const known = await query<{ match_id: string; matched_at: Date; pair_version: number }>(
+        h.call.url,
+        'SELECT match_id, matched_at, pair_version FROM call_match WHERE member_a = $1 OR member_b = $1 ORDER BY match_id',
+        [demo],
+      );
+      expect(known).toEqual(
+        made.map((m) => ({ match_id: m.id, matched_at: m.created_at, pair_version: pairIdOf(m) === `${a}:${b}` ? 2 : 0 })),
+      );
+      for (const p of partners.slice(0, 5)) expect(await callable(h, demo, p.id)).toBe(true);
+
+      // Her blocked match (demoBlock): written like the others, then blocked through the API, so
+      // call-service applies user.blocked naming it as ended (matching deletes it later).
+      const blockedSource = `import { demoChats } from '${demoModule}';
+        await demoChats(${JSON.stringify(urls)}, { userId: ${JSON.stringify(demo)} }, ${JSON.stringify([partners[5]])}, [{ matchedAgo: 9 * 86400000, count: 5, lastAgo: 8 * 86400000, firstWriter: 'her' }]);`;
+      const rb = await run(process.execPath, ['--input-type=module', '-e', blockedSource]);
+      expect(rb.stderr).toBe('');
+      expect(rb.code).toBe(0);
+      const [x, y] = [demo, partners[5].id].sort();
+      const [blockedMatch] = await query<{ id: string }>(h.matching.url, 'SELECT id FROM match WHERE user_a = $1 AND user_b = $2', [x, y]);
+      expect(await callable(h, demo, partners[5].id)).toBe(true);
+      await pairEvent({ user_a: x, user_b: y }, true, 1, blockedMatch.id);
+      expect(await callable(h, demo, partners[5].id)).toBe(false);
+      // A start before matching applied the block (its match still there) does not make it callable,
+      await backfillCalls(h);
+      expect(await callable(h, demo, partners[5].id)).toBe(false);
+      // nor one after.
+      await query(h.matching.url, 'DELETE FROM match WHERE id = $1', [blockedMatch.id]);
+      await backfillCalls(h);
+      expect(await callable(h, demo, partners[5].id)).toBe(false);
     });
   });
 });
