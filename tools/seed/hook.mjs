@@ -208,24 +208,53 @@ const PAIR_BACKFILL_PAGE = 5_000;
  * rows that received their match); a failure is reported, never fatal.
  */
 export async function backfillSafetyPairs({ matchingDbUrl, safetyDbUrl }) {
+  const { recordPairMatches } = await import('./lib/db.mjs');
+  return backfillMatches({
+    matchingDbUrl,
+    targetDbUrl: safetyDbUrl,
+    service: 'safety-service',
+    target: "safety-service's pairs",
+    knownSql: 'SELECT count(*)::int AS n FROM pair WHERE match_id IS NOT NULL',
+    // A page in one transaction: the pair rows are locked and written together.
+    record: async (db, rows) => {
+      await db.query('BEGIN');
+      try {
+        const written = await recordPairMatches(db, rows);
+        await db.query('COMMIT');
+        return written;
+      } catch (e) {
+        await db.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    },
+    done: (written) => `safety-service: ${written} pair(s) received their match`,
+  });
+}
+
+/**
+ * The one loop of the two backfills above and below: when matching-service holds more matches
+ * than `knownSql` counts in the target, every match of matching's `match` table is offered, a
+ * page at a time, with the pair version matching had applied (`applied_version` of the pair, as
+ * match.created would carry it), to `record(targetClient, rows)`, which answers how many it
+ * wrote. A failure is reported, never fatal.
+ */
+async function backfillMatches({ matchingDbUrl, targetDbUrl, service, target, knownSql, record, done }) {
   const say = (line) => process.stdout.write(`[mate] ${line}\n`);
-  if (!matchingDbUrl || !safetyDbUrl) return { backfilled: false, written: 0 };
+  if (!matchingDbUrl || !targetDbUrl) return { backfilled: false, written: 0 };
   try {
     const { default: pg } = await import('pg');
-    const { recordPairMatches } = await import('./lib/db.mjs');
     const matching = new pg.Client({ connectionString: matchingDbUrl, application_name: 'mate-backfill' });
-    const safety = new pg.Client({ connectionString: safetyDbUrl, application_name: 'mate-backfill' });
+    const other = new pg.Client({ connectionString: targetDbUrl, application_name: 'mate-backfill' });
     await matching.connect();
     try {
-      await safety.connect();
+      await other.connect();
       const held = (await matching.query('SELECT count(*)::int AS n FROM match')).rows[0].n;
-      const known = (await safety.query('SELECT count(*)::int AS n FROM pair WHERE match_id IS NOT NULL')).rows[0].n;
+      const known = (await other.query(knownSql)).rows[0].n;
       if (held <= known) return { backfilled: false, written: 0 };
-      say(`backfilling safety-service's pairs: matching-service holds ${held} match(es), safety-service knows ${known}`);
+      say(`backfilling ${target}: matching-service holds ${held} match(es), ${service} knows ${known}`);
       let written = 0;
       let after = '00000000-0000-0000-0000-000000000000';
       for (;;) {
-        // One statement per page: each match with the pair version matching applied when it held it.
         const { rows } = await matching.query(
           `SELECT m.id, m.user_a::text AS "userA", m.user_b::text AS "userB", m.created_at AS at,
                   coalesce(v.version, 0)::text AS "pairVersion"
@@ -235,24 +264,17 @@ export async function backfillSafetyPairs({ matchingDbUrl, safetyDbUrl }) {
           [after, PAIR_BACKFILL_PAGE],
         );
         if (rows.length === 0) break;
-        await safety.query('BEGIN');
-        try {
-          written += await recordPairMatches(safety, rows);
-          await safety.query('COMMIT');
-        } catch (e) {
-          await safety.query('ROLLBACK').catch(() => undefined);
-          throw e;
-        }
+        written += await record(other, rows);
         after = rows[rows.length - 1].id;
       }
-      say(`safety-service: ${written} pair(s) received their match`);
+      say(done(written));
       return { backfilled: true, written };
     } finally {
-      await safety.end().catch(() => undefined);
+      await other.end().catch(() => undefined);
       await matching.end().catch(() => undefined);
     }
   } catch (e) {
-    say(`safety-service's pairs were not backfilled (${e instanceof Error ? e.message : e}); restart to retry`);
+    say(`${target} were not backfilled (${e instanceof Error ? e.message : e}); restart to retry`);
     return { backfilled: false, written: 0 };
   }
 }
@@ -275,45 +297,16 @@ export async function backfillSafetyPairs({ matchingDbUrl, safetyDbUrl }) {
  * call-service received); a failure is reported, never fatal.
  */
 export async function backfillCallMatches({ matchingDbUrl, callDbUrl }) {
-  const say = (line) => process.stdout.write(`[mate] ${line}\n`);
-  if (!matchingDbUrl || !callDbUrl) return { backfilled: false, written: 0 };
-  try {
-    const { default: pg } = await import('pg');
-    const { recordCallMatches } = await import('./lib/db.mjs');
-    const matching = new pg.Client({ connectionString: matchingDbUrl, application_name: 'mate-backfill' });
-    const call = new pg.Client({ connectionString: callDbUrl, application_name: 'mate-backfill' });
-    await matching.connect();
-    try {
-      await call.connect();
-      const held = (await matching.query('SELECT count(*)::int AS n FROM match')).rows[0].n;
-      const known = (await call.query(LIVE_CALL_MATCHES_SQL)).rows[0].n;
-      if (held <= known) return { backfilled: false, written: 0 };
-      say(`backfilling call-service's matches: matching-service holds ${held} match(es), call-service knows ${known}`);
-      let written = 0;
-      let after = '00000000-0000-0000-0000-000000000000';
-      for (;;) {
-        const { rows } = await matching.query(
-          `SELECT m.id, m.user_a::text AS "userA", m.user_b::text AS "userB", m.created_at AS at,
-                  coalesce(v.version, 0)::text AS "pairVersion"
-             FROM match m
-             LEFT JOIN applied_version v ON v.aggregate_type = 'pair' AND v.aggregate_id = m.user_a::text || ':' || m.user_b::text
-            WHERE m.id > $1 ORDER BY m.id LIMIT $2`,
-          [after, PAIR_BACKFILL_PAGE],
-        );
-        if (rows.length === 0) break;
-        written += await recordCallMatches(call, rows);
-        after = rows[rows.length - 1].id;
-      }
-      say(`call-service: ${written} match(es) received`);
-      return { backfilled: true, written };
-    } finally {
-      await call.end().catch(() => undefined);
-      await matching.end().catch(() => undefined);
-    }
-  } catch (e) {
-    say(`call-service's matches were not backfilled (${e instanceof Error ? e.message : e}); restart to retry`);
-    return { backfilled: false, written: 0 };
-  }
+  const { recordCallMatches } = await import('./lib/db.mjs');
+  return backfillMatches({
+    matchingDbUrl,
+    targetDbUrl: callDbUrl,
+    service: 'call-service',
+    target: "call-service's matches",
+    knownSql: LIVE_CALL_MATCHES_SQL,
+    record: recordCallMatches,
+    done: (written) => `call-service: ${written} match(es) received`,
+  });
 }
 
 /**
