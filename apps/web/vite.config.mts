@@ -67,5 +67,9 @@ export default defineConfig(({ mode }) => ({
     setupFiles: ['./src/testing/setup.ts'],
     css: false,
     restoreMocks: true,
+    // A test may wait on two or three findBy/waitFor (each up to 4 s, see src/testing/setup.ts)
+    // while CI runs another project's suites beside it on two cores: Vitest's default 5 s ends
+    // such a test before its own waits do.
+    testTimeout: 20_000,
   },
 }));

@@ -2,7 +2,7 @@
 // `npm test`: lint, type checks, unit and integration suites of every project (against real
 // PostgreSQL and Redis), then the end-to-end journeys against the whole running platform.
 import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -26,12 +26,65 @@ const stages = [
   ['lint, type checks, unit and integration tests', ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=2', '--output-style=stream']],
   ['end-to-end journeys (API and browser)', ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']],
 ];
+/**
+ * Runs one Nx stage, streaming its output, and keeps each project's recent lines: CI shows only
+ * the end of a run, so a failed stage ends with what its failed tasks said about the failure.
+ */
+function runStage(args) {
+  const recent = new Map(); // project → its last lines, without colours
+  const failed = new Set(); // the projects Nx lists under "Failed tasks:"
+  const keep = (line) => {
+    const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+    const failedTask = /^\s*-\s+([\w-]+):[\w-]+\s*$/.exec(plain);
+    if (failedTask) failed.add(failedTask[1]);
+    const project = /^([\w-]+):\s/.exec(plain)?.[1];
+    if (!project) return;
+    const lines = recent.get(project) ?? [];
+    lines.push(plain);
+    if (lines.length > 3000) lines.splice(0, lines.length - 3000);
+    recent.set(project, lines);
+  };
+  return new Promise((resolve) => {
+    const child = spawn(nx, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const follow = (stream, out) => {
+      let pending = '';
+      stream.on('data', (chunk) => {
+        out.write(chunk);
+        const lines = (pending + chunk.toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        lines.forEach(keep);
+      });
+      stream.on('end', () => pending && keep(pending));
+    };
+    follow(child.stdout, process.stdout);
+    follow(child.stderr, process.stderr);
+    child.on('close', (code) => resolve({ ok: code === 0, recent, failed }));
+  });
+}
+
+const FAILURE_LINE = /FAIL|✕|×|✗|●|Error|error TS|timed out|Timeout|Expected|Received|failed|problem/;
+
+function failureSummary(recent, failed) {
+  for (const project of failed) {
+    const lines = recent.get(project) ?? [];
+    const said = lines.filter((line) => FAILURE_LINE.test(line) && !/\b0 failed\b/.test(line));
+    console.log(`\n[mate] npm test: what ${project} said about failures (${said.length} lines, the last 120):`);
+    for (const line of said.slice(-120)) console.log(line);
+  }
+  for (const project of failed) {
+    const lines = recent.get(project) ?? [];
+    console.log(`\n[mate] npm test: the last ${Math.min(40, lines.length)} lines of ${project}:`);
+    for (const line of lines.slice(-40)) console.log(line);
+  }
+}
+
 let failedStages = 0;
 for (const [name, args] of stages) {
   log(`npm test: ${name}`);
-  const r = spawnSync(nx, args, { cwd: ROOT, stdio: 'inherit', env });
-  if (r.status !== 0) {
+  const { ok, recent, failed } = await runStage(args);
+  if (!ok) {
     failedStages++;
+    failureSummary(recent, failed);
     log(`npm test: ${name} FAILED`);
   }
 }
