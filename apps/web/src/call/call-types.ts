@@ -36,7 +36,10 @@ export interface CallState {
   subtitlesOn: boolean;
   /** The last 3 subtitles (spec 000 §4), oldest first; `speaker` labels them You / Them. */
   subtitles: SubtitleLine[];
-  /** Why the last call ended or failed, shown on the call screen (e.g. 'User is busy'); or null. */
+  /**
+   * Why the last call ended or failed, shown on the call screen (e.g. 'User is busy'); or null.
+   * `ended` lasts ENDED_STATE_MS, then the state returns to idle (a new call may start at once).
+   */
   error: string | null;
   /**
    * Who ended the call: 'self' (End pressed, the screen leaves at once) or 'remote' (the other
@@ -47,9 +50,12 @@ export interface CallState {
 
 export interface CallActions {
   /**
-   * Caller path: obtains camera and microphone, emits call:initiate, starts the peer as initiator.
-   * Rejects with Error(CallMessages.startFailed) when media is refused (the chat shows it as an
-   * alert), or with the server's refusal (e.g. 'User is busy', 'You can only call your matches').
+   * Caller path: obtains camera and microphone, enters `calling`, emits call:initiate
+   * {to, callerName} and starts the peer as initiator. Resolves once the calling state is entered
+   * (the chat then opens /call/{userId}). Rejects with Error(CallMessages.startFailed) when media
+   * is refused (the chat shows it as an alert), or with SocketMessages.notConnected when there is
+   * no socket. A refusal by the server (call:initiate's ack `{error}`: 'User is busy', 'You can
+   * only call your matches') arrives later: phase `ended`, `error` set, tracks stopped.
    */
   startCall(userId: string, name: string): Promise<void>;
   /**
@@ -67,6 +73,9 @@ export interface CallActions {
 }
 
 export type CallContextValue = CallState & CallActions;
+
+/** How long `ended` stays before idle: the call screen shows 'Call ended' and leaves after 500 ms. */
+export const ENDED_STATE_MS = 2_000;
 
 export const IDLE_CALL_STATE: CallState = {
   phase: 'idle',
