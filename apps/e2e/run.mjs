@@ -21,6 +21,7 @@ import {
   run,
   startPlatform,
 } from '../../tools/scripts/lib/platform.mjs';
+import { startTranscriberStandIn } from './src/support/transcriber-stand-in.mjs';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -65,8 +66,12 @@ if (!onlyApi) {
 
 await ensureDatabases(DATABASE_URL, Object.values(dbNames));
 let platform = null;
+let transcriber = null;
 let failed = 0;
 try {
+  // call-service transcribes subtitle audio through an outside backend; the journeys get a
+  // stand-in for it (the call journey reads its subtitle; in the others the button just shows).
+  transcriber = await startTranscriberStandIn();
   log('e2e: starting the platform');
   platform = await startPlatform({
     ports,
@@ -85,6 +90,7 @@ try {
       INTERNAL_TOKEN: randomBytes(24).toString('hex'),
       IP_RATE_LIMIT_MULTIPLIER: '100',
       OUTBOX_POLL_MS: '100',
+      TRANSCRIBE_URL: transcriber.url,
     },
   });
   const env = {
@@ -92,6 +98,7 @@ try {
     E2E_GATEWAY_URL: gatewayUrl,
     E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
     E2E_WEB_URL: `http://localhost:${ports.web}`,
+    E2E_TRANSCRIBER_URL: transcriber.url,
     CHROMIUM_PATH: CHROMIUM,
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
   };
@@ -110,6 +117,7 @@ try {
   failed++;
 } finally {
   await platform?.stop();
+  await transcriber?.close();
   await dropDatabases(DATABASE_URL, Object.values(dbNames)).catch(() => undefined);
   const redis = new Redis(REDIS_URL);
   let cursor = '0';
