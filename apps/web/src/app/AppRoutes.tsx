@@ -4,6 +4,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
+import { CallScreen } from '../screens/call/CallScreen';
 import { CallHistoryScreen } from '../screens/calls/CallHistoryScreen';
 import { ChatScreen } from '../screens/chat/ChatScreen';
 import { CancelEmailChangeScreen } from '../screens/cancel-email-change/CancelEmailChangeScreen';
@@ -32,7 +33,6 @@ interface ScreenRoute {
   element: ReactNode;
 }
 
-const toDashboard = { to: '/dashboard', label: 'Back to Dashboard' };
 const toAdmin = { to: '/admin', label: 'Back to Admin' };
 
 function later(props: NotAvailableScreenProps): ReactNode {
@@ -49,11 +49,7 @@ const GUARDED: ScreenRoute[] = [
   { path: '/discover', errorTitle: 'Discover Error', element: <DiscoverScreen /> },
   { path: '/matches', errorTitle: 'Messages Error', element: <MessagesScreen /> },
   { path: '/chat/:userId', errorTitle: 'Chat Error', element: <ChatScreen /> },
-  {
-    path: '/call/:userId',
-    errorTitle: 'Call Error',
-    element: later({ title: 'Video Call', icon: 'video', description: 'Face-to-face video calls.', back: toDashboard }),
-  },
+  { path: '/call/:userId', errorTitle: 'Call Error', element: <CallScreen /> },
   { path: '/calls', errorTitle: 'Call History Error', element: <CallHistoryScreen /> },
   { path: '/preferences', errorTitle: 'Preferences Error', element: <PreferencesScreen /> },
   { path: '/profile', errorTitle: 'Profile Error', element: <ProfileScreen /> },

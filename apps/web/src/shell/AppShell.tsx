@@ -1,8 +1,12 @@
 import { Outlet } from 'react-router-dom';
 import { MatchPopupProvider } from '../realtime/MatchPopup';
+import { IncomingCallOverlay } from '../screens/call/IncomingCallOverlay';
 import { NavBar } from './NavBar';
 
-/** The signed-in frame: navigation plus the screen, and the match popup that can open on any of them. */
+/**
+ * The signed-in frame: navigation plus the screen, and what can open over any of them: the match
+ * popup and the incoming call overlay.
+ */
 export function AppShell() {
   return (
     <MatchPopupProvider>
@@ -15,6 +19,7 @@ export function AppShell() {
           <Outlet />
         </main>
       </div>
+      <IncomingCallOverlay />
     </MatchPopupProvider>
   );
 }

@@ -1,8 +1,9 @@
-import { ChatMessages, ChatTexts, SocketMessages } from '@mate/contracts';
+import { CallMessages, ChatMessages, ChatTexts, SocketMessages } from '@mate/contracts';
 import { Alert, Avatar, Button, Card, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { readStoredToken } from '../../auth/auth-storage';
+import { useCall } from '../../call/call-types';
 import { useChatSync } from '../../chat/ChatSyncContext';
 import { useChatEntries, useHasOlder, useIsTyping, useShowOffline } from '../../chat/useChat';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -37,6 +38,8 @@ function Conversation({ userId }: { userId: string }) {
   const offline = useShowOffline();
   const hasOlder = useHasOlder(userId);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const call = useCall();
+  const [startingCall, setStartingCall] = useState(false);
   useDocumentTitle(partner.title);
 
   useEffect(() => {
@@ -55,6 +58,28 @@ function Conversation({ userId }: { userId: string }) {
   const loadOlder = useCallback(async () => {
     await sync?.loadOlder(userId);
   }, [sync, userId]);
+
+  const callPath = `/call/${encodeURIComponent(userId)}`;
+  const inCallWithPartner =
+    call.peerId === userId &&
+    (call.phase === 'calling' || call.phase === 'connecting' || call.phase === 'in-call');
+  const videoCall = async () => {
+    // Already on a call with them (they left the call screen): back to it, not a second call.
+    if (inCallWithPartner) {
+      void navigate(callPath);
+      return;
+    }
+    setStartingCall(true);
+    try {
+      await call.startCall(userId, partner.name);
+      void navigate(callPath);
+    } catch (error) {
+      // Spec 000 §8: a refused camera or microphone is an alert in the chat.
+      window.alert(error instanceof Error ? error.message : CallMessages.startFailed);
+    } finally {
+      setStartingCall(false);
+    }
+  };
 
   const header = (
     <header className="chat-header">
@@ -80,7 +105,8 @@ function Conversation({ userId }: { userId: string }) {
             icon={<Icon name="video" size={20} />}
             aria-label="Video Call"
             title="Video Call"
-            onClick={() => void navigate(`/call/${encodeURIComponent(userId)}`)}
+            loading={startingCall}
+            onClick={() => void videoCall()}
           />
           <SafetyMenu userId={userId} name={partner.name} />
         </div>

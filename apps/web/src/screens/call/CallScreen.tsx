@@ -1,0 +1,210 @@
+import { CALL_END_REDIRECT_MS, CallTexts } from '@mate/contracts';
+import { Alert, Avatar, Icon, buttonClassName } from '@mate/ui';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useCall, type CallContextValue, type CallPhase } from '../../call/call-types';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { memberName } from '../../lib/member-name';
+import { CallIcon } from './call-icons';
+import { StreamVideo } from './StreamVideo';
+import { useCallTimer } from './useCallTimer';
+import { usePeerPicture } from './usePeerPicture';
+
+const DASHBOARD = '/dashboard';
+
+/** The phases in which End hangs up (and the screen leaves at once, spec 000 §4). */
+const LIVE_PHASES: readonly CallPhase[] = ['calling', 'connecting', 'in-call'];
+
+/**
+ * What this screen shows for /call/{userId}:
+ * - live: the call with this member (calling, connecting, in call);
+ * - ringing: this member is calling and the Incoming call overlay asks (it opens the screen again on Answer);
+ * - over: the call ended, or there is no call with this member (idle, or another member's call):
+ *   'Call ended', then /dashboard after 500 ms.
+ */
+type CallView = 'live' | 'ringing' | 'over';
+
+function viewOf(call: CallContextValue, userId: string): CallView {
+  if (call.phase === 'ended' || call.peerId !== userId) return 'over';
+  if (call.phase === 'incoming') return 'ringing';
+  return LIVE_PHASES.includes(call.phase) ? 'live' : 'over';
+}
+
+function titleOf(call: CallContextValue, view: CallView, name: string): string {
+  if (view === 'over') return CallTexts.ended;
+  if (view === 'ringing') return CallTexts.incomingTitle;
+  if (call.phase === 'calling') return CallTexts.calling(name);
+  if (call.phase === 'connecting') return CallTexts.connecting;
+  return CallTexts.inCall(name);
+}
+
+/** `/call/{userId}` (spec 000 §2 Call screen, §4 Live call). Back goes to /dashboard. */
+export function CallScreen() {
+  const { userId = '' } = useParams();
+  const call = useCall();
+  const navigate = useNavigate();
+  const view = viewOf(call, userId);
+  const name = memberName(call.peerName);
+  const title = titleOf(call, view, name);
+  const picture = usePeerPicture(userId);
+  useDocumentTitle(title);
+
+  const timer = useCallTimer(call.answeredAt, view === 'live');
+
+  const over = view === 'over';
+  useEffect(() => {
+    if (!over) return;
+    // Ended by the other member (or no call here): say so, then leave (spec 000 §4).
+    const redirect = setTimeout(() => void navigate(DASHBOARD, { replace: true }), CALL_END_REDIRECT_MS);
+    return () => clearTimeout(redirect);
+  }, [over, navigate]);
+
+  const hangUp = () => {
+    call.end();
+    void navigate(DASHBOARD, { replace: true });
+  };
+
+  const live = view === 'live';
+  const showVideo = live && call.remoteStream !== null;
+  const error = over || live ? call.error : null;
+
+  return (
+    <div className="screen call-screen">
+      <header className="call-screen__header">
+        <Link
+          to={DASHBOARD}
+          className={buttonClassName({ variant: 'ghost', className: 'call-screen__back' })}
+        >
+          <Icon name="arrow-left" size={18} />
+          Back to Dashboard
+        </Link>
+        <div className="call-screen__titles">
+          <h1 className="call-screen__title">{title}</h1>
+          <span role="timer" aria-label="Call duration" className="call-screen__timer">
+            {timer}
+          </span>
+        </div>
+      </header>
+
+      {error && (
+        <Alert tone="error" className="call-screen__error">
+          {error}
+        </Alert>
+      )}
+
+      <section className="call-stage" aria-label="Video">
+        <StreamVideo
+          stream={live ? call.remoteStream : null}
+          label="Remote video"
+          className={showVideo ? 'call-stage__remote' : 'call-stage__remote call-stage__remote--waiting'}
+        />
+        {!showVideo && (
+          <div className="call-stage__placeholder">
+            <span className={live ? 'call-stage__halo call-stage__halo--pulse' : 'call-stage__halo'}>
+              <Avatar
+                name={view === 'over' ? null : name}
+                src={view === 'over' ? undefined : picture}
+                size="xl"
+              />
+            </span>
+            <p className="call-stage__status">{live ? statusLine(call.phase) : title}</p>
+          </div>
+        )}
+
+        <div className={call.cameraOff ? 'call-stage__self call-stage__self--off' : 'call-stage__self'}>
+          <StreamVideo
+            stream={live ? call.localStream : null}
+            label="Your camera"
+            self
+            className="call-stage__self-video"
+          />
+          {live && call.cameraOff && (
+            <span className="call-stage__self-off" aria-hidden="true">
+              <CallIcon name="video-off" size={22} />
+            </span>
+          )}
+        </div>
+
+        {live && (
+          <div className="call-stage__bottom">
+            <Subtitles call={call} />
+            <CallControls call={call} onEnd={hangUp} />
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** Under the avatar while there is no picture yet. */
+function statusLine(phase: CallPhase): string {
+  return phase === 'calling' ? 'Ringing...' : CallTexts.connecting;
+}
+
+/** The last 3 lines (the state keeps only those), labelled You / Them (spec 000 §2, §9). */
+function Subtitles({ call }: { call: CallContextValue }) {
+  return (
+    <div role="log" aria-label="Subtitles" className="call-subtitles">
+      {call.subtitles.length > 0 && (
+        <ul className="call-subtitles__lines">
+          {call.subtitles.map((line) => (
+            <li key={line.id} className={`call-subtitles__line call-subtitles__line--${line.speaker}`}>
+              <span className="call-subtitles__speaker">
+                {line.speaker === 'local' ? CallTexts.you : CallTexts.them}:
+              </span>{' '}
+              {line.text}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CallControls({ call, onEnd }: { call: CallContextValue; onEnd: () => void }) {
+  const muteLabel = call.muted ? 'Unmute' : 'Mute';
+  const cameraLabel = call.cameraOff ? 'Turn camera on' : 'Turn camera off';
+  const subtitlesLabel = call.subtitlesOn ? 'Hide subtitles' : 'Show subtitles';
+  return (
+    <div role="group" aria-label="Call controls" className="call-controls">
+      <button
+        type="button"
+        className={call.muted ? 'call-control call-control--off' : 'call-control'}
+        aria-label={muteLabel}
+        title={muteLabel}
+        onClick={call.toggleMute}
+      >
+        <CallIcon name={call.muted ? 'mic-off' : 'mic'} />
+      </button>
+      <button
+        type="button"
+        className={call.cameraOff ? 'call-control call-control--off' : 'call-control'}
+        aria-label={cameraLabel}
+        title={cameraLabel}
+        onClick={call.toggleCamera}
+      >
+        <CallIcon name={call.cameraOff ? 'video-off' : 'video'} />
+      </button>
+      {call.subtitlesAvailable && (
+        <button
+          type="button"
+          className={call.subtitlesOn ? 'call-control call-control--on' : 'call-control'}
+          aria-label={subtitlesLabel}
+          title={subtitlesLabel}
+          onClick={call.toggleSubtitles}
+        >
+          <CallIcon name="captions" />
+        </button>
+      )}
+      <button
+        type="button"
+        className="call-control call-control--end"
+        aria-label="End call"
+        title="End call"
+        onClick={onEnd}
+      >
+        <CallIcon name="hang-up" size={26} />
+      </button>
+    </div>
+  );
+}
