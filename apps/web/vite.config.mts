@@ -51,7 +51,13 @@ export default defineConfig(({ mode }) => ({
   root: appRoot,
   cacheDir: `${workspaceRoot}node_modules/.vite/apps/web`,
   plugins: [react(), webConfigFile(mode)],
-  resolve: { alias: workspaceAliases() },
+  resolve: {
+    alias: [
+      ...workspaceAliases(),
+      // simple-peer's package entry needs Node's stream/buffer polyfills; its prebuilt browser bundle does not.
+      { find: /^simple-peer$/, replacement: 'simple-peer/simplepeer.min.js' },
+    ],
+  },
   server: { port: 4200, strictPort: true, host: 'localhost' },
   preview: { port: 4200, strictPort: true, host: 'localhost' },
   build: {

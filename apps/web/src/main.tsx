@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { resolveApiBase } from './app/api-base';
 import { readStoredToken } from './auth/auth-storage';
+import { browserCallDevices } from './call/browser-devices';
 import { UNAUTHORIZED_EVENT } from './auth/AuthContext';
 import type { SocketClientFactory } from './realtime/RealtimeContext';
 
@@ -26,6 +27,6 @@ if (!root) throw new Error('The page has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <App api={api} realtime={realtime} />
+    <App api={api} realtime={realtime} calls={browserCallDevices} />
   </StrictMode>,
 );

@@ -1,0 +1,60 @@
+import { SUBTITLE_CHUNK_MS } from '@mate/contracts';
+import SimplePeer from 'simple-peer';
+import type { CallDevices, ChunkRecorderFactory, PeerFactory, PeerLike } from './call-types';
+
+/** What the recorder asks for (spec 000 §4: webm opus); a browser without the codec hint gets plain webm. */
+const SUBTITLE_AUDIO_TYPES = ['audio/webm;codecs=opus', 'audio/webm'];
+
+const createPeer: PeerFactory = ({ initiator, stream, iceServers }) =>
+  new SimplePeer({ initiator, stream, trickle: true, config: { iceServers } }) as unknown as PeerLike;
+
+/**
+ * A new MediaRecorder for every SUBTITLE_CHUNK_MS: one recorder's timeslices after the first have
+ * no webm header and cannot be transcribed alone, so each chunk is a whole recording of its own.
+ */
+const createRecorder: ChunkRecorderFactory = (stream, onChunk) => {
+  const mimeType = SUBTITLE_AUDIO_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
+  let stopped = false;
+  let recorder: MediaRecorder | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const stop = () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (recorder && recorder.state !== 'inactive') recorder.stop();
+    recorder = null;
+  };
+
+  const recordChunk = () => {
+    if (stopped) return;
+    const current = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+    const parts: Blob[] = [];
+    current.ondataavailable = (event) => {
+      if (event.data.size > 0) parts.push(event.data);
+    };
+    current.onstop = () => {
+      // The piece cut short by stop() is dropped: the call or the subtitles are over.
+      if (stopped || parts.length === 0) return;
+      onChunk(new Blob(parts, { type: current.mimeType || mimeType || 'audio/webm' }));
+    };
+    current.onerror = stop;
+    recorder = current;
+    current.start();
+    timer = setTimeout(() => {
+      timer = null;
+      if (current.state !== 'inactive') current.stop();
+      recordChunk();
+    }, SUBTITLE_CHUNK_MS);
+  };
+
+  recordChunk();
+  return { stop };
+};
+
+/** The browser's camera, microphone, WebRTC (simple-peer) and MediaRecorder, for main.tsx. */
+export const browserCallDevices: CallDevices = {
+  getUserMedia: async () => navigator.mediaDevices.getUserMedia({ video: true, audio: true }),
+  createPeer,
+  createRecorder,
+};
