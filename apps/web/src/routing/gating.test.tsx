@@ -89,10 +89,18 @@ describe('routing and gating (spec 000 §2)', () => {
 
     it('shows later screens as a page that says they are not available yet', async () => {
       signedIn();
-      renderWithApp(api, { route: '/call/u-42' });
-      expect(await screen.findByRole('heading', { name: 'Video Call', level: 1 })).toBeInTheDocument();
+      renderWithApp(api, { route: '/settings/privacy' });
+      expect(await screen.findByRole('heading', { name: 'Privacy & Data', level: 1 })).toBeInTheDocument();
       expect(screen.getByText('This screen is not available yet')).toBeInTheDocument();
+      expect(location()).toBe('/settings/privacy');
+    });
+
+    it("opens /call/{userId} for an active member: with no call there it says 'Call ended' and goes back to /dashboard", async () => {
+      signedIn();
+      renderWithApp(api, { route: '/call/u-42' });
+      expect(await screen.findByRole('heading', { name: 'Call ended', level: 1 })).toBeInTheDocument();
       expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+      await waitFor(() => expect(location()).toBe('/dashboard'));
     });
 
     it('sends a non-admin away from /admin to /dashboard and shows admins the admin screen', async () => {

@@ -1,9 +1,17 @@
 import { ApiError } from '@mate/api-client';
-import { AUTH_TOKEN_KEY, CHAT_MESSAGE_MAX_LENGTH, ChatMessages, LEGACY_TOKEN_KEY } from '@mate/contracts';
+import {
+  AUTH_TOKEN_KEY,
+  CHAT_MESSAGE_MAX_LENGTH,
+  CallMessages,
+  ChatMessages,
+  LEGACY_TOKEN_KEY,
+} from '@mate/contracts';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppRoutes } from '../../app/AppRoutes';
 import { aProfile, aUser, signedInApi, type FakeApi } from '../../testing/fake-api';
+import { fakeCall, type FakeCall } from '../../testing/fake-call';
 import { fakeChat, type FakeChat } from '../../testing/fake-chat';
 import { renderWithApp } from '../../testing/render';
 import { FIRST_CONNECT_GRACE_MS } from '../../chat/useChat';
@@ -29,8 +37,13 @@ describe('ChatScreen (/chat/{userId})', () => {
     chat = fakeChat(api, selfId);
   });
 
-  async function openChat(userId = SAM.id) {
-    renderWithApp(api, { route: `/chat/${userId}`, realtime: chat.realtime });
+  /** With `call`, the live call is that fake CallContext value (the browser's media stood in). */
+  async function openChat(userId = SAM.id, call?: FakeCall) {
+    renderWithApp(api, {
+      route: `/chat/${userId}`,
+      realtime: chat.realtime,
+      children: call?.wrap(<AppRoutes />),
+    });
     await screen.findByRole('textbox', { name: 'Message' });
   }
 
@@ -322,11 +335,56 @@ describe('ChatScreen (/chat/{userId})', () => {
     expect(api.chat.getConversation).toHaveBeenCalledTimes(2);
   });
 
-  it('opens the call screen from Video Call', async () => {
+  it('starts a call with Video Call and opens the call screen once it is calling', async () => {
     chat.match(SAM);
-    await openChat();
+    const call = fakeCall();
+    let started: () => void = () => undefined;
+    call.actions.startCall.mockImplementationOnce(
+      (userId, name) =>
+        new Promise<void>((resolve) => {
+          started = () => {
+            call.set({ phase: 'calling', peerId: userId, peerName: name });
+            resolve();
+          };
+        }),
+    );
+    await openChat(SAM.id, call);
+    await screen.findByRole('heading', { name: 'Sam', level: 1 });
+    const button = screen.getByRole('button', { name: 'Video Call' });
+    await userEvent.click(button);
+    expect(call.actions.startCall).toHaveBeenCalledWith(SAM.id, 'Sam');
+    // Camera and microphone are being asked for: one press starts one call.
+    expect(button).toBeDisabled();
+    expect(screen.getByTestId('location')).toHaveTextContent(`/chat/${SAM.id}`);
+
+    started();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/call/${SAM.id}`));
+    expect(await screen.findByRole('heading', { name: 'Calling Sam...', level: 1 })).toBeInTheDocument();
+    expect(call.actions.startCall).toHaveBeenCalledTimes(1);
+  });
+
+  it("alerts 'Failed to start call. Please check camera/microphone permissions.' and stays in the chat when media is refused", async () => {
+    chat.match(SAM);
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const call = fakeCall();
+    call.actions.startCall.mockRejectedValueOnce(new Error(CallMessages.startFailed));
+    await openChat(SAM.id, call);
     await userEvent.click(screen.getByRole('button', { name: 'Video Call' }));
-    expect(screen.getByTestId('location')).toHaveTextContent(`/call/${SAM.id}`);
+    await waitFor(() =>
+      expect(alert).toHaveBeenCalledWith('Failed to start call. Please check camera/microphone permissions.'),
+    );
+    expect(screen.getByTestId('location')).toHaveTextContent(`/chat/${SAM.id}`);
+    expect(screen.getByRole('button', { name: 'Video Call' })).toBeEnabled();
+  });
+
+  it('goes back to the call with Video Call while already in a call with this member, without a second call', async () => {
+    chat.match(SAM);
+    const call = fakeCall({ phase: 'in-call', peerId: SAM.id, peerName: 'Sam', answeredAt: Date.now() });
+    await openChat(SAM.id, call);
+    await userEvent.click(screen.getByRole('button', { name: 'Video Call' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/call/${SAM.id}`));
+    expect(await screen.findByRole('heading', { name: 'In call with Sam', level: 1 })).toBeInTheDocument();
+    expect(call.actions.startCall).not.toHaveBeenCalled();
   });
 
   it('has a safety menu with Unmatch, Block and Report, each opening its dialog', async () => {
