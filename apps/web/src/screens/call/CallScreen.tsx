@@ -100,30 +100,36 @@ export function CallScreen() {
         />
         {!showVideo && (
           <div className="call-stage__placeholder">
-            <span className={live ? 'call-stage__halo call-stage__halo--pulse' : 'call-stage__halo'}>
-              <Avatar
-                name={view === 'over' ? null : name}
-                src={view === 'over' ? undefined : picture}
-                size="xl"
-              />
-            </span>
-            <p className="call-stage__status">{live ? statusLine(call.phase) : title}</p>
+            {view !== 'over' ? (
+              <>
+                <span className={live ? 'call-stage__halo call-stage__halo--pulse' : 'call-stage__halo'}>
+                  <Avatar name={name} src={picture} size="xl" />
+                </span>
+                <p className="call-stage__status">{name}</p>
+              </>
+            ) : (
+              <span className="call-stage__halo call-stage__halo--ended" aria-hidden="true">
+                <CallIcon name="hang-up" size={36} />
+              </span>
+            )}
           </div>
         )}
 
-        <div className={call.cameraOff ? 'call-stage__self call-stage__self--off' : 'call-stage__self'}>
-          <StreamVideo
-            stream={live ? call.localStream : null}
-            label="Your camera"
-            self
-            className="call-stage__self-video"
-          />
-          {live && call.cameraOff && (
-            <span className="call-stage__self-off" aria-hidden="true">
-              <CallIcon name="video-off" size={22} />
-            </span>
-          )}
-        </div>
+        {live && (
+          <div className={call.cameraOff ? 'call-stage__self call-stage__self--off' : 'call-stage__self'}>
+            <StreamVideo
+              stream={call.localStream}
+              label="Your camera"
+              self
+              className="call-stage__self-video"
+            />
+            {call.cameraOff && (
+              <span className="call-stage__self-off" aria-hidden="true">
+                <CallIcon name="video-off" size={22} />
+              </span>
+            )}
+          </div>
+        )}
 
         {live && (
           <div className="call-stage__bottom">
@@ -134,11 +140,6 @@ export function CallScreen() {
       </section>
     </div>
   );
-}
-
-/** Under the avatar while there is no picture yet. */
-function statusLine(phase: CallPhase): string {
-  return phase === 'calling' ? 'Ringing...' : CallTexts.connecting;
 }
 
 /** The last 3 lines (the state keeps only those), labelled You / Them (spec 000 §2, §9). */
