@@ -4,18 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-
-/** The flags every journey's Chromium runs with (playwright.config.ts). */
-const BASE_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS } from './chromium-flags';
 
 /**
  * Chromium's fake camera and microphone (a test pattern and a beep), permission prompts answered
@@ -78,7 +67,8 @@ function assertUnshareWorks(): void {
 export async function launchLoopbackChromium(): Promise<Browser> {
   assertUnshareWorks();
   const urls = [process.env.E2E_WEB_URL, process.env.E2E_GATEWAY_URL];
-  if (urls.some((u) => !u)) throw new Error('E2E_WEB_URL and E2E_GATEWAY_URL must be set (apps/e2e/run.mjs sets them)');
+  if (urls.some((u) => !u))
+    throw new Error('E2E_WEB_URL and E2E_GATEWAY_URL must be set (apps/e2e/run.mjs sets them)');
   const ports = [...new Set(urls.map((u) => portOf(u as string)))];
   const dir = mkdtempSync(path.join(tmpdir(), 'mate-netns-'));
   const bridges: net.Server[] = [];
@@ -90,7 +80,7 @@ export async function launchLoopbackChromium(): Promise<Browser> {
     for (const port of ports) bridges.push(await bridge(dir, port));
     const browser = await chromium.launch({
       executablePath: WRAPPER,
-      args: [...BASE_ARGS, ...CALL_ARGS],
+      args: [...CHROMIUM_ARGS, ...CALL_ARGS],
       env: {
         ...process.env,
         CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

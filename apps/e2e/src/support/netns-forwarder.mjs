@@ -13,7 +13,9 @@ const dir = process.env.MATE_NETNS_DIR;
 const ports = (process.env.MATE_NETNS_PORTS ?? '').split(',').filter(Boolean).map(Number);
 const browserPid = Number(process.env.MATE_NETNS_BROWSER_PID);
 if (!dir || ports.length === 0 || !browserPid) {
-  process.stderr.write('netns-forwarder: MATE_NETNS_DIR, MATE_NETNS_PORTS and MATE_NETNS_BROWSER_PID are required\n');
+  process.stderr.write(
+    'netns-forwarder: MATE_NETNS_DIR, MATE_NETNS_PORTS and MATE_NETNS_BROWSER_PID are required\n',
+  );
   process.exit(2);
 }
 

@@ -1,0 +1,243 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { watchCspViolations } from '../support/csp';
+import { launchLoopbackChromium } from '../support/loopback-browser';
+import { call, createMember, matchMembers, signIn, type Member } from '../support/members';
+import { watchRealtime } from '../support/realtime';
+
+const PASSWORD = 'call journey password 1';
+const CITY = 'Chicago, IL';
+
+/** What the stand-in transcriber (src/support/transcriber-stand-in.mjs, started by run.mjs) has seen. */
+interface TranscriberStats {
+  text: string;
+  transcriptions: number;
+  rejected: number;
+  lastError: string | null;
+}
+
+async function transcriberStats(): Promise<TranscriberStats> {
+  const url = process.env.E2E_TRANSCRIBER_URL;
+  if (!url) throw new Error('E2E_TRANSCRIBER_URL is not set: run the journey through apps/e2e/run.mjs');
+  return (
+    await fetch(`${url}/stats`, { signal: AbortSignal.timeout(5_000) })
+  ).json() as Promise<TranscriberStats>;
+}
+
+/** With E2E_SHOTS_DIR set, the journey leaves screenshots of the screens it passes (for review). */
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png` });
+}
+
+/** The call screen's mm:ss timer in seconds. */
+async function timerSeconds(page: Page): Promise<number> {
+  const text = (await page.getByLabel('Call duration').textContent()) ?? '';
+  const match = /(\d+):(\d\d)/.exec(text);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : -1;
+}
+
+/**
+ * Lets the journey time what the member sees from their own click: every document of the page
+ * keeps the time (the page's clock, Date.now()) of its latest click.
+ */
+async function recordClicks(page: Page): Promise<() => Promise<number>> {
+  await page.addInitScript(() => {
+    document.addEventListener(
+      'click',
+      () => ((window as unknown as { lastClickAt: number }).lastClickAt = Date.now()),
+      { capture: true },
+    );
+  });
+  return () => page.evaluate(() => (window as unknown as { lastClickAt: number }).lastClickAt);
+}
+
+/** What the remote <video> is showing: its frame width and playback position. */
+function remoteVideo(page: Page) {
+  return page.getByLabel('Remote video').evaluate((el) => {
+    const video = el as HTMLVideoElement;
+    return { width: video.videoWidth, time: video.currentTime, paused: video.paused };
+  });
+}
+
+/** The subtitle lines on screen, as read ('You: …' / 'Them: …'). */
+async function subtitleLines(page: Page): Promise<string[]> {
+  const lines = await page.getByRole('log', { name: 'Subtitles' }).getByRole('listitem').allInnerTexts();
+  return lines.map((line) => line.replace(/\s+/g, ' ').trim());
+}
+
+/** The call history row with `other` on /calls; on a phone the navigation is behind a menu. */
+async function historyRow(page: Page, other: Member, { phone }: { phone: boolean }) {
+  if (phone) await page.getByRole('button', { name: 'Open menu' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Calls', exact: true })
+    .click();
+  await expect(page).toHaveURL(/\/calls$/);
+  const rows = page.getByRole('listitem', { name: `Call with ${other.name}` });
+  await expect(rows).toHaveCount(1);
+  return rows;
+}
+
+test('two matched members hold a video call on loopback: ring, answer, remote video, live subtitles from the transcriber, end, history', async () => {
+  test.setTimeout(180_000);
+  // Ages no other journey's members want, so only these two ever fit each other.
+  const [a, b] = await Promise.all([
+    createMember(
+      { name: 'Rowan', age: 71, gender: 'male', seeks: 'female', ages: [69, 70], city: CITY },
+      '#5d4037',
+      PASSWORD,
+    ),
+    createMember(
+      { name: 'Sage', age: 69, gender: 'female', seeks: 'male', ages: [70, 72], city: CITY },
+      '#0288d1',
+      PASSWORD,
+    ),
+  ]);
+  await matchMembers(a, b);
+  const { text: sentence } = await transcriberStats();
+
+  // Both members' browsers run in a network namespace that has only loopback: the call's media
+  // can take no other path (src/support/loopback-browser.ts).
+  let browser: Browser | undefined;
+  try {
+    browser = await launchLoopbackChromium();
+    const contextOptions = {
+      baseURL: process.env.E2E_WEB_URL,
+      permissions: ['camera', 'microphone'],
+    };
+    // Rowan on a desktop, Sage on a phone.
+    const rowanContext = await browser.newContext({
+      ...contextOptions,
+      viewport: { width: 1280, height: 900 },
+    });
+    const sageContext = await browser.newContext({
+      ...contextOptions,
+      viewport: { width: 390, height: 844 },
+    });
+    for (const context of [rowanContext, sageContext]) context.setDefaultTimeout(15_000);
+    const rowan = await rowanContext.newPage();
+    const sage = await sageContext.newPage();
+    const rowanClickedAt = await recordClicks(rowan);
+    const sageClickedAt = await recordClicks(sage);
+    const rowanViolations = await watchCspViolations(rowan);
+    const sageViolations = await watchCspViolations(sage);
+    const rowanRealtime = watchRealtime(rowan);
+    const sageRealtime = watchRealtime(sage);
+    await Promise.all([signIn(rowan, a), signIn(sage, b)]);
+    await expect.poll(rowanRealtime.connected).toBe(1);
+    await expect.poll(sageRealtime.connected).toBe(1);
+
+    // Rowan opens the chat with Sage and starts a video call; Sage, on the dashboard, is rung.
+    await rowan
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /^Messages/ })
+      .click();
+    await rowan.getByRole('link', { name: /Sage/ }).click();
+    await expect(rowan).toHaveURL(new RegExp(`/chat/${b.id}$`));
+    await rowan.getByRole('button', { name: 'Video Call' }).click();
+    await expect(rowan).toHaveURL(new RegExp(`/call/${b.id}$`));
+    await expect(rowan.getByRole('heading', { level: 1, name: 'Calling Sage...' })).toBeVisible();
+    await expect(rowan.getByLabel('Call duration')).toHaveText('00:00');
+
+    const ringing = sage.getByRole('dialog', { name: 'Incoming Video Call' });
+    await expect(ringing).toBeVisible();
+    await expect(ringing).toContainText('Rowan is calling you...');
+    await expect(ringing.getByRole('button', { name: 'Reject' })).toBeVisible();
+    await shot(sage, 'call-390-incoming');
+    const answeredAt = Date.now();
+    await ringing.getByRole('button', { name: 'Answer' }).click();
+    const answerClickedAt = await sageClickedAt();
+    await expect(sage).toHaveURL(new RegExp(`/call/${a.id}$`));
+    await expect(ringing).toHaveCount(0);
+
+    // Sage's remote video plays: frames have a size and the playback position moves on. Timed in
+    // Sage's page, from her click on Answer to the first moment the video plays.
+    const playingAt = await sage.waitForFunction(
+      () => {
+        const video = document.querySelector<HTMLVideoElement>('video[aria-label="Remote video"]');
+        return video && video.videoWidth > 0 && video.currentTime > 0 && !video.paused ? Date.now() : 0;
+      },
+      undefined,
+      { polling: 20 },
+    );
+    console.log(
+      `call journey: Sage's remote video played ${(await playingAt.jsonValue()) - answerClickedAt} ms after Answer`,
+    );
+    const { time: firstTime } = await remoteVideo(sage);
+    await expect.poll(async () => (await remoteVideo(sage)).time).toBeGreaterThan(firstTime);
+    // Rowan sees Sage too.
+    await expect.poll(async () => (await remoteVideo(rowan)).width).toBeGreaterThan(0);
+    await expect(rowan.getByRole('heading', { level: 1, name: 'In call with Sage' })).toBeVisible();
+    await expect(sage.getByRole('heading', { level: 1, name: 'In call with Rowan' })).toBeVisible();
+    await expect(sage.getByLabel('Your camera')).toBeVisible();
+
+    // The timer counts from the answer.
+    await expect.poll(() => timerSeconds(sage)).toBeGreaterThan(1);
+    await expect.poll(() => timerSeconds(rowan)).toBeGreaterThan(1);
+
+    // Both turn subtitles on: each hears themselves as 'You' and the other as 'Them', the text
+    // coming from the stand-in transcriber (whose sentence this is).
+    for (const page of [rowan, sage]) {
+      await page.getByRole('button', { name: 'Show subtitles' }).click();
+      await expect(page.getByRole('button', { name: 'Hide subtitles' })).toBeVisible();
+    }
+    for (const page of [rowan, sage]) {
+      await expect
+        .poll(() => subtitleLines(page), { timeout: 20_000 })
+        .toEqual(expect.arrayContaining([`You: ${sentence}`, `Them: ${sentence}`]));
+      expect((await subtitleLines(page)).length).toBeLessThanOrEqual(3);
+    }
+    await shot(rowan, 'call-1280-in-call');
+    await shot(sage, 'call-390-in-call');
+    // What reached the transcriber were standalone webm files (it refuses anything else).
+    const stats = await transcriberStats();
+    expect(stats.transcriptions).toBeGreaterThanOrEqual(2);
+    expect(stats.rejected, `the stand-in refused a chunk: ${stats.lastError}`).toBe(0);
+
+    // Rowan ends: he is on the dashboard at once, Sage about a second later (her app hears of the
+    // end through the server, shows 'Call ended' and leaves 500 ms later). Both pages run on this
+    // machine's clock, so Rowan's click and the moments each URL changes compare directly.
+    const endedAt = Date.now();
+    const backOnDashboard = (page: Page) =>
+      page.waitForURL(/\/dashboard$/, { timeout: 5_000 }).then(() => Date.now());
+    const [rowanBack, sageBack] = [backOnDashboard(rowan), backOnDashboard(sage)];
+    await rowan.getByRole('button', { name: 'End call' }).click();
+    const endClickedAt = await rowanClickedAt();
+    const rowanAfterMs = (await rowanBack) - endClickedAt;
+    const sageAfterMs = (await sageBack) - endClickedAt;
+    console.log(
+      `call journey: after Rowan pressed End call, he was on the dashboard in ${rowanAfterMs} ms, Sage in ${sageAfterMs} ms`,
+    );
+    expect(rowanAfterMs).toBeLessThan(500);
+    expect(sageAfterMs).toBeLessThan(2_000);
+    const callSeconds = (endedAt - answeredAt) / 1000;
+
+    // Both histories hold the one call, completed, with the duration the server measured.
+    for (const [page, other, direction, phone] of [
+      [rowan, b, 'Outgoing', false],
+      [sage, a, 'Incoming', true],
+    ] as const) {
+      const row = await historyRow(page, other, { phone });
+      await expect(row).toContainText('Completed');
+      await expect(row).toContainText(direction);
+      const duration = (await row.locator('.call-row__duration').innerText()).replace('Duration', '').trim();
+      expect(duration).toMatch(/^\d\d:\d\d$/);
+      const [minutes, seconds] = duration.split(':').map(Number);
+      const measured = minutes * 60 + seconds;
+      expect(measured).toBeGreaterThanOrEqual(2);
+      expect(Math.abs(measured - callSeconds)).toBeLessThanOrEqual(3);
+    }
+    await shot(sage, 'calls-390-history');
+    const history = await call<{ status: string; durationSeconds: number | null }[]>(
+      'GET',
+      '/api/calls/history',
+      a,
+    );
+    expect(history.body).toEqual([expect.objectContaining({ status: 'completed' })]);
+
+    expect(rowanViolations).toEqual([]);
+    expect(sageViolations).toEqual([]);
+  } finally {
+    await browser?.close();
+  }
+});
