@@ -52,7 +52,7 @@ function assertUnshareWorks(): void {
     throw new Error(
       'The call journey runs Chromium in a loopback-only network namespace (`unshare --net`), and this ' +
         `machine refused it: ${(probe.error?.message ?? probe.stderr).trim() || `exit ${probe.status}`}. ` +
-        'Run the e2e stage as root (or with CAP_SYS_ADMIN, or where unprivileged user namespaces are allowed).',
+        'Run the e2e stage as root (or with CAP_SYS_ADMIN), as CI does.',
     );
   }
 }
