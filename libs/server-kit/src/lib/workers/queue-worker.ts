@@ -6,10 +6,21 @@ import type { JobEnvelope, JobPayloads, QueueName, ServiceName } from '@mate/con
 import { runWithRequestId } from '../logging/logger';
 import { createQueueConnection } from '../redis/redis';
 import { jobsFailedTotal } from '../metrics/metrics';
+import { withTimeout } from '../timeout';
 import type { HealthRegistry } from '../health/health';
 
 /** At most one "queue worker error" line per worker this often (Redis down: one per reconnect). */
 const ERROR_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * How long stop() lets the worker finish its jobs and close. BullMQ's close can wait forever: after
+ * Redis was killed and came back, a worker's fetch on its blocking connection sometimes never
+ * returns, and close waits for it (reproduced in guard-per-app.integration-spec.ts about one run in
+ * five on a busy machine). Past this bound the worker's connections are cut: a replica that is
+ * told to stop must stop, and its unfinished job is taken up again by another (stalled-job check).
+ */
+export const WORKER_CLOSE_TIMEOUT_MS = 10_000;
+const QUIT_TIMEOUT_MS = 2_000;
 
 export interface QueueWorkerSettings {
   service: ServiceName;
@@ -32,6 +43,8 @@ export interface QueueWorkerSettings {
 export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationShutdown {
   private worker: Worker<D, R> | null = null;
   private connection: Redis | null = null;
+  /** The connections BullMQ made from `connection` (its blocking one): a stuck close cuts them too. */
+  private duplicates: Redis[] = [];
 
   protected constructor(
     protected readonly settings: QueueWorkerSettings,
@@ -60,6 +73,7 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
     if (this.worker) return;
     const { service, queue } = this.settings;
     this.connection = createQueueConnection(this.settings.redisUrl);
+    this.duplicates = trackDuplicates(this.connection);
     this.worker = new Worker<D, R>(queue, (job) => runWithRequestId(this.requestIdOf(job), () => this.process(job)), {
       connection: this.connection,
       prefix: this.settings.keyPrefix,
@@ -86,12 +100,38 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
   async stop() {
     const worker = this.worker;
     const connection = this.connection;
+    const duplicates = this.duplicates;
     this.worker = null;
     this.connection = null;
+    this.duplicates = [];
     this.health?.unregisterWorker(this.settings.queue);
-    if (worker) await worker.close();
-    if (connection) await connection.quit().catch(() => connection.disconnect());
+    if (worker) {
+      const closed = worker.close().catch(() => undefined);
+      try {
+        await withTimeout(closed, WORKER_CLOSE_TIMEOUT_MS);
+      } catch {
+        this.logger.warn({ queue: this.settings.queue }, 'queue worker did not close in time: its connections are cut');
+        // ioredis' disconnect() ends a connection at once, reconnecting or not; BullMQ's own
+        // disconnect waits for a client that may never be ready.
+        for (const c of [connection, ...duplicates]) c?.disconnect();
+        await withTimeout(closed, QUIT_TIMEOUT_MS).catch(() => undefined);
+        return;
+      }
+    }
+    if (connection) await withTimeout(connection.quit(), QUIT_TIMEOUT_MS).catch(() => connection.disconnect());
   }
+}
+
+/** Records every connection made from `connection` by duplicate() (BullMQ's blocking connection is one). */
+function trackDuplicates(connection: Redis): Redis[] {
+  const made: Redis[] = [];
+  const duplicate = connection.duplicate.bind(connection);
+  connection.duplicate = ((...args: Parameters<Redis['duplicate']>) => {
+    const copy = duplicate(...args);
+    made.push(copy);
+    return copy;
+  }) as Redis['duplicate'];
+  return made;
 }
 
 /** Job data as the outbox writes it (an envelope), or as written before envelopes existed. */

@@ -86,10 +86,9 @@ describe('the session guard while Redis does not answer', () => {
   afterAll(async () => {
     // Running again (a failed test may have left it stopped), so the connections close cleanly.
     await redis?.start();
-    // Closing a service whose Redis was killed and restarted sometimes never settles (a reconnecting
-    // connection; reproduced here on a second run, cause not found yet): the close gets a bound,
-    // and Jest's forceExit (jest.config.cjs) ends the run past what it leaves open.
-    await Promise.race([bed?.close(), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
+    // A service whose Redis was killed and restarted must still close: a BullMQ worker's close
+    // sometimes waits forever there, and the kit's QueueWorker cuts it off (WORKER_CLOSE_TIMEOUT_MS).
+    await bed?.close();
     await redis?.stop();
   }, OUTAGE_TIMEOUT_MS);
 
