@@ -243,6 +243,44 @@ const DEMO_CHATS = [
 ];
 
 /**
+ * Her call history (the Calls screen's list, statistics and ring): past calls with her matches
+ * (`partner` indexes DEMO_CHATS, each call after that match was made), as call-service would have
+ * recorded them: 3 completed of 6, the others missed, rejected and failed (0 s, as call-service
+ * ends them).
+ */
+const DEMO_CALLS = [
+  { partner: 0, from: 'them', status: 'completed', ago: 5 * HOUR, seconds: 14 * 60 + 32 },
+  { partner: 0, from: 'her', status: 'missed', ago: 20 * HOUR },
+  { partner: 2, from: 'her', status: 'completed', ago: 2 * DAY, seconds: 6 * 60 + 5 },
+  { partner: 2, from: 'them', status: 'rejected', ago: 2 * DAY + 3 * HOUR },
+  { partner: 3, from: 'her', status: 'completed', ago: 4 * DAY, seconds: 38 * 60 + 10 },
+  { partner: 4, from: 'them', status: 'failed', ago: 5 * DAY },
+];
+/** How long a demo call rang before it was answered, rejected or missed (call-service: 30 s). */
+const RING_SECONDS = { completed: 8, rejected: 6, missed: 30, failed: 0 };
+
+/** Writes `calls` (DEMO_CALLS) for the matches made (`made[i].them`) into call-service's `call_record`. */
+async function recordDemoCalls(db, uuidFrom, demoId, made, now, calls) {
+  let written = 0;
+  for (const [i, plan] of calls.entries()) {
+    const partner = made[plan.partner]?.them;
+    if (!partner) continue;
+    const [caller, recipient] = plan.from === 'her' ? [demoId, partner.userId] : [partner.userId, demoId];
+    const started = new Date(now - plan.ago);
+    const rang = new Date(started.getTime() + RING_SECONDS[plan.status] * 1000);
+    const completed = plan.status === 'completed';
+    const ended = completed ? new Date(rang.getTime() + plan.seconds * 1000) : rang;
+    const { rowCount } = await db.query(
+      `INSERT INTO call_record (id, caller_id, recipient_id, status, started_at, answered_at, ended_at, duration_seconds)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`,
+      [uuidFrom('demo-call', String(i), demoId), caller, recipient, plan.status, started.toISOString(), completed ? rang.toISOString() : null, ended.toISOString(), completed ? plan.seconds : 0],
+    );
+    written += rowCount ?? 0;
+  }
+  return written;
+}
+
+/**
  * The match of her past she blocked (her Safety screen's Blocked entry): matched 9 days ago, a
  * short exchange, then blocked through the API with a reason.
  */
@@ -259,10 +297,11 @@ const DEMO_BLOCKED = {
  * have recorded: without it, unmatching answers 'You are not matched with this member', and a
  * block would name no ended match), and the match in call-service's (with the pair version
  * matching holds it under: without it the pair may not call), written straight into the tables
- * like the seeder's (no match.created: it is the past). Skipped when she has any conversation already. Answers how many.
+ * like the seeder's (no match.created: it is the past), and her call history with them
+ * (DEMO_CALLS) in call-service's `call_record`. Skipped when she has any conversation already. Answers how many.
  * Exported for the seeder's tests.
  */
-export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, demo, partners, plans = DEMO_CHATS) {
+export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, demo, partners, plans = DEMO_CHATS, calls = plans === DEMO_CHATS ? DEMO_CALLS : []) {
   const [{ conversationOf }, { insertConversations, recordPairMatches, recordCallMatches }, { uuidFrom }] = await Promise.all([
     import('../../seed/lib/conversations.mjs'),
     import('../../seed/lib/db.mjs'),
@@ -347,12 +386,20 @@ export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbU
   if (callDbUrl) {
     // call-service decides whether a pair may call from its own pair state (blocks, ended
     // matches, pair versions), so a match blocked afterwards (demoBlock) stays not callable.
-    await withClient(callDbUrl, (db) =>
-      recordCallMatches(
-        db,
-        made.map((m) => m.match),
-      ),
-    );
+    await withClient(callDbUrl, async (db) => {
+      await db.query('BEGIN');
+      try {
+        await recordCallMatches(
+          db,
+          made.map((m) => m.match),
+        );
+        await recordDemoCalls(db, uuidFrom, demo.userId, made, now, calls);
+        await db.query('COMMIT');
+      } catch (e) {
+        await db.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
   }
   return made.length;
 }
@@ -408,7 +455,7 @@ export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, ma
         let partners = seeded.filter((m) => !swiped.has(m.id) && !admirers.some((a) => a.id === m.id));
         if (wantsChats) {
           const made = await demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, demo, partners);
-          log(`the demo member has ${made} matches with conversations (2 unread, 2 read, 1 new match) in Messages`);
+          log(`the demo member has ${made} matches with conversations (2 unread, 2 read, 1 new match) in Messages${callDbUrl ? ', and past calls with them in Calls' : ''}`);
           partners = partners.slice(made);
         }
         if (wantsBlock && partners.length > 0) {

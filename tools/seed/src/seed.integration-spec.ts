@@ -1139,6 +1139,26 @@ describe('npm run seed: the swipe history', () => {
       );
       for (const p of partners.slice(0, 5)) expect(await callable(h, demo, p.id)).toBe(true);
 
+      // Her call history (DEMO_CALLS): six past calls with her matches, each after its match was
+      // made, in the shape call-service records (only completed calls were answered and last).
+      const calls = await query<{ caller_id: string; recipient_id: string; status: string; started_at: Date; answered_at: Date | null; ended_at: Date; duration_seconds: number }>(
+        h.call.url,
+        'SELECT caller_id, recipient_id, status, started_at, answered_at, ended_at, duration_seconds FROM call_record WHERE caller_id = $1 OR recipient_id = $1 ORDER BY started_at DESC',
+        [demo],
+      );
+      expect(calls.map((c) => c.status)).toEqual(['completed', 'missed', 'completed', 'rejected', 'completed', 'failed']);
+      const matchedAt = new Map(made.map((m) => [m.user_a === demo ? m.user_b : m.user_a, m.created_at.getTime()]));
+      for (const c of calls) {
+        const partner = c.caller_id === demo ? c.recipient_id : c.caller_id;
+        expect(c.started_at.getTime()).toBeGreaterThan(matchedAt.get(partner) ?? Infinity);
+        expect(c.duration_seconds > 0).toBe(c.status === 'completed');
+        expect(c.answered_at !== null).toBe(c.status === 'completed');
+        expect(c.ended_at.getTime()).toBeGreaterThanOrEqual(c.started_at.getTime());
+      }
+      // She placed some and received some.
+      expect(calls.filter((c) => c.caller_id === demo)).toHaveLength(3);
+      expect(calls.filter((c) => c.recipient_id === demo)).toHaveLength(3);
+
       // Her blocked match (demoBlock): written like the others, then blocked through the API, so
       // call-service applies user.blocked naming it as ended (matching deletes it later).
       const blockedSource = `import { demoChats } from '${demoModule}';
