@@ -15,7 +15,7 @@ import {
 } from '../testing/fake-call-devices';
 import { fakeSocketClient, type FakeSocketClient } from '../testing/fake-socket';
 import type { SocketClientFactory } from '../realtime/RealtimeContext';
-import { PEER_FAILED_MESSAGE } from './call-engine';
+import { MAX_PENDING_SIGNALS, PEER_FAILED_MESSAGE } from './call-engine';
 import { ENDED_STATE_MS, useCall, type CallContextValue } from './call-types';
 
 /*
@@ -156,17 +156,41 @@ describe('CallProvider (spec 000 §4 Live call)', () => {
       expect(h.media.devices.createPeer).not.toHaveBeenCalled();
     });
 
-    it("ends with the server's refusal ('User is busy'), every track stopped and no peer", async () => {
+    it.each([CallMessages.busy, CallMessages.notMatched, CallMessages.tooManyCalls])(
+      "rejects with the server's refusal (%s) once every track is stopped, back to idle with no peer",
+      async (refusal) => {
+        const h = await mount();
+        h.client.request.mockImplementation(async (event: string) => {
+          if (event === 'call:initiate') throw new SocketError(refusal, 'CONFLICT');
+          return { ok: true };
+        });
+        await act(() => expect(call.startCall(BEA, 'Bea')).rejects.toThrow(refusal));
+        expect(call).toMatchObject({ phase: 'idle', peerId: null, error: null, localStream: null });
+        tracksOf(h.media.localStreams[0]).forEach((track) => expect(track.stop).toHaveBeenCalled());
+        expect(h.media.devices.createPeer).not.toHaveBeenCalled();
+        // Nothing is left half-started: the next call goes through.
+        h.client.request.mockResolvedValue({ ok: true });
+        await act(() => call.startCall(BEA, 'Bea'));
+        expect(call.phase).toBe('calling');
+      },
+    );
+
+    it('resolves only once the server holds the call (call:initiate acknowledged)', async () => {
       const h = await mount();
-      h.client.request.mockImplementation(async (event: string) => {
-        if (event === 'call:initiate') throw new SocketError(CallMessages.busy, 'CONFLICT');
-        return { ok: true };
-      });
-      await act(() => call.startCall(BEA, 'Bea'));
-      await waitFor(() => expect(call.phase).toBe('ended'));
-      expect(call).toMatchObject({ error: CallMessages.busy, endedBy: 'remote', localStream: null });
-      tracksOf(h.media.localStreams[0]).forEach((track) => expect(track.stop).toHaveBeenCalled());
-      expect(h.media.devices.createPeer).not.toHaveBeenCalled();
+      let acknowledge: () => void = () => undefined;
+      h.client.request.mockImplementation((event: string) =>
+        event === 'call:initiate'
+          ? new Promise((resolve) => (acknowledge = () => resolve({ ok: true })))
+          : Promise.resolve({ ok: true }),
+      );
+      let started = false;
+      const starting = call.startCall(BEA, 'Bea').then(() => (started = true));
+      await waitFor(() => expect(call.phase).toBe('calling'));
+      await act(async () => undefined);
+      expect(started).toBe(false);
+      acknowledge();
+      await act(() => starting);
+      expect(started).toBe(true);
     });
 
     it('refuses to start without a socket connection', async () => {
@@ -232,11 +256,39 @@ describe('CallProvider (spec 000 §4 Live call)', () => {
       expect(call.phase).toBe('idle');
     });
 
-    it('ignores a second incoming call while in a call', async () => {
+    it('turns down a second incoming call while in a call (call:reject, so its caller is not left ringing)', async () => {
       const h = await mount();
       await callerInCall(h);
       h.push('call:incoming', { from: CY, callerName: 'Cy' });
       expect(call).toMatchObject({ phase: 'in-call', peerId: BEA, peerName: 'Bea' });
+      expect(h.sent('call:reject')).toEqual([{ to: CY }]);
+      // The call's own member again is a repeated event: the call is not turned down.
+      h.push('call:incoming', { from: BEA, callerName: 'Bea' });
+      expect(h.sent('call:reject')).toEqual([{ to: CY }]);
+      expect(call.phase).toBe('in-call');
+    });
+
+    it('turns down an incoming call while our own call waits for the camera', async () => {
+      const h = await mount();
+      let grant: () => void = () => undefined;
+      h.media.devices.getUserMedia.mockImplementationOnce(
+        () => new Promise((resolve) => (grant = () => resolve(asMediaStream(aMediaStream())))),
+      );
+      const starting = call.startCall(BEA, 'Bea');
+      h.push('call:incoming', { from: CY, callerName: 'Cy' });
+      expect(h.sent('call:reject')).toEqual([{ to: CY }]);
+      expect(call.phase).toBe('idle');
+      grant();
+      await act(() => starting);
+      expect(call).toMatchObject({ phase: 'calling', peerId: BEA });
+    });
+
+    it('a repeated call:incoming from the ringing caller keeps the call ringing', async () => {
+      const h = await mount();
+      h.push('call:incoming', { from: BEA, callerName: 'Bea' });
+      h.push('call:incoming', { from: BEA, callerName: 'Bea' });
+      expect(call).toMatchObject({ phase: 'incoming', peerId: BEA });
+      expect(h.sent('call:reject')).toEqual([]);
     });
 
     it('stops ringing when the caller hangs up first', async () => {
@@ -257,6 +309,25 @@ describe('CallProvider (spec 000 §4 Live call)', () => {
       await waitFor(() => expect(h.media.peers).toHaveLength(1));
       h.push('call:signal', { from: CY, signal: { candidate: 'intruder' } });
       expect(h.media.peers[0].signal.mock.calls).toEqual([[{ type: 'offer', sdp: 'v=0' }]]);
+    });
+
+    it(`keeps at most ${MAX_PENDING_SIGNALS} early signals, objects only; the rest are dropped`, async () => {
+      const h = await mount();
+      h.push('call:incoming', { from: BEA, callerName: 'Bea' });
+      h.push('call:signal', { from: BEA, signal: 'not a signal' });
+      h.push('call:signal', { from: BEA, signal: null });
+      for (let n = 0; n < MAX_PENDING_SIGNALS + 10; n++) h.push('call:signal', { from: BEA, signal: { candidate: `c${n}` } });
+      await act(() => call.answer());
+      await waitFor(() => expect(h.media.peers).toHaveLength(1));
+      const applied = h.media.peers[0].signal.mock.calls.map(([signal]) => signal);
+      expect(applied).toHaveLength(MAX_PENDING_SIGNALS);
+      expect(applied[0]).toEqual({ candidate: 'c0' });
+      expect(applied.at(-1)).toEqual({ candidate: `c${MAX_PENDING_SIGNALS - 1}` });
+      // Once the peer exists, signals go straight to it (a non-object never does).
+      h.push('call:signal', { from: BEA, signal: 42 });
+      h.push('call:signal', { from: BEA, signal: { candidate: 'late' } });
+      expect(h.media.peers[0].signal).toHaveBeenLastCalledWith({ candidate: 'late' });
+      expect(h.media.peers[0].signal).toHaveBeenCalledTimes(MAX_PENDING_SIGNALS + 1);
     });
 
     it('ignores signals and endings when there is no call, or from another member', async () => {
@@ -481,6 +552,45 @@ describe('CallProvider (spec 000 §4 Live call)', () => {
       h.api.calls.transcribe.mockResolvedValueOnce({ text: 'still here' });
       h.media.recorders[0].emitChunk();
       await waitFor(() => expect(call.subtitles.map((line) => line.text)).toEqual(['still here']));
+    });
+
+    it('do not record while muted: muting stops the recorder, unmuting starts a new one', async () => {
+      const h = await mount({ subtitles: true });
+      await callerInCall(h);
+      act(() => call.toggleMute());
+      act(() => call.toggleSubtitles());
+      expect(call).toMatchObject({ subtitlesOn: true, muted: true });
+      expect(h.media.recorders).toHaveLength(0);
+
+      act(() => call.toggleMute());
+      expect(h.media.recorders).toHaveLength(1);
+      act(() => call.toggleMute());
+      expect(h.media.recorders[0].stop).toHaveBeenCalled();
+      // A chunk the stopped recorder still hands over is not transcribed.
+      h.media.recorders[0].emitChunk();
+      expect(h.api.calls.transcribe).not.toHaveBeenCalled();
+      expect(call.subtitlesOn).toBe(true);
+
+      act(() => call.toggleMute());
+      expect(h.media.recorders).toHaveLength(2);
+      expect(h.media.recorders[1].stop).not.toHaveBeenCalled();
+    });
+
+    it('turn off when the recorder fails; the call goes on', async () => {
+      const h = await mount({ subtitles: true });
+      await callerInCall(h);
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      act(() => call.toggleSubtitles());
+      act(() => h.media.recorders[0].emitError(new Error('Microphone unplugged')));
+      expect(call).toMatchObject({ phase: 'in-call', subtitlesOn: false });
+      expect(h.media.recorders[0].stop).toHaveBeenCalled();
+      expect(warn).toHaveBeenCalledWith('Subtitles stopped recording:', 'Microphone unplugged');
+
+      // Turned on again, a new recorder runs; a late error of the old one changes nothing.
+      act(() => call.toggleSubtitles());
+      expect(h.media.recorders).toHaveLength(2);
+      act(() => h.media.recorders[0].emitError());
+      expect(call.subtitlesOn).toBe(true);
     });
 
     it('start recording once the call is answered when turned on while calling', async () => {

@@ -28,7 +28,7 @@ class FakeMediaRecorder {
   state: 'inactive' | 'recording' = 'inactive';
   ondataavailable: ((event: { data: Blob }) => void) | null = null;
   onstop: (() => void) | null = null;
-  onerror: (() => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
   constructor(
     readonly stream: MediaStream,
     readonly options?: { mimeType?: string },
@@ -53,6 +53,7 @@ class FakeMediaRecorder {
 
 describe('browserCallDevices.createRecorder (subtitle chunks)', () => {
   const stream = {} as MediaStream;
+  const noError = () => undefined;
 
   beforeEach(() => {
     supported = ['audio/webm;codecs=opus', 'audio/webm'];
@@ -67,7 +68,7 @@ describe('browserCallDevices.createRecorder (subtitle chunks)', () => {
 
   it('records each 3 s chunk with a new webm/opus recorder, so every chunk is a file of its own', async () => {
     const chunks: Blob[] = [];
-    const recording = browserCallDevices.createRecorder(stream, (chunk) => chunks.push(chunk));
+    const recording = browserCallDevices.createRecorder(stream, (chunk) => chunks.push(chunk), noError);
     expect(FakeMediaRecorder.instances).toHaveLength(1);
     const [first] = FakeMediaRecorder.instances;
     expect(first).toMatchObject({ stream, options: { mimeType: 'audio/webm;codecs=opus' }, state: 'recording' });
@@ -88,7 +89,7 @@ describe('browserCallDevices.createRecorder (subtitle chunks)', () => {
 
   it('stop() ends the loop: the recorder stops, its cut-short piece is dropped and no new one starts', async () => {
     const onChunk = vi.fn();
-    const recording = browserCallDevices.createRecorder(stream, onChunk);
+    const recording = browserCallDevices.createRecorder(stream, onChunk, noError);
     await vi.advanceTimersByTimeAsync(SUBTITLE_CHUNK_MS / 2);
     recording.stop();
     await vi.advanceTimersByTimeAsync(SUBTITLE_CHUNK_MS * 3);
@@ -97,9 +98,25 @@ describe('browserCallDevices.createRecorder (subtitle chunks)', () => {
     expect(onChunk).not.toHaveBeenCalled();
   });
 
+  it('stops and tells the call once when the browser recorder fails (the microphone went away)', async () => {
+    const onError = vi.fn();
+    const onChunk = vi.fn();
+    browserCallDevices.createRecorder(stream, onChunk, onError);
+    const [first] = FakeMediaRecorder.instances;
+    first.onerror?.(new Event('error'));
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0][0]).toBeInstanceOf(Error);
+    expect(first.state).toBe('inactive');
+    await vi.advanceTimersByTimeAsync(SUBTITLE_CHUNK_MS * 3);
+    expect(FakeMediaRecorder.instances).toHaveLength(1);
+    expect(onChunk).not.toHaveBeenCalled();
+    first.onerror?.(new Event('error'));
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
   it('falls back to plain webm where the opus hint is not supported', () => {
     supported = ['audio/webm'];
-    const recording = browserCallDevices.createRecorder(stream, () => undefined);
+    const recording = browserCallDevices.createRecorder(stream, () => undefined, noError);
     expect(FakeMediaRecorder.instances[0].options).toEqual({ mimeType: 'audio/webm' });
     recording.stop();
   });

@@ -12,7 +12,7 @@ const createPeer: PeerFactory = ({ initiator, stream, iceServers }) =>
  * A new MediaRecorder for every SUBTITLE_CHUNK_MS: one recorder's timeslices after the first have
  * no webm header and cannot be transcribed alone, so each chunk is a whole recording of its own.
  */
-const createRecorder: ChunkRecorderFactory = (stream, onChunk) => {
+const createRecorder: ChunkRecorderFactory = (stream, onChunk, onError) => {
   const mimeType = SUBTITLE_AUDIO_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
   let stopped = false;
   let recorder: MediaRecorder | null = null;
@@ -38,7 +38,12 @@ const createRecorder: ChunkRecorderFactory = (stream, onChunk) => {
       if (stopped || parts.length === 0) return;
       onChunk(new Blob(parts, { type: current.mimeType || mimeType || 'audio/webm' }));
     };
-    current.onerror = stop;
+    current.onerror = (event) => {
+      if (stopped) return;
+      stop();
+      const cause = (event as Event & { error?: unknown }).error;
+      onError(cause instanceof Error ? cause : new Error('The audio recorder failed'));
+    };
     recorder = current;
     current.start();
     timer = setTimeout(() => {

@@ -20,6 +20,12 @@ import {
 /** Shown on the call screen when the peer connection fails (simple-peer's own texts are technical). */
 export const PEER_FAILED_MESSAGE = 'The call connection failed';
 
+/**
+ * How many of the caller's signals are kept while the callee has not answered (an offer and its ICE
+ * candidates are a few dozen at most); past it they are dropped, so a flood cannot grow the tab's memory.
+ */
+export const MAX_PENDING_SIGNALS = 64;
+
 export interface CallEngineOptions {
   /** The session's realtime client: signalling goes through it (spec 000 §7). */
   socket: SocketClient;
@@ -145,9 +151,12 @@ export class CallEngine implements CallActions {
     try {
       await socket.request('call:initiate', { to: userId, callerName: this.options.selfName() });
     } catch (error) {
-      // Refused by the server ('User is busy', 'You can only call your matches', no connection).
-      if (generation === this.generation) this.finish('remote', messageOf(error));
-      return;
+      // Refused by the server ('User is busy', 'You can only call your matches', too many calls, no
+      // connection): the call never rang, so nothing is shown as ended; the chat alerts the reason.
+      // A call hung up meanwhile (Hang up, sign-out) needs no alert.
+      if (generation !== this.generation) return;
+      this.reset();
+      throw new Error(messageOf(error));
     }
     const servers = await iceServers;
     if (generation !== this.generation || this.disposed) return;
@@ -214,6 +223,8 @@ export class CallEngine implements CallActions {
     if (!localStream) return;
     localStream.getAudioTracks().forEach((track) => (track.enabled = muted));
     this.set({ ...this.state, muted: !muted });
+    // A muted member is not transcribed (and silence is not sent to the transcriber).
+    this.syncRecorder();
   };
 
   readonly toggleCamera = (): void => {
@@ -233,8 +244,14 @@ export class CallEngine implements CallActions {
   // ---- Socket events
 
   private readonly onIncoming = ({ from, callerName }: ServerEventPayload<'call:incoming'>): void => {
-    // Busy here: the server refuses a second caller, so this is another tab's or a stale ring.
-    if (this.starting || this.isActive()) return;
+    if (this.starting || this.isActive()) {
+      // The active call's member again: a repeated event, not a second call.
+      if (this.isActive() && from === this.state.peerId) return;
+      // Busy here (the server did not know yet, e.g. our camera was still being granted): the
+      // caller hears so now rather than ringing for 30 s.
+      this.sendQuietly('call:reject', from);
+      return;
+    }
     this.clearEndedTimer();
     this.generation++;
     this.set(withPhase({ ...this.freshState(), peerId: from, peerName: callerName }, 'incoming'));
@@ -256,9 +273,10 @@ export class CallEngine implements CallActions {
   };
 
   private readonly onSignal = ({ from, signal }: ServerEventPayload<'call:signal'>): void => {
-    if (!this.isActive() || from !== this.state.peerId) return;
+    // simple-peer's signals are objects; anything else would make it throw.
+    if (!this.isActive() || from !== this.state.peerId || typeof signal !== 'object' || signal === null) return;
     if (this.peer) this.peer.signal(signal);
-    else this.pendingSignals.push(signal);
+    else if (this.pendingSignals.length < MAX_PENDING_SIGNALS) this.pendingSignals.push(signal);
   };
 
   private readonly onSubtitle = ({ userId, text }: ServerEventPayload<'subtitle'>): void => {
@@ -331,11 +349,11 @@ export class CallEngine implements CallActions {
     }
   }
 
-  /** Records while subtitles are on and the call was answered; stops otherwise. */
+  /** Records while subtitles are on, the member is not muted and the call was answered; stops otherwise. */
   private syncRecorder(): void {
-    const { subtitlesOn, isInCall, localStream, peerId } = this.state;
+    const { subtitlesOn, muted, isInCall, localStream, peerId } = this.state;
     const audio = localStream?.getAudioTracks() ?? [];
-    const wanted = subtitlesOn && isInCall && audio.length > 0 && peerId !== null;
+    const wanted = subtitlesOn && !muted && isInCall && audio.length > 0 && peerId !== null;
     if (!wanted) {
       this.stopRecording();
       return;
@@ -343,13 +361,26 @@ export class CallEngine implements CallActions {
     if (this.recorder || !peerId) return;
     const generation = this.generation;
     try {
-      this.recorder = this.options.devices.createRecorder(new MediaStream(audio), (chunk) =>
-        this.transcribe(chunk, peerId, generation),
+      let recorder: { stop(): void } | null = null;
+      recorder = this.options.devices.createRecorder(
+        new MediaStream(audio),
+        (chunk) => this.transcribe(chunk, peerId, generation),
+        (error) => {
+          // Only the running recorder's failure counts (a stopped one's late error is moot).
+          if (recorder && this.recorder === recorder) this.subtitlesFailed('Subtitles stopped recording:', error);
+        },
       );
+      this.recorder = recorder;
     } catch (error) {
-      console.warn('Subtitles could not start recording:', messageOf(error));
-      this.set({ ...this.state, subtitlesOn: false });
+      this.subtitlesFailed('Subtitles could not start recording:', error);
     }
+  }
+
+  /** The recorder cannot run: subtitles turn off (the button says so) and the call goes on. */
+  private subtitlesFailed(reason: string, error: unknown): void {
+    console.warn(reason, messageOf(error));
+    this.stopRecording();
+    this.set({ ...this.state, subtitlesOn: false });
   }
 
   private stopRecording(): void {

@@ -32,12 +32,17 @@ export interface CallState {
   cameraOff: boolean;
   /** GET /api/whisper/status said available: the subtitle button shows. */
   subtitlesAvailable: boolean;
-  /** The member turned subtitles on: local audio goes to transcription in 3 s chunks. */
+  /**
+   * The member turned subtitles on: local audio goes to transcription in 3 s chunks while the call
+   * is answered and the member is not muted. Turns off by itself when the recorder fails.
+   */
   subtitlesOn: boolean;
   /** The last 3 subtitles (spec 000 §4), oldest first; `speaker` labels them You / Them. */
   subtitles: SubtitleLine[];
   /**
-   * Why the last call ended or failed, shown on the call screen (e.g. 'User is busy'); or null.
+   * Why the last call ended or failed, shown on the call screen (e.g. the peer connection failed,
+   * or the call stopped ringing before the answer reached the server); or null. A refused
+   * call:initiate is not shown here: startCall rejects with it.
    * `ended` lasts ENDED_STATE_MS, then the state returns to idle (a new call may start at once).
    */
   error: string | null;
@@ -51,11 +56,13 @@ export interface CallState {
 export interface CallActions {
   /**
    * Caller path: obtains camera and microphone, enters `calling`, emits call:initiate
-   * {to, callerName} and starts the peer as initiator. Resolves once the calling state is entered
-   * (the chat then opens /call/{userId}). Rejects with Error(CallMessages.startFailed) when media
-   * is refused (the chat shows it as an alert), or with SocketMessages.notConnected when there is
-   * no socket. A refusal by the server (call:initiate's ack `{error}`: 'User is busy', 'You can
-   * only call your matches') arrives later: phase `ended`, `error` set, tracks stopped.
+   * {to, callerName} and starts the peer as initiator. Resolves once the server holds the call
+   * (call:initiate acknowledged; the chat then opens /call/{userId}). Rejects, and the chat shows
+   * the message as an alert and stays put, with:
+   * - Error(CallMessages.startFailed) when camera or microphone is refused;
+   * - SocketMessages.notConnected when there is no socket;
+   * - the server's refusal (call:initiate's ack `{error}`: 'User is busy', 'You can only call your
+   *   matches', too many calls): tracks stopped, no peer, the state back to idle (not `ended`).
    */
   startCall(userId: string, name: string): Promise<void>;
   /**
@@ -140,10 +147,12 @@ export type PeerFactory = (options: {
 /**
  * Records the local audio as standalone 3-second webm/opus chunks (a new MediaRecorder per chunk,
  * so each chunk has its own header and decodes alone) and hands each to `onChunk`. stop() ends it.
+ * When the browser's recorder fails, recording stops and `onError` is told (once).
  */
 export type ChunkRecorderFactory = (
   stream: MediaStream,
   onChunk: (chunk: Blob) => void,
+  onError: (error: Error) => void,
 ) => { stop(): void };
 
 export interface CallDevices {

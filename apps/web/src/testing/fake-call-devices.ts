@@ -51,11 +51,16 @@ export class FakeRecorder {
   constructor(
     readonly stream: FakeMediaStream,
     private readonly onChunk: (chunk: Blob) => void,
+    private readonly onError: (error: Error) => void,
   ) {}
   /** The recorder finished a 3 s chunk. */
   emitChunk(chunk: Blob = new Blob(['opus'], { type: 'audio/webm;codecs=opus' })): Blob {
     this.onChunk(chunk);
     return chunk;
+  }
+  /** The browser's recorder failed (the microphone went away). */
+  emitError(error = new Error('The audio recorder failed')): void {
+    this.onError(error);
   }
 }
 
@@ -74,11 +79,13 @@ export function fakeCallDevices() {
       peers.push(peer);
       return peer as unknown as PeerLike;
     }),
-    createRecorder: vi.fn((stream: MediaStream, onChunk: (chunk: Blob) => void) => {
-      const recorder = new FakeRecorder(stream as unknown as FakeMediaStream, onChunk);
-      recorders.push(recorder);
-      return recorder;
-    }),
+    createRecorder: vi.fn(
+      (stream: MediaStream, onChunk: (chunk: Blob) => void, onError: (error: Error) => void) => {
+        const recorder = new FakeRecorder(stream as unknown as FakeMediaStream, onChunk, onError);
+        recorders.push(recorder);
+        return recorder;
+      },
+    ),
   } satisfies CallDevices;
   return { devices, localStreams, peers, recorders };
 }
