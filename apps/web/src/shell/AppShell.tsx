@@ -1,11 +1,12 @@
 import { Outlet } from 'react-router-dom';
 import { MatchPopupProvider } from '../realtime/MatchPopup';
+import { ActiveCallBar } from '../screens/call/ActiveCallBar';
 import { IncomingCallOverlay } from '../screens/call/IncomingCallOverlay';
 import { NavBar } from './NavBar';
 
 /**
  * The signed-in frame: navigation plus the screen, and what can open over any of them: the match
- * popup and the incoming call overlay.
+ * popup, the incoming call overlay, and the bar of a live call the member has left the screen of.
  */
 export function AppShell() {
   return (
@@ -16,6 +17,7 @@ export function AppShell() {
         </a>
         <NavBar />
         <main id="main-content" className="app-main" tabIndex={-1}>
+          <ActiveCallBar />
           <Outlet />
         </main>
       </div>

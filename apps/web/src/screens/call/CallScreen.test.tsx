@@ -1,8 +1,9 @@
-import { CALL_END_REDIRECT_MS, CallMessages, type SubtitleLine } from '@mate/contracts';
+import { CALL_END_REDIRECT_MS, type SubtitleLine } from '@mate/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../app/AppRoutes';
+import { PEER_FAILED_MESSAGE } from '../../call/call-engine';
 import type { CallState } from '../../call/call-types';
 import { signedInApi, type FakeApi } from '../../testing/fake-api';
 import { fakeCall, fakeMediaStream, type FakeCall } from '../../testing/fake-call';
@@ -154,6 +155,16 @@ describe('CallScreen (/call/{userId})', () => {
     expect(location()).toBe('/dashboard');
   });
 
+  it.each(['calling', 'connecting', 'in-call'] as const)(
+    'ends a live call (%s) when leaving with Back to Dashboard, as End does',
+    async (phase) => {
+      await openCall({ phase, peerId: SAM, peerName: 'Sam' });
+      await userEvent.click(screen.getByRole('link', { name: 'Back to Dashboard' }));
+      expect(call.actions.end).toHaveBeenCalledTimes(1);
+      expect(location()).toBe('/dashboard');
+    },
+  );
+
   it("says 'Call ended' when the other member hangs up, then goes to /dashboard after 500 ms, not before", async () => {
     await openCall({ phase: 'in-call', peerId: SAM, peerName: 'Sam', answeredAt: Date.now() - 5_000 });
     vi.useFakeTimers();
@@ -173,11 +184,11 @@ describe('CallScreen (/call/{userId})', () => {
     expect(call.actions.end).not.toHaveBeenCalled();
   });
 
-  it('shows why a call ended as an alert (a refusal by the server)', async () => {
-    await openCall({ phase: 'calling', peerId: SAM, peerName: 'Sam' });
-    call.set({ phase: 'ended', endedBy: 'remote', error: CallMessages.busy });
+  it('shows why a call ended as an alert (the peer connection failed)', async () => {
+    await openCall({ phase: 'connecting', peerId: SAM, peerName: 'Sam', answeredAt: Date.now() });
+    call.set({ phase: 'ended', endedBy: 'remote', error: PEER_FAILED_MESSAGE });
     expect(title()).toHaveTextContent('Call ended');
-    expect(screen.getByRole('alert')).toHaveTextContent('User is busy');
+    expect(screen.getByRole('alert')).toHaveTextContent(PEER_FAILED_MESSAGE);
     await waitFor(() => expect(location()).toBe('/dashboard'));
   });
 

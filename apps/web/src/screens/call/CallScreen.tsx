@@ -38,7 +38,7 @@ function titleOf(call: CallContextValue, view: CallView, name: string): string {
   return CallTexts.inCall(name);
 }
 
-/** `/call/{userId}` (spec 000 §2 Call screen, §4 Live call). Back goes to /dashboard. */
+/** `/call/{userId}` (spec 000 §2 Call screen, §4 Live call). Back goes to /dashboard, ending a live call. */
 export function CallScreen() {
   const { userId = '' } = useParams();
   const call = useCall();
@@ -52,6 +52,7 @@ export function CallScreen() {
   const timer = useCallTimer(call.answeredAt, view === 'live');
 
   const over = view === 'over';
+  const live = view === 'live';
   useEffect(() => {
     if (!over) return;
     // Ended by the other member (or no call here): say so, then leave (spec 000 §4).
@@ -64,7 +65,6 @@ export function CallScreen() {
     void navigate(DASHBOARD, { replace: true });
   };
 
-  const live = view === 'live';
   const showVideo = live && call.remoteStream !== null;
   const error = over || live ? call.error : null;
 
@@ -73,7 +73,10 @@ export function CallScreen() {
       <header className="call-screen__header">
         <Link
           to={DASHBOARD}
+          replace={live}
           className={buttonClassName({ variant: 'ghost', className: 'call-screen__back' })}
+          // Leaving a live call ends it, as End does: a call never goes on unseen from here.
+          onClick={live ? call.end : undefined}
         >
           <Icon name="arrow-left" size={18} />
           Back to Dashboard

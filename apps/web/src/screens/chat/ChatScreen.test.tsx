@@ -377,6 +377,33 @@ describe('ChatScreen (/chat/{userId})', () => {
     expect(screen.getByRole('button', { name: 'Video Call' })).toBeEnabled();
   });
 
+  it.each([CallMessages.busy, CallMessages.notMatched])(
+    "alerts the server's refusal '%s' and stays in the chat without opening the call screen",
+    async (refusal) => {
+      chat.match(SAM);
+      const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+      const call = fakeCall();
+      call.actions.startCall.mockRejectedValueOnce(new Error(refusal));
+      await openChat(SAM.id, call);
+      await userEvent.click(screen.getByRole('button', { name: 'Video Call' }));
+      await waitFor(() => expect(alert).toHaveBeenCalledWith(refusal));
+      expect(screen.getByTestId('location')).toHaveTextContent(`/chat/${SAM.id}`);
+      expect(screen.getByRole('button', { name: 'Video Call' })).toBeEnabled();
+    },
+  );
+
+  it('answers with Video Call when this member is calling us right now, then opens the call screen', async () => {
+    chat.match(SAM);
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const call = fakeCall({ phase: 'incoming', peerId: SAM.id, peerName: 'Sam' });
+    await openChat(SAM.id, call);
+    await userEvent.click(screen.getByRole('button', { name: 'Video Call', hidden: true }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/call/${SAM.id}`));
+    expect(call.actions.answer).toHaveBeenCalledTimes(1);
+    expect(call.actions.startCall).not.toHaveBeenCalled();
+    expect(alert).not.toHaveBeenCalled();
+  });
+
   it('goes back to the call with Video Call while already in a call with this member, without a second call', async () => {
     chat.match(SAM);
     const call = fakeCall({ phase: 'in-call', peerId: SAM.id, peerName: 'Sam', answeredAt: Date.now() });

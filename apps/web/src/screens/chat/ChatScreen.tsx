@@ -69,13 +69,18 @@ function Conversation({ userId }: { userId: string }) {
       void navigate(callPath);
       return;
     }
+    // They are calling us right now: pressing Video Call answers them (a call of our own would be busy).
+    const ringingFromPartner = call.phase === 'incoming' && call.peerId === userId;
     setStartingCall(true);
     try {
-      await call.startCall(userId, partner.name);
+      if (ringingFromPartner) await call.answer();
+      else await call.startCall(userId, partner.name);
       void navigate(callPath);
     } catch (error) {
-      // Spec 000 §8: a refused camera or microphone is an alert in the chat.
-      window.alert(error instanceof Error ? error.message : CallMessages.startFailed);
+      // Spec 000 §8: a refused camera or microphone, or the server's refusal ('User is busy'), is an
+      // alert in the chat. A failed answer has already rejected the call.
+      const fallback = ringingFromPartner ? CallMessages.answerFailed : CallMessages.startFailed;
+      window.alert(error instanceof Error ? error.message : fallback);
     } finally {
       setStartingCall(false);
     }
