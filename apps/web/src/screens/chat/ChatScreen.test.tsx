@@ -397,6 +397,8 @@ describe('ChatScreen (/chat/{userId})', () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const call = fakeCall({ phase: 'incoming', peerId: SAM.id, peerName: 'Sam' });
     await openChat(SAM.id, call);
+    // In a browser the ringing overlay makes the page inert at once (jsdom does not enforce
+    // `inert`): this is the press that lands as the ring arrives, before the overlay covers it.
     await userEvent.click(screen.getByRole('button', { name: 'Video Call', hidden: true }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(`/call/${SAM.id}`));
     expect(call.actions.answer).toHaveBeenCalledTimes(1);
