@@ -1,9 +1,8 @@
 import { CallTexts } from '@mate/contracts';
-import { Button, buttonClassName } from '@mate/ui';
+import { Button, buttonClassName, Icon } from '@mate/ui';
 import { Link, useMatch } from 'react-router-dom';
 import { useCall } from '../../call/call-types';
 import { memberName } from '../../lib/member-name';
-import { CallIcon } from './call-icons';
 
 /**
  * While a call is live and the member is on another screen (browser back, a link): a small bar
@@ -21,7 +20,7 @@ export function ActiveCallBar() {
   return (
     <section className="active-call-bar" aria-label="Ongoing call">
       <span className="active-call-bar__status" role="status">
-        <CallIcon name="video" size={18} />
+        <Icon name="video" size={18} />
         {status}
       </span>
       <span className="active-call-bar__actions">
@@ -31,7 +30,7 @@ export function ActiveCallBar() {
         >
           Return to call
         </Link>
-        <Button variant="danger" icon={<CallIcon name="hang-up" size={18} />} onClick={call.end}>
+        <Button variant="danger" icon={<Icon name="hang-up" size={18} />} onClick={call.end}>
           Hang up
         </Button>
       </span>

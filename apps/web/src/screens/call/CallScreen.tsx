@@ -5,7 +5,6 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useCall, type CallContextValue, type CallPhase } from '../../call/call-types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { memberName } from '../../lib/member-name';
-import { CallIcon } from './call-icons';
 import { StreamVideo } from './StreamVideo';
 import { useCallTimer } from './useCallTimer';
 import { usePeerPicture } from './usePeerPicture';
@@ -112,7 +111,7 @@ export function CallScreen() {
               </>
             ) : (
               <span className="call-stage__halo call-stage__halo--ended" aria-hidden="true">
-                <CallIcon name="hang-up" size={36} />
+                <Icon name="hang-up" size={36} />
               </span>
             )}
           </div>
@@ -128,7 +127,7 @@ export function CallScreen() {
             />
             {call.cameraOff && (
               <span className="call-stage__self-off" aria-hidden="true">
-                <CallIcon name="video-off" size={22} />
+                <Icon name="video-off" size={22} />
               </span>
             )}
           </div>
@@ -178,7 +177,7 @@ function CallControls({ call, onEnd }: { call: CallContextValue; onEnd: () => vo
         title={muteLabel}
         onClick={call.toggleMute}
       >
-        <CallIcon name={call.muted ? 'mic-off' : 'mic'} />
+        <Icon name={call.muted ? 'mic-off' : 'mic'} size={24} />
       </button>
       <button
         type="button"
@@ -187,7 +186,7 @@ function CallControls({ call, onEnd }: { call: CallContextValue; onEnd: () => vo
         title={cameraLabel}
         onClick={call.toggleCamera}
       >
-        <CallIcon name={call.cameraOff ? 'video-off' : 'video'} />
+        <Icon name={call.cameraOff ? 'video-off' : 'video'} size={24} />
       </button>
       {call.subtitlesAvailable && (
         <button
@@ -197,7 +196,7 @@ function CallControls({ call, onEnd }: { call: CallContextValue; onEnd: () => vo
           title={subtitlesLabel}
           onClick={call.toggleSubtitles}
         >
-          <CallIcon name="captions" />
+          <Icon name="captions" size={24} />
         </button>
       )}
       <button
@@ -207,7 +206,7 @@ function CallControls({ call, onEnd }: { call: CallContextValue; onEnd: () => vo
         title="End call"
         onClick={onEnd}
       >
-        <CallIcon name="hang-up" size={26} />
+        <Icon name="hang-up" size={26} />
       </button>
     </div>
   );

@@ -4,7 +4,6 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCall } from '../../call/call-types';
 import { memberName } from '../../lib/member-name';
-import { CallIcon } from './call-icons';
 import { usePeerPicture } from './usePeerPicture';
 
 /**
@@ -49,7 +48,7 @@ export function IncomingCallOverlay() {
         <>
           <Button
             variant="danger"
-            icon={<CallIcon name="hang-up" size={20} />}
+            icon={<Icon name="hang-up" size={20} />}
             onClick={call.reject}
             disabled={answering}
           >
