@@ -10,6 +10,9 @@ import {
 import {
   ENDED_STATE_MS,
   IDLE_CALL_STATE,
+  LIVE_CALL_PHASES,
+  isLiveCall,
+  withPhase,
   type CallActions,
   type CallDevices,
   type CallPhase,
@@ -37,17 +40,8 @@ export interface CallEngineOptions {
   now?: () => number;
 }
 
-const ACTIVE_PHASES: readonly CallPhase[] = ['calling', 'incoming', 'connecting', 'in-call'];
-
-function withPhase(state: CallState, phase: CallPhase): CallState {
-  return {
-    ...state,
-    phase,
-    isCalling: phase === 'calling',
-    isReceivingCall: phase === 'incoming',
-    isInCall: phase === 'connecting' || phase === 'in-call',
-  };
-}
+/** A call is ringing here or live: another may not start, and it is hung up on dispose. */
+const ACTIVE_PHASES: readonly CallPhase[] = ['incoming', ...LIVE_CALL_PHASES];
 
 function stopTracks(stream: MediaStream | null): void {
   stream?.getTracks().forEach((track) => track.stop());
@@ -82,26 +76,14 @@ export class CallEngine implements CallActions {
 
   constructor(private readonly options: CallEngineOptions) {
     this.now = options.now ?? Date.now;
-    const events = options.socket.socket;
-    events.on('call:incoming', this.onIncoming);
-    events.on('call:accepted', this.onAccepted);
-    events.on('call:rejected', this.onRejected);
-    events.on('call:ended', this.onEnded);
-    events.on('call:signal', this.onSignal);
-    events.on('subtitle', this.onSubtitle);
+    this.listen(true);
     void this.refreshSubtitlesAvailable();
   }
 
   /** The provider unmounted or the session ended: hang up (best effort) and release everything. */
   dispose(): void {
     if (this.disposed) return;
-    const events = this.options.socket.socket;
-    events.off('call:incoming', this.onIncoming);
-    events.off('call:accepted', this.onAccepted);
-    events.off('call:rejected', this.onRejected);
-    events.off('call:ended', this.onEnded);
-    events.off('call:signal', this.onSignal);
-    events.off('subtitle', this.onSubtitle);
+    this.listen(false);
     const { phase, peerId } = this.state;
     if (peerId && ACTIVE_PHASES.includes(phase)) {
       this.sendQuietly(phase === 'incoming' ? 'call:reject' : 'call:end', peerId);
@@ -109,6 +91,18 @@ export class CallEngine implements CallActions {
     this.disposed = true;
     this.release();
     this.clearEndedTimer();
+  }
+
+  /** Subscribes to (or leaves) the `call:*` and `subtitle` events of the session's socket. */
+  private listen(on: boolean): void {
+    const events = this.options.socket.socket;
+    const subscribe = on ? events.on.bind(events) : events.off.bind(events);
+    subscribe('call:incoming', this.onIncoming);
+    subscribe('call:accepted', this.onAccepted);
+    subscribe('call:rejected', this.onRejected);
+    subscribe('call:ended', this.onEnded);
+    subscribe('call:signal', this.onSignal);
+    subscribe('subtitle', this.onSubtitle);
   }
 
   // ---- Actions (CallActions)
@@ -141,12 +135,7 @@ export class CallEngine implements CallActions {
       return;
     }
     this.clearEndedTimer();
-    this.set(
-      withPhase(
-        { ...this.freshState(), peerId: userId, peerName: name, localStream },
-        'calling',
-      ),
-    );
+    this.set(withPhase({ ...this.freshState(), peerId: userId, peerName: name, localStream }, 'calling'));
 
     try {
       await socket.request('call:initiate', { to: userId, callerName: this.options.selfName() });
@@ -236,7 +225,7 @@ export class CallEngine implements CallActions {
 
   readonly toggleSubtitles = (): void => {
     const { subtitlesAvailable, subtitlesOn, phase } = this.state;
-    if (!subtitlesAvailable || !['calling', 'connecting', 'in-call'].includes(phase)) return;
+    if (!subtitlesAvailable || !isLiveCall(phase)) return;
     this.set({ ...this.state, subtitlesOn: !subtitlesOn });
     this.syncRecorder();
   };
@@ -274,7 +263,8 @@ export class CallEngine implements CallActions {
 
   private readonly onSignal = ({ from, signal }: ServerEventPayload<'call:signal'>): void => {
     // simple-peer's signals are objects; anything else would make it throw.
-    if (!this.isActive() || from !== this.state.peerId || typeof signal !== 'object' || signal === null) return;
+    if (!this.isActive() || from !== this.state.peerId || typeof signal !== 'object' || signal === null)
+      return;
     if (this.peer) this.peer.signal(signal);
     else if (this.pendingSignals.length < MAX_PENDING_SIGNALS) this.pendingSignals.push(signal);
   };
@@ -303,7 +293,12 @@ export class CallEngine implements CallActions {
     });
     peer.on('stream', (remoteStream) => {
       if (!current()) return;
-      this.set(withPhase({ ...this.state, remoteStream, answeredAt: this.state.answeredAt ?? this.now() }, 'in-call'));
+      this.set(
+        withPhase(
+          { ...this.state, remoteStream, answeredAt: this.state.answeredAt ?? this.now() },
+          'in-call',
+        ),
+      );
     });
     peer.on('error', (error) => {
       if (!current()) return;
@@ -367,7 +362,8 @@ export class CallEngine implements CallActions {
         (chunk) => this.transcribe(chunk, peerId, generation),
         (error) => {
           // Only the running recorder's failure counts (a stopped one's late error is moot).
-          if (recorder && this.recorder === recorder) this.subtitlesFailed('Subtitles stopped recording:', error);
+          if (recorder && this.recorder === recorder)
+            this.subtitlesFailed('Subtitles stopped recording:', error);
         },
       );
       this.recorder = recorder;

@@ -13,6 +13,13 @@ import { createContext, useContext } from 'react';
  */
 export type CallPhase = 'idle' | 'calling' | 'incoming' | 'connecting' | 'in-call' | 'ended';
 
+/** Our call is placed or answered and not over: End hangs it up (the call screen and the call bar show it). */
+export const LIVE_CALL_PHASES: readonly CallPhase[] = ['calling', 'connecting', 'in-call'];
+
+export function isLiveCall(phase: CallPhase): boolean {
+  return LIVE_CALL_PHASES.includes(phase);
+}
+
 export interface CallState {
   phase: CallPhase;
   /** The other member of the call (callee or caller); null when idle. */
@@ -80,6 +87,17 @@ export interface CallActions {
 }
 
 export type CallContextValue = CallState & CallActions;
+
+/** `state` in `phase`, with spec 000 §3's flags derived from it (the one place they are set). */
+export function withPhase(state: CallState, phase: CallPhase): CallState {
+  return {
+    ...state,
+    phase,
+    isCalling: phase === 'calling',
+    isReceivingCall: phase === 'incoming',
+    isInCall: phase === 'connecting' || phase === 'in-call',
+  };
+}
 
 /** How long `ended` stays before idle: the call screen shows 'Call ended' and leaves after 500 ms. */
 export const ENDED_STATE_MS = 2_000;

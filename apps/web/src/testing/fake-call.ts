@@ -5,8 +5,8 @@ import {
   CallContext,
   IDLE_CALL_STATE,
   type CallActions,
+  withPhase,
   type CallContextValue,
-  type CallPhase,
   type CallState,
 } from '../call/call-types';
 
@@ -23,16 +23,8 @@ export interface FakeCall {
   wrap(children: ReactNode): ReactElement;
 }
 
-/** Spec 000 §3's flags, derived from the phase as the provider derives them. */
-function withFlags(state: CallState): CallState {
-  const phase: CallPhase = state.phase;
-  return {
-    ...state,
-    isCalling: phase === 'calling',
-    isReceivingCall: phase === 'incoming',
-    isInCall: phase === 'connecting' || phase === 'in-call',
-  };
-}
+/** Spec 000 §3's flags, derived from the phase by the provider's own helper. */
+const withFlags = (state: CallState): CallState => withPhase(state, state.phase);
 
 /**
  * The live call as the screens see it through useCall(), standing in for the CallProvider (whose

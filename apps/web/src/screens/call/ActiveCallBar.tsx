@@ -1,7 +1,7 @@
 import { CallTexts } from '@mate/contracts';
 import { Button, buttonClassName, Icon } from '@mate/ui';
 import { Link, useMatch } from 'react-router-dom';
-import { useCall } from '../../call/call-types';
+import { isLiveCall, useCall } from '../../call/call-types';
 import { memberName } from '../../lib/member-name';
 
 /**
@@ -12,8 +12,7 @@ import { memberName } from '../../lib/member-name';
 export function ActiveCallBar() {
   const call = useCall();
   const onCallScreen = useMatch('/call/:userId')?.params.userId;
-  const live = call.phase === 'calling' || call.phase === 'connecting' || call.phase === 'in-call';
-  if (!live || !call.peerId || onCallScreen === call.peerId) return null;
+  if (!isLiveCall(call.phase) || !call.peerId || onCallScreen === call.peerId) return null;
 
   const name = memberName(call.peerName);
   const status = call.phase === 'calling' ? CallTexts.calling(name) : CallTexts.inCall(name);

@@ -1,8 +1,8 @@
 import { CALL_END_REDIRECT_MS, CallTexts } from '@mate/contracts';
 import { Alert, Avatar, Icon, buttonClassName } from '@mate/ui';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { useCall, type CallContextValue, type CallPhase } from '../../call/call-types';
+import { isLiveCall, useCall, type CallContextValue } from '../../call/call-types';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { memberName } from '../../lib/member-name';
 import { StreamVideo } from './StreamVideo';
@@ -10,9 +10,6 @@ import { useCallTimer } from './useCallTimer';
 import { usePeerPicture } from './usePeerPicture';
 
 const DASHBOARD = '/dashboard';
-
-/** The phases in which End hangs up (and the screen leaves at once, spec 000 §4). */
-const LIVE_PHASES: readonly CallPhase[] = ['calling', 'connecting', 'in-call'];
 
 /**
  * What this screen shows for /call/{userId}:
@@ -26,7 +23,7 @@ type CallView = 'live' | 'ringing' | 'over';
 function viewOf(call: CallContextValue, userId: string): CallView {
   if (call.phase === 'ended' || call.peerId !== userId) return 'over';
   if (call.phase === 'incoming') return 'ringing';
-  return LIVE_PHASES.includes(call.phase) ? 'live' : 'over';
+  return isLiveCall(call.phase) ? 'live' : 'over';
 }
 
 function titleOf(call: CallContextValue, view: CallView, name: string): string {
@@ -164,50 +161,55 @@ function Subtitles({ call }: { call: CallContextValue }) {
   );
 }
 
+/** One round control of the bar: its accessible name is also its tooltip. */
+function ControlButton({
+  label,
+  icon,
+  tone,
+  onClick,
+}: {
+  label: string;
+  icon: ReactNode;
+  tone?: 'off' | 'on' | 'end';
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={tone ? `call-control call-control--${tone}` : 'call-control'}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+    >
+      {icon}
+    </button>
+  );
+}
+
 function CallControls({ call, onEnd }: { call: CallContextValue; onEnd: () => void }) {
-  const muteLabel = call.muted ? 'Unmute' : 'Mute';
-  const cameraLabel = call.cameraOff ? 'Turn camera on' : 'Turn camera off';
-  const subtitlesLabel = call.subtitlesOn ? 'Hide subtitles' : 'Show subtitles';
   return (
     <div role="group" aria-label="Call controls" className="call-controls">
-      <button
-        type="button"
-        className={call.muted ? 'call-control call-control--off' : 'call-control'}
-        aria-label={muteLabel}
-        title={muteLabel}
+      <ControlButton
+        label={call.muted ? 'Unmute' : 'Mute'}
+        icon={<Icon name={call.muted ? 'mic-off' : 'mic'} size={24} />}
+        tone={call.muted ? 'off' : undefined}
         onClick={call.toggleMute}
-      >
-        <Icon name={call.muted ? 'mic-off' : 'mic'} size={24} />
-      </button>
-      <button
-        type="button"
-        className={call.cameraOff ? 'call-control call-control--off' : 'call-control'}
-        aria-label={cameraLabel}
-        title={cameraLabel}
+      />
+      <ControlButton
+        label={call.cameraOff ? 'Turn camera on' : 'Turn camera off'}
+        icon={<Icon name={call.cameraOff ? 'video-off' : 'video'} size={24} />}
+        tone={call.cameraOff ? 'off' : undefined}
         onClick={call.toggleCamera}
-      >
-        <Icon name={call.cameraOff ? 'video-off' : 'video'} size={24} />
-      </button>
+      />
       {call.subtitlesAvailable && (
-        <button
-          type="button"
-          className={call.subtitlesOn ? 'call-control call-control--on' : 'call-control'}
-          aria-label={subtitlesLabel}
-          title={subtitlesLabel}
+        <ControlButton
+          label={call.subtitlesOn ? 'Hide subtitles' : 'Show subtitles'}
+          icon={<Icon name="captions" size={24} />}
+          tone={call.subtitlesOn ? 'on' : undefined}
           onClick={call.toggleSubtitles}
-        >
-          <Icon name="captions" size={24} />
-        </button>
+        />
       )}
-      <button
-        type="button"
-        className="call-control call-control--end"
-        aria-label="End call"
-        title="End call"
-        onClick={onEnd}
-      >
-        <Icon name="hang-up" size={26} />
-      </button>
+      <ControlButton label="End call" icon={<Icon name="hang-up" size={26} />} tone="end" onClick={onEnd} />
     </div>
   );
 }

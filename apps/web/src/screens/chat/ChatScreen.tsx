@@ -3,7 +3,7 @@ import { Alert, Avatar, Button, Card, EmptyState, Icon, Spinner, buttonClassName
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { readStoredToken } from '../../auth/auth-storage';
-import { useCall } from '../../call/call-types';
+import { isLiveCall, useCall } from '../../call/call-types';
 import { useChatSync } from '../../chat/ChatSyncContext';
 import { useChatEntries, useHasOlder, useIsTyping, useShowOffline } from '../../chat/useChat';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -60,9 +60,7 @@ function Conversation({ userId }: { userId: string }) {
   }, [sync, userId]);
 
   const callPath = `/call/${encodeURIComponent(userId)}`;
-  const inCallWithPartner =
-    call.peerId === userId &&
-    (call.phase === 'calling' || call.phase === 'connecting' || call.phase === 'in-call');
+  const inCallWithPartner = call.peerId === userId && isLiveCall(call.phase);
   const videoCall = async () => {
     // Already on a call with them (they left the call screen): back to it, not a second call.
     if (inCallWithPartner) {
