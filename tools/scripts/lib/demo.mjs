@@ -189,6 +189,21 @@ async function withClient(url, work) {
   }
 }
 
+/** `work` in one transaction of a connection to `url`: all of it is written, or none. */
+function inTransaction(url, work) {
+  return withClient(url, async (db) => {
+    await db.query('BEGIN');
+    try {
+      const result = await work(db);
+      await db.query('COMMIT');
+      return result;
+    } catch (e) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+}
+
 /** The seeded members of a queue (they share the demo password), in queue order, with their emails. */
 async function seededOf(authDbUrl, queue) {
   const [{ EMAIL_DOMAIN }] = await Promise.all([import('../../seed/lib/population.mjs')]);
@@ -328,77 +343,49 @@ export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbU
     });
     return { match, conversation, them };
   });
-  await withClient(matchingDbUrl, async (db) => {
-    await db.query('BEGIN');
-    try {
-      for (const { match, them } of made) {
-        const theirLike = new Date(match.at.getTime() - 6 * HOUR);
-        await db.query(
-          `INSERT INTO swipe (swiper_id, target_id, liked, created_at) VALUES ($1, $2, true, $3), ($2, $1, true, $4)
-           ON CONFLICT (swiper_id, target_id) DO UPDATE SET liked = true`,
-          [them.userId, demo.userId, theirLike.toISOString(), match.at.toISOString()],
-        );
-        await db.query(
-          'INSERT INTO match (id, user_a, user_b, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (user_a, user_b) DO NOTHING',
-          [match.id, match.userA, match.userB, match.at.toISOString()],
-        );
-        // The pair version matching holds the match under (safety's rule for a match: ADR 0014).
-        const { rows } = await db.query(
-          "SELECT coalesce((SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $1), 0)::text AS v",
-          [`${match.userA}:${match.userB}`],
-        );
-        match.pairVersion = rows[0].v;
-      }
-      await db.query('COMMIT');
-    } catch (e) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      throw e;
+  await inTransaction(matchingDbUrl, async (db) => {
+    for (const { match, them } of made) {
+      const theirLike = new Date(match.at.getTime() - 6 * HOUR);
+      await db.query(
+        `INSERT INTO swipe (swiper_id, target_id, liked, created_at) VALUES ($1, $2, true, $3), ($2, $1, true, $4)
+         ON CONFLICT (swiper_id, target_id) DO UPDATE SET liked = true`,
+        [them.userId, demo.userId, theirLike.toISOString(), match.at.toISOString()],
+      );
+      await db.query(
+        'INSERT INTO match (id, user_a, user_b, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (user_a, user_b) DO NOTHING',
+        [match.id, match.userA, match.userB, match.at.toISOString()],
+      );
+      // The pair version matching holds the match under (safety's rule for a match: ADR 0014).
+      const { rows } = await db.query(
+        "SELECT coalesce((SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $1), 0)::text AS v",
+        [`${match.userA}:${match.userB}`],
+      );
+      match.pairVersion = rows[0].v;
     }
   });
-  await withClient(chatDbUrl, async (db) => {
-    await db.query('BEGIN');
-    try {
-      await insertConversations(
-        db,
-        made.map((m) => m.conversation),
-      );
-      await db.query('COMMIT');
-    } catch (e) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    }
+  await inTransaction(chatDbUrl, async (db) => {
+    await insertConversations(
+      db,
+      made.map((m) => m.conversation),
+    );
   });
   if (safetyDbUrl) {
-    await withClient(safetyDbUrl, async (db) => {
-      await db.query('BEGIN');
-      try {
-        await recordPairMatches(
-          db,
-          made.map((m) => m.match),
-        );
-        await db.query('COMMIT');
-      } catch (e) {
-        await db.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
+    await inTransaction(safetyDbUrl, async (db) => {
+      await recordPairMatches(
+        db,
+        made.map((m) => m.match),
+      );
     });
   }
   if (callDbUrl) {
     // call-service decides whether a pair may call from its own pair state (blocks, ended
     // matches, pair versions), so a match blocked afterwards (demoBlock) stays not callable.
-    await withClient(callDbUrl, async (db) => {
-      await db.query('BEGIN');
-      try {
-        await recordCallMatches(
-          db,
-          made.map((m) => m.match),
-        );
-        await recordDemoCalls(db, uuidFrom, demo.userId, made, now, calls);
-        await db.query('COMMIT');
-      } catch (e) {
-        await db.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      }
+    await inTransaction(callDbUrl, async (db) => {
+      await recordCallMatches(
+        db,
+        made.map((m) => m.match),
+      );
+      await recordDemoCalls(db, uuidFrom, demo.userId, made, now, calls);
     });
   }
   return made.length;
