@@ -11,3 +11,5 @@ export * from './lib/jobs';
 export * from './lib/sockets';
 export * from './lib/ports';
 export * from './lib/services';
+export * from './lib/notifications';
+export * from './lib/gdpr';

@@ -113,3 +113,30 @@ export const AuthMessages = {
   sessionExpired: 'Your session has expired. Please sign in again.',
   adminRequired: 'Admin access required',
 } as const;
+
+/** The account's part of a data export (issue 12; auth-service). */
+export interface AccountExportPart {
+  id: string;
+  email: string;
+  name: string | null;
+  age: number | null;
+  role: Role;
+  isVerified: boolean;
+  createdAt: string;
+  /** Every live or past session the service still keeps. */
+  sessions: { id: string; deviceInfo: string; ipAddress: string | null; createdAt: string; lastActivity: string; revokedAt: string | null }[];
+  /** Email changes requested (addresses and times). */
+  emailChanges: { newEmail: string; requestedAt: string; completedAt: string | null }[];
+}
+
+/** `POST /api/gdpr/delete-account`. */
+export interface DeleteAccountRequest {
+  confirmEmail: string;
+}
+
+export const GdprMessages = {
+  confirmEmailMismatch: 'The email does not match your account email',
+  accountDeleted: 'Your account has been deleted',
+  exportUnavailable: 'Your data export is not available right now. Please try again in a few minutes.',
+  tooManyExports: 'Too many export requests. Please try again later.',
+} as const;

@@ -150,3 +150,8 @@ export function formatCallTimer(seconds: number): string {
 export function formatSuccessRate(fraction: number): string {
   return `${((Number.isFinite(fraction) ? fraction : 0) * 100).toFixed(1)}%`;
 }
+
+/** Calls' part of a data export (issue 12; call-service). */
+export interface CallsExportPart {
+  calls: { id: string; withUserId: string; direction: 'outgoing' | 'incoming'; status: string; startedAt: string; answeredAt: string | null; endedAt: string | null; durationSeconds: number | null }[];
+}

@@ -175,3 +175,13 @@ export interface PairMessageSnapshot {
 }
 /** Most messages one pair snapshot may ask for. */
 export const PAIR_SNAPSHOT_MAX_LIMIT = 50;
+
+/** Chat's part of a data export (issue 12; chat-service): every message sent and received. */
+export interface ChatExportPart {
+  conversations: {
+    withUserId: string;
+    createdAt: string;
+    closed: boolean;
+    messages: { id: string; seq: number; direction: 'sent' | 'received'; content: string; createdAt: string; readAt: string | null }[];
+  }[];
+}

@@ -193,6 +193,16 @@ export interface ReportCreatedPayload {
   createdAt: string;
 }
 
+/**
+ * A member deleted their account (auth-service, issue 12; docs/adr/0016-member-data.md). Every
+ * service erases what it holds of the member, idempotently, and anonymises what another member
+ * keeps; events about the member that arrive later are dropped by the kit's consumer.
+ */
+export interface UserDeletedPayload {
+  userId: string;
+  deletedAt: string;
+}
+
 export interface EventPayloads {
   'user.registered': UserRegisteredPayload;
   'user.verified': UserVerifiedPayload;
@@ -209,6 +219,7 @@ export interface EventPayloads {
   'user.unblocked': UserUnblockedPayload;
   'match.ended': MatchEndedPayload;
   'report.created': ReportCreatedPayload;
+  'user.deleted': UserDeletedPayload;
 }
 export type EventName = keyof EventPayloads;
 
@@ -276,7 +287,7 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'profile.updated': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.safety, SERVICES.call],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.safety, SERVICES.call, SERVICES.notification],
     later: [SERVICES.admin],
     aggregate: { type: 'profile', idField: 'userId' },
     description:
@@ -317,8 +328,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'like.created': {
     version: 1,
     producer: SERVICES.matching,
-    consumers: [],
-    later: [SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.notification],
+    later: [SERVICES.admin],
     // A fact: every like matters once, whatever its order.
     aggregate: null,
     description: 'A member liked another (matched when it completed a mutual like); feeds push and analytics.',
@@ -326,16 +337,16 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'match.created': {
     version: 1,
     producer: SERVICES.matching,
-    consumers: [SERVICES.chat, SERVICES.safety, SERVICES.call],
-    later: [SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.chat, SERVICES.safety, SERVICES.call, SERVICES.notification],
+    later: [SERVICES.admin],
     aggregate: null,
     description: 'Two members liked each other; chat opens their conversation, safety-service knows the match an unmatch ends, notifications tell both.',
   },
   'message.sent': {
     version: 1,
     producer: SERVICES.chat,
-    consumers: [],
-    later: [SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.notification],
+    later: [SERVICES.admin],
     // A fact: every message matters once; its order is its conversation's `seq`.
     aggregate: null,
     description: 'A chat message was stored (no content); feeds push notifications and analytics.',
@@ -343,8 +354,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.blocked': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call],
-    later: [SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call, SERVICES.notification],
+    later: [SERVICES.admin],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member blocked another (the pair state, whole): matching ends their match and never suggests them, chat closes and hides the conversation, profile-service answers each one 404 for the other.',
@@ -352,8 +363,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.unblocked': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call],
-    later: [SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call, SERVICES.notification],
+    later: [SERVICES.admin],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member lifted a block (the pair state, whole): when neither blocks the other any more they may be suggested again; the match and the conversation stay ended.',
@@ -361,8 +372,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'match.ended': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.call],
-    later: [SERVICES.notification, SERVICES.admin],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification],
+    later: [SERVICES.admin],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member unmatched (the pair state, whole): matching ends the match (they are not suggested again), chat closes and hides the conversation.',
@@ -370,11 +381,21 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'report.created': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [],
+    consumers: [SERVICES.notification],
     later: [SERVICES.admin],
     // A fact: every report matters once.
     aggregate: null,
-    description: 'A member reported another; feeds the moderators\' queue and analytics (admin issue).',
+    description: 'A member reported another; feeds the moderators\' queue and analytics (admin issue), and tells the reporter their report was received (a safety alert push).',
+  },
+  'user.deleted': {
+    version: 1,
+    producer: SERVICES.auth,
+    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.safety, SERVICES.notification],
+    later: [SERVICES.admin],
+    // A fact: it happens once per member; the kit drops events about an erased member after it.
+    aggregate: null,
+    description:
+      'A member deleted their account: every service erases the member (photo files included) and anonymises what another member keeps (ADR 0016).',
   },
 };
 

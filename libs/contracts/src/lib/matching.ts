@@ -113,3 +113,12 @@ export function coarseDistanceLabel(km: number | null | undefined): string | nul
   const rounded = Math.max(step, Math.ceil(km / step) * step);
   return `about ${rounded.toLocaleString('en-US')} km`;
 }
+
+/** Matching's part of a data export (issue 12; matching-service). */
+export interface MatchingExportPart {
+  likesGiven: { userId: string; createdAt: string }[];
+  passes: { userId: string; createdAt: string }[];
+  matches: { matchId: string; userId: string; createdAt: string; endedAt: string | null }[];
+  /** How many members liked this one (who they are is theirs to tell). */
+  likesReceivedCount: number;
+}

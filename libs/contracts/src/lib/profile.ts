@@ -297,3 +297,13 @@ export function educationValueOf(
   const found = EDUCATION_OPTIONS.find((o) => educationKey(o.label) === key || o.value === key);
   return found ? found.value : 'other';
 }
+
+/** The profile's part of a data export (issue 12; profile-service). */
+export interface ProfileExportPart {
+  /** The whole profile as the member's own `GET /api/profile/me` shows it, or null when none. */
+  profile: Record<string, unknown> | null;
+  /** Every photo, with a link the member can download it from (valid while the account exists). */
+  photos: { id: string; order: number; isPrimary: boolean; status: string; uploadedAt: string; downloadUrl: string }[];
+  /** Match preferences and filter preferences (spec 001 §3), or null when never set. */
+  preferences: Record<string, unknown> | null;
+}

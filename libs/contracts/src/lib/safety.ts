@@ -241,3 +241,10 @@ export const SafetyTexts = {
   reportSubmitted: 'Report Submitted',
   reportSubmittedBody: 'Thank you for helping keep our community safe',
 } as const;
+
+/** Safety's part of a data export (issue 12; safety-service): blocks and reports the member made. */
+export interface SafetyExportPart {
+  blocks: { userId: string; createdAt: string }[];
+  reports: { id: string; reportedUserId: string; reason: string; details: string | null; status: string; createdAt: string }[];
+  unmatches: { userId: string; endedAt: string }[];
+}
