@@ -40,3 +40,5 @@ export * from './lib/bootstrap/internal-trust';
 export * from './lib/bootstrap/json-body';
 export * from './lib/bootstrap/client-errors';
 export * from './lib/service-client/service-client';
+export * from './lib/gdpr';
+export * from './lib/errors/member-id.pipe';

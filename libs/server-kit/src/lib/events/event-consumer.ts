@@ -14,6 +14,7 @@ import { LOGGER } from '../logging/logger';
 import { HealthRegistry } from '../health/health';
 import { eventLagSeconds } from '../metrics/metrics';
 import { QueueWorker } from '../workers/queue-worker';
+import { lockMemberForErasure, lockMembersAgainstErasure, memberIdsOf } from '../gdpr/member-erasure';
 
 export type EventHandler<N extends EventName> = (
   payload: EventPayloads[N],
@@ -38,8 +39,9 @@ export interface EventConsumerOptions {
 /**
  * handled: the handler ran. duplicate: this event id was handled before. stale: a newer version
  * of its aggregate had been applied, so the handler did not run (recorded in processed_event).
+ * erased: it names a member this service has erased (user.deleted), so the handler did not run.
  */
-export type EventOutcome = 'handled' | 'duplicate' | 'stale';
+export type EventOutcome = 'handled' | 'duplicate' | 'stale' | 'erased';
 
 /** Thrown at start-up when the catalogue routes an event here that no handler takes. */
 export class MissingEventHandlerError extends Error {}
@@ -89,6 +91,11 @@ export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> impl
         [envelope.id, envelope.name],
       );
       if (inserted.length === 0) return 'duplicate';
+      // Before the version check, which would write the aggregate's id into applied_version.
+      if (await this.namesErasedMember(manager, envelope)) {
+        await manager.query(`UPDATE processed_event SET outcome = 'erased' WHERE event_id = $1`, [envelope.id]);
+        return 'erased';
+      }
       if (!(await this.isNewest(manager, envelope))) {
         await manager.query(`UPDATE processed_event SET outcome = 'stale' WHERE event_id = $1`, [envelope.id]);
         return 'stale';
@@ -96,6 +103,20 @@ export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> impl
       await handler(envelope.payload, manager, envelope);
       return 'handled';
     });
+  }
+
+  /**
+   * An erasure (`user.deleted`) takes its member's lock exclusively, any other event the locks of
+   * the members it names shared: the event then either commits before the erasure, which erases
+   * what it wrote, or finds the member erased and is dropped (docs/adr/0016-member-data.md).
+   */
+  private async namesErasedMember(manager: EntityManager, envelope: EventEnvelope): Promise<boolean> {
+    if (envelope.name === 'user.deleted') {
+      const { userId } = envelope.payload as EventPayloads['user.deleted'];
+      if (typeof userId === 'string') await lockMemberForErasure(manager, userId);
+      return false;
+    }
+    return lockMembersAgainstErasure(manager, memberIdsOf(envelope.payload));
   }
 
   /**

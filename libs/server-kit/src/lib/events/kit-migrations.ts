@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { MemberErasure1796000000000 } from '../gdpr/member-erasure';
 
 /*
  * The kit's tables, defined by their migrations alone (the kit reads and writes them with plain
@@ -10,7 +11,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - processed_event: a row per event a consumer has handled, with its outcome ('handled', or
  *   'stale' when a newer version of its aggregate had been applied);
  * - aggregate_version: the producer's last version of each aggregate, bumped under its row lock;
- * - applied_version: the highest version of each aggregate the consumer has applied.
+ * - applied_version: the highest version of each aggregate the consumer has applied;
+ * - erased_member: members erased here, by a hash of their id (../gdpr/member-erasure.ts).
  */
 
 /** The shared migration every service with an outbox or an event consumer includes. */
@@ -73,4 +75,4 @@ export class EventBackbone1763800000000 implements MigrationInterface {
 }
 
 /** Every migration of the kit's tables, in order: a service lists these before its own. */
-export const KIT_MIGRATIONS = [CreateOutbox1763700000000, EventBackbone1763800000000];
+export const KIT_MIGRATIONS = [CreateOutbox1763700000000, EventBackbone1763800000000, MemberErasure1796000000000];

@@ -20,6 +20,14 @@ import { currentRequestId, LOGGER } from '../logging/logger';
 import { withTimeout } from '../timeout';
 import { createRelayConnection } from './relay-connection';
 
+
+/**
+ * Events whose outbox row is deleted once relayed instead of kept for replay: `user.deleted`
+ * names a member who must be left in no table (docs/adr/0016-member-data.md). Its queues hold it
+ * until every consumer has handled it.
+ */
+const PURGED_AFTER_RELAY: ReadonlySet<string> = new Set<EventName>(['user.deleted']);
+
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 
 export interface OutboxOptions {
@@ -235,10 +243,15 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
       await this.release(rows, e);
       throw e;
     }
-    await this.dataSource.query(
-      'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1::uuid[])',
-      [rows.map((r) => r.id)],
-    );
+    const purged = rows.filter((r) => r.kind === 'event' && PURGED_AFTER_RELAY.has(r.name));
+    const kept = rows.filter((r) => !purged.includes(r));
+    if (kept.length) {
+      await this.dataSource.query(
+        'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1::uuid[])',
+        [kept.map((r) => r.id)],
+      );
+    }
+    if (purged.length) await this.dataSource.query('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [purged.map((r) => r.id)]);
     return rows.length;
   }
 

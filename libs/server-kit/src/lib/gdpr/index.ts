@@ -1,0 +1,2 @@
+export * from './member-erasure';
+export * from './member-export';
