@@ -11,6 +11,8 @@ export * from './lib/matching';
 export * from './lib/chat';
 export * from './lib/safety';
 export * from './lib/calls';
+export * from './lib/notifications';
+export * from './lib/gdpr';
 export * from './lib/client';
 export * from './lib/socket';
 export * from './lib/chat-sync';

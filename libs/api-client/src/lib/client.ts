@@ -1,8 +1,10 @@
 import { createAuthApi, type AuthApi } from './auth';
 import { createCallsApi, type CallsApi } from './calls';
 import { createChatApi, type ChatApi } from './chat';
+import { createGdprApi, type GdprApi } from './gdpr';
 import { HttpClient, type ApiClientConfig } from './http';
 import { createMatchingApi, type MatchingApi } from './matching';
+import { createNotificationsApi, type NotificationsApi } from './notifications';
 import { createPhotosApi, type PhotosApi } from './photos';
 import { createPreferencesApi, type PreferencesApi } from './preferences';
 import { createProfileApi, type ProfileApi } from './profile';
@@ -22,6 +24,8 @@ export interface MateApi {
   chat: ChatApi;
   safety: SafetyApi;
   calls: CallsApi;
+  notifications: NotificationsApi;
+  gdpr: GdprApi;
 }
 
 export function createApiClient(config: ApiClientConfig = {}): MateApi {
@@ -37,5 +41,7 @@ export function createApiClient(config: ApiClientConfig = {}): MateApi {
     chat: createChatApi(http),
     safety: createSafetyApi(http),
     calls: createCallsApi(http),
+    notifications: createNotificationsApi(http),
+    gdpr: createGdprApi(http),
   };
 }
