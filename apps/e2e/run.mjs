@@ -4,7 +4,7 @@
 // the API journeys (Jest) and the browser journeys (Playwright in Debian's Chromium), and tears
 // everything down again.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import Redis from 'ioredis';
@@ -20,8 +20,10 @@ import {
   nx,
   run,
   startPlatform,
+  withDatabase,
 } from '../../tools/scripts/lib/platform.mjs';
 import { startTranscriberStandIn } from './src/support/transcriber-stand-in.mjs';
+import { startPlatformControl } from './src/support/platform-control.mjs';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -39,6 +41,7 @@ const ports = {
 };
 const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_e2e_${id}_${db}`]));
 const keyPrefix = `e2e-${id}`;
+const photoDir = path.join(ROOT, 'dist/e2e', `uploads-${id}`);
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
 /**
  * `node apps/e2e/run.mjs <playwright test args>` (a journey's file name, say) runs only those browser
@@ -77,6 +80,7 @@ if (!onlyApi) {
 await ensureDatabases(DATABASE_URL, Object.values(dbNames));
 let platform = null;
 let transcriber = null;
+let control = null;
 let failed = 0;
 try {
   // call-service transcribes subtitle audio through an outside backend; the journeys get a
@@ -101,10 +105,21 @@ try {
       IP_RATE_LIMIT_MULTIPLIER: '100',
       OUTBOX_POLL_MS: '100',
       TRANSCRIBE_URL: transcriber.url,
+      // This run's own photo folder: the member-data check looks for files no photo row owns.
+      PHOTO_DIR: photoDir,
     },
   });
+  control = await startPlatformControl(platform);
   const env = {
     ...process.env,
+    E2E_PLATFORM_CONTROL_URL: control.url,
+    E2E_PLATFORM_CONTROL_SECRET: control.secret,
+    // Where the member-data verify command looks (`npm run gdpr -- verify`): this run's databases,
+    // Redis prefix and photo folder.
+    E2E_DATABASES: JSON.stringify(Object.fromEntries(Object.entries(dbNames).map(([db, name]) => [db, withDatabase(DATABASE_URL, name)]))),
+    E2E_REDIS_URL: REDIS_URL,
+    E2E_KEY_PREFIX: keyPrefix,
+    E2E_PHOTO_DIR: photoDir,
     E2E_GATEWAY_URL: gatewayUrl,
     E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
     E2E_WEB_URL: `http://localhost:${ports.web}`,
@@ -126,8 +141,10 @@ try {
   process.stderr.write(`e2e: ${e.stack ?? e}\n`);
   failed++;
 } finally {
+  await control?.close();
   await platform?.stop();
   await transcriber?.close();
+  rmSync(photoDir, { recursive: true, force: true });
   await dropDatabases(DATABASE_URL, Object.values(dbNames)).catch(() => undefined);
   const redis = new Redis(REDIS_URL);
   let cursor = '0';

@@ -199,7 +199,7 @@ export function startProcess(name, command, args, env, { logDir, echo = false } 
 export async function stopAll(children) {
   await Promise.all(
     children
-      .filter((c) => c && c.exitCode === null)
+      .filter((c) => c && c.exitCode === null && c.signalCode === null)
       .map(
         (c) =>
           new Promise((resolve) => {
@@ -252,6 +252,8 @@ export async function startPlatform(options) {
     // (`<NAME>_SERVICE_URL`): services that call another (safety-service asks chat-service for the
     // messages a report keeps) default to the registry port, which the e2e runner moves.
     const serviceUrls = Object.fromEntries(SERVICES.map((s) => [s.urlVariable, `http://127.0.0.1:${ports.services[s.name]}`]));
+    /** How each service was started, so one can be stopped and started again (the e2e fault tests). */
+    const launches = new Map();
     for (const svc of SERVICES) {
       const env = {
         ...common,
@@ -263,8 +265,9 @@ export async function startPlatform(options) {
       if (svc.db) {
         run(process.execPath, [`dist/apps/${svc.name}/main.js`, 'migrate'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
       }
-      const child = startProcess(svc.name, process.execPath, [`dist/apps/${svc.name}/main.js`], env, { logDir, echo });
-      children.push(child);
+      const launch = () => startProcess(svc.name, process.execPath, [`dist/apps/${svc.name}/main.js`], env, { logDir, echo });
+      launches.set(svc.name, launch);
+      children.push(launch());
     }
     for (const svc of SERVICES) {
       const child = children.find((c) => c.processName === svc.name);
@@ -281,7 +284,26 @@ export async function startPlatform(options) {
       children.push(web);
       await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { child: web });
     }
-    return { children, stop: () => stopAll(children) };
+    const running = (name) => children.find((c) => c.processName === name && c.exitCode === null && c.signalCode === null);
+    return {
+      children,
+      stop: () => stopAll(children),
+      /** Stops one service (SIGTERM, its own pid) and resolves once it has exited. */
+      async stopService(name) {
+        const child = running(name);
+        if (!child) throw new Error(`${name} is not running`);
+        await stopAll([child]);
+      },
+      /** Starts a stopped service again with its first environment; resolves once it is ready. */
+      async startService(name) {
+        const launch = launches.get(name);
+        if (!launch) throw new Error(`${name} is not a service of the platform`);
+        if (running(name)) throw new Error(`${name} is running`);
+        const child = launch();
+        children.push(child);
+        await waitForHttp(`http://127.0.0.1:${ports.services[name]}/health/ready`, { child });
+      },
+    };
   } catch (e) {
     await stopAll(children);
     throw e;
