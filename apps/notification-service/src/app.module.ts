@@ -1,11 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { ServiceModule } from '@mate/server-kit';
+import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { NotificationEnv } from './notification.env';
 import { EmailDelivery } from './emails/email-delivery.entity';
 import { EmailsModule } from './emails/emails.module';
 import { NotificationEventHandlers } from './emails/notification-event.handlers';
+import { NotificationMemberData } from './member-data/notification-member-data';
 import { CreateEmailDelivery1795284000000 } from './migrations/1795284000000-CreateEmailDelivery';
+import { CreatePush1796100000000 } from './migrations/1796100000000-CreatePush';
+import { PushModule } from './push/push.module';
 
 @Module({})
 export class AppModule {
@@ -16,8 +19,8 @@ export class AppModule {
       envClass: NotificationEnv,
       env,
       entities: [EmailDelivery],
-      migrations: [CreateEmailDelivery1795284000000],
-      features: [EmailsModule],
+      migrations: [CreateEmailDelivery1795284000000, CreatePush1796100000000],
+      features: [EmailsModule, PushModule, MemberDataModule.forExporter(NotificationMemberData, { imports: [PushModule] })],
       handlers: NotificationEventHandlers,
     });
   }

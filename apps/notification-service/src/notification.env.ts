@@ -1,6 +1,12 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
 import { DatabaseEnv, Secret } from '@mate/server-kit';
+
+const blankToUndefined = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/** A base64url text (VAPID keys are base64url without padding). */
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Settings of notification-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
 export class NotificationEnv extends DatabaseEnv {
@@ -20,4 +26,69 @@ export class NotificationEnv extends DatabaseEnv {
   @Min(1)
   @Max(50)
   EMAIL_CONCURRENCY = 4;
+
+  /**
+   * The VAPID application server key pair (base64url, as `web-push generate-vapid-keys` prints
+   * it). Both or neither: without them the push routes answer 503 and nothing is pushed (email
+   * keeps working). `npm start` makes a pair on first start; production reads a Secret.
+   */
+  @Transform(blankToUndefined)
+  @ValidateIf((env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined)
+  @IsString({ message: 'VAPID_PUBLIC_KEY is required when VAPID_PRIVATE_KEY is set' })
+  @Matches(BASE64URL, { message: 'VAPID_PUBLIC_KEY must be base64url' })
+  VAPID_PUBLIC_KEY?: string;
+
+  @Secret()
+  @Transform(blankToUndefined)
+  @ValidateIf((env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined)
+  @IsString({ message: 'VAPID_PRIVATE_KEY is required when VAPID_PUBLIC_KEY is set' })
+  @Matches(BASE64URL, { message: 'VAPID_PRIVATE_KEY must be base64url' })
+  VAPID_PRIVATE_KEY?: string;
+
+  /** Who push services may contact about our pushes (RFC 8292 `sub`). */
+  @Matches(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, { message: 'VAPID_SUBJECT must be a mailto: address or an https URL' })
+  VAPID_SUBJECT = 'mailto:admin@mate.local';
+
+  /**
+   * `on` only in tests: push endpoints on loopback (127.0.0.0/8, ::1, localhost) are accepted, so
+   * a test's stand-in push service can receive. Private and other non-public addresses stay refused.
+   */
+  @IsIn(['on', 'off'])
+  PUSH_ALLOW_LOOPBACK_ENDPOINTS: 'on' | 'off' = 'off';
+
+  /** Messages of one conversation within this window become one push ("3 new messages"). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(0)
+  @Max(300_000)
+  PUSH_COLLAPSE_MS = 5_000;
+
+  /** Attempts per push to one device (a 404/410 removes the subscription at once instead). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  PUSH_ATTEMPTS = 5;
+
+  /** First retry delay; it doubles each attempt. */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(10)
+  @Max(600_000)
+  PUSH_BACKOFF_MS = 2_000;
+
+  /** Pushes one replica sends at the same time. */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  PUSH_CONCURRENCY = 8;
+
+  /** How long a push service may take to answer. */
+  @Transform(({ value }) => Number(value))
+  @IsOptional()
+  @IsInt()
+  @Min(1_000)
+  @Max(60_000)
+  PUSH_TIMEOUT_MS = 10_000;
 }

@@ -3,7 +3,7 @@ import { documentationGaps, OPENAPI_PATH } from '@mate/server-kit';
 import { startServiceTestBed, type ServiceTestBed } from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
 
-/** notification-service has no public HTTP API yet: its document must still match what it serves. */
+/** notification-service's document matches what it serves: the push routes (issue 12). */
 describe('notification-service OpenAPI document', () => {
   let svc: ServiceTestBed;
 
@@ -16,7 +16,12 @@ describe('notification-service OpenAPI document', () => {
   it('documents every route the service serves (health is left out on purpose)', async () => {
     const res = await svc.call<OpenAPIObject>('GET', OPENAPI_PATH);
     expect(res.status).toBe(200);
-    expect(res.body.paths).toEqual({});
+    expect(Object.keys(res.body.paths).sort()).toEqual([
+      '/api/notifications/preferences',
+      '/api/notifications/subscribe',
+      '/api/notifications/unsubscribe',
+      '/api/notifications/vapid-public-key',
+    ]);
     expect(documentationGaps(svc.app, res.body)).toEqual([]);
   });
 });

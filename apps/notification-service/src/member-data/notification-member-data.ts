@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import type { Logger } from 'pino';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { NotificationsExportPart } from '@mate/contracts';
+import { eraseMemberTraces, LOGGER, type MemberExporter } from '@mate/server-kit';
+import { PushRepository } from '../push/push.repository';
+
+/**
+ * The member's notification data (issue 12, docs/adr/0016-member-data.md): their preferences and
+ * devices in an export (a device as its push service's origin and dates, never its keys), and
+ * everything of theirs erased on `user.deleted`.
+ *
+ * Emails: `email_delivery` knows an address, not a member (the email job carries no member id),
+ * so the export lists none and the erasure cannot find them by id; see the README.
+ */
+@Injectable()
+export class NotificationMemberData implements MemberExporter<NotificationsExportPart> {
+  constructor(
+    private readonly repository: PushRepository,
+    private readonly dataSource: DataSource,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async exportMember(userId: string): Promise<NotificationsExportPart> {
+    const id = userId.toLowerCase();
+    const [preferences, subscriptions] = await Promise.all([
+      this.repository.preferencesOf(id, this.dataSource),
+      this.repository.subscriptionsOf(id, this.dataSource),
+    ]);
+    return {
+      preferences,
+      subscriptions: subscriptions.map((s) => ({
+        endpointOrigin: originOf(s.endpoint),
+        createdAt: s.createdAt.toISOString(),
+        lastUsedAt: s.lastUsedAt ? s.lastUsedAt.toISOString() : null,
+      })),
+      emails: [],
+    };
+  }
+
+  /** `user.deleted`: every row of the member, then the kit's traces (idempotent). */
+  async erase(manager: EntityManager, userId: unknown): Promise<void> {
+    if (typeof userId !== 'string' || !isUUID(userId)) {
+      this.logger.error('user.deleted with an unreadable member id skipped');
+      return;
+    }
+    const id = userId.toLowerCase();
+    await this.repository.eraseMember(manager, id);
+    await eraseMemberTraces(manager, id);
+  }
+}
+
+function originOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).origin;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { BaseServiceEnv, PresenceReader, REDIS, SERVICE_ENV } from '@mate/server-kit';
+import type Redis from 'ioredis';
+import { NotificationMemberData } from '../member-data/notification-member-data';
+import { NotificationEnv } from '../notification.env';
+import { PushBursts } from './push-bursts';
+import { PushEventHandlers } from './push-event.handlers';
+import { PushNotifier } from './push-notifier';
+import { PushQueue } from './push-queue';
+import { PushSender } from './push-sender';
+import { PUSH_TLS_OPTIONS, PushSettings } from './push-settings';
+import { PushController } from './push.controller';
+import { PushRepository } from './push.repository';
+import { PushService } from './push.service';
+import { PushWorker } from './push.worker';
+
+/** Web push: the member's routes, the decisions on events, collapse, and the push queue's worker. */
+@Module({
+  controllers: [PushController],
+  providers: [
+    { provide: PushSettings, inject: [NotificationEnv], useFactory: (env: NotificationEnv) => new PushSettings(env) },
+    { provide: PUSH_TLS_OPTIONS, useValue: {} },
+    {
+      provide: PresenceReader,
+      inject: [REDIS, SERVICE_ENV],
+      useFactory: (redis: Redis, env: BaseServiceEnv) => new PresenceReader(redis, env.KEY_PREFIX),
+    },
+    PushRepository,
+    PushService,
+    PushQueue,
+    PushBursts,
+    PushNotifier,
+    PushSender,
+    PushWorker,
+    PushEventHandlers,
+    NotificationMemberData,
+  ],
+  exports: [PushEventHandlers, PushRepository, PushSettings, NotificationMemberData],
+})
+export class PushModule {}
