@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { ServiceModule } from '@mate/server-kit';
+import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { ChatEnv } from './chat.env';
 import { CHAT_ENTITIES } from './chat/chat.entities';
 import { ChatEventHandlers } from './chat/chat-event.handlers';
@@ -8,6 +8,8 @@ import { ChatModule } from './chat/chat.module';
 import { CreateChat1795600000000 } from './migrations/1795600000000-CreateChat';
 import { ChatSafety1795700000000 } from './migrations/1795700000000-ChatSafety';
 import { ChatPairVersion1795800000000 } from './migrations/1795800000000-ChatPairVersion';
+import { ChatMemberErasure1796100000000 } from './migrations/1796100000000-ChatMemberErasure';
+import { ChatMemberExporter } from './member-data/chat-member-exporter';
 
 @Module({})
 export class AppModule {
@@ -18,8 +20,8 @@ export class AppModule {
       envClass: ChatEnv,
       env,
       entities: CHAT_ENTITIES,
-      migrations: [CreateChat1795600000000, ChatSafety1795700000000, ChatPairVersion1795800000000],
-      features: [ChatModule],
+      migrations: [CreateChat1795600000000, ChatSafety1795700000000, ChatPairVersion1795800000000, ChatMemberErasure1796100000000],
+      features: [ChatModule, MemberDataModule.forExporter(ChatMemberExporter)],
       handlers: ChatEventHandlers,
     });
   }

@@ -14,6 +14,7 @@ import {
 import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { orderedPair } from './chat-db';
 import { ConversationsService } from './conversations.service';
+import { ChatMemberErasure } from '../member-data/chat-member-erasure';
 import { ENDED_MATCH_SQL, OPEN_MATCH_SQL, PAIR_LOCK_SQL, PAIR_STATE_SQL, SETTLE_PAIR_SQL } from './chat.sql';
 
 type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
@@ -29,6 +30,7 @@ export class ChatEventHandlers implements EventHandlerSet {
   constructor(
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly conversations: ConversationsService,
+    private readonly erasure: ChatMemberErasure,
   ) {}
 
   handlers(): EventHandlers {
@@ -38,6 +40,7 @@ export class ChatEventHandlers implements EventHandlerSet {
       'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
       'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
       'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),
     };
   }
 

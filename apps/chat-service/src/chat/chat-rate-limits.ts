@@ -38,6 +38,13 @@ export class ChatRateLimiter {
     await this.limits.consume('typingPer10Seconds', userId, TOO_MANY_TYPING_EVENTS);
   }
 
+  /** The member's counters (their account was deleted: no key keeps their id). */
+  async forget(userId: string): Promise<void> {
+    for (const rule of ['messagesPer10Seconds', 'typingPer10Seconds', 'syncsPer10Seconds'] as const) {
+      await this.limits.reset(rule, userId);
+    }
+  }
+
   /** sync_messages that name something: counted before the database is asked. */
   async sync(userId: string): Promise<void> {
     await this.limits.consume('syncsPer10Seconds', userId, TOO_MANY_SYNCS);

@@ -7,6 +7,7 @@ import { ChatSocketEvents } from './chat-socket-events';
 import { ConversationsService } from './conversations.service';
 import { MessagesService } from './messages.service';
 import { PairSnapshotController } from './pair-snapshot.controller';
+import { ChatMemberErasure } from '../member-data/chat-member-erasure';
 
 /** Chat: conversations opened by matches, messages, read state, typing, and their live pushes. */
 @Module({
@@ -18,9 +19,10 @@ import { PairSnapshotController } from './pair-snapshot.controller';
     ChatNotifier,
     ChatRateLimiter,
     ChatSocketEvents,
+    ChatMemberErasure,
   ],
   // The event handlers (the kit's EventsModule imports this module) tell the typing relay of
-  // pairs that opened or closed.
-  exports: [ConversationsService],
+  // pairs that opened or closed, and erase a deleted member.
+  exports: [ConversationsService, ChatMemberErasure],
 })
 export class ChatModule {}

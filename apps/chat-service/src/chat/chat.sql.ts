@@ -20,7 +20,8 @@ export interface MessageRow extends StoredMessage {
  * row first (FOR UPDATE in a WITH query: READ COMMITTED waits for a concurrent send's commit and
  * then answers the row's newest version), so every send to one conversation, from either side,
  * runs one after the other and takes the next seq from the locked row. Inserts the message with
- * seq = last_seq + 1 unless the conversation is closed or the sender already used the client id;
+ * seq = last_seq + 1 unless the conversation is closed (or anonymised: the other member deleted
+ * their account) or the sender already used the client id;
  * then moves the conversation's last message (the UPDATE re-reads the row it holds locked), adds
  * one to the recipient's unread counter and writes the message.sent outbox row, its
  * conversationId, seq, first and sentAt filled in here. `created_at` is taken after the lock
@@ -36,7 +37,7 @@ export interface MessageRow extends StoredMessage {
 export const SEND_SQL = `
 WITH conv AS (
   SELECT c.id, c.member_a, c.member_b, c.last_seq, c.a_read_seq, c.b_read_seq, c.closed_at, c.last_message_at,
-         c.history_from_seq
+         c.history_from_seq, c.anonymised_at
   FROM conversation c WHERE c.member_a = $2::uuid AND c.member_b = $3::uuid
   FOR UPDATE OF c
 ), existing AS (
@@ -49,7 +50,7 @@ WITH conv AS (
 ), inserted AS (
   INSERT INTO message (id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at)
   SELECT $1::uuid, conv.id, conv.last_seq + 1, $4::uuid, $5::uuid, $6::text, $7::text, at.now FROM conv, at
-  WHERE conv.closed_at IS NULL AND NOT EXISTS (SELECT 1 FROM existing)
+  WHERE conv.closed_at IS NULL AND conv.anonymised_at IS NULL AND NOT EXISTS (SELECT 1 FROM existing)
   ON CONFLICT (sender_id, client_id) DO NOTHING
   RETURNING id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
 ), moved AS (
@@ -69,7 +70,7 @@ WITH conv AS (
       '{payload,sentAt}', to_jsonb(to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
   FROM inserted i, conv
 )
-SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL, 'history_from_seq', c.history_from_seq,
+SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL OR c.anonymised_at IS NOT NULL, 'history_from_seq', c.history_from_seq,
                                  'recipient_read_seq', CASE WHEN c.member_a = $5::uuid THEN c.a_read_seq ELSE c.b_read_seq END)
           FROM conv c) AS conversation,
        (SELECT name FROM chat_member WHERE user_id = $4::uuid) AS sender_name,
@@ -249,8 +250,8 @@ SELECT coalesce(u.last_seq, old.last_seq) AS last_seq,
        CASE WHEN u.last_seq IS NULL THEN old.last_seq ELSE old.previous END AS previous
 FROM old LEFT JOIN updated u ON true`;
 
-/** Whether a pair has an open conversation (typing). $1 member_a, $2 member_b. */
-export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL) AS open`;
+/** Whether a pair has an open conversation both members are in (typing). $1 member_a, $2 member_b. */
+export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL AND anonymised_at IS NULL) AS open`;
 
 /*
  * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,

@@ -182,6 +182,18 @@ export interface ChatExportPart {
     withUserId: string;
     createdAt: string;
     closed: boolean;
-    messages: { id: string; seq: number; direction: 'sent' | 'received'; content: string; createdAt: string; readAt: string | null }[];
+    /**
+     * Oldest first. Chat keeps how far each member has read (a position), not when: `isRead` says
+     * whether the recipient has read the message, `readAt` is null.
+     */
+    messages: {
+      id: string;
+      seq: number;
+      direction: 'sent' | 'received';
+      content: string;
+      createdAt: string;
+      readAt: string | null;
+      isRead: boolean;
+    }[];
   }[];
 }
