@@ -123,9 +123,17 @@ export interface AccountExportPart {
   role: Role;
   isVerified: boolean;
   createdAt: string;
+  /** When the address was proven (the verification link, or a confirmed email change). */
+  emailVerifiedAt?: string | null;
+  /** A moderator's suspension of the account, with the reason they gave. */
+  suspendedAt?: string | null;
+  suspensionReason?: string | null;
   /** Every live or past session the service still keeps. */
   sessions: { id: string; deviceInfo: string; ipAddress: string | null; createdAt: string; lastActivity: string; revokedAt: string | null }[];
-  /** Email changes requested (addresses and times). */
+  /**
+   * Email changes requested (addresses and times). `completedAt`: when the change was confirmed;
+   * null while it is pending or once it was called off, replaced or left to expire.
+   */
   emailChanges: { newEmail: string; requestedAt: string; completedAt: string | null }[];
 }
 
