@@ -1,9 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { ServiceModule } from '@mate/server-kit';
+import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { AuthEnv } from './auth.env';
 import { AccountsModule } from './accounts/accounts.module';
 import { RepublishModule } from './republish/republish.module';
+import { GdprModule } from './gdpr/gdpr.module';
+import { AccountExporter } from './gdpr/account-exporter';
 import { User } from './accounts/user.entity';
 import { Session } from './sessions/session.entity';
 import { AuthToken } from './tokens/auth-token.entity';
@@ -19,7 +21,8 @@ export class AppModule {
       env,
       entities: [User, Session, AuthToken],
       migrations: AUTH_MIGRATIONS,
-      features: [AccountsModule, RepublishModule],
+      // The account part is also served on the internal export route, like every other part.
+      features: [AccountsModule, RepublishModule, GdprModule, MemberDataModule.forExporter(AccountExporter)],
     });
   }
 }

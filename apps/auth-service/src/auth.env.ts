@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, IsUrl, Min } from 'class-validator';
-import { DatabaseEnv } from '@mate/server-kit';
+import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
+import { DatabaseEnv, IsServiceUrl } from '@mate/server-kit';
 
 /** Settings of auth-service on top of the shared ones. */
 export class AuthEnv extends DatabaseEnv {
@@ -25,6 +25,30 @@ export class AuthEnv extends DatabaseEnv {
   @IsInt()
   @Min(1)
   IP_RATE_LIMIT_MULTIPLIER = 1;
+
+  /*
+   * The services whose parts a data export gathers (`POST /api/gdpr/export`); each defaults to
+   * http://127.0.0.1:<registry port>.
+   */
+  @IsServiceUrl()
+  PROFILE_SERVICE_URL?: string;
+  @IsServiceUrl()
+  MATCHING_SERVICE_URL?: string;
+  @IsServiceUrl()
+  CHAT_SERVICE_URL?: string;
+  @IsServiceUrl()
+  CALL_SERVICE_URL?: string;
+  @IsServiceUrl()
+  SAFETY_SERVICE_URL?: string;
+  @IsServiceUrl()
+  NOTIFICATION_SERVICE_URL?: string;
+
+  /** How long each service may take to answer its part of a data export; the slowest one sets the wait. */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  GDPR_EXPORT_PART_TIMEOUT_MS = 10_000;
 }
 
 export function adminEmails(env: AuthEnv): Set<string> {

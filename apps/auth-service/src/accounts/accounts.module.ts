@@ -43,6 +43,6 @@ import { User } from './user.entity';
       useFactory: (redis: Redis, env: AuthEnv, clock: Clock) => new KnownAddresses(redis, env.KEY_PREFIX, clock),
     },
   ],
-  exports: [AccountsService],
+  exports: [AccountsService, SessionsService, AUTH_RATE_LIMITER, KnownAddresses],
 })
 export class AccountsModule {}

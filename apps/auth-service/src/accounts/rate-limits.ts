@@ -28,6 +28,8 @@ export const AUTH_RATE_LIMITS = {
   resendUser: { points: 5, durationSeconds: 60 * 60 },
   emailChangeUser: { points: 5, durationSeconds: 60 * 60 },
   tokenIp: { points: 30, durationSeconds: 15 * 60 },
+  /** Data exports one member may ask for: each one reads every service's tables (issue 12). */
+  exportUser: { points: 5, durationSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
 export type AuthRateLimit = keyof typeof AUTH_RATE_LIMITS;

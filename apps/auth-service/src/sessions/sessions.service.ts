@@ -3,8 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { JwtService } from '@nestjs/jwt';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
-import { AuthMessages, type AuthPrincipal, type JwtClaims, type Role, type SessionDto } from '@mate/contracts';
-import { badRequest, notFound, SessionStore } from '@mate/server-kit';
+import { AuthMessages, ErrorCode, type AuthPrincipal, type JwtClaims, type Role, type SessionDto } from '@mate/contracts';
+import { badRequest, notFound, SessionStore, unauthorized } from '@mate/server-kit';
+import { User } from '../accounts/user.entity';
 import { TokensService } from '../tokens/tokens.service';
 import { Session } from './session.entity';
 
@@ -12,6 +13,10 @@ export interface DeviceContext {
   userAgent?: string;
   deviceInfo: string;
   ipAddress: string | null;
+}
+
+function isForeignKeyViolation(e: unknown): boolean {
+  return (e as { driverError?: { code?: string } })?.driverError?.code === '23503' || (e as { code?: string })?.code === '23503';
 }
 
 /** Sign-ins: the session row, its live Redis entry, and the bearer token that names both. */
@@ -28,8 +33,20 @@ export class SessionsService {
   /** `verified`: the account's email is verified; until it is, the guards refuse most routes. */
   async start(userId: string, role: Role, verified: boolean, device: DeviceContext): Promise<string> {
     const id = randomUUID();
-    await this.sessions.insert({ id, userId, deviceInfo: device.deviceInfo, ipAddress: device.ipAddress });
+    try {
+      await this.sessions.insert({ id, userId, deviceInfo: device.deviceInfo, ipAddress: device.ipAddress });
+    } catch (e) {
+      // The account was deleted since the password was checked.
+      if (isForeignKeyViolation(e)) throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
+      throw e;
+    }
     await this.store.create(id, userId, role, verified);
+    // An account deleted between the row and the Redis entry: the deletion ended the sessions it
+    // saw before this one was live, so this one ends here (AccountDeletionService).
+    if (!(await this.sessions.manager.exists(User, { where: { id: userId } }))) {
+      await this.store.revoke(id, userId);
+      throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
+    }
     const claims: JwtClaims = { sub: userId, sid: id, role };
     return this.jwt.signAsync(claims);
   }

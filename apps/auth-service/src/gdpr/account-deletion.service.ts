@@ -1,0 +1,92 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type Redis from 'ioredis';
+import type { Logger } from 'pino';
+import { AuthMessages, GdprMessages } from '@mate/contracts';
+import { badRequest, CLOCK, eraseMemberTraces, LOGGER, OutboxService, REDIS, SessionStore, unauthorized, type Clock } from '@mate/server-kit';
+import { AuthEnv } from '../auth.env';
+import { AUTH_RATE_LIMITS } from '../accounts/rate-limits';
+import { User } from '../accounts/user.entity';
+import { Session } from '../sessions/session.entity';
+import { AuthToken } from '../tokens/auth-token.entity';
+
+/** The rate-limit rules counted per member id (`…User`); `loginAccount`, `forgotEmail` and `loginAccountAddress` count per email. */
+const RULES_BY_MEMBER = (Object.keys(AUTH_RATE_LIMITS) as (keyof typeof AUTH_RATE_LIMITS)[]).filter((r) => r.endsWith('User'));
+
+/**
+ * `POST /api/gdpr/delete-account` (issue 12, ADR 0016): the account and everything auth-service
+ * keeps of the member go in one transaction that also puts `user.deleted` in the outbox, so every
+ * other service hears of it exactly when the account is gone (a service that is down erases when
+ * it returns: the event waits in its queue). Then the member's sessions end, which closes their
+ * sockets on every gateway, and their Redis keys go.
+ */
+@Injectable()
+export class AccountDeletionService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly sessionStore: SessionStore,
+    private readonly env: AuthEnv,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async deleteAccount(userId: string, confirmEmail: string): Promise<void> {
+    const emails = await this.dataSource.transaction(async (m) => {
+      // Locked: a second deletion, an email change or a sign-in's session row waits for this one.
+      const user = await m.findOne(User, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+      if (!user) throw unauthorized(AuthMessages.authRequired);
+      if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw badRequest(GdprMessages.confirmEmailMismatch);
+      // First: it deletes the outbox rows that name the member (user.registered carries the email).
+      await eraseMemberTraces(m, user.id);
+      const requested = await m.find(AuthToken, { where: { userId: user.id, kind: 'email_change' }, select: { id: true, newEmail: true } });
+      const addresses = [...new Set([user.email, ...requested.flatMap((t) => (t.newEmail ? [t.newEmail] : []))].map((e) => e.toLowerCase()))];
+      // Emails queued to the member's addresses (links, names) name them without naming the id.
+      await m.query(`DELETE FROM outbox WHERE kind = 'job' AND lower(body::text) LIKE ANY ($1::text[])`, [addresses.map(likePattern)]);
+      await m.delete(AuthToken, { userId: user.id });
+      await m.delete(Session, { userId: user.id });
+      await m.delete(User, { id: user.id });
+      await this.outbox.publish(m, 'user.deleted', { userId: user.id, deletedAt: this.clock.now().toISOString() });
+      return addresses;
+    });
+    await this.sessionStore.revokeAllForUser(userId);
+    await this.forgetInRedis(userId, emails);
+    this.logger.info({ userId }, 'account deleted');
+  }
+
+  /** The member's rate-limit counters and known addresses: keys naming their id or email. */
+  private async forgetInRedis(userId: string, emails: string[]): Promise<void> {
+    const prefix = this.env.KEY_PREFIX;
+    const id = userId.toLowerCase();
+    const keys = [
+      `${prefix}:auth:known-addresses:${userId}`,
+      // Emptied by revokeAllForUser; gone for good even if a stale member was left in it.
+      `${prefix}:user-sessions:${userId}`,
+      ...RULES_BY_MEMBER.map((rule) => `${prefix}:rl:${rule}:${id}`),
+      ...emails.flatMap((email) => [`${prefix}:rl:loginAccount:${email}`, `${prefix}:rl:forgotEmail:${email}`]),
+    ];
+    for (const email of emails) keys.push(...(await this.scan(`${escapeGlob(`${prefix}:rl:loginAccountAddress:${email}|`)}*`)));
+    if (keys.length) await this.redis.del(...keys);
+  }
+
+  private async scan(match: string): Promise<string[]> {
+    const found: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
+      found.push(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    return found;
+  }
+}
+
+/** `%<text>%` with LIKE's own characters taken literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]]/g, (c) => `\\${c}`);
+}

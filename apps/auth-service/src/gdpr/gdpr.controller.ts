@@ -1,0 +1,42 @@
+import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { GdprMessages, type AuthPrincipal, type GdprExportResponse } from '@mate/contracts';
+import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto } from '@mate/server-kit';
+import { AccountDeletionService } from './account-deletion.service';
+import { DeleteAccountDto } from './dto/delete-account.dto';
+import { GdprExportResponseDto } from './dto/gdpr-responses.dto';
+import { EmptyBodyPipe } from './empty-body.pipe';
+import { MemberDataExportService } from './member-data-export.service';
+
+/**
+ * Privacy and data (spec 001 §2): a member's own data, to take away or to erase. Open to an
+ * unverified account too: what it holds is theirs to see and to delete as much as a verified one's.
+ */
+@ApiTags('gdpr')
+@AllowUnverified()
+@Controller('api/gdpr')
+export class GdprController {
+  constructor(
+    private readonly exports: MemberDataExportService,
+    private readonly deletion: AccountDeletionService,
+  ) {}
+
+  @Post('export')
+  @HttpCode(200)
+  // The document is the member's whole data: no cache on the way may keep a copy.
+  @Header('Cache-Control', 'no-store')
+  @ApiOkResponse({ type: GdprExportResponseDto })
+  @ApiErrors(400, 401, 429, 503)
+  async export(@CurrentUser() principal: AuthPrincipal, @Body(EmptyBodyPipe) _body: undefined): Promise<GdprExportResponse> {
+    return { data: await this.exports.exportFor(principal.userId) };
+  }
+
+  @Post('delete-account')
+  @HttpCode(200)
+  @ApiOkResponse({ type: MessageResponseDto })
+  @ApiErrors(400, 401)
+  async deleteAccount(@CurrentUser() principal: AuthPrincipal, @Body() dto: DeleteAccountDto) {
+    await this.deletion.deleteAccount(principal.userId, dto.confirmEmail);
+    return { message: GdprMessages.accountDeleted };
+  }
+}
