@@ -8,6 +8,7 @@ import { resolveApiBase } from './app/api-base';
 import { readStoredToken } from './auth/auth-storage';
 import { browserCallDevices } from './call/browser-devices';
 import { UNAUTHORIZED_EVENT } from './auth/AuthContext';
+import { createBrowserPush } from './push/browser-push';
 import type { SocketClientFactory } from './realtime/RealtimeContext';
 
 const baseUrl = resolveApiBase(import.meta.env.VITE_API_URL, window.location);
@@ -27,6 +28,6 @@ if (!root) throw new Error('The page has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <App api={api} realtime={realtime} calls={browserCallDevices} />
+    <App api={api} realtime={realtime} calls={browserCallDevices} push={createBrowserPush()} />
   </StrictMode>,
 );

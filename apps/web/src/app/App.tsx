@@ -8,6 +8,9 @@ import { CallProvider } from '../call/CallProvider';
 import type { CallDevices } from '../call/call-types';
 import { noCallDevices } from '../call/no-call-devices';
 import { ChatSyncProvider } from '../chat/ChatSyncContext';
+import { noPush } from '../push/no-push';
+import type { PushBrowser } from '../push/push-browser';
+import { PushProvider } from '../push/PushContext';
 import { RealtimeProvider, type SocketClientFactory } from '../realtime/RealtimeContext';
 import { AppRoutes } from './AppRoutes';
 
@@ -27,20 +30,24 @@ interface ProvidersProps {
   realtime?: SocketClientFactory;
   /** Camera, microphone, peer connection and recorder for calls; without them calls fail to start. */
   calls?: CallDevices;
+  /** Service worker, PushManager and Notification; without them notifications read as unsupported. */
+  push?: PushBrowser;
   children: ReactNode;
 }
 
 /** Everything a screen needs around it; tests use it with a MemoryRouter and a fake client. */
-export function AppProviders({ api, queryClient, realtime, calls = noCallDevices, children }: ProvidersProps) {
+export function AppProviders({ api, queryClient, realtime, calls = noCallDevices, push = noPush, children }: ProvidersProps) {
   return (
     <ApiProvider client={api}>
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
-          <RealtimeProvider createClient={realtime}>
-            <ChatSyncProvider>
-              <CallProvider devices={calls}>{children}</CallProvider>
-            </ChatSyncProvider>
-          </RealtimeProvider>
+          <PushProvider browser={push}>
+            <RealtimeProvider createClient={realtime}>
+              <ChatSyncProvider>
+                <CallProvider devices={calls}>{children}</CallProvider>
+              </ChatSyncProvider>
+            </RealtimeProvider>
+          </PushProvider>
         </AuthProvider>
       </QueryClientProvider>
     </ApiProvider>
@@ -51,14 +58,16 @@ export function App({
   api,
   realtime,
   calls,
+  push,
 }: {
   api: MateApi;
   realtime?: SocketClientFactory;
   calls?: CallDevices;
+  push?: PushBrowser;
 }) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <AppProviders api={api} queryClient={queryClient} realtime={realtime} calls={calls}>
+    <AppProviders api={api} queryClient={queryClient} realtime={realtime} calls={calls} push={push}>
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>

@@ -1,6 +1,7 @@
 import { WEB_ROUTES } from '@mate/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { PushNavigation } from '../push/PushContext';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
@@ -14,8 +15,10 @@ import { FiltersScreen } from '../screens/filters/FiltersScreen';
 import { ForgotPasswordScreen } from '../screens/forgot-password/ForgotPasswordScreen';
 import { MessagesScreen } from '../screens/messages/MessagesScreen';
 import { NotAvailableScreen, type NotAvailableScreenProps } from '../screens/not-available/NotAvailableScreen';
+import { NotificationSettingsScreen } from '../screens/notifications/NotificationSettingsScreen';
 import { OnboardingScreen } from '../screens/onboarding/OnboardingScreen';
 import { PreferencesScreen } from '../screens/preferences/PreferencesScreen';
+import { PrivacyScreen } from '../screens/privacy/PrivacyScreen';
 import { ProfileScreen } from '../screens/profile/ProfileScreen';
 import { ResetPasswordScreen } from '../screens/reset-password/ResetPasswordScreen';
 import { SafetyScreen } from '../screens/safety/SafetyScreen';
@@ -54,18 +57,10 @@ const GUARDED: ScreenRoute[] = [
   { path: '/preferences', errorTitle: 'Preferences Error', element: <PreferencesScreen /> },
   { path: '/profile', errorTitle: 'Profile Error', element: <ProfileScreen /> },
   { path: '/safety', errorTitle: 'Safety Error', element: <SafetyScreen /> },
-  {
-    path: '/settings/notifications',
-    errorTitle: 'Notifications Error',
-    element: later({ title: 'Notification Settings', icon: 'bell', description: 'Push notifications and what they tell you.' }),
-  },
+  { path: '/settings/notifications', errorTitle: 'Notifications Error', element: <NotificationSettingsScreen /> },
   { path: '/settings/filters', errorTitle: 'Filters Error', element: <FiltersScreen /> },
   { path: '/settings/sessions', errorTitle: 'Sessions Error', element: <SessionsScreen /> },
-  {
-    path: '/settings/privacy',
-    errorTitle: 'Privacy Error',
-    element: later({ title: 'Privacy & Data', icon: 'lock', description: 'Download your data or delete your account.' }),
-  },
+  { path: '/settings/privacy', errorTitle: 'Privacy Error', element: <PrivacyScreen /> },
   { path: '/settings/account', errorTitle: 'Account Error', element: <AccountScreen /> },
 ];
 
@@ -123,21 +118,24 @@ const signIn = (
 /** The route table of spec 000 §2 and 001 §2. */
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route path="/" element={signIn} />
-      {/* The spec sends people to /login (Back to Login, account deletion): the same screen. */}
-      <Route path="/login" element={signIn} />
-      {PUBLIC.map(bounded)}
+    <>
+      <PushNavigation />
+      <Routes>
+        <Route path="/" element={signIn} />
+        {/* The spec sends people to /login (Back to Login, account deletion): the same screen. */}
+        <Route path="/login" element={signIn} />
+        {PUBLIC.map(bounded)}
 
-      <Route element={<RequireSignedIn />}>
-        <Route element={<AppShell />}>{UNGUARDED.map(bounded)}</Route>
-        <Route element={<RequireActiveProfile />}>
-          <Route element={<AppShell />}>
-            {GUARDED.map(bounded)}
-            <Route path="*" element={<Navigate to="/dashboard" replace />} />
+        <Route element={<RequireSignedIn />}>
+          <Route element={<AppShell />}>{UNGUARDED.map(bounded)}</Route>
+          <Route element={<RequireActiveProfile />}>
+            <Route element={<AppShell />}>
+              {GUARDED.map(bounded)}
+              <Route path="*" element={<Navigate to="/dashboard" replace />} />
+            </Route>
           </Route>
         </Route>
-      </Route>
-    </Routes>
+      </Routes>
+    </>
   );
 }

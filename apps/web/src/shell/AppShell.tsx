@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router-dom';
+import { NotificationPrompt } from '../push/NotificationPrompt';
 import { MatchPopupProvider } from '../realtime/MatchPopup';
 import { ActiveCallBar } from '../screens/call/ActiveCallBar';
 import { IncomingCallOverlay } from '../screens/call/IncomingCallOverlay';
@@ -6,7 +7,7 @@ import { NavBar } from './NavBar';
 
 /**
  * The signed-in frame: navigation plus the screen, and what can open over any of them: the match
- * popup, the incoming call overlay, and the bar of a live call the member has left the screen of.
+ * popup, the incoming call overlay, the notification prompt, and the bar of a live call the member has left the screen of.
  */
 export function AppShell() {
   return (
@@ -22,6 +23,7 @@ export function AppShell() {
         </main>
       </div>
       <IncomingCallOverlay />
+      <NotificationPrompt />
     </MatchPopupProvider>
   );
 }

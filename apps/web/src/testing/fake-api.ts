@@ -87,6 +87,17 @@ export function createFakeApi(): FakeApi {
       whisperStatus: vi.fn(() => Promise.resolve({ available: false })),
       transcribe: unstubbed('calls.transcribe'),
     },
+    notifications: {
+      getVapidPublicKey: unstubbed('notifications.getVapidPublicKey'),
+      subscribe: unstubbed('notifications.subscribe'),
+      unsubscribe: unstubbed('notifications.unsubscribe'),
+      getPreferences: unstubbed('notifications.getPreferences'),
+      updatePreferences: unstubbed('notifications.updatePreferences'),
+    },
+    gdpr: {
+      exportData: unstubbed('gdpr.exportData'),
+      deleteAccount: unstubbed('gdpr.deleteAccount'),
+    },
   } as FakeApi;
 }
 

@@ -4,6 +4,7 @@ import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { MateApi } from '@mate/api-client';
 import { AppProviders, createQueryClient } from '../app/App';
 import { AppRoutes } from '../app/AppRoutes';
+import type { PushBrowser } from '../push/push-browser';
 import type { SocketClientFactory } from '../realtime/RealtimeContext';
 import type { FakeApi } from './fake-api';
 
@@ -20,16 +21,18 @@ export interface RenderOptions {
   children?: ReactNode;
   /** The realtime channel's client factory, for screens that listen to it. */
   realtime?: SocketClientFactory;
+  /** The browser's push side (a FakePush); none: notifications read as unsupported. */
+  push?: PushBrowser;
 }
 
 export function renderWithApp(
   api: FakeApi,
-  { route = '/', history = [], children, realtime }: RenderOptions = {},
+  { route = '/', history = [], children, realtime, push }: RenderOptions = {},
 ) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   return render(
-    <AppProviders api={api as unknown as MateApi} queryClient={queryClient} realtime={realtime}>
+    <AppProviders api={api as unknown as MateApi} queryClient={queryClient} realtime={realtime} push={push}>
       <MemoryRouter initialEntries={[...history, route]} initialIndex={history.length}>
         {children ?? <AppRoutes />}
         <LocationProbe />
