@@ -1,0 +1,135 @@
+import type { MateApi } from '@mate/api-client';
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders, createQueryClient } from '../app/App';
+import { createFakeApi, signedInApi, type FakeApi } from '../testing/fake-api';
+import { aPushSubscription, createFakePush, type FakePushOptions } from '../testing/fake-push';
+import { renderWithApp } from '../testing/render';
+import { NOTIFICATION_PROMPT_DELAY_MS, NotificationPrompt, PROMPT_DISMISSED_KEY } from './NotificationPrompt';
+
+const prompt = () => screen.queryByRole('region', { name: 'Enable Notifications' });
+
+/** Fake timers move the 3 s; promises (the push state lookup) still settle between the steps. */
+async function advance(ms: number) {
+  await act(() => vi.advanceTimersByTimeAsync(ms));
+}
+
+describe('NotificationPrompt', () => {
+  let api: FakeApi;
+
+  /** The prompt alone, in the app's providers (signed out: nothing else runs timers). */
+  function mount(options: FakePushOptions = {}) {
+    const push = createFakePush(options);
+    const queryClient = createQueryClient();
+    const view = render(
+      <AppProviders api={api as unknown as MateApi} queryClient={queryClient} push={push.browser}>
+        <MemoryRouter>
+          <NotificationPrompt />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    return { push, view };
+  }
+
+  beforeEach(() => {
+    api = createFakeApi();
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('appears 3 s after load when the permission is default, there is no subscription and it was never dismissed', async () => {
+    mount();
+    await advance(NOTIFICATION_PROMPT_DELAY_MS - 1);
+    expect(prompt()).not.toBeInTheDocument();
+    await advance(1);
+
+    const card = prompt();
+    expect(card).toBeInTheDocument();
+    expect(card).toHaveTextContent('Stay updated on new matches and messages');
+    expect(screen.getByRole('heading', { name: 'Enable Notifications' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Enable Notifications' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Maybe Later' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Dismiss notification prompt' })).toBeInTheDocument();
+  });
+
+  it.each<[string, FakePushOptions]>([
+    ['the permission is granted', { permission: 'granted' }],
+    ['the permission is denied', { permission: 'denied' }],
+    ['this browser is already subscribed', { subscription: aPushSubscription() }],
+    ['the browser has no push', { supported: false }],
+  ])('does not appear when %s', async (_case, options) => {
+    mount(options);
+    await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
+    expect(prompt()).not.toBeInTheDocument();
+  });
+
+  it('does not appear when it was dismissed before', async () => {
+    window.localStorage.setItem(PROMPT_DISMISSED_KEY, 'true');
+    mount();
+    await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
+    expect(prompt()).not.toBeInTheDocument();
+  });
+
+  it.each(['Maybe Later', 'Dismiss notification prompt'])('%s hides it and it stays hidden after a reload', async (name) => {
+    const first = mount();
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    act(() => screen.getByRole('button', { name }).click());
+    expect(prompt()).not.toBeInTheDocument();
+    expect(window.localStorage.getItem(PROMPT_DISMISSED_KEY)).toBe('true');
+    expect(first.push.browser.requestPermission).not.toHaveBeenCalled();
+
+    first.view.unmount();
+    mount();
+    await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
+    expect(prompt()).not.toBeInTheDocument();
+  });
+
+  it('Enable Notifications asks for permission, subscribes and goes away', async () => {
+    api.notifications.getVapidPublicKey.mockResolvedValue('BAECAwQ');
+    api.notifications.subscribe.mockResolvedValue({ message: 'Subscribed' });
+    const { push } = mount();
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    act(() => screen.getByRole('button', { name: 'Enable Notifications' }).click());
+    await advance(0);
+
+    expect(prompt()).not.toBeInTheDocument();
+    expect(push.browser.requestPermission).toHaveBeenCalled();
+    expect(push.browser.subscribe).toHaveBeenCalled();
+    expect(api.notifications.subscribe).toHaveBeenCalledWith(expect.objectContaining({ endpoint: push.state.subscription?.endpoint }));
+    // Not a dismissal: nothing remembered.
+    expect(window.localStorage.getItem(PROMPT_DISMISSED_KEY)).toBeNull();
+  });
+
+  it('goes away when the member refuses the permission', async () => {
+    const { push } = mount({ answer: 'denied' });
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    act(() => screen.getByRole('button', { name: 'Enable Notifications' }).click());
+    await advance(0);
+    expect(prompt()).not.toBeInTheDocument();
+    expect(push.browser.subscribe).not.toHaveBeenCalled();
+  });
+
+  it("stays open with 'Failed to get VAPID public key' when the key cannot be had", async () => {
+    api.notifications.getVapidPublicKey.mockRejectedValue(new Error('Failed to get VAPID public key'));
+    mount();
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    act(() => screen.getByRole('button', { name: 'Enable Notifications' }).click());
+    await advance(0);
+    expect(prompt()).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed to get VAPID public key');
+  });
+});
+
+describe('NotificationPrompt on the signed-in screens', () => {
+  it('shows over a signed-in screen (real timers: 3 s)', async () => {
+    const api = signedInApi();
+    const push = createFakePush();
+    renderWithApp(api, { route: '/settings/privacy', push: push.browser });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy & Data' })).toBeInTheDocument();
+    expect(prompt()).not.toBeInTheDocument();
+    expect(await screen.findByRole('region', { name: 'Enable Notifications' }, { timeout: 6000 })).toBeInTheDocument();
+  });
+});
