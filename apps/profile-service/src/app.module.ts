@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { ServiceModule } from '@mate/server-kit';
+import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { BlocksModule } from './blocks/blocks.module';
+import { ProfileExporter } from './member-data/profile-exporter';
+import { ProfileMemberDataModule } from './member-data/profile-member-data.module';
 import { ProfileEnv } from './profile.env';
 import { Photo } from './photos/photo.entity';
 import { PhotosModule } from './photos/photos.module';
@@ -32,7 +34,15 @@ export class AppModule {
         BlockedPairs1795600000000,
       ],
       // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
-      features: [PhotosModule, PreferencesModule, BlocksModule, ProfilesModule, RepublishModule],
+      features: [
+        PhotosModule,
+        PreferencesModule,
+        BlocksModule,
+        ProfilesModule,
+        RepublishModule,
+        ProfileMemberDataModule,
+        MemberDataModule.forExporter(ProfileExporter, { imports: [ProfilesModule, PreferencesModule] }),
+      ],
       handlers: ProfileEventHandlers,
     });
   }

@@ -7,7 +7,7 @@ import { PhotosRepository } from './photos.repository';
 import { PhotosService } from './photos.service';
 import { photoStorageProvider } from './storage/storage.provider';
 import { PHOTO_STORAGE } from './storage/photo-storage';
-import { photoUploadLimiterProvider } from './upload-rate-limits';
+import { PHOTO_UPLOAD_LIMITER, photoUploadLimiterProvider } from './upload-rate-limits';
 
 /**
  * Photos: upload (rate-limited, sniff, strip, resize on a bounded queue), storage, order, primary,
@@ -24,6 +24,7 @@ import { photoUploadLimiterProvider } from './upload-rate-limits';
     photoStorageProvider,
     photoUploadLimiterProvider,
   ],
-  exports: [PHOTO_STORAGE],
+  // The member erasure deletes their files and their upload counters.
+  exports: [PHOTO_STORAGE, PHOTO_UPLOAD_LIMITER],
 })
 export class PhotosModule {}

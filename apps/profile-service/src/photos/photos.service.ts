@@ -49,9 +49,16 @@ export function photoIdOfUrl(url: string): string | null {
   return OWN_PHOTO_URL.exec(url.trim())?.[1]?.toLowerCase() ?? null;
 }
 
-const storageKeyOf = (photoId: string) => `photos/${photoId}`;
-const fileKeyOf = (storageKey: string, size: PhotoSize) => `${storageKey}/${size}.webp`;
-const SIZE_NAMES = Object.keys(PHOTO_SIZES) as PhotoSize[];
+/**
+ * A member's folder in photo storage: every photo uploaded since issue 12 lives in it, so erasing
+ * the member (and the verify command) finds their files by the id alone.
+ */
+export const memberPhotoFolderOf = (userId: string) => `photos/${userId.toLowerCase()}`;
+/** Where a new photo's files go. The row keeps it: photos uploaded before stay at `photos/<photoId>`. */
+const storageKeyOf = (userId: string, photoId: string) => `${memberPhotoFolderOf(userId)}/${photoId}`;
+export const fileKeyOf = (storageKey: string, size: PhotoSize) => `${storageKey}/${size}.webp`;
+export const PHOTO_SIZE_NAMES = Object.keys(PHOTO_SIZES) as PhotoSize[];
+const SIZE_NAMES = PHOTO_SIZE_NAMES;
 
 /**
  * Photo rules: at most 6 visible photos per member, ordered 0..n-1 with exactly one primary;
@@ -107,7 +114,7 @@ export class PhotosService {
     }
 
     const photoId = randomUUID();
-    const storageKey = storageKeyOf(photoId);
+    const storageKey = storageKeyOf(userId, photoId);
     const url = photoFileUrl(photoId);
     await Promise.all(
       SIZE_NAMES.map((size) =>

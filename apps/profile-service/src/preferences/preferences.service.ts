@@ -32,7 +32,7 @@ export const DEFAULT_PREFERENCE_VALUES: PreferenceValues = {
   requiredInterests: [...DEFAULT_FILTER_PREFERENCES.requiredInterests],
 };
 
-function valuesOf(row: Preferences | null): PreferenceValues {
+export function preferenceValuesOf(row: Preferences | null): PreferenceValues {
   if (!row) return { ...DEFAULT_PREFERENCE_VALUES };
   const { userId: _userId, createdAt: _createdAt, updatedAt: _updatedAt, ...values } = row;
   return values;
@@ -69,7 +69,7 @@ export function toFilterPreferencesDto(v: PreferenceValues): FilterPreferencesDt
 
 /** preferences.updated: the whole stored row, so a consumer needs no earlier event. */
 export function toPreferencesUpdatedPayload(stored: Preferences): PreferencesUpdatedPayload {
-  const { minAge, maxAge, maxDistance, genderPreference, ...filters } = valuesOf(stored);
+  const { minAge, maxAge, maxDistance, genderPreference, ...filters } = preferenceValuesOf(stored);
   return {
     userId: stored.userId,
     minAge,
@@ -102,11 +102,11 @@ export class PreferencesService {
   ) {}
 
   async getMatchPreferences(userId: string): Promise<PreferencesDto> {
-    return toPreferencesDto(valuesOf(await this.preferences.find(userId)));
+    return toPreferencesDto(preferenceValuesOf(await this.preferences.find(userId)));
   }
 
   async getFilterPreferences(userId: string): Promise<FilterPreferencesDto> {
-    return toFilterPreferencesDto(valuesOf(await this.preferences.find(userId)));
+    return toFilterPreferencesDto(preferenceValuesOf(await this.preferences.find(userId)));
   }
 
   /** Partial: the fields sent replace the stored ones, the others stay. */
@@ -160,11 +160,11 @@ export class PreferencesService {
     change: (current: PreferenceValues) => PreferenceValues,
   ): Promise<PreferenceValues> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
-      const next = change(valuesOf(await this.preferences.findForUpdate(manager, userId)));
+      const next = change(preferenceValuesOf(await this.preferences.findForUpdate(manager, userId)));
       checkRanges(next);
       const stored = await this.preferences.save(manager, userId, next);
       await this.outbox.publish(manager, 'preferences.updated', toPreferencesUpdatedPayload(stored));
-      return valuesOf(stored);
+      return preferenceValuesOf(stored);
     });
   }
 }

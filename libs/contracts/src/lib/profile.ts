@@ -306,4 +306,9 @@ export interface ProfileExportPart {
   photos: { id: string; order: number; isPrimary: boolean; status: string; uploadedAt: string; downloadUrl: string }[];
   /** Match preferences and filter preferences (spec 001 §3), or null when never set. */
   preferences: Record<string, unknown> | null;
+  /**
+   * What the profile keeps besides the own profile's fields: the coordinates geocoded from the
+   * location text (never shown to other members), and whether onboarding was skipped.
+   */
+  privateFields?: { latitude: number | null; longitude: number | null; onboardingSkipped: boolean } | null;
 }

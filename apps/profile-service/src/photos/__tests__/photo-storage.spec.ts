@@ -5,7 +5,9 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3ServiceException,
@@ -42,6 +44,23 @@ describe('LocalPhotoStorage (a real folder)', () => {
     await storage.delete('photos/a/thumb.webp');
     expect(await readdir(path.join(root, 'photos'))).toEqual([]);
     await expect(storage.delete('photos/a/thumb.webp')).resolves.toBeUndefined();
+  });
+
+  it("deletes a member's folder with every file in it, and answers how many went", async () => {
+    await storage.put('photos/m1/p1/large.webp', Buffer.from('a'), 'image/webp');
+    await storage.put('photos/m1/p1/thumb.webp', Buffer.from('b'), 'image/webp');
+    await storage.put('photos/m1/p2/large.webp', Buffer.from('c'), 'image/webp');
+    await storage.put('photos/m2/p3/large.webp', Buffer.from('d'), 'image/webp');
+    expect(await storage.deleteFolder('photos/m1')).toBe(3);
+    expect(await readdir(path.join(root, 'photos'))).toEqual(['m2']);
+    expect(await storage.deleteFolder('photos/m1')).toBe(0);
+    await expect(storage.deleteFolder('../outside')).rejects.toThrow('Invalid storage key');
+  });
+
+  it("removes a member's folder with its last photo's last file", async () => {
+    await storage.put('photos/m1/p1/large.webp', Buffer.from('a'), 'image/webp');
+    await storage.delete('photos/m1/p1/large.webp');
+    expect(await readdir(path.join(root, 'photos'))).toEqual([]);
   });
 
   it('answers null for a missing file and refuses keys that leave its folder', async () => {
@@ -131,6 +150,38 @@ describe('S3PhotoStorage (fake S3 client: the network is an outside boundary)', 
       Bucket: 'mate-photos',
       Key: 'photos/p1/medium.webp',
     });
+  });
+
+  it("deletes a member's folder page by page: list under the prefix, then one DeleteObjects per page", async () => {
+    const pages = [
+      { Contents: [{ Key: 'photos/m1/p1/large.webp' }, { Key: 'photos/m1/p1/thumb.webp' }], IsTruncated: true, NextContinuationToken: 't2' },
+      { Contents: [{ Key: 'photos/m1/p2/large.webp' }], IsTruncated: false },
+    ];
+    const { client, sent } = fakeClient((command) => (command instanceof ListObjectsV2Command ? pages.shift() : {}));
+    expect(await new S3PhotoStorage(options, client).deleteFolder('photos/m1')).toBe(3);
+    expect(sent.map((c) => (c as { constructor: { name: string } }).constructor.name)).toEqual([
+      'ListObjectsV2Command',
+      'DeleteObjectsCommand',
+      'ListObjectsV2Command',
+      'DeleteObjectsCommand',
+    ]);
+    expect((sent[0] as ListObjectsV2Command).input).toEqual({ Bucket: 'mate-photos', Prefix: 'photos/m1/', ContinuationToken: undefined });
+    expect((sent[2] as ListObjectsV2Command).input).toMatchObject({ Prefix: 'photos/m1/', ContinuationToken: 't2' });
+    expect((sent[1] as DeleteObjectsCommand).input).toEqual({
+      Bucket: 'mate-photos',
+      Delete: { Objects: [{ Key: 'photos/m1/p1/large.webp' }, { Key: 'photos/m1/p1/thumb.webp' }], Quiet: true },
+    });
+
+    const empty = fakeClient(() => ({ IsTruncated: false }));
+    expect(await new S3PhotoStorage(options, empty.client).deleteFolder('photos/none')).toBe(0);
+    expect(empty.sent).toHaveLength(1);
+
+    const refused = fakeClient((command) =>
+      command instanceof ListObjectsV2Command
+        ? { Contents: [{ Key: 'photos/m1/p1/large.webp' }], IsTruncated: false }
+        : { Errors: [{ Key: 'photos/m1/p1/large.webp', Code: 'AccessDenied' }] },
+    );
+    await expect(new S3PhotoStorage(options, refused.client).deleteFolder('photos/m1')).rejects.toThrow('AccessDenied');
   });
 
   it('configures the client for an S3-compatible endpoint, or the default credential chain', () => {

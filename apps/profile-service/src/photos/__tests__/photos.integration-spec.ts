@@ -109,9 +109,10 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
     return { res, body: Buffer.from(await res.arrayBuffer()) };
   }
 
-  async function storedFiles(photoId: string): Promise<string[]> {
+  /** The files of a photo, in its owner's folder (`photos/<userId>/<photoId>/`). */
+  async function storedFiles(userId: string, photoId: string): Promise<string[]> {
     try {
-      return (await readdir(path.join(bed.photoDir, 'photos', photoId))).sort();
+      return (await readdir(path.join(bed.photoDir, 'photos', userId, photoId))).sort();
     } catch {
       return [];
     }
@@ -126,7 +127,7 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
       expect(body.url).toMatch(/^\/api\/photos\/files\/[0-9a-f-]{36}\/large\.webp$/);
       expect(body.photo).toEqual({ id: expect.any(String), url: body.url, isPrimary: true, order: 0 });
       expect(body.url).toBe(`/api/photos/files/${body.photo.id}/large.webp`);
-      expect(await storedFiles(body.photo.id)).toEqual(['large.webp', 'medium.webp', 'thumb.webp']);
+      expect(await storedFiles(member.userId, body.photo.id)).toEqual(['large.webp', 'medium.webp', 'thumb.webp']);
 
       const expected = { large: [1200, 800], medium: [600, 400], thumb: [200, 133] };
       for (const [size, [width, height]] of Object.entries(expected)) {
@@ -179,7 +180,7 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
 
       const { photo } = await uploaded(member, original);
       for (const size of ['large', 'medium', 'thumb']) {
-        const stored = await readFile(path.join(bed.photoDir, 'photos', photo.id, `${size}.webp`));
+        const stored = await readFile(path.join(bed.photoDir, 'photos', member.userId, photo.id, `${size}.webp`));
         const meta = await sharp(stored).metadata();
         expect(meta.exif).toBeUndefined();
         expect(meta.xmp).toBeUndefined();
@@ -331,9 +332,9 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
         member.userId,
       ]);
       expect(n).toBe(MAX_PHOTOS);
-      const folders = await readdir(path.join(bed.photoDir, 'photos'));
+      const folders = await readdir(path.join(bed.photoDir, 'photos', member.userId));
       for (const photo of photos) expect(folders).toContain(photo.id);
-      const refusedFolders = await Promise.all(folders.map(async (f) => (await storedFiles(f)).length));
+      const refusedFolders = await Promise.all(folders.map(async (f) => (await storedFiles(member.userId, f)).length));
       expect(refusedFolders.every((count) => count === 0 || count === 3)).toBe(true);
     });
 
@@ -454,7 +455,7 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
         .delete(`/api/photos/${ids[1]}`)
         .set('Authorization', member.authorization)
         .expect(200);
-      expect(await storedFiles(ids[1])).toEqual([]);
+      expect(await storedFiles(member.userId, ids[1])).toEqual([]);
       expect((await download(`/api/photos/files/${ids[1]}/large.webp`)).res.status).toBe(404);
       expect((await photosOf(member)).map((p) => [p.id, p.order, p.isPrimary])).toEqual([
         [ids[0], 0, true],
@@ -513,7 +514,7 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
         [owner.ids[0], true],
         [owner.ids[1], false],
       ]);
-      expect(await storedFiles(target)).toHaveLength(3);
+      expect(await storedFiles(owner.member.userId, target)).toHaveLength(3);
     });
 
     it('answers 404 for an unknown or malformed photo id', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { PhotoStorage } from './photo-storage';
@@ -47,7 +47,21 @@ export class LocalPhotoStorage implements PhotoStorage {
   async delete(key: string): Promise<void> {
     const file = this.fileOf(key);
     await rm(file, { force: true });
-    // The photo's folder goes with its last file (rmdir refuses a folder that still has some).
-    await rmdir(path.dirname(file)).catch(() => undefined);
+    // The photo's folder goes with its last file, and the member's folder with its last photo
+    // (rmdir refuses a folder that still has some). Top-level folders (`photos/`) stay.
+    for (let dir = path.dirname(file); path.dirname(dir) !== this.root && dir !== this.root; dir = path.dirname(dir)) {
+      if (!(await rmdir(dir).then(() => true, () => false))) break;
+    }
+  }
+
+  async deleteFolder(folder: string): Promise<number> {
+    const dir = this.fileOf(folder);
+    const files = await readdir(dir, { recursive: true, withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return [];
+      throw e;
+    });
+    // Retried: an upload still writing into the folder makes one pass meet a folder not yet empty.
+    await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+    return files.filter((entry) => entry.isFile()).length;
   }
 }

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream';
 
 /**
  * Where photo files live: a port with a local-disk adapter (default) and an S3-compatible one.
- * Keys are made by the service (`photos/<photoId>/<size>.webp`), never taken from a request.
+ * Keys are made by the service (`photos/<userId>/<photoId>/<size>.webp`; photos uploaded before
+ * issue 12 keep `photos/<photoId>/<size>.webp`), never taken from a request.
  */
 export interface PhotoStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
@@ -10,6 +11,11 @@ export interface PhotoStorage {
   get(key: string): Promise<Readable | null>;
   /** Deleting a file that is not there is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Deletes every file whose key starts with `folder/` (a member's folder when they are erased).
+   * A folder that is not there is not an error. Answers how many files went.
+   */
+  deleteFolder(folder: string): Promise<number>;
 }
 
 export const PHOTO_STORAGE = Symbol('PHOTO_STORAGE');

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
   GetObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -79,5 +81,29 @@ export class S3PhotoStorage implements PhotoStorage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  /** Lists the folder a page (at most 1000 keys) at a time and deletes each page in one request. */
+  async deleteFolder(folder: string): Promise<number> {
+    const prefix = `${folder.replace(/\/+$/, '')}/`;
+    let deleted = 0;
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, ContinuationToken: continuationToken }),
+      );
+      const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      if (keys.length > 0) {
+        const result = await this.client.send(
+          new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: keys, Quiet: true } }),
+        );
+        if (result.Errors?.length) {
+          throw new Error(`S3 kept ${result.Errors.length} file(s) of a deleted folder: ${result.Errors[0].Code ?? 'error'}`);
+        }
+        deleted += keys.length;
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken);
+    return deleted;
   }
 }

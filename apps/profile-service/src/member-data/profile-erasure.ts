@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
+import type { UserDeletedPayload } from '@mate/contracts';
+import { eraseMemberTraces, LOGGER, type RateLimits } from '@mate/server-kit';
+import { fileKeyOf, memberPhotoFolderOf, PHOTO_SIZE_NAMES } from '../photos/photos.service';
+import { PHOTO_STORAGE, type PhotoStorage } from '../photos/storage/photo-storage';
+import {
+  PHOTO_UPLOAD_LIMITER,
+  PHOTO_UPLOAD_RATE_LIMITS,
+  type PhotoUploadRateLimit,
+} from '../photos/upload-rate-limits';
+
+/**
+ * Erases a member from profile-service on `user.deleted` (issue 12, docs/adr/0016-member-data.md),
+ * inside the consumer's transaction: their profile (onboarding state included), photos (rows and
+ * every stored file), preferences, the block pairs naming them, their upload counters, and the
+ * kit's traces. Nothing of theirs is kept for another member here: a blocked pair only hides two
+ * profiles from each other, and the deleted member's profile is gone.
+ *
+ * The files go before the rows commit. Should the commit fail, the event is retried: the retry
+ * finds no files (deleting one that is not there is no error) and deletes the rows. Running it
+ * twice changes nothing.
+ */
+@Injectable()
+export class ProfileErasure {
+  constructor(
+    @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
+    @Inject(PHOTO_UPLOAD_LIMITER) private readonly uploadLimits: RateLimits<PhotoUploadRateLimit>,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async erase(manager: EntityManager, { userId }: UserDeletedPayload): Promise<void> {
+    // The profile row's lock: an upload or edit of the member still in flight finishes first (or
+    // finds no profile afterwards and removes its own files).
+    await manager.query('SELECT id FROM profiles WHERE user_id = $1 FOR UPDATE', [userId]);
+    const photos: { storage_key: string | null }[] = await manager.query(
+      'SELECT storage_key FROM photos WHERE user_id = $1',
+      [userId],
+    );
+    const filesDeleted = await this.deleteFiles(userId, photos.map((p) => p.storage_key));
+
+    await manager.query('DELETE FROM photos WHERE user_id = $1', [userId]);
+    await manager.query('DELETE FROM profiles WHERE user_id = $1', [userId]);
+    await manager.query('DELETE FROM preferences WHERE user_id = $1', [userId]);
+    await manager.query('DELETE FROM blocked_pair WHERE $1::uuid IN (user_a, user_b) OR $1::uuid = ANY (blocked_by)', [
+      userId,
+    ]);
+    await eraseMemberTraces(manager, userId);
+
+    for (const rule of Object.keys(PHOTO_UPLOAD_RATE_LIMITS) as PhotoUploadRateLimit[]) {
+      await this.uploadLimits.reset(rule, userId);
+    }
+    // No id in the log: the erased member's id is kept nowhere.
+    this.logger.info({ photos: photos.length, filesDeleted }, 'member erased from profiles');
+  }
+
+  /**
+   * The member's folder (every photo since issue 12, and any file an interrupted upload left there)
+   * and, for photos stored before it at `photos/<photoId>`, each size under the row's key.
+   */
+  private async deleteFiles(userId: string, storageKeys: (string | null)[]): Promise<number> {
+    const folder = memberPhotoFolderOf(userId);
+    let deleted = await this.storage.deleteFolder(folder);
+    for (const key of storageKeys) {
+      if (!key || key.startsWith(`${folder}/`)) continue;
+      await Promise.all(PHOTO_SIZE_NAMES.map((size) => this.storage.delete(fileKeyOf(key, size))));
+      deleted += PHOTO_SIZE_NAMES.length;
+    }
+    return deleted;
+  }
+}
