@@ -75,8 +75,9 @@ function expandIpv6(address: string): number[] | null {
   let text = address.toLowerCase().split('%')[0] as string;
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
-    const parts = (dotted[1] as string).split('.').map(Number);
-    text = `${text.slice(0, -(dotted[1] as string).length)}${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
+    const v4 = dotted[1] as string;
+    const [a = 0, b = 0, c = 0, d = 0] = v4.split('.').map(Number);
+    text = `${text.slice(0, -v4.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const h = head ? head.split(':') : [];

@@ -82,13 +82,14 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     await db?.drop();
   });
 
-  it('is ready: database, Redis, the queue connection, and the email and event workers run', async () => {
+  it('is ready: database, Redis, the queue connection, and the email, push and event workers run', async () => {
     const res = await request(app.getHttpServer()).get('/health/ready').expect(200);
     expect(res.body.checks).toEqual({
       database: 'up',
       redis: 'up',
       queues: 'up',
       'queue:jobs.email': 'up',
+      'queue:jobs.push': 'up',
       'queue:events.notification-service': 'up',
     });
   });

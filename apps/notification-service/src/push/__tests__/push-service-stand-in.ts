@@ -1,18 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { createECDH, randomBytes, randomUUID, type ECDH } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const ece: { decrypt(buffer: Buffer, params: Record<string, unknown>): Buffer } = require('http_ece');
 import type { PushPayload, PushSubscriptionDto } from '@mate/contracts';
 
 /** A request the stand-in received. */
 export interface ReceivedPush {
   path: string;
-  headers: https.IncomingMessage['headers'];
+  headers: IncomingHttpHeaders;
   body: Buffer;
 }
 

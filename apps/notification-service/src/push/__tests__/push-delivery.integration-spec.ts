@@ -1,0 +1,344 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import type Redis from 'ioredis';
+import webpush from 'web-push';
+import {
+  SERVICES,
+  type EventName,
+  type EventPayloads,
+  type NotificationPreferenceKey,
+  type PushPayload,
+  type ServiceName,
+} from '@mate/contracts';
+import { createQueueConnection, EventConsumer, presenceField, presenceInstanceKey, presenceUserKey, REDIS } from '@mate/server-kit';
+import { eventEnvelope, startServiceTestBed, waitFor, type ServiceTestBed, type SignedIn } from '@mate/server-kit/testing';
+import { AppModule } from '../../app.module';
+import { PushBursts } from '../push-bursts';
+import { PUSH_QUEUE } from '../push-jobs';
+import { PUSH_TLS_OPTIONS } from '../push-settings';
+import { Browser, PushServiceStandIn } from './push-service-stand-in';
+
+jest.setTimeout(90_000);
+
+/**
+ * Issue 12's acceptance: events in, encrypted pushes out to a stand-in for the browser vendor's
+ * push service on loopback, decrypted here with the keys the test's "browser" made.
+ */
+describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a stand-in push service)', () => {
+  const vapid = webpush.generateVAPIDKeys();
+  const standIn = new PushServiceStandIn();
+  let bed: ServiceTestBed;
+  let consumer: EventConsumer;
+  let redis: Redis;
+  let queueConnection: Redis;
+  let pushQueue: Queue;
+
+  beforeAll(async () => {
+    await standIn.start();
+    bed = await startServiceTestBed((e) => AppModule.forRoot(e), {
+      label: 'notification_push_delivery',
+      env: {
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        VAPID_SUBJECT: 'mailto:push@mate.test',
+        PUSH_ALLOW_LOOPBACK_ENDPOINTS: 'on',
+        PUSH_COLLAPSE_MS: '800',
+        PUSH_BACKOFF_MS: '100',
+        PUSH_ATTEMPTS: '6',
+      },
+      overrides: [{ provide: PUSH_TLS_OPTIONS, useValue: { ca: standIn.certificate } }],
+    });
+    consumer = bed.app.get(EventConsumer);
+    redis = bed.app.get(REDIS);
+    queueConnection = createQueueConnection(bed.env['REDIS_URL'] as string);
+    pushQueue = new Queue(PUSH_QUEUE, { connection: queueConnection, prefix: bed.env.KEY_PREFIX });
+  });
+
+  afterAll(async () => {
+    await pushQueue?.close();
+    await queueConnection?.quit();
+    await bed?.close();
+    await standIn.stop();
+  });
+
+  interface Member extends SignedIn {
+    name: string;
+    device: Browser;
+  }
+
+  /** A member with a live session, a known name and one subscribed device. */
+  async function member(name: string): Promise<Member> {
+    const session = await bed.signIn();
+    const device = new Browser(standIn);
+    const res = await bed.call('POST', '/api/notifications/subscribe', { token: session.token, body: device.subscription() });
+    expect(res.status).toBe(201);
+    await deliver('profile.updated', profileOf(session.userId, name));
+    return { ...session, name, device };
+  }
+
+  /** Hands the event to the service's consumer; answers its id. */
+  async function deliver<N extends EventName>(name: N, payload: EventPayloads[N], producer: ServiceName = SERVICES.matching): Promise<string> {
+    const envelope = eventEnvelope(producer, name, payload);
+    expect(await consumer.apply(envelope)).toBe('handled');
+    return envelope.id;
+  }
+
+  /** The pushes an event queued (any state): none means it was decided against, not just late. */
+  async function pushJobsOf(eventId: string): Promise<number> {
+    const jobs = await pushQueue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized']);
+    return jobs.filter((j) => j?.id?.startsWith(`send.${eventId}.`)).length;
+  }
+
+  async function setPreference(m: Member, key: NotificationPreferenceKey, value: boolean) {
+    expect((await bed.call('PATCH', '/api/notifications/preferences', { token: m.token, body: { [key]: value } })).status).toBe(200);
+  }
+
+  const pushesOf = (m: Member, n: number, what: string): Promise<PushPayload[]> =>
+    waitFor(async () => {
+      const got = m.device.pushes();
+      return got.length >= n ? got : null;
+    }, { what: `${n} push(es) for ${m.name}: ${what}` });
+
+  const like = (liker: Member, liked: Member): Promise<string> =>
+    deliver('like.created', { likerId: liker.userId, likedId: liked.userId, matched: false, createdAt: new Date().toISOString() });
+  const match = (a: Member, b: Member): Promise<string> =>
+    deliver('match.created', {
+      matchId: randomUUID(),
+      userIds: [a.userId, b.userId].sort() as [string, string],
+      createdAt: new Date().toISOString(),
+    });
+  const message = (from: Member, to: Member, seq = 1) =>
+    deliver(
+      'message.sent',
+      {
+        messageId: randomUUID(),
+        conversationId: randomUUID(),
+        senderId: from.userId,
+        recipientId: to.userId,
+        seq,
+        length: 12,
+        first: seq === 1,
+        sentAt: new Date().toISOString(),
+      },
+      SERVICES.chat,
+    );
+
+  it('pushes a match to both members, encrypted for each device (RFC 8291) with VAPID, and the browser decrypts it', async () => {
+    const [ana, ben] = await Promise.all([member('Ana'), member('Ben')]);
+    const matchEvent = await match(ana, ben);
+    const [toAna] = await pushesOf(ana, 1, 'match');
+    const [toBen] = await pushesOf(ben, 1, 'match');
+    expect(await pushJobsOf(matchEvent)).toBe(2);
+    expect(toAna).toEqual({
+      kind: 'new_match',
+      title: "It's a Match!",
+      body: 'You and Ben liked each other.',
+      url: `/chat/${ben.userId}`,
+      tag: `match:${ben.userId}`,
+      count: 1,
+      sentAt: expect.any(String),
+    });
+    expect(toBen).toMatchObject({ body: 'You and Ana liked each other.', url: `/chat/${ana.userId}` });
+    const [request] = standIn.receivedBy(ana.device);
+    expect(request?.headers['content-encoding']).toBe('aes128gcm');
+    expect(request?.headers['authorization']).toMatch(new RegExp(`^vapid t=.+, k=${vapid.publicKey}$`));
+    expect(Number(request?.headers['ttl'])).toBeGreaterThan(0);
+    // The ciphertext carries no text of the payload.
+    expect(request?.body.toString('latin1')).not.toContain('Ben');
+    await waitFor(async () => {
+      const rows = await bed.dataSource.query<{ last_used_at: Date | null }[]>(
+        'SELECT last_used_at FROM push_subscription WHERE user_id = $1',
+        [ana.userId],
+      );
+      return rows[0]?.last_used_at ?? null;
+    }, { what: 'last used time' });
+  });
+
+  it('tells a like without naming the liker, and nothing once the switch is off (a later match arrives alone)', async () => {
+    const [cleo, dan, eve] = await Promise.all([member('Cleo'), member('Dan'), member('Eve')]);
+    await like(dan, cleo);
+    const [liked] = await pushesOf(cleo, 1, 'like');
+    expect(liked).toMatchObject({ kind: 'new_like', title: 'Someone likes you', url: '/discover', count: 1 });
+    expect(JSON.stringify(liked)).not.toContain('Dan');
+
+    await setPreference(cleo, 'newLikes', false);
+    const mutedLike = await like(eve, cleo);
+    await match(cleo, dan);
+    const pushes = await pushesOf(cleo, 2, 'match after the muted like');
+    expect(pushes.map((p) => p.kind)).toEqual(['new_like', 'new_match']);
+    expect(await pushJobsOf(mutedLike)).toBe(0);
+  });
+
+  it('collapses a burst of messages into one push per conversation with the count', async () => {
+    const [fay, gus] = await Promise.all([member('Fay'), member('Gus')]);
+    await message(gus, fay, 1);
+    await message(gus, fay, 2);
+    await message(gus, fay, 3);
+    const [burst] = await pushesOf(fay, 1, 'the burst');
+    expect(burst).toEqual({
+      kind: 'new_message',
+      title: 'New message from Gus',
+      body: '3 new messages',
+      url: `/chat/${gus.userId}`,
+      tag: `chat:${gus.userId}`,
+      count: 3,
+      sentAt: expect.any(String),
+    });
+    // A message after the window: its own push, same tag (it replaces the other on the device).
+    await message(gus, fay, 4);
+    const pushes = await pushesOf(fay, 2, 'the next message');
+    expect(pushes[1]).toMatchObject({ count: 1, tag: `chat:${gus.userId}`, body: 'Open the chat to read it.' });
+    expect(pushes).toHaveLength(2);
+  });
+
+  it('pushes no message to a recipient with a connected socket', async () => {
+    const [hal, ivy] = await Promise.all([member('Hal'), member('Ivy')]);
+    const instance = `gw-${randomUUID()}`;
+    const prefix = bed.env['KEY_PREFIX'] as string;
+    await redis.set(presenceInstanceKey(prefix, instance), '1', 'PX', 60_000);
+    await redis.hset(presenceUserKey(prefix, hal.userId), presenceField(instance, 'socket-1'), instance);
+
+    await message(ivy, hal, 1);
+    const bursts = bed.app.get(PushBursts);
+    expect(await bursts.isOpen(hal.userId, ivy.userId)).toBe(true);
+    await waitFor(async () => !(await bursts.isOpen(hal.userId, ivy.userId)), { what: 'the burst to end' });
+
+    // Hal goes offline: the next message is pushed, and it is the only one.
+    await redis.del(presenceUserKey(prefix, hal.userId));
+    await message(ivy, hal, 2);
+    const pushes = await pushesOf(hal, 1, 'the message while offline');
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0]).toMatchObject({ kind: 'new_message', count: 1, title: 'New message from Ivy' });
+  });
+
+  it('pushes nothing between a blocked pair, and again after the unblock', async () => {
+    const [jo, kim, lee] = await Promise.all([member('Jo'), member('Kim'), member('Lee')]);
+    const pairId = [jo.userId, kim.userId].sort().join(':');
+    const userIds = [jo.userId, kim.userId].sort() as [string, string];
+    await deliver(
+      'user.blocked',
+      { pairId, userIds, blockedBy: [jo.userId], blockerId: jo.userId, blockedId: kim.userId, endedMatchId: null, blockedAt: new Date().toISOString() },
+      SERVICES.safety,
+    );
+    const blockedLike = await like(kim, jo);
+    await message(kim, jo, 1);
+    const blockedMatch = await match(jo, kim);
+    await waitFor(async () => !(await bed.app.get(PushBursts).isOpen(jo.userId, kim.userId)), { what: 'the burst to end' });
+    await like(lee, jo);
+    const pushes = await pushesOf(jo, 1, "Lee's like");
+    expect(kim.device.pushes()).toEqual([]);
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0]?.kind).toBe('new_like');
+    expect(await pushJobsOf(blockedLike)).toBe(0);
+    expect(await pushJobsOf(blockedMatch)).toBe(0);
+
+    await deliver(
+      'user.unblocked',
+      { pairId, userIds, blockedBy: [], blockerId: jo.userId, blockedId: kim.userId, unblockedAt: new Date().toISOString() },
+      SERVICES.safety,
+    );
+    await message(kim, jo, 2);
+    const after = await pushesOf(jo, 2, 'a message after the unblock');
+    expect(after[1]).toMatchObject({ kind: 'new_message', title: 'New message from Kim' });
+  });
+
+  it('names nobody with private previews on', async () => {
+    const [max, nia] = await Promise.all([member('Max'), member('Nia')]);
+    await setPreference(max, 'privatePreviews', true);
+    await message(nia, max, 1);
+    await match(max, nia);
+    const pushes = await pushesOf(max, 2, 'message and match');
+    for (const p of pushes) expect(JSON.stringify(p)).not.toContain('Nia');
+    expect(pushes.find((p) => p.kind === 'new_message')).toMatchObject({ title: 'New message', count: 1 });
+    expect(pushes.find((p) => p.kind === 'new_match')).toMatchObject({ title: "It's a Match!", body: 'You have a new match. Say hello!' });
+  });
+
+  it('removes a subscription the push service says is gone (410), and retries other failures', async () => {
+    const [ola, pat] = await Promise.all([member('Ola'), member('Pat')]);
+    standIn.statusOf.set(ola.device.path, 410);
+    await like(pat, ola);
+    await waitFor(async () => {
+      const rows = await bed.dataSource.query('SELECT 1 FROM push_subscription WHERE user_id = $1', [ola.userId]);
+      return rows.length === 0;
+    }, { what: 'the expired subscription to be removed' });
+    expect(standIn.receivedBy(ola.device)).toHaveLength(1);
+
+    // A 500 is retried (backoff) until the push service takes it.
+    standIn.statusOf.set(pat.device.path, 500);
+    await like(ola, pat);
+    await waitFor(async () => standIn.receivedBy(pat.device).length >= 2, { what: 'a retry' });
+    standIn.statusOf.delete(pat.device.path);
+    await waitFor(async () => {
+      const rows = await bed.dataSource.query<{ last_used_at: Date | null }[]>('SELECT last_used_at FROM push_subscription WHERE user_id = $1', [pat.userId]);
+      return rows[0]?.last_used_at ?? null;
+    }, { what: 'the retried push to be taken' });
+    expect(pat.device.pushes().every((p) => p.kind === 'new_like')).toBe(true);
+  });
+
+  it('thanks a reporter (safety alerts), unless they switched safety alerts off', async () => {
+    const [quin, rae, sam] = await Promise.all([member('Quin'), member('Rae'), member('Sam')]);
+    const report = (reporter: Member, reported: Member) =>
+      deliver(
+        'report.created',
+        { reportId: randomUUID(), reporterId: reporter.userId, reportedId: reported.userId, reason: 'spam', hasDetails: false, createdAt: new Date().toISOString() },
+        SERVICES.safety,
+      );
+    await report(quin, rae);
+    const [thanks] = await pushesOf(quin, 1, 'the report receipt');
+    expect(thanks).toMatchObject({ kind: 'safety', title: 'Report received', body: 'Thanks for your report. Our team will review it.', url: '/safety' });
+    expect(rae.device.pushes()).toEqual([]);
+
+    await setPreference(sam, 'safetyAlerts', false);
+    const mutedReport = await report(sam, rae);
+    await like(rae, sam);
+    const pushes = await pushesOf(sam, 1, 'a like after the muted receipt');
+    expect(pushes.map((p) => p.kind)).toEqual(['new_like']);
+    expect(await pushJobsOf(mutedReport)).toBe(0);
+  });
+
+  it('erases the member on user.deleted: devices, preferences, name, pairs; nothing is pushed to them after', async () => {
+    const [tess, uma] = await Promise.all([member('Tess'), member('Uma')]);
+    await setPreference(tess, 'newLikes', false);
+    const userIds = [tess.userId, uma.userId].sort() as [string, string];
+    await deliver(
+      'user.blocked',
+      { pairId: userIds.join(':'), userIds, blockedBy: [uma.userId], blockerId: uma.userId, blockedId: tess.userId, endedMatchId: null, blockedAt: new Date().toISOString() },
+      SERVICES.safety,
+    );
+    await deliver('user.deleted', { userId: tess.userId, deletedAt: new Date().toISOString() }, SERVICES.auth);
+    for (const [table, column] of [
+      ['push_subscription', 'user_id'],
+      ['notification_preferences', 'user_id'],
+      ['notification_member', 'user_id'],
+      ['notification_pair', 'member_a'],
+      ['notification_pair', 'member_b'],
+    ]) {
+      expect([table, column, await bed.dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [tess.userId])]).toEqual([table, column, []]);
+    }
+    // Later events about her are dropped by the kit's consumer.
+    expect(
+      await consumer.apply(eventEnvelope(SERVICES.matching, 'like.created', { likerId: uma.userId, likedId: tess.userId, matched: false, createdAt: new Date().toISOString() })),
+    ).toBe('erased');
+  });
+});
+
+function profileOf(userId: string, name: string): EventPayloads['profile.updated'] {
+  return {
+    userId,
+    name,
+    age: 30,
+    gender: null,
+    lookingFor: null,
+    interests: [],
+    height: null,
+    education: null,
+    latitude: null,
+    longitude: null,
+    locationText: null,
+    hasPhoto: false,
+    profilePicture: null,
+    isVerified: true,
+    onboardingCompleted: true,
+    updatedAt: new Date().toISOString(),
+  };
+}
