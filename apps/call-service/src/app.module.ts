@@ -1,12 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { ServiceModule } from '@mate/server-kit';
+import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { CallEnv } from './call.env';
 import { CallEventHandlers } from './call/call-event.handlers';
 import { CallModule } from './call/call.module';
 import { IceModule } from './ice/ice.module';
 import { TranscriptionModule } from './transcription/transcription.module';
 import { CreateCall1795900000000 } from './migrations/1795900000000-CreateCall';
+import { CallMemberErasure1796100000000 } from './migrations/1796100000000-CallMemberErasure';
+import { CallMemberExporter } from './member-data/call-member-exporter';
 
 @Module({})
 export class AppModule {
@@ -17,9 +19,9 @@ export class AppModule {
       envClass: CallEnv,
       env,
       entities: [],
-      migrations: [CreateCall1795900000000],
+      migrations: [CreateCall1795900000000, CallMemberErasure1796100000000],
       // IceModule first: `ice-servers` is no call id (GET /api/calls/:id).
-      features: [IceModule, TranscriptionModule, CallModule],
+      features: [IceModule, TranscriptionModule, CallModule, MemberDataModule.forExporter(CallMemberExporter)],
       handlers: CallEventHandlers,
     });
   }

@@ -24,6 +24,9 @@ import {
   type EndedRow,
 } from './call.sql';
 import { updatedRows } from './calls.service';
+import { afterTransaction } from './after-transaction';
+import { CallMemberErasure } from '../member-data/call-member-erasure';
+import { TranscriptionService } from '../transcription/transcription.service';
 
 type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
 type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
@@ -40,6 +43,8 @@ export class CallEventHandlers implements EventHandlerSet {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly notifier: CallNotifier,
     private readonly dataSource: DataSource,
+    private readonly erasure: CallMemberErasure,
+    private readonly transcription: TranscriptionService,
   ) {}
 
   handlers(): EventHandlers {
@@ -52,7 +57,14 @@ export class CallEventHandlers implements EventHandlerSet {
         this.applyPairEvent(manager, envelope.name, payload, envelope),
       'match.ended': (payload, manager, envelope) =>
         this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.deleted': (payload, manager) => this.eraseMember(manager, payload.userId),
     };
+  }
+
+  /** A deleted member (src/member-data/call-member-erasure.ts), and their transcription counter. */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await this.erasure.erase(manager, userId);
+    if (typeof userId === 'string') await this.transcription.forget(userId);
   }
 
   async recordMatch(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
@@ -141,23 +153,6 @@ export class CallEventHandlers implements EventHandlerSet {
       envelope.aggregateVersion ?? 0,
     ]);
   }
-}
-
-/**
- * Runs `work` once the transaction of `manager` is over (TypeORM's query runner has no commit
- * hook); `work` reads again what was committed.
- */
-function afterTransaction(manager: EntityManager, work: () => Promise<unknown>): void {
-  const qr = manager.queryRunner;
-  const started = Date.now();
-  const tick = () => {
-    if (qr?.isTransactionActive && Date.now() - started < 30_000) {
-      setTimeout(tick, 5);
-      return;
-    }
-    void work();
-  };
-  setTimeout(tick, 0);
 }
 
 function eventTime(

@@ -7,6 +7,7 @@ import { CallSocketEvents } from './call-socket-events';
 import { CallSweeper } from './call-sweeper';
 import { CallsService } from './calls.service';
 import { ACTIVE_CALLS } from '../transcription/active-calls';
+import { CallMemberErasure } from '../member-data/call-member-erasure';
 
 /** Calls: signalling, call records, history and stats, and the ring and disconnect timers. */
 @Module({
@@ -20,7 +21,8 @@ import { ACTIVE_CALLS } from '../transcription/active-calls';
     CallSocketEvents,
     CallSweeper,
     { provide: CALL_PRESENCE, useExisting: PresenceReader },
+    CallMemberErasure,
   ],
-  exports: [CallNotifier],
+  exports: [CallNotifier, CallMemberErasure],
 })
 export class CallModule {}

@@ -93,6 +93,13 @@ WHERE status = 'in_progress'
   AND ((caller_id = $1::uuid AND recipient_id = $2::uuid) OR (caller_id = $2::uuid AND recipient_id = $1::uuid))
 RETURNING id, caller_id, recipient_id, status`;
 
+/** A deleted member's active calls end: completed once answered, else missed. $1 member, $2 now. */
+export const END_MEMBER_CALLS_SQL = `
+UPDATE call_record SET status = CASE WHEN answered_at IS NULL THEN 'missed' ELSE 'completed' END,
+       ended_at = $2::timestamptz, duration_seconds = ${duration('$2::timestamptz')}
+WHERE status = 'in_progress' AND (caller_id = $1::uuid OR recipient_id = $1::uuid)
+RETURNING id, caller_id, recipient_id, status`;
+
 /** The pair's active call, answered or not. $1, $2 members. */
 export const ACTIVE_BETWEEN_SQL = `
 SELECT id, answered_at IS NOT NULL AS answered FROM call_record

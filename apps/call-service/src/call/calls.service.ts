@@ -168,6 +168,13 @@ export class CallsService implements ActiveCalls {
     if (clean.length > 0) await this.notifier.push(recipientId, 'subtitle', { userId, text: clean });
   }
 
+  /** The member's counters (their account was deleted: no key keeps their id). */
+  async forget(userId: string): Promise<void> {
+    for (const rule of ['callsPerMinute', 'signalsPer10Seconds', 'subtitlesPer10Seconds'] as const) {
+      await this.limits.reset(rule, userId);
+    }
+  }
+
   /** The member's answered, not yet ended call (transcription's ActiveCalls port), or null. */
   async activeAnsweredCallOf(userId: string): Promise<AnsweredCall | null> {
     const [row]: { id: string; peer_id: string }[] = await this.dataSource.query(ANSWERED_CALL_OF_SQL, [

@@ -30,5 +30,7 @@ export function transcriberOf(env: TranscriptionEnv): Transcriber | null {
     TranscriptionService,
     TranscriptionUploadInterceptor,
   ],
+  // The event handlers forget a deleted member's counter.
+  exports: [TranscriptionService],
 })
 export class TranscriptionModule {}

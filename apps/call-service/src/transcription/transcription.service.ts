@@ -108,6 +108,11 @@ export class TranscriptionService {
     if (!(await this.available())) throw unavailable();
   }
 
+  /** The member's counter (their account was deleted: no key keeps their id). */
+  async forget(userId: string): Promise<void> {
+    await this.limits.reset('perMinute', userId);
+  }
+
   /** The body read: the chunk checked (400, 413) and transcribed (503 when the backend fails). */
   async transcribe(audio: UploadedAudio | undefined): Promise<TranscriptionDto> {
     if (!audio || audio.size === 0) throw badRequest(CallMessages.audioRequired);
