@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
@@ -18,6 +19,7 @@ import {
 import { SessionStore, sessionRevokedChannel } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { DataSource } from 'typeorm';
+import { SessionsService } from '../../sessions/sessions.service';
 import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed, type RegisteredMember } from '../../__tests__/auth-test-bed';
 
 const INTERNAL_TOKEN = 'gdpr-test-internal-token-0123456789';
@@ -313,6 +315,32 @@ describe('privacy and data: /api/gdpr (issue 12)', () => {
       expect(again.user.id).not.toBe(member.user.id);
       expect((await bed.call('GET', '/api/auth/me', { token: again.token })).status).toBe(200);
       await waitFor(async () => ((await columnsHolding(member.user.id)).length === 0 ? true : undefined), { what: 'no table holding the old id' });
+    });
+
+    it('gives no session to a sign-in that meets the deletion (the account gone before the session row, or just after it)', async () => {
+      const sessions = bed.svc.app.get(SessionsService);
+      const device = { deviceInfo: 'Test', ipAddress: '127.0.0.1' };
+      const store = bed.svc.app.get(SessionStore);
+      // Before: the session row has no account to belong to.
+      const gone = randomUUID();
+      await expect(sessions.start(gone, 'member', true, device)).rejects.toMatchObject({ status: 401 });
+      expect(await redis.smembers(`${bed.svc.env.KEY_PREFIX}:user-sessions:${gone}`)).toEqual([]);
+
+      // Just after: the row is written, then the deletion commits and ends the sessions it sees
+      // before the Redis entry exists (a trigger stands in for the deletion's timing).
+      const member = await bed.registerVerified(email('race'));
+      await ds.query(`CREATE FUNCTION delete_account_now() RETURNS trigger AS $$ BEGIN DELETE FROM users WHERE id = NEW.user_id; RETURN NULL; END $$ LANGUAGE plpgsql`);
+      await ds.query(`CREATE TRIGGER delete_account_now AFTER INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION delete_account_now()`);
+      try {
+        await expect(sessions.start(member.user.id, 'member', true, device)).rejects.toMatchObject({ status: 401 });
+      } finally {
+        await ds.query('DROP TRIGGER delete_account_now ON sessions');
+        await ds.query('DROP FUNCTION delete_account_now()');
+      }
+      const left = await redis.smembers(`${bed.svc.env.KEY_PREFIX}:user-sessions:${member.user.id}`);
+      // Only the sign-up session (which the stand-in deletion did not end) is left; the new one never lived.
+      expect(left).toHaveLength(1);
+      expect(await store.touch(left[0], member.user.id)).not.toBeNull();
     });
 
     it('is open to an unverified account', async () => {
