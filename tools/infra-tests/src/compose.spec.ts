@@ -183,6 +183,13 @@ describe('docker/compose.yml', () => {
     expect(services['call-service'].environment?.TURN_SECRET).toBe('${TURN_SECRET:-}');
   });
 
+  it('notification-service takes the optional VAPID key pair for web push from the environment (no literal keys)', () => {
+    const env = services['notification-service'].environment ?? {};
+    expect(env.VAPID_PUBLIC_KEY).toBe('${VAPID_PUBLIC_KEY:-}');
+    expect(env.VAPID_PRIVATE_KEY).toBe('${VAPID_PRIVATE_KEY:-}');
+    expect(env.VAPID_SUBJECT).toMatch(/^\$\{VAPID_SUBJECT:-mailto:.+\}$/);
+  });
+
   it('publishes the gateway on this host only and has it believe no X-Forwarded-For (issue 7 item 1 review)', () => {
     // A private-range trust would take the word of any client reaching the port through Docker's proxy.
     expect(services.gateway.environment?.TRUST_PROXY).toBe('false');

@@ -295,8 +295,9 @@ describe.each(targets.map(([name]) => name))('k8s %s', (target) => {
         if (e.secretRef) check('Secret', e.secretRef.name, undefined, where);
       }
       for (const e of container.env ?? []) {
+        // An optional key (web push's VAPID pair) may be missing: the pod then runs without it.
         if (e.valueFrom?.secretKeyRef)
-          check('Secret', e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key, where);
+          check('Secret', e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.optional ? undefined : e.valueFrom.secretKeyRef.key, where);
         if (e.valueFrom?.configMapKeyRef)
           check('ConfigMap', e.valueFrom.configMapKeyRef.name, e.valueFrom.configMapKeyRef.key, where);
       }
@@ -461,6 +462,17 @@ describe('k8s overlays', () => {
     const config = (find(turn, 'ConfigMap', 'mate-config')?.data ?? {}) as Record<string, string>;
     expect(config.TURN_URLS).toMatch(/^turn:/);
     expect(config.STUN_URLS).toMatch(/^stun:/);
+  });
+
+  it('web push is optional: notification-service reads the VAPID key pair from mate-secrets (optional keys), never a literal', () => {
+    for (const [dir, r] of rendered) {
+      const deployment = find(r, 'Deployment', 'notification-service');
+      const container = deployment ? mainContainer(deployment) : undefined;
+      for (const key of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY']) {
+        const env = container?.env?.find((e) => e.name === key);
+        expect({ dir, key, env }).toEqual({ dir, key, env: { name: key, valueFrom: { secretKeyRef: { name: 'mate-secrets', key, optional: true } } } });
+      }
+    }
   });
 
   it('the dev PostgreSQL creates a database for every service', () => {

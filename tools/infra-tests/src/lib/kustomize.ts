@@ -580,7 +580,7 @@ export interface Container {
     name: string;
     value?: string;
     valueFrom?: {
-      secretKeyRef?: { name: string; key: string };
+      secretKeyRef?: { name: string; key: string; optional?: boolean };
       configMapKeyRef?: { name: string; key: string };
     };
   }>;
