@@ -1,6 +1,7 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import {
+  AuthMessages,
   EXPORT_PART_SERVICES,
   GdprMessages,
   memberExportPath,
@@ -8,7 +9,7 @@ import {
   type ExportParts,
   type MemberDataExport,
 } from '@mate/contracts';
-import { CLOCK, LOGGER, RateLimits, ServiceCallError, serviceUnavailable, ServiceClient, type Clock } from '@mate/server-kit';
+import { CLOCK, LOGGER, RateLimits, ServiceCallError, serviceUnavailable, ServiceClient, unauthorized, type Clock } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { AUTH_RATE_LIMITER, type AuthRateLimit } from '../accounts/rate-limits';
 import { AccountExporter } from './account-exporter';
@@ -41,7 +42,7 @@ export class MemberDataExportService {
       ...REMOTE_PARTS.map((part) => this.part(part, userId, timeoutMs)),
     ]);
     // The account gone meanwhile (deleted in another tab): the session is over, not the export.
-    if (account.status === 'rejected' && account.reason instanceof HttpException) throw account.reason;
+    if (account.status === 'rejected' && account.reason instanceof HttpException) throw unauthorized(AuthMessages.authRequired);
     const failed = [
       ...(account.status === 'rejected' ? [{ part: 'account', reason: account.reason as unknown }] : []),
       ...remote.flatMap((r, i) => (r.status === 'rejected' ? [{ part: REMOTE_PARTS[i], reason: r.reason as unknown }] : [])),

@@ -20,6 +20,7 @@ import { SessionStore, sessionRevokedChannel } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { DataSource } from 'typeorm';
 import { SessionsService } from '../../sessions/sessions.service';
+import { MemberDataExportService } from '../member-data-export.service';
 import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed, type RegisteredMember } from '../../__tests__/auth-test-bed';
 
 const INTERNAL_TOKEN = 'gdpr-test-internal-token-0123456789';
@@ -211,6 +212,10 @@ describe('privacy and data: /api/gdpr (issue 12)', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       const other = await bed.registerVerified(email('limit-other'));
       expect((await exportData(other.token)).status).toBe(200);
+    });
+
+    it('answers 401 when the account is gone by the time the parts are read (deleted from another device)', async () => {
+      await expect(bed.svc.app.get(MemberDataExportService).exportFor(randomUUID())).rejects.toMatchObject({ status: 401 });
     });
 
     it('serves the account part on the internal route only with the internal credential', async () => {
