@@ -18,6 +18,7 @@ if (!existsSync(path.join(ROOT, 'node_modules/.bin/nx'))) {
 const platform = await import('./lib/platform.mjs');
 const { log, ensurePostgres, ensureRedis, ensureDatabases, nx, startPlatform, SERVICES, SERVICE_DATABASES } = platform;
 const { createDemoAccounts, DEMO_ACCOUNTS } = await import('./lib/demo.mjs');
+const { ensureVapidKeys } = await import('./lib/vapid-keys.mjs');
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -59,6 +60,10 @@ try {
   const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_${db}`]));
   await ensureDatabases(DATABASE_URL, Object.values(dbNames));
 
+  // Web push: the key pair made on the first start, kept in .data/secrets (never printed).
+  const vapid = ensureVapidKeys(path.join(ROOT, '.data'));
+  if (vapid.created) log('made a web push (VAPID) key pair in .data/secrets/vapid.json');
+
   log('starting maildev, the services, the gateway and the web app...');
   running = await startPlatform({
     ports,
@@ -71,6 +76,8 @@ try {
     extraEnv: {
       ADMIN_EMAILS: [process.env.ADMIN_EMAILS, DEMO_ACCOUNTS.admin.email].filter(Boolean).join(','),
       JWT_SECRET: process.env.JWT_SECRET ?? 'dev-only-jwt-secret-change-me',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
     },
   });
   const seeding = await import('../seed/hook.mjs');
