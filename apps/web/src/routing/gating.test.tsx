@@ -88,11 +88,11 @@ describe('routing and gating (spec 000 §2)', () => {
     });
 
     it('shows later screens as a page that says they are not available yet', async () => {
-      signedIn();
-      renderWithApp(api, { route: '/settings/privacy' });
-      expect(await screen.findByRole('heading', { name: 'Privacy & Data', level: 1 })).toBeInTheDocument();
+      signedIn(aProfile(), aUser({ role: 'admin' }));
+      renderWithApp(api, { route: '/admin/analytics' });
+      expect(await screen.findByRole('heading', { name: 'Analytics', level: 1 })).toBeInTheDocument();
       expect(screen.getByText('This screen is not available yet')).toBeInTheDocument();
-      expect(location()).toBe('/settings/privacy');
+      expect(location()).toBe('/admin/analytics');
     });
 
     it("opens /call/{userId} for an active member: with no call there it says 'Call ended' and goes back to /dashboard", async () => {
