@@ -5,8 +5,9 @@ import { DatabaseEnv, Secret } from '@mate/server-kit';
 const blankToUndefined = ({ value }: { value: unknown }) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
-/** A base64url text (VAPID keys are base64url without padding). */
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** VAPID keys as base64url without padding: an uncompressed P-256 point (65 bytes), a scalar (32 bytes). */
+const VAPID_PUBLIC = /^[A-Za-z0-9_-]{87}$/;
+const VAPID_PRIVATE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Settings of notification-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
 export class NotificationEnv extends DatabaseEnv {
@@ -35,14 +36,14 @@ export class NotificationEnv extends DatabaseEnv {
   @Transform(blankToUndefined)
   @ValidateIf((env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined)
   @IsString({ message: 'VAPID_PUBLIC_KEY is required when VAPID_PRIVATE_KEY is set' })
-  @Matches(BASE64URL, { message: 'VAPID_PUBLIC_KEY must be base64url' })
+  @Matches(VAPID_PUBLIC, { message: 'VAPID_PUBLIC_KEY must be a P-256 public key, base64url (87 characters)' })
   VAPID_PUBLIC_KEY?: string;
 
   @Secret()
   @Transform(blankToUndefined)
   @ValidateIf((env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined)
   @IsString({ message: 'VAPID_PRIVATE_KEY is required when VAPID_PUBLIC_KEY is set' })
-  @Matches(BASE64URL, { message: 'VAPID_PRIVATE_KEY must be base64url' })
+  @Matches(VAPID_PRIVATE, { message: 'VAPID_PRIVATE_KEY must be a P-256 private key, base64url (43 characters)' })
   VAPID_PRIVATE_KEY?: string;
 
   /** Who push services may contact about our pushes (RFC 8292 `sub`). */

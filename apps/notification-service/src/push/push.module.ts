@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
-import { BaseServiceEnv, PresenceReader, REDIS, SERVICE_ENV } from '@mate/server-kit';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { BaseServiceEnv, LOGGER, PresenceReader, REDIS, SERVICE_ENV } from '@mate/server-kit';
 import type Redis from 'ioredis';
 import { NotificationMemberData } from '../member-data/notification-member-data';
 import { NotificationEnv } from '../notification.env';
@@ -37,4 +38,14 @@ import { PushWorker } from './push.worker';
   ],
   exports: [PushEventHandlers, PushRepository, PushSettings, NotificationMemberData],
 })
-export class PushModule {}
+export class PushModule implements OnModuleInit {
+  constructor(
+    private readonly settings: PushSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit() {
+    // A deployment that forgot its keys says so once, instead of silently pushing nothing.
+    if (!this.settings.configured) this.logger.warn('web push is off: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are not set');
+  }
+}
