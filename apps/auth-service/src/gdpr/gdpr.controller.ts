@@ -1,7 +1,7 @@
-import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { GdprMessages, type AuthPrincipal, type GdprExportResponse } from '@mate/contracts';
-import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto } from '@mate/server-kit';
+import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto, UnavailableInterceptor } from '@mate/server-kit';
 import { AccountDeletionService } from './account-deletion.service';
 import { DeleteAccountDto } from './dto/delete-account.dto';
 import { GdprExportResponseDto } from './dto/gdpr-responses.dto';
@@ -14,6 +14,9 @@ import { MemberDataExportService } from './member-data-export.service';
  */
 @ApiTags('gdpr')
 @AllowUnverified()
+// Both are safe to repeat (a second deletion finds no account), so Redis or the database away for
+// a moment answers 503, which clients retry, not 500.
+@UseInterceptors(UnavailableInterceptor)
 @Controller('api/gdpr')
 export class GdprController {
   constructor(
@@ -34,7 +37,7 @@ export class GdprController {
   @Post('delete-account')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponseDto })
-  @ApiErrors(400, 401)
+  @ApiErrors(400, 401, 503)
   async deleteAccount(@CurrentUser() principal: AuthPrincipal, @Body() dto: DeleteAccountDto) {
     await this.deletion.deleteAccount(principal.userId, dto.confirmEmail);
     return { message: GdprMessages.accountDeleted };
