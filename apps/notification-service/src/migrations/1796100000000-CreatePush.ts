@@ -40,6 +40,7 @@ export class CreatePush1796100000000 implements MigrationInterface {
       member_a uuid NOT NULL,
       member_b uuid NOT NULL,
       blocked boolean NOT NULL,
+      version int NULL,
       updated_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (member_a, member_b),
       CONSTRAINT notification_pair_order_check CHECK (member_a < member_b)

@@ -50,6 +50,9 @@ export class PushEventHandlers {
         const ids = Array.isArray(payload.userIds) ? payload.userIds.map(memberId) : [];
         if (ids.length !== 2 || !ids[0] || !ids[1] || ids[0] === ids[1]) return this.unreadable(envelope);
         const [a, b] = ids as [string, string];
+        // A match made before a pair event it has not seen (a block, an unmatch) is over already
+        // (ADR 0014): a late match.created tells nobody.
+        if (typeof payload.pairVersion === 'number' && payload.pairVersion < (await this.repository.pairVersionOf(a, b, manager))) return;
         for (const [me, other] of [
           [a, b],
           [b, a],
@@ -91,7 +94,7 @@ export class PushEventHandlers {
     if (ids.length !== 2 || !ids[0] || !ids[1] || ids[0] === ids[1]) return this.unreadable(envelope);
     // Fail closed: a block whose state cannot be read still blocks.
     const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : envelope.name === 'user.blocked';
-    await this.repository.savePairBlocked(manager, ids[0], ids[1], blocked);
+    await this.repository.savePairState(manager, ids[0], ids[1], blocked, envelope.aggregateVersion ?? null);
   }
 
   private unreadable(envelope: EventEnvelope) {

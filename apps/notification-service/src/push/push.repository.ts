@@ -136,14 +136,28 @@ export class PushRepository {
     return rows[0]?.name ?? null;
   }
 
-  /** A pair event: the pair's whole block state (the consumer applies only the newest version). */
-  async savePairBlocked(m: EntityManager, x: string, y: string, blocked: boolean): Promise<void> {
+  /**
+   * A pair event: the pair's whole block state and its version (the consumer applies only the
+   * newest version, so the state is the newest; null for an event without one).
+   */
+  async savePairState(m: EntityManager, x: string, y: string, blocked: boolean, version: number | null): Promise<void> {
     const [a, b] = orderedPair(x, y);
     await m.query(
-      `INSERT INTO notification_pair (member_a, member_b, blocked) VALUES ($1::uuid, $2::uuid, $3)
-       ON CONFLICT (member_a, member_b) DO UPDATE SET blocked = EXCLUDED.blocked, updated_at = now()`,
-      [a, b, blocked],
+      `INSERT INTO notification_pair (member_a, member_b, blocked, version) VALUES ($1::uuid, $2::uuid, $3, $4::int)
+       ON CONFLICT (member_a, member_b) DO UPDATE
+         SET blocked = EXCLUDED.blocked, version = greatest(notification_pair.version, EXCLUDED.version), updated_at = now()`,
+      [a, b, blocked, version],
     );
+  }
+
+  /** The version of the newest pair event applied for the pair, 0 when none. */
+  async pairVersionOf(x: string, y: string, q: Queryable = this.dataSource): Promise<number> {
+    const [a, b] = orderedPair(x, y);
+    const rows: { version: number | null }[] = await q.query(
+      'SELECT version FROM notification_pair WHERE member_a = $1::uuid AND member_b = $2::uuid',
+      [a, b],
+    );
+    return rows[0]?.version ?? 0;
   }
 
   async isBlockedPair(x: string, y: string, q: Queryable = this.dataSource): Promise<boolean> {

@@ -242,6 +242,35 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     expect(after[1]).toMatchObject({ kind: 'new_message', title: 'New message from Kim' });
   });
 
+  it("tells no match that a newer pair event had already ended (pair versions, ADR 0014)", async () => {
+    const [vic, wes] = await Promise.all([member('Vic'), member('Wes')]);
+    const userIds = [vic.userId, wes.userId].sort() as [string, string];
+    const pairId = userIds.join(':');
+    const unmatch = {
+      ...eventEnvelope(SERVICES.safety, 'match.ended', {
+        pairId,
+        userIds,
+        blockedBy: [],
+        matchId: randomUUID(),
+        endedBy: vic.userId,
+        reason: 'unmatch' as const,
+        endedAt: new Date().toISOString(),
+      }),
+      aggregateType: 'pair' as const,
+      aggregateId: pairId,
+      aggregateVersion: 2,
+    };
+    expect(await consumer.apply(unmatch)).toBe('handled');
+    const matchAt = (pairVersion: number) =>
+      deliver('match.created', { matchId: randomUUID(), userIds, createdAt: new Date().toISOString(), pairVersion });
+    const stale = await matchAt(1);
+    await matchAt(2);
+    await pushesOf(vic, 1, 'the live match');
+    await pushesOf(wes, 1, 'the live match');
+    expect(await pushJobsOf(stale)).toBe(0);
+    expect(vic.device.pushes()).toHaveLength(1);
+  });
+
   it('names nobody with private previews on', async () => {
     const [max, nia] = await Promise.all([member('Max'), member('Nia')]);
     await setPreference(max, 'privatePreviews', true);
