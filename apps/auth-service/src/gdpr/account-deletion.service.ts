@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { AuthMessages, GdprMessages } from '@mate/contracts';
@@ -38,10 +38,11 @@ export class AccountDeletionService {
       const user = await m.findOne(User, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
       if (!user) throw unauthorized(AuthMessages.authRequired);
       if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw badRequest(GdprMessages.confirmEmailMismatch);
-      // First: it deletes the outbox rows that name the member (user.registered carries the email).
+      // Every address the account had or asked for: the ones before an email change are named
+      // only by the events that eraseMemberTraces is about to delete.
+      const addresses = await this.addressesOf(m, user);
+      // First of the erasure: it deletes the outbox rows that name the member (user.registered carries the email).
       await eraseMemberTraces(m, user.id);
-      const requested = await m.find(AuthToken, { where: { userId: user.id, kind: 'email_change' }, select: { id: true, newEmail: true } });
-      const addresses = [...new Set([user.email, ...requested.flatMap((t) => (t.newEmail ? [t.newEmail] : []))].map((e) => e.toLowerCase()))];
       // Emails queued to the member's addresses (links, names) name them without naming the id.
       await m.query(`DELETE FROM outbox WHERE kind = 'job' AND lower(body::text) LIKE ANY ($1::text[])`, [addresses.map(likePattern)]);
       await m.delete(AuthToken, { userId: user.id });
@@ -64,6 +65,17 @@ export class AccountDeletionService {
       // `npm run gdpr -- verify`.
       this.logger.error({ userId, error: e instanceof Error ? { name: e.name, message: e.message } : String(e) }, 'account deleted; its Redis keys were not all removed');
     }
+  }
+
+  private async addressesOf(m: EntityManager, user: User): Promise<string[]> {
+    const requested = await m.find(AuthToken, { where: { userId: user.id, kind: 'email_change' }, select: { id: true, newEmail: true } });
+    const published: { addresses: (string | null)[] }[] = await m.query(
+      `SELECT ARRAY[body->'payload'->>'email', body->'payload'->>'oldEmail', body->'payload'->>'newEmail'] AS addresses
+         FROM outbox WHERE kind = 'event' AND body->'payload'->>'userId' = $1`,
+      [user.id],
+    );
+    const all = [user.email, ...requested.map((t) => t.newEmail), ...published.flatMap((r) => r.addresses)];
+    return [...new Set(all.filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
   }
 
   /** The member's rate-limit counters and known addresses: keys naming their id or email. */

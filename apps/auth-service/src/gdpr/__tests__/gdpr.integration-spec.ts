@@ -309,6 +309,23 @@ describe('privacy and data: /api/gdpr (issue 12)', () => {
       }
     });
 
+    it('leaves no queued email to an address the account had before an email change', async () => {
+      const first = email('moved');
+      const member = await bed.registerVerified(first);
+      const second = email('moved-new');
+      await bed.call('POST', '/api/auth/request-email-change', { token: member.token, body: { newEmail: second } });
+      const link = (await bed.nextEmail(second, 'email-change')).link;
+      expect((await bed.call('POST', '/api/auth/verify-email-change', { body: { token: tokenOf(link) } })).status).toBe(200);
+      const held = async (address: string) =>
+        ((await ds.query('SELECT count(*)::int AS n FROM outbox WHERE strpos(lower(body::text), $1) > 0', [address])) as { n: number }[])[0].n;
+      expect(await held(first)).toBeGreaterThan(0);
+
+      expect((await deleteAccount(member.token, { confirmEmail: second })).status).toBe(200);
+
+      expect(await held(first)).toBe(0);
+      expect(await held(second)).toBe(0);
+    });
+
     it('refuses the old password afterwards, and the email can make a new account', async () => {
       const member = await memberWithEverything('again');
       expect((await deleteAccount(member.token, { confirmEmail: member.address })).status).toBe(200);
