@@ -54,11 +54,11 @@ export interface PushPayload {
   kind: 'new_match' | 'new_message' | 'new_like' | 'safety' | 'admin';
   title: string;
   body: string;
-  /** A path of the member app: `/chat/{userId}`, `/messages`, `/discover`, `/matches`, `/settings/safety`. */
+  /** A path of the member app: `/chat/{userId}` (a match, a message), `/discover` (a like), `/safety` (a report's receipt). */
   url: string;
   /** Same tag = the newer notification replaces the older (one per conversation). */
   tag: string;
-  /** Messages the notification stands for (a collapsed burst), 1 otherwise. */
+  /** Messages the notification stands for (a collapsed burst), 1 otherwise. Never a message's text anywhere. */
   count: number;
   sentAt: string;
 }
