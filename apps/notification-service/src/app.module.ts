@@ -20,7 +20,11 @@ export class AppModule {
       env,
       entities: [EmailDelivery],
       migrations: [CreateEmailDelivery1795284000000, CreatePush1796100000000],
-      features: [EmailsModule, PushModule, MemberDataModule.forExporter(NotificationMemberData, { imports: [PushModule] })],
+      features: [
+        EmailsModule,
+        PushModule,
+        MemberDataModule.forExporter(NotificationMemberData, { imports: [PushModule] }),
+      ],
       handlers: NotificationEventHandlers,
     });
   }

@@ -34,20 +34,30 @@ export class NotificationEnv extends DatabaseEnv {
    * keeps working). `npm start` makes a pair on first start; production reads a Secret.
    */
   @Transform(blankToUndefined)
-  @ValidateIf((env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined)
+  @ValidateIf(
+    (env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined,
+  )
   @IsString({ message: 'VAPID_PUBLIC_KEY is required when VAPID_PRIVATE_KEY is set' })
-  @Matches(VAPID_PUBLIC, { message: 'VAPID_PUBLIC_KEY must be a P-256 public key, base64url (87 characters)' })
+  @Matches(VAPID_PUBLIC, {
+    message: 'VAPID_PUBLIC_KEY must be a P-256 public key, base64url (87 characters)',
+  })
   VAPID_PUBLIC_KEY?: string;
 
   @Secret()
   @Transform(blankToUndefined)
-  @ValidateIf((env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined)
+  @ValidateIf(
+    (env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined,
+  )
   @IsString({ message: 'VAPID_PRIVATE_KEY is required when VAPID_PUBLIC_KEY is set' })
-  @Matches(VAPID_PRIVATE, { message: 'VAPID_PRIVATE_KEY must be a P-256 private key, base64url (43 characters)' })
+  @Matches(VAPID_PRIVATE, {
+    message: 'VAPID_PRIVATE_KEY must be a P-256 private key, base64url (43 characters)',
+  })
   VAPID_PRIVATE_KEY?: string;
 
   /** Who push services may contact about our pushes (RFC 8292 `sub`). */
-  @Matches(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, { message: 'VAPID_SUBJECT must be a mailto: address or an https URL' })
+  @Matches(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, {
+    message: 'VAPID_SUBJECT must be a mailto: address or an https URL',
+  })
   VAPID_SUBJECT = 'mailto:admin@mate.local';
 
   /**

@@ -7,7 +7,10 @@ import { rootPath } from './lib/workspace';
 /** Runs ensureVapidKeys(dataDir, env) of tools/scripts/lib/vapid-keys.mjs in a child process. */
 function ensure(dataDir: string, env: Record<string, string> = {}) {
   const script = `import(${JSON.stringify(rootPath('tools/scripts/lib/vapid-keys.mjs'))}).then((m) => process.stdout.write(JSON.stringify(m.ensureVapidKeys(${JSON.stringify(dataDir)}, ${JSON.stringify(env)}))))`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: rootPath('.'), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: rootPath('.'),
+    encoding: 'utf8',
+  });
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as { publicKey: string; privateKey: string; created: boolean };
 }

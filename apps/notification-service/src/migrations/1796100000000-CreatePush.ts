@@ -49,7 +49,12 @@ export class CreatePush1796100000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['notification_pair', 'notification_member', 'notification_preferences', 'push_subscription']) {
+    for (const table of [
+      'notification_pair',
+      'notification_member',
+      'notification_preferences',
+      'push_subscription',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }

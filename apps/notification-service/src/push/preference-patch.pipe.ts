@@ -1,5 +1,9 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { NOTIFICATION_PREFERENCE_KEYS, NotificationMessages, type NotificationPreferenceKey } from '@mate/contracts';
+import {
+  NOTIFICATION_PREFERENCE_KEYS,
+  NotificationMessages,
+  type NotificationPreferenceKey,
+} from '@mate/contracts';
 import { badRequest } from '@mate/server-kit';
 
 export interface PreferenceChange {
@@ -14,10 +18,12 @@ export interface PreferenceChange {
 @Injectable()
 export class PreferencePatchPipe implements PipeTransform<unknown, PreferenceChange> {
   transform(body: unknown): PreferenceChange {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Send the changed preference, e.g. { "newLikes": false }');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw badRequest('Send the changed preference, e.g. { "newLikes": false }');
     const keys = Object.keys(body);
     const unknown = keys.find((k) => !(NOTIFICATION_PREFERENCE_KEYS as readonly string[]).includes(k));
-    if (unknown !== undefined) throw badRequest(NotificationMessages.unknownPreference, undefined, [`Unknown field: ${unknown}`]);
+    if (unknown !== undefined)
+      throw badRequest(NotificationMessages.unknownPreference, undefined, [`Unknown field: ${unknown}`]);
     if (keys.length !== 1) throw badRequest('Send one changed preference at a time');
     const key = keys[0] as NotificationPreferenceKey;
     const value = (body as Record<string, unknown>)[key];

@@ -40,7 +40,10 @@ type BurstRedis = Redis & {
 export class PushBursts {
   private readonly redis: BurstRedis;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(SERVICE_ENV) private readonly env: BaseServiceEnv) {
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(SERVICE_ENV) private readonly env: BaseServiceEnv,
+  ) {
     if (!('matePushBurstAdd' in redis)) {
       redis.defineCommand('matePushBurstAdd', { numberOfKeys: 2, lua: ADD_SCRIPT });
       redis.defineCommand('matePushBurstTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });

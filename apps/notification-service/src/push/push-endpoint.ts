@@ -1,4 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
+import {
+  lookup as dnsLookup,
+  type LookupAddress,
+  type LookupAllOptions,
+  type LookupOneOptions,
+} from 'node:dns';
 import { Agent, type AgentOptions } from 'node:https';
 import { BlockList, isIP } from 'node:net';
 
@@ -85,7 +90,9 @@ function expandIpv6(address: string): number[] | null {
   const fill = tail === undefined ? 0 : 8 - h.length - t.length;
   if (fill < 0) return null;
   const groups = [...h, ...Array<string>(fill).fill('0'), ...t].map((g) => parseInt(g, 16));
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : null;
 }
 
 /** Whether a push may go to this IP address (a literal or a resolved one). */
@@ -122,7 +129,8 @@ function isLocalName(host: string): boolean {
  * Checked again before every send.
  */
 export function isAllowedEndpoint(endpoint: unknown, policy: EndpointPolicy): endpoint is string {
-  if (typeof endpoint !== 'string' || endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_LENGTH) return false;
+  if (typeof endpoint !== 'string' || endpoint.length === 0 || endpoint.length > MAX_ENDPOINT_LENGTH)
+    return false;
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -158,7 +166,11 @@ export class NonPublicAddressError extends Error {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for sockets that refuses a name when any of its addresses is not public: the
@@ -166,7 +178,11 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * address when it was registered and to 10.0.0.1 now (DNS rebinding) gets no connection.
  */
 export function publicOnlyLookup(policy: EndpointPolicy) {
-  return (hostname: string, options: LookupOneOptions | LookupAllOptions | number, callback: LookupCallback): void => {
+  return (
+    hostname: string,
+    options: LookupOneOptions | LookupAllOptions | number,
+    callback: LookupCallback,
+  ): void => {
     const opts = typeof options === 'number' ? { family: options } : options;
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
@@ -183,5 +199,10 @@ export function publicOnlyLookup(policy: EndpointPolicy) {
 
 /** The https agent every push goes through: public addresses only (see publicOnlyLookup). */
 export function pushAgent(policy: EndpointPolicy, tls: AgentOptions = {}): Agent {
-  return new Agent({ ...tls, keepAlive: true, maxSockets: 32, lookup: publicOnlyLookup(policy) as AgentOptions['lookup'] });
+  return new Agent({
+    ...tls,
+    keepAlive: true,
+    maxSockets: 32,
+    lookup: publicOnlyLookup(policy) as AgentOptions['lookup'],
+  });
 }

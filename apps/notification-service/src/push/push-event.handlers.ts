@@ -2,7 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { Logger } from 'pino';
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope, MatchEndedPayload, UserBlockedPayload, UserUnblockedPayload } from '@mate/contracts';
+import type {
+  EventEnvelope,
+  MatchEndedPayload,
+  UserBlockedPayload,
+  UserUnblockedPayload,
+} from '@mate/contracts';
 import { LOGGER, type EventHandlers } from '@mate/server-kit';
 import { PushNotifier } from './push-notifier';
 import { newLikePush, newMatchPush, reportReceivedPush } from './push-texts';
@@ -11,7 +16,8 @@ import { PushRepository } from './push.repository';
 type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
 type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
-const memberId = (value: unknown): string | null => (typeof value === 'string' && isUUID(value) ? value.toLowerCase() : null);
+const memberId = (value: unknown): string | null =>
+  typeof value === 'string' && isUUID(value) ? value.toLowerCase() : null;
 
 /**
  * The events pushes come from, and the projections they read: names (profile.updated) and the
@@ -52,7 +58,11 @@ export class PushEventHandlers {
         const [a, b] = ids as [string, string];
         // A match made before a pair event it has not seen (a block, an unmatch) is over already
         // (ADR 0014): a late match.created tells nobody.
-        if (typeof payload.pairVersion === 'number' && payload.pairVersion < (await this.repository.pairVersionOf(a, b, manager))) return;
+        if (
+          typeof payload.pairVersion === 'number' &&
+          payload.pairVersion < (await this.repository.pairVersionOf(a, b, manager))
+        )
+          return;
         for (const [me, other] of [
           [a, b],
           [b, a],
@@ -89,15 +99,24 @@ export class PushEventHandlers {
     };
   }
 
-  private async applyPairEvent(manager: EntityManager, payload: PairEventPayload, envelope: EventEnvelope<PairEventName>) {
+  private async applyPairEvent(
+    manager: EntityManager,
+    payload: PairEventPayload,
+    envelope: EventEnvelope<PairEventName>,
+  ) {
     const ids = Array.isArray(payload.userIds) ? payload.userIds.map(memberId) : [];
     if (ids.length !== 2 || !ids[0] || !ids[1] || ids[0] === ids[1]) return this.unreadable(envelope);
     // Fail closed: a block whose state cannot be read still blocks.
-    const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : envelope.name === 'user.blocked';
+    const blocked = Array.isArray(payload.blockedBy)
+      ? payload.blockedBy.length > 0
+      : envelope.name === 'user.blocked';
     await this.repository.savePairState(manager, ids[0], ids[1], blocked, envelope.aggregateVersion ?? null);
   }
 
   private unreadable(envelope: EventEnvelope) {
-    this.logger.error({ eventId: envelope.id, name: envelope.name }, 'event with an unreadable payload skipped');
+    this.logger.error(
+      { eventId: envelope.id, name: envelope.name },
+      'event with an unreadable payload skipped',
+    );
   }
 }

@@ -43,7 +43,8 @@ export class PushNotifier {
     if (!this.settings.configured) return 0;
     const preferences = await this.repository.preferencesOf(request.userId, q);
     if (!preferences[request.type]) return 0;
-    if (request.aboutId && (await this.repository.isBlockedPair(request.userId, request.aboutId, q))) return 0;
+    if (request.aboutId && (await this.repository.isBlockedPair(request.userId, request.aboutId, q)))
+      return 0;
     const subscriptions = await this.repository.subscriptionsOf(request.userId, q);
     if (subscriptions.length === 0) return 0;
     const payload = { ...request.content(preferences), sentAt: this.clock.now().toISOString() };
@@ -63,7 +64,12 @@ export class PushNotifier {
    * connected socket now (the app shows the messages itself). Presence unreadable: the job fails
    * and retries rather than guess.
    */
-  async endBurst(cause: string, q: Queryable, recipientId: string, senderId: string): Promise<'pushed' | 'online' | 'empty' | 'not-pushed'> {
+  async endBurst(
+    cause: string,
+    q: Queryable,
+    recipientId: string,
+    senderId: string,
+  ): Promise<'pushed' | 'online' | 'empty' | 'not-pushed'> {
     const online = await this.presence.isOnline(recipientId);
     const count = await this.bursts.take(recipientId, senderId);
     if (count === 0) return 'empty';

@@ -28,19 +28,27 @@ export class PushQueue implements OnApplicationShutdown {
 
   /** One push to one device, retried with exponential backoff. `key` makes it once per cause. */
   async send(key: string, job: Omit<SendPushJob, 'kind'>): Promise<void> {
-    await this.add(`send.${key}.${job.subscriptionId}`, { kind: 'send', ...job }, {
-      attempts: this.settings.attempts,
-      backoff: { type: 'exponential', delay: this.settings.backoffMs },
-    });
+    await this.add(
+      `send.${key}.${job.subscriptionId}`,
+      { kind: 'send', ...job },
+      {
+        attempts: this.settings.attempts,
+        backoff: { type: 'exponential', delay: this.settings.backoffMs },
+      },
+    );
   }
 
   /** The end of a conversation's collapse window. */
   async endBurstLater(token: string, job: Omit<MessageBurstJob, 'kind'>): Promise<void> {
-    await this.add(`burst.${token}`, { kind: 'message-burst', ...job }, {
-      delay: this.settings.collapseMs,
-      attempts: this.settings.attempts,
-      backoff: { type: 'exponential', delay: this.settings.backoffMs },
-    });
+    await this.add(
+      `burst.${token}`,
+      { kind: 'message-burst', ...job },
+      {
+        delay: this.settings.collapseMs,
+        attempts: this.settings.attempts,
+        backoff: { type: 'exponential', delay: this.settings.backoffMs },
+      },
+    );
   }
 
   private async add(jobId: string, data: PushJob, options: JobsOptions): Promise<void> {

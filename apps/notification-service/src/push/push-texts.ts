@@ -6,15 +6,22 @@ import type { PushPayload } from '@mate/contracts';
  */
 export type PushContent = Omit<PushPayload, 'sentAt'>;
 
+/** Control characters (C0, DEL, C1): a name shows on one line. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
 /** A name as a lock screen shows it: one line, at most 50 characters; none when there is no usable name. */
 function displayName(name: string | null): string | null {
-  // eslint-disable-next-line no-control-regex
-  const clean = (name ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  const clean = (name ?? '').replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
   if (!clean) return null;
   return [...clean].length > 50 ? `${[...clean].slice(0, 49).join('')}…` : clean;
 }
 
-export function newMatchPush(otherId: string, otherName: string | null, privatePreviews: boolean): PushContent {
+export function newMatchPush(
+  otherId: string,
+  otherName: string | null,
+  privatePreviews: boolean,
+): PushContent {
   const name = privatePreviews ? null : displayName(otherName);
   return {
     kind: 'new_match',
@@ -27,7 +34,12 @@ export function newMatchPush(otherId: string, otherName: string | null, privateP
 }
 
 /** One notification per conversation: a newer burst replaces the older (same tag). */
-export function newMessagePush(senderId: string, senderName: string | null, count: number, privatePreviews: boolean): PushContent {
+export function newMessagePush(
+  senderId: string,
+  senderName: string | null,
+  count: number,
+  privatePreviews: boolean,
+): PushContent {
   const name = privatePreviews ? null : displayName(senderName);
   const title = name ? `New message from ${name}` : 'New message';
   return {

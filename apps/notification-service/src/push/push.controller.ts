@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Patch, Post, Query, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Patch,
+  Post,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   NotificationMessages,
@@ -8,7 +19,11 @@ import {
 } from '@mate/contracts';
 import { ApiErrors, badRequest, CurrentUser, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { PushSubscriptionBody, UnsubscribeBody } from './dto/push-requests.dto';
-import { NotificationMessageResponse, NotificationPreferencesResponse, VapidPublicKeyResponse } from './dto/push-responses.dto';
+import {
+  NotificationMessageResponse,
+  NotificationPreferencesResponse,
+  VapidPublicKeyResponse,
+} from './dto/push-responses.dto';
 import { PreferencePatchPipe, type PreferenceChange } from './preference-patch.pipe';
 import { PushService } from './push.service';
 
@@ -31,15 +46,24 @@ export class PushController {
   }
 
   @Post('subscribe')
-  @ApiCreatedResponse({ type: NotificationMessageResponse, description: 'The device is subscribed (again, with new keys, when it was)' })
+  @ApiCreatedResponse({
+    type: NotificationMessageResponse,
+    description: 'The device is subscribed (again, with new keys, when it was)',
+  })
   @ApiErrors(400, 401, 503)
-  async subscribe(@CurrentUser() user: AuthPrincipal, @Body() body: PushSubscriptionBody): Promise<{ message: string }> {
+  async subscribe(
+    @CurrentUser() user: AuthPrincipal,
+    @Body() body: PushSubscriptionBody,
+  ): Promise<{ message: string }> {
     await this.push.subscribe(user.userId.toLowerCase(), body);
     return { message: NotificationMessages.subscribed };
   }
 
   @Delete('unsubscribe')
-  @ApiOkResponse({ type: NotificationMessageResponse, description: 'That device, or every device of the member, is unsubscribed' })
+  @ApiOkResponse({
+    type: NotificationMessageResponse,
+    description: 'That device, or every device of the member, is unsubscribed',
+  })
   @ApiErrors(400, 401, 503)
   async unsubscribe(
     @CurrentUser() user: AuthPrincipal,
@@ -62,7 +86,10 @@ export class PushController {
 
   @Patch('preferences')
   @HttpCode(HttpStatus.OK)
-  @ApiBody({ type: NotificationPreferencesResponse, description: 'Only the changed key, e.g. { "newLikes": false }' })
+  @ApiBody({
+    type: NotificationPreferencesResponse,
+    description: 'Only the changed key, e.g. { "newLikes": false }',
+  })
   @ApiOkResponse({ type: NotificationPreferencesResponse, description: 'All preferences after the change' })
   @ApiErrors(400, 401, 503)
   setPreference(

@@ -19,7 +19,11 @@ import { PushWorker } from './push.worker';
 @Module({
   controllers: [PushController],
   providers: [
-    { provide: PushSettings, inject: [NotificationEnv], useFactory: (env: NotificationEnv) => new PushSettings(env) },
+    {
+      provide: PushSettings,
+      inject: [NotificationEnv],
+      useFactory: (env: NotificationEnv) => new PushSettings(env),
+    },
     { provide: PUSH_TLS_OPTIONS, useValue: {} },
     {
       provide: PresenceReader,
@@ -46,6 +50,7 @@ export class PushModule implements OnModuleInit {
 
   onModuleInit() {
     // A deployment that forgot its keys says so once, instead of silently pushing nothing.
-    if (!this.settings.configured) this.logger.warn('web push is off: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are not set');
+    if (!this.settings.configured)
+      this.logger.warn('web push is off: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are not set');
   }
 }

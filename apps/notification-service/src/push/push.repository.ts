@@ -46,7 +46,9 @@ export class PushRepository {
    */
   async saveSubscription(userId: string, endpoint: string, p256dh: string, auth: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
-      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('push-member:' || $1::text, 0))`, [userId]);
+      await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('push-member:' || $1::text, 0))`, [
+        userId,
+      ]);
       await m.query(
         `INSERT INTO push_subscription (user_id, endpoint, p256dh, auth) VALUES ($1::uuid, $2, $3, $4)
          ON CONFLICT (endpoint) DO UPDATE
@@ -67,10 +69,10 @@ export class PushRepository {
     const [, count]: [unknown, number] =
       endpoint === undefined
         ? await this.dataSource.query('DELETE FROM push_subscription WHERE user_id = $1::uuid', [userId])
-        : await this.dataSource.query('DELETE FROM push_subscription WHERE user_id = $1::uuid AND endpoint = $2', [
-            userId,
-            endpoint,
-          ]);
+        : await this.dataSource.query(
+            'DELETE FROM push_subscription WHERE user_id = $1::uuid AND endpoint = $2',
+            [userId, endpoint],
+          );
     return count;
   }
 
@@ -80,7 +82,9 @@ export class PushRepository {
   }
 
   async markUsed(id: string): Promise<void> {
-    await this.dataSource.query('UPDATE push_subscription SET last_used_at = now() WHERE id = $1::uuid', [id]);
+    await this.dataSource.query('UPDATE push_subscription SET last_used_at = now() WHERE id = $1::uuid', [
+      id,
+    ]);
   }
 
   async subscriptionsOf(userId: string, q: Queryable = this.dataSource): Promise<StoredSubscription[]> {
@@ -92,15 +96,19 @@ export class PushRepository {
   }
 
   async subscriptionById(id: string): Promise<StoredSubscription | null> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query('SELECT * FROM push_subscription WHERE id = $1::uuid', [id]);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      'SELECT * FROM push_subscription WHERE id = $1::uuid',
+      [id],
+    );
     return rows[0] ? toSubscription(rows[0]) : null;
   }
 
   /** The member's preferences; the defaults (spec 001 §3) until one was changed. */
   async preferencesOf(userId: string, q: Queryable = this.dataSource): Promise<NotificationPreferencesDto> {
-    const rows: Record<string, boolean>[] = await q.query('SELECT * FROM notification_preferences WHERE user_id = $1::uuid', [
-      userId,
-    ]);
+    const rows: Record<string, boolean>[] = await q.query(
+      'SELECT * FROM notification_preferences WHERE user_id = $1::uuid',
+      [userId],
+    );
     const row = rows[0];
     if (!row) return { ...DEFAULT_NOTIFICATION_PREFERENCES };
     const prefs = { ...DEFAULT_NOTIFICATION_PREFERENCES };
@@ -111,7 +119,11 @@ export class PushRepository {
   }
 
   /** Sets one preference (the others keep their value or default) and returns them all. */
-  async setPreference(userId: string, key: NotificationPreferenceKey, value: boolean): Promise<NotificationPreferencesDto> {
+  async setPreference(
+    userId: string,
+    key: NotificationPreferenceKey,
+    value: boolean,
+  ): Promise<NotificationPreferencesDto> {
     const column = PREFERENCE_COLUMNS[key];
     await this.dataSource.query(
       `INSERT INTO notification_preferences (user_id, ${column}) VALUES ($1::uuid, $2)
@@ -122,7 +134,12 @@ export class PushRepository {
   }
 
   /** profile.updated: an older version never overwrites a newer one (version 0: an envelope without one). */
-  async saveMemberName(m: EntityManager, userId: string, name: string | null, version: number): Promise<void> {
+  async saveMemberName(
+    m: EntityManager,
+    userId: string,
+    name: string | null,
+    version: number,
+  ): Promise<void> {
     await m.query(
       `INSERT INTO notification_member (user_id, name, version) VALUES ($1::uuid, $2, $3)
        ON CONFLICT (user_id) DO UPDATE SET name = EXCLUDED.name, version = EXCLUDED.version, updated_at = now()
@@ -132,7 +149,10 @@ export class PushRepository {
   }
 
   async nameOf(userId: string, q: Queryable = this.dataSource): Promise<string | null> {
-    const rows: { name: string | null }[] = await q.query('SELECT name FROM notification_member WHERE user_id = $1::uuid', [userId]);
+    const rows: { name: string | null }[] = await q.query(
+      'SELECT name FROM notification_member WHERE user_id = $1::uuid',
+      [userId],
+    );
     return rows[0]?.name ?? null;
   }
 
@@ -140,7 +160,13 @@ export class PushRepository {
    * A pair event: the pair's whole block state and its version (the consumer applies only the
    * newest version, so the state is the newest; null for an event without one).
    */
-  async savePairState(m: EntityManager, x: string, y: string, blocked: boolean, version: number | null): Promise<void> {
+  async savePairState(
+    m: EntityManager,
+    x: string,
+    y: string,
+    blocked: boolean,
+    version: number | null,
+  ): Promise<void> {
     const [a, b] = orderedPair(x, y);
     await m.query(
       `INSERT INTO notification_pair (member_a, member_b, blocked, version) VALUES ($1::uuid, $2::uuid, $3, $4::int)

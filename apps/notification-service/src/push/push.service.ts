@@ -1,5 +1,10 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { ErrorCode, NotificationMessages, type NotificationPreferencesDto, type VapidPublicKeyDto } from '@mate/contracts';
+import {
+  ErrorCode,
+  NotificationMessages,
+  type NotificationPreferencesDto,
+  type VapidPublicKeyDto,
+} from '@mate/contracts';
 import { AppException, badRequest } from '@mate/server-kit';
 import type { PushSubscriptionBody } from './dto/push-requests.dto';
 import { isAllowedEndpoint } from './push-endpoint';
@@ -15,7 +20,11 @@ function base64urlBytes(text: string): Buffer | null {
 }
 
 const pushNotConfigured = () =>
-  new AppException(NotificationMessages.pushNotConfigured, ErrorCode.ServiceUnavailable, HttpStatus.SERVICE_UNAVAILABLE);
+  new AppException(
+    NotificationMessages.pushNotConfigured,
+    ErrorCode.ServiceUnavailable,
+    HttpStatus.SERVICE_UNAVAILABLE,
+  );
 
 /** The member's side of push (spec 001 §3, §7): the key, their devices and their preferences. */
 @Injectable()
@@ -37,7 +46,8 @@ export class PushService {
    */
   async subscribe(userId: string, body: PushSubscriptionBody): Promise<void> {
     if (!this.settings.configured) throw pushNotConfigured();
-    if (!isAllowedEndpoint(body.endpoint, this.settings.policy)) throw badRequest(NotificationMessages.endpointNotAllowed);
+    if (!isAllowedEndpoint(body.endpoint, this.settings.policy))
+      throw badRequest(NotificationMessages.endpointNotAllowed);
     const p256dh = base64urlBytes(body.keys.p256dh);
     const auth = base64urlBytes(body.keys.auth);
     if (!p256dh || p256dh.length !== 65 || p256dh[0] !== 0x04 || !auth || auth.length !== 16) {

@@ -10,7 +10,14 @@ import { PushNotifier } from './push-notifier';
 import { PushSender } from './push-sender';
 import { PushRepository } from './push.repository';
 
-export type PushJobOutcome = 'sent' | 'gone' | 'no-subscription' | 'pushed' | 'online' | 'empty' | 'not-pushed';
+export type PushJobOutcome =
+  | 'sent'
+  | 'gone'
+  | 'no-subscription'
+  | 'pushed'
+  | 'online'
+  | 'empty'
+  | 'not-pushed';
 
 /**
  * The worker of `jobs.push`: ends message bursts (one push per conversation) and sends each
@@ -58,7 +65,10 @@ export class PushWorker extends QueueWorker<PushJob, PushJobOutcome> {
     const outcome = await this.sender.send(subscription, data.payload);
     if (outcome === 'gone') {
       await this.repository.deleteSubscription(subscription.id);
-      this.logger.info({ subscriptionId: subscription.id, userId: subscription.userId }, 'push subscription expired: removed');
+      this.logger.info(
+        { subscriptionId: subscription.id, userId: subscription.userId },
+        'push subscription expired: removed',
+      );
     } else {
       await this.repository.markUsed(subscription.id);
     }

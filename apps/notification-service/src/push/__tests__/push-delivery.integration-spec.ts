@@ -10,8 +10,21 @@ import {
   type PushPayload,
   type ServiceName,
 } from '@mate/contracts';
-import { createQueueConnection, EventConsumer, presenceField, presenceInstanceKey, presenceUserKey, REDIS } from '@mate/server-kit';
-import { eventEnvelope, startServiceTestBed, waitFor, type ServiceTestBed, type SignedIn } from '@mate/server-kit/testing';
+import {
+  createQueueConnection,
+  EventConsumer,
+  presenceField,
+  presenceInstanceKey,
+  presenceUserKey,
+  REDIS,
+} from '@mate/server-kit';
+import {
+  eventEnvelope,
+  startServiceTestBed,
+  waitFor,
+  type ServiceTestBed,
+  type SignedIn,
+} from '@mate/server-kit/testing';
 import { AppModule } from '../../app.module';
 import { PushBursts } from '../push-bursts';
 import { PUSH_QUEUE } from '../push-jobs';
@@ -70,14 +83,21 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
   async function member(name: string): Promise<Member> {
     const session = await bed.signIn();
     const device = new Browser(standIn);
-    const res = await bed.call('POST', '/api/notifications/subscribe', { token: session.token, body: device.subscription() });
+    const res = await bed.call('POST', '/api/notifications/subscribe', {
+      token: session.token,
+      body: device.subscription(),
+    });
     expect(res.status).toBe(201);
     await deliver('profile.updated', profileOf(session.userId, name));
     return { ...session, name, device };
   }
 
   /** Hands the event to the service's consumer; answers its id. */
-  async function deliver<N extends EventName>(name: N, payload: EventPayloads[N], producer: ServiceName = SERVICES.matching): Promise<string> {
+  async function deliver<N extends EventName>(
+    name: N,
+    payload: EventPayloads[N],
+    producer: ServiceName = SERVICES.matching,
+  ): Promise<string> {
     const envelope = eventEnvelope(producer, name, payload);
     expect(await consumer.apply(envelope)).toBe('handled');
     return envelope.id;
@@ -85,22 +105,40 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
 
   /** The pushes an event queued (any state): none means it was decided against, not just late. */
   async function pushJobsOf(eventId: string): Promise<number> {
-    const jobs = await pushQueue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized']);
+    const jobs = await pushQueue.getJobs([
+      'waiting',
+      'active',
+      'delayed',
+      'completed',
+      'failed',
+      'prioritized',
+    ]);
     return jobs.filter((j) => j?.id?.startsWith(`send.${eventId}.`)).length;
   }
 
   async function setPreference(m: Member, key: NotificationPreferenceKey, value: boolean) {
-    expect((await bed.call('PATCH', '/api/notifications/preferences', { token: m.token, body: { [key]: value } })).status).toBe(200);
+    expect(
+      (await bed.call('PATCH', '/api/notifications/preferences', { token: m.token, body: { [key]: value } }))
+        .status,
+    ).toBe(200);
   }
 
   const pushesOf = (m: Member, n: number, what: string): Promise<PushPayload[]> =>
-    waitFor(async () => {
-      const got = m.device.pushes();
-      return got.length >= n ? got : null;
-    }, { what: `${n} push(es) for ${m.name}: ${what}` });
+    waitFor(
+      async () => {
+        const got = m.device.pushes();
+        return got.length >= n ? got : null;
+      },
+      { what: `${n} push(es) for ${m.name}: ${what}` },
+    );
 
   const like = (liker: Member, liked: Member): Promise<string> =>
-    deliver('like.created', { likerId: liker.userId, likedId: liked.userId, matched: false, createdAt: new Date().toISOString() });
+    deliver('like.created', {
+      likerId: liker.userId,
+      likedId: liked.userId,
+      matched: false,
+      createdAt: new Date().toISOString(),
+    });
   const match = (a: Member, b: Member): Promise<string> =>
     deliver('match.created', {
       matchId: randomUUID(),
@@ -145,13 +183,16 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     expect(Number(request?.headers['ttl'])).toBeGreaterThan(0);
     // The ciphertext carries no text of the payload.
     expect(request?.body.toString('latin1')).not.toContain('Ben');
-    await waitFor(async () => {
-      const rows = await bed.dataSource.query<{ last_used_at: Date | null }[]>(
-        'SELECT last_used_at FROM push_subscription WHERE user_id = $1',
-        [ana.userId],
-      );
-      return rows[0]?.last_used_at ?? null;
-    }, { what: 'last used time' });
+    await waitFor(
+      async () => {
+        const rows = await bed.dataSource.query<{ last_used_at: Date | null }[]>(
+          'SELECT last_used_at FROM push_subscription WHERE user_id = $1',
+          [ana.userId],
+        );
+        return rows[0]?.last_used_at ?? null;
+      },
+      { what: 'last used time' },
+    );
   });
 
   it('tells a like without naming the liker, and nothing once the switch is off (a later match arrives alone)', async () => {
@@ -187,7 +228,11 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     // A message after the window: its own push, same tag (it replaces the other on the device).
     await message(gus, fay, 4);
     const pushes = await pushesOf(fay, 2, 'the next message');
-    expect(pushes[1]).toMatchObject({ count: 1, tag: `chat:${gus.userId}`, body: 'Open the chat to read it.' });
+    expect(pushes[1]).toMatchObject({
+      count: 1,
+      tag: `chat:${gus.userId}`,
+      body: 'Open the chat to read it.',
+    });
     expect(pushes).toHaveLength(2);
   });
 
@@ -217,13 +262,23 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     const userIds = [jo.userId, kim.userId].sort() as [string, string];
     await deliver(
       'user.blocked',
-      { pairId, userIds, blockedBy: [jo.userId], blockerId: jo.userId, blockedId: kim.userId, endedMatchId: null, blockedAt: new Date().toISOString() },
+      {
+        pairId,
+        userIds,
+        blockedBy: [jo.userId],
+        blockerId: jo.userId,
+        blockedId: kim.userId,
+        endedMatchId: null,
+        blockedAt: new Date().toISOString(),
+      },
       SERVICES.safety,
     );
     const blockedLike = await like(kim, jo);
     await message(kim, jo, 1);
     const blockedMatch = await match(jo, kim);
-    await waitFor(async () => !(await bed.app.get(PushBursts).isOpen(jo.userId, kim.userId)), { what: 'the burst to end' });
+    await waitFor(async () => !(await bed.app.get(PushBursts).isOpen(jo.userId, kim.userId)), {
+      what: 'the burst to end',
+    });
     await like(lee, jo);
     const pushes = await pushesOf(jo, 1, "Lee's like");
     expect(kim.device.pushes()).toEqual([]);
@@ -234,7 +289,14 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
 
     await deliver(
       'user.unblocked',
-      { pairId, userIds, blockedBy: [], blockerId: jo.userId, blockedId: kim.userId, unblockedAt: new Date().toISOString() },
+      {
+        pairId,
+        userIds,
+        blockedBy: [],
+        blockerId: jo.userId,
+        blockedId: kim.userId,
+        unblockedAt: new Date().toISOString(),
+      },
       SERVICES.safety,
     );
     await message(kim, jo, 2);
@@ -242,7 +304,7 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     expect(after[1]).toMatchObject({ kind: 'new_message', title: 'New message from Kim' });
   });
 
-  it("tells no match that a newer pair event had already ended (pair versions, ADR 0014)", async () => {
+  it('tells no match that a newer pair event had already ended (pair versions, ADR 0014)', async () => {
     const [vic, wes] = await Promise.all([member('Vic'), member('Wes')]);
     const userIds = [vic.userId, wes.userId].sort() as [string, string];
     const pairId = userIds.join(':');
@@ -262,7 +324,12 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     };
     expect(await consumer.apply(unmatch)).toBe('handled');
     const matchAt = (pairVersion: number) =>
-      deliver('match.created', { matchId: randomUUID(), userIds, createdAt: new Date().toISOString(), pairVersion });
+      deliver('match.created', {
+        matchId: randomUUID(),
+        userIds,
+        createdAt: new Date().toISOString(),
+        pairVersion,
+      });
     const stale = await matchAt(1);
     await matchAt(2);
     await pushesOf(vic, 1, 'the live match');
@@ -279,17 +346,25 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     const pushes = await pushesOf(max, 2, 'message and match');
     for (const p of pushes) expect(JSON.stringify(p)).not.toContain('Nia');
     expect(pushes.find((p) => p.kind === 'new_message')).toMatchObject({ title: 'New message', count: 1 });
-    expect(pushes.find((p) => p.kind === 'new_match')).toMatchObject({ title: "It's a Match!", body: 'You have a new match. Say hello!' });
+    expect(pushes.find((p) => p.kind === 'new_match')).toMatchObject({
+      title: "It's a Match!",
+      body: 'You have a new match. Say hello!',
+    });
   });
 
   it('removes a subscription the push service says is gone (410), and retries other failures', async () => {
     const [ola, pat] = await Promise.all([member('Ola'), member('Pat')]);
     standIn.statusOf.set(ola.device.path, 410);
     await like(pat, ola);
-    await waitFor(async () => {
-      const rows = await bed.dataSource.query('SELECT 1 FROM push_subscription WHERE user_id = $1', [ola.userId]);
-      return rows.length === 0;
-    }, { what: 'the expired subscription to be removed' });
+    await waitFor(
+      async () => {
+        const rows = await bed.dataSource.query('SELECT 1 FROM push_subscription WHERE user_id = $1', [
+          ola.userId,
+        ]);
+        return rows.length === 0;
+      },
+      { what: 'the expired subscription to be removed' },
+    );
     expect(standIn.receivedBy(ola.device)).toHaveLength(1);
 
     // A 500 is retried (backoff) until the push service takes it.
@@ -297,10 +372,16 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     await like(ola, pat);
     await waitFor(async () => standIn.receivedBy(pat.device).length >= 2, { what: 'a retry' });
     standIn.statusOf.delete(pat.device.path);
-    await waitFor(async () => {
-      const rows = await bed.dataSource.query<{ last_used_at: Date | null }[]>('SELECT last_used_at FROM push_subscription WHERE user_id = $1', [pat.userId]);
-      return rows[0]?.last_used_at ?? null;
-    }, { what: 'the retried push to be taken' });
+    await waitFor(
+      async () => {
+        const rows = await bed.dataSource.query<{ last_used_at: Date | null }[]>(
+          'SELECT last_used_at FROM push_subscription WHERE user_id = $1',
+          [pat.userId],
+        );
+        return rows[0]?.last_used_at ?? null;
+      },
+      { what: 'the retried push to be taken' },
+    );
     expect(pat.device.pushes().every((p) => p.kind === 'new_like')).toBe(true);
   });
 
@@ -309,12 +390,24 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     const report = (reporter: Member, reported: Member) =>
       deliver(
         'report.created',
-        { reportId: randomUUID(), reporterId: reporter.userId, reportedId: reported.userId, reason: 'spam', hasDetails: false, createdAt: new Date().toISOString() },
+        {
+          reportId: randomUUID(),
+          reporterId: reporter.userId,
+          reportedId: reported.userId,
+          reason: 'spam',
+          hasDetails: false,
+          createdAt: new Date().toISOString(),
+        },
         SERVICES.safety,
       );
     await report(quin, rae);
     const [thanks] = await pushesOf(quin, 1, 'the report receipt');
-    expect(thanks).toMatchObject({ kind: 'safety', title: 'Report received', body: 'Thanks for your report. Our team will review it.', url: '/safety' });
+    expect(thanks).toMatchObject({
+      kind: 'safety',
+      title: 'Report received',
+      body: 'Thanks for your report. Our team will review it.',
+      url: '/safety',
+    });
     expect(rae.device.pushes()).toEqual([]);
 
     await setPreference(sam, 'safetyAlerts', false);
@@ -331,10 +424,22 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     const userIds = [tess.userId, uma.userId].sort() as [string, string];
     await deliver(
       'user.blocked',
-      { pairId: userIds.join(':'), userIds, blockedBy: [uma.userId], blockerId: uma.userId, blockedId: tess.userId, endedMatchId: null, blockedAt: new Date().toISOString() },
+      {
+        pairId: userIds.join(':'),
+        userIds,
+        blockedBy: [uma.userId],
+        blockerId: uma.userId,
+        blockedId: tess.userId,
+        endedMatchId: null,
+        blockedAt: new Date().toISOString(),
+      },
       SERVICES.safety,
     );
-    await deliver('user.deleted', { userId: tess.userId, deletedAt: new Date().toISOString() }, SERVICES.auth);
+    await deliver(
+      'user.deleted',
+      { userId: tess.userId, deletedAt: new Date().toISOString() },
+      SERVICES.auth,
+    );
     for (const [table, column] of [
       ['push_subscription', 'user_id'],
       ['notification_preferences', 'user_id'],
@@ -342,11 +447,22 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
       ['notification_pair', 'member_a'],
       ['notification_pair', 'member_b'],
     ]) {
-      expect([table, column, await bed.dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [tess.userId])]).toEqual([table, column, []]);
+      expect([
+        table,
+        column,
+        await bed.dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [tess.userId]),
+      ]).toEqual([table, column, []]);
     }
     // Later events about her are dropped by the kit's consumer.
     expect(
-      await consumer.apply(eventEnvelope(SERVICES.matching, 'like.created', { likerId: uma.userId, likedId: tess.userId, matched: false, createdAt: new Date().toISOString() })),
+      await consumer.apply(
+        eventEnvelope(SERVICES.matching, 'like.created', {
+          likerId: uma.userId,
+          likedId: tess.userId,
+          matched: false,
+          createdAt: new Date().toISOString(),
+        }),
+      ),
     ).toBe('erased');
   });
 });

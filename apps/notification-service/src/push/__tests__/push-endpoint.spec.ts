@@ -1,4 +1,9 @@
-import { isAllowedAddress, isAllowedEndpoint, NonPublicAddressError, publicOnlyLookup } from '../push-endpoint';
+import {
+  isAllowedAddress,
+  isAllowedEndpoint,
+  NonPublicAddressError,
+  publicOnlyLookup,
+} from '../push-endpoint';
 
 const strict = { allowLoopback: false };
 const loopbackAllowed = { allowLoopback: true };
@@ -77,7 +82,21 @@ describe('push endpoints: only https URLs of public push services (SSRF)', () =>
     expect(isAllowedAddress('93.184.216.34', strict)).toBe(true);
     expect(isAllowedAddress('2a00:1450:4001:80b::200a', strict)).toBe(true);
     expect(isAllowedAddress('::ffff:93.184.216.34', strict)).toBe(true);
-    for (const a of ['127.0.0.1', '10.255.255.255', '172.20.1.1', '192.168.255.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '::1', '::', 'fe80::1%eth0', 'fdff::1', '::ffff:192.168.0.1', 'not-an-ip']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.255.255.255',
+      '172.20.1.1',
+      '192.168.255.1',
+      '169.254.169.254',
+      '100.100.100.200',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1%eth0',
+      'fdff::1',
+      '::ffff:192.168.0.1',
+      'not-an-ip',
+    ]) {
       expect([a, isAllowedAddress(a, strict)]).toEqual([a, false]);
     }
     expect(isAllowedAddress('172.15.255.255', strict)).toBe(true);
@@ -102,7 +121,9 @@ describe('the connection-time lookup (DNS rebinding)', () => {
 
   it('lets loopback names through when loopback endpoints are allowed (tests)', async () => {
     const result = await new Promise<{ err: unknown; address: unknown }>((done) =>
-      publicOnlyLookup(loopbackAllowed)('localhost', { all: false } as never, (err, address) => done({ err, address })),
+      publicOnlyLookup(loopbackAllowed)('localhost', { all: false } as never, (err, address) =>
+        done({ err, address }),
+      ),
     );
     expect(result.err).toBeNull();
     expect(['127.0.0.1', '::1']).toContain(result.address);

@@ -1,4 +1,9 @@
-import { INTERNAL_TOKEN_HEADER, memberExportPath, NotificationMessages, type NotificationsExportPart } from '@mate/contracts';
+import {
+  INTERNAL_TOKEN_HEADER,
+  memberExportPath,
+  NotificationMessages,
+  type NotificationsExportPart,
+} from '@mate/contracts';
 import { startServiceTestBed, type ServiceTestBed } from '@mate/server-kit/testing';
 import webpush from 'web-push';
 import { AppModule } from '../../app.module';
@@ -38,7 +43,10 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
 
   const endpointsOf = async (userId: string): Promise<string[]> =>
     (
-      await bed.dataSource.query<{ endpoint: string }[]>('SELECT endpoint FROM push_subscription WHERE user_id = $1 ORDER BY created_at', [userId])
+      await bed.dataSource.query<{ endpoint: string }[]>(
+        'SELECT endpoint FROM push_subscription WHERE user_id = $1 ORDER BY created_at',
+        [userId],
+      )
     ).map((r) => r.endpoint);
 
   it('gives the VAPID public key without a session', async () => {
@@ -65,31 +73,54 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
     const member = await bed.signIn();
     const [phone, laptop, tablet] = [new Browser(standIn), new Browser(standIn), new Browser(standIn)];
     for (const device of [phone, laptop, tablet]) {
-      const res = await bed.call('POST', '/api/notifications/subscribe', { token: member.token, body: device.subscription() });
+      const res = await bed.call('POST', '/api/notifications/subscribe', {
+        token: member.token,
+        body: device.subscription(),
+      });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ message: NotificationMessages.subscribed });
     }
     // The same device again (new keys): still one subscription.
     const again = new Browser(standIn);
     Object.assign(again, { path: phone.path });
-    expect((await bed.call('POST', '/api/notifications/subscribe', { token: member.token, body: again.subscription() })).status).toBe(201);
+    expect(
+      (
+        await bed.call('POST', '/api/notifications/subscribe', {
+          token: member.token,
+          body: again.subscription(),
+        })
+      ).status,
+    ).toBe(201);
     expect(await endpointsOf(member.userId)).toHaveLength(3);
 
-    let res = await bed.call('DELETE', '/api/notifications/unsubscribe', { token: member.token, body: { endpoint: laptop.endpoint } });
+    let res = await bed.call('DELETE', '/api/notifications/unsubscribe', {
+      token: member.token,
+      body: { endpoint: laptop.endpoint },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: NotificationMessages.unsubscribed });
     expect((await endpointsOf(member.userId)).sort()).toEqual([phone.endpoint, tablet.endpoint].sort());
 
-    res = await bed.call('DELETE', `/api/notifications/unsubscribe?endpoint=${encodeURIComponent(tablet.endpoint)}`, { token: member.token });
+    res = await bed.call(
+      'DELETE',
+      `/api/notifications/unsubscribe?endpoint=${encodeURIComponent(tablet.endpoint)}`,
+      { token: member.token },
+    );
     expect(res.status).toBe(200);
     expect(await endpointsOf(member.userId)).toEqual([phone.endpoint]);
 
     // Another member cannot remove it.
     const other = await bed.signIn();
-    await bed.call('DELETE', '/api/notifications/unsubscribe', { token: other.token, body: { endpoint: phone.endpoint } });
+    await bed.call('DELETE', '/api/notifications/unsubscribe', {
+      token: other.token,
+      body: { endpoint: phone.endpoint },
+    });
     expect(await endpointsOf(member.userId)).toEqual([phone.endpoint]);
 
-    await bed.call('POST', '/api/notifications/subscribe', { token: member.token, body: laptop.subscription() });
+    await bed.call('POST', '/api/notifications/subscribe', {
+      token: member.token,
+      body: laptop.subscription(),
+    });
     res = await bed.call('DELETE', '/api/notifications/unsubscribe', { token: member.token });
     expect(res.status).toBe(200);
     expect(await endpointsOf(member.userId)).toEqual([]);
@@ -99,7 +130,14 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
     const member = await bed.signIn();
     const devices = Array.from({ length: MAX_SUBSCRIPTIONS_PER_MEMBER + 2 }, () => new Browser(standIn));
     for (const d of devices) {
-      expect((await bed.call('POST', '/api/notifications/subscribe', { token: member.token, body: d.subscription() })).status).toBe(201);
+      expect(
+        (
+          await bed.call('POST', '/api/notifications/subscribe', {
+            token: member.token,
+            body: d.subscription(),
+          })
+        ).status,
+      ).toBe(201);
     }
     const kept = await endpointsOf(member.userId);
     expect(kept).toHaveLength(MAX_SUBSCRIPTIONS_PER_MEMBER);
@@ -114,14 +152,20 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
     const cases: [unknown, string][] = [
       [{ ...good, endpoint: 'http://127.0.0.1:1/push' }, NotificationMessages.endpointNotAllowed],
       [{ ...good, endpoint: 'https://10.0.0.7/push' }, NotificationMessages.endpointNotAllowed],
-      [{ ...good, endpoint: 'https://169.254.169.254/latest/meta-data/' }, NotificationMessages.endpointNotAllowed],
+      [
+        { ...good, endpoint: 'https://169.254.169.254/latest/meta-data/' },
+        NotificationMessages.endpointNotAllowed,
+      ],
       [{ ...good, endpoint: 'https://[fd00::1]/push' }, NotificationMessages.endpointNotAllowed],
       [{ ...good, endpoint: 'https://metadata.google.internal/x' }, NotificationMessages.endpointNotAllowed],
       [{ ...good, endpoint: 42 }, NotificationMessages.invalidSubscription],
       [{ endpoint: good.endpoint }, NotificationMessages.invalidSubscription],
       [{ ...good, keys: { p256dh: good.keys.p256dh } }, NotificationMessages.invalidSubscription],
       [{ ...good, keys: { ...good.keys, p256dh: 'BAAA' } }, NotificationMessages.invalidSubscription],
-      [{ ...good, keys: { ...good.keys, auth: Buffer.alloc(8).toString('base64url') } }, NotificationMessages.invalidSubscription],
+      [
+        { ...good, keys: { ...good.keys, auth: Buffer.alloc(8).toString('base64url') } },
+        NotificationMessages.invalidSubscription,
+      ],
       [{ ...good, keys: { ...good.keys, auth: 'not base64!' } }, NotificationMessages.invalidSubscription],
       [{ ...good, extra: true }, 'Unknown field: extra'],
     ];
@@ -140,18 +184,42 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
     const member = await bed.signIn();
     let res = await bed.call('GET', '/api/notifications/preferences', { token: member.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ newMatches: true, newMessages: true, newLikes: true, safetyAlerts: true, adminActions: true, privatePreviews: false });
+    expect(res.body).toEqual({
+      newMatches: true,
+      newMessages: true,
+      newLikes: true,
+      safetyAlerts: true,
+      adminActions: true,
+      privatePreviews: false,
+    });
 
-    res = await bed.call('PATCH', '/api/notifications/preferences', { token: member.token, body: { newLikes: false } });
+    res = await bed.call('PATCH', '/api/notifications/preferences', {
+      token: member.token,
+      body: { newLikes: false },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ newLikes: false, newMatches: true });
-    res = await bed.call('PATCH', '/api/notifications/preferences', { token: member.token, body: { privatePreviews: true } });
-    expect(res.body).toEqual({ newMatches: true, newMessages: true, newLikes: false, safetyAlerts: true, adminActions: true, privatePreviews: true });
-    expect((await bed.call('GET', '/api/notifications/preferences', { token: member.token })).body).toEqual(res.body);
+    res = await bed.call('PATCH', '/api/notifications/preferences', {
+      token: member.token,
+      body: { privatePreviews: true },
+    });
+    expect(res.body).toEqual({
+      newMatches: true,
+      newMessages: true,
+      newLikes: false,
+      safetyAlerts: true,
+      adminActions: true,
+      privatePreviews: true,
+    });
+    expect((await bed.call('GET', '/api/notifications/preferences', { token: member.token })).body).toEqual(
+      res.body,
+    );
 
     // Another member's are their own.
     const other = await bed.signIn();
-    expect((await bed.call('GET', '/api/notifications/preferences', { token: other.token })).body).toMatchObject({ newLikes: true });
+    expect(
+      (await bed.call('GET', '/api/notifications/preferences', { token: other.token })).body,
+    ).toMatchObject({ newLikes: true });
   });
 
   it('refuses a PATCH that is not exactly one known key with true or false (400), changing nothing', async () => {
@@ -167,9 +235,15 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
     ];
     for (const [body, error] of cases) {
       const res = await bed.call('PATCH', '/api/notifications/preferences', { token: member.token, body });
-      expect([JSON.stringify(body), res.status, (res.body as { error: string }).error]).toEqual([JSON.stringify(body), 400, error]);
+      expect([JSON.stringify(body), res.status, (res.body as { error: string }).error]).toEqual([
+        JSON.stringify(body),
+        400,
+        error,
+      ]);
     }
-    expect((await bed.call('GET', '/api/notifications/preferences', { token: member.token })).body).toMatchObject({
+    expect(
+      (await bed.call('GET', '/api/notifications/preferences', { token: member.token })).body,
+    ).toMatchObject({
       newLikes: true,
       newMatches: true,
     });
@@ -178,16 +252,30 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
   it("serves the member's export part to the internal caller only: preferences and devices' origins, never keys", async () => {
     const member = await bed.signIn();
     const device = new Browser(standIn);
-    await bed.call('POST', '/api/notifications/subscribe', { token: member.token, body: device.subscription() });
-    await bed.call('PATCH', '/api/notifications/preferences', { token: member.token, body: { newMessages: false } });
+    await bed.call('POST', '/api/notifications/subscribe', {
+      token: member.token,
+      body: device.subscription(),
+    });
+    await bed.call('PATCH', '/api/notifications/preferences', {
+      token: member.token,
+      body: { newMessages: false },
+    });
 
-    expect((await bed.call('GET', memberExportPath(member.userId), { token: member.token })).status).toBe(403);
+    expect((await bed.call('GET', memberExportPath(member.userId), { token: member.token })).status).toBe(
+      403,
+    );
     const res = await bed.call<NotificationsExportPart>('GET', memberExportPath(member.userId), {
       headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN },
     });
     expect(res.status).toBe(200);
     expect(res.body.preferences).toMatchObject({ newMessages: false, newLikes: true });
-    expect(res.body.subscriptions).toEqual([{ endpointOrigin: `https://127.0.0.1:${standIn.port}`, createdAt: expect.any(String), lastUsedAt: null }]);
+    expect(res.body.subscriptions).toEqual([
+      {
+        endpointOrigin: `https://127.0.0.1:${standIn.port}`,
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+      },
+    ]);
     expect(JSON.stringify(res.body)).not.toContain(device.subscription().keys.p256dh);
     expect(JSON.stringify(res.body)).not.toContain(device.path);
   });
@@ -205,7 +293,10 @@ describe('notification-service push routes without the loopback test flag, and w
       label: 'notification_push_strict',
       env: { WORKERS: 'off', VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
     });
-    unconfigured = await startServiceTestBed((e) => AppModule.forRoot(e), { label: 'notification_push_off', env: { WORKERS: 'off' } });
+    unconfigured = await startServiceTestBed((e) => AppModule.forRoot(e), {
+      label: 'notification_push_off',
+      env: { WORKERS: 'off' },
+    });
   });
 
   afterAll(async () => {
@@ -216,12 +307,21 @@ describe('notification-service push routes without the loopback test flag, and w
 
   it('refuses loopback endpoints in production settings', async () => {
     const member = await strict.signIn();
-    for (const endpoint of ['https://127.0.0.1/push', 'https://localhost/push', 'https://[::1]/push', `https://127.0.0.1:${standIn.port}/push`]) {
+    for (const endpoint of [
+      'https://127.0.0.1/push',
+      'https://localhost/push',
+      'https://[::1]/push',
+      `https://127.0.0.1:${standIn.port}/push`,
+    ]) {
       const res = await strict.call('POST', '/api/notifications/subscribe', {
         token: member.token,
         body: { ...new Browser(standIn).subscription(), endpoint },
       });
-      expect([endpoint, res.status, (res.body as { error: string }).error]).toEqual([endpoint, 400, NotificationMessages.endpointNotAllowed]);
+      expect([endpoint, res.status, (res.body as { error: string }).error]).toEqual([
+        endpoint,
+        400,
+        NotificationMessages.endpointNotAllowed,
+      ]);
     }
   });
 
@@ -230,9 +330,14 @@ describe('notification-service push routes without the loopback test flag, and w
     let res = await unconfigured.call('GET', '/api/notifications/vapid-public-key');
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ error: NotificationMessages.pushNotConfigured });
-    res = await unconfigured.call('POST', '/api/notifications/subscribe', { token: member.token, body: new Browser(standIn).subscription() });
+    res = await unconfigured.call('POST', '/api/notifications/subscribe', {
+      token: member.token,
+      body: new Browser(standIn).subscription(),
+    });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ error: NotificationMessages.pushNotConfigured });
-    expect((await unconfigured.call('GET', '/api/notifications/preferences', { token: member.token })).status).toBe(200);
+    expect(
+      (await unconfigured.call('GET', '/api/notifications/preferences', { token: member.token })).status,
+    ).toBe(200);
   });
 });

@@ -23,13 +23,30 @@ function selfSignedCertificate(): { key: string; cert: string } {
     execFileSync(
       'openssl',
       [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
-        '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
       ],
       { stdio: 'ignore' },
     );
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    return {
+      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -111,7 +128,11 @@ export class Browser {
 
   /** Decrypts a push as the browser does (RFC 8291, aes128gcm) with this subscription's keys. */
   decrypt(push: ReceivedPush): PushPayload {
-    const plain = ece.decrypt(push.body, { version: 'aes128gcm', privateKey: this.ecdh, authSecret: this.auth.toString('base64url') });
+    const plain = ece.decrypt(push.body, {
+      version: 'aes128gcm',
+      privateKey: this.ecdh,
+      authSecret: this.auth.toString('base64url'),
+    });
     return JSON.parse(plain.toString('utf8')) as PushPayload;
   }
 

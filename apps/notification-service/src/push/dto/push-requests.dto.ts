@@ -1,6 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsNumber, IsObject, IsOptional, IsString, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { NotificationMessages, type PushSubscriptionDto, type UnsubscribeRequestDto } from '@mate/contracts';
 import { MAX_ENDPOINT_LENGTH } from '../push-endpoint';
 

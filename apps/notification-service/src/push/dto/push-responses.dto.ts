@@ -3,7 +3,8 @@ import type { NotificationPreferencesDto, VapidPublicKeyDto } from '@mate/contra
 
 /** Response shapes for the OpenAPI document; the contracts' interfaces keep them honest. */
 export class VapidPublicKeyResponse implements VapidPublicKeyDto {
-  @ApiProperty({ description: 'The application server key, base64url (uncompressed P-256 point)' }) publicKey!: string;
+  @ApiProperty({ description: 'The application server key, base64url (uncompressed P-256 point)' })
+  publicKey!: string;
 }
 
 export class NotificationPreferencesResponse implements NotificationPreferencesDto {
@@ -12,7 +13,8 @@ export class NotificationPreferencesResponse implements NotificationPreferencesD
   @ApiProperty({ default: true }) newLikes!: boolean;
   @ApiProperty({ default: true }) safetyAlerts!: boolean;
   @ApiProperty({ default: true }) adminActions!: boolean;
-  @ApiProperty({ default: false, description: 'Pushes name nobody (beyond the spec)' }) privatePreviews!: boolean;
+  @ApiProperty({ default: false, description: 'Pushes name nobody (beyond the spec)' })
+  privatePreviews!: boolean;
 }
 
 export class NotificationMessageResponse {
