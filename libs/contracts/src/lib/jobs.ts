@@ -1,3 +1,5 @@
+import type { PushPayload } from './notifications';
+
 /**
  * Jobs (ARCHITECTURE §2.2): work owned by one service. Queue names never change once shipped.
  */
@@ -10,6 +12,8 @@ export enum QueueName {
    * report was made (down or slow); retried with backoff until it succeeds (ADR 0014).
    */
   SafetyEvidence = 'jobs.safety-evidence',
+  /** notification-service sends one web push to every device of a member (issue 12, ADR 0017). */
+  Push = 'jobs.push',
 }
 
 export type EmailTemplate =
@@ -23,6 +27,12 @@ export type EmailTemplate =
 export interface EmailJobData {
   template: EmailTemplate;
   to: string;
+  /**
+   * The account the email is about, when there is one (issue 12): notification-service records it
+   * with the delivery so a member's export lists their emails and their deletion erases them.
+   * Optional and additive: jobs written before it carry none.
+   */
+  userId?: string;
   /** Display name for the greeting, when known. */
   name: string | null;
   /** The link the email carries (already absolute), when the template has one. */
@@ -38,11 +48,20 @@ export interface EmailJobData {
  */
 export type SafetyEvidenceJobData = { reportId: string } | { sweep: true };
 
+/**
+ * `jobs.push`: one push to one device (retried with backoff, dropped with its subscription on
+ * 404/410), or the end of a conversation's collapse window (the burst's messages become one push).
+ */
+export type PushJobData =
+  | { kind: 'send'; subscriptionId: string; payload: PushPayload }
+  | { kind: 'message-burst'; recipientId: string; senderId: string };
+
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;
   /** A refit needs nothing but the tick: it reads the recent swipes itself. */
   [QueueName.MatchingRefit]: Record<string, never>;
   [QueueName.SafetyEvidence]: SafetyEvidenceJobData;
+  [QueueName.Push]: PushJobData;
 }
 
 /**
