@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import Redis from 'ioredis';
 import {
   ROOT,
@@ -59,6 +60,11 @@ const runTests = (command, commandArgs, env) =>
     child.on('error', () => resolve(1));
     child.on('exit', (code) => resolve(code ?? 1));
   });
+/** A fresh VAPID key pair (web-push's own generator), for this run only. */
+function vapidKeysOfThisRun() {
+  const { publicKey, privateKey } = createRequire(import.meta.url)('web-push').generateVAPIDKeys();
+  return { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey };
+}
 const onlyApi = args[0] === '--api' ? args.slice(1) : null;
 const onlyJourneys = onlyApi ? [] : args;
 
@@ -108,6 +114,8 @@ try {
       // This run's own photo folder: the member-data check looks for files no photo row owns.
       PHOTO_DIR: photoDir,
     },
+    // Web push on, with a key pair of this run (the member-data journey subscribes a device).
+    serviceEnv: { 'notification-service': vapidKeysOfThisRun() },
   });
   control = await startPlatformControl(platform);
   const env = {

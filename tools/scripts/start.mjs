@@ -76,8 +76,9 @@ try {
     extraEnv: {
       ADMIN_EMAILS: [process.env.ADMIN_EMAILS, DEMO_ACCOUNTS.admin.email].filter(Boolean).join(','),
       JWT_SECRET: process.env.JWT_SECRET ?? 'dev-only-jwt-secret-change-me',
-      VAPID_PUBLIC_KEY: vapid.publicKey,
-      VAPID_PRIVATE_KEY: vapid.privateKey,
+    },
+    serviceEnv: {
+      'notification-service': { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
     },
   });
   const seeding = await import('../seed/hook.mjs');

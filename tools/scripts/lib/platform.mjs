@@ -220,10 +220,11 @@ export async function stopAll(children) {
 /**
  * Starts maildev, the services, the gateway and the web app (none without `webDir`).
  * options: { ports: { gateway, web, smtp, maildevWeb, services: {name: port} }, dbNames: {<registry database>: name},
- *            databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv, echo }
+ *            databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv (every process),
+ *            serviceEnv ({<service name>: env} for one service alone), echo }
  */
 export async function startPlatform(options) {
-  const { ports, databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv = {}, echo = false } = options;
+  const { ports, databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv = {}, serviceEnv = {}, echo = false } = options;
   const children = [];
   try {
     const common = {
@@ -261,6 +262,8 @@ export async function startPlatform(options) {
         PORT: String(ports.services[svc.name]),
         ...(svc.db ? { DATABASE_URL: withDatabase(databaseUrl, options.dbNames[svc.db]) } : {}),
         SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+        // A secret only one service needs (notification-service's VAPID private key) goes to it alone.
+        ...serviceEnv[svc.name],
       };
       if (svc.db) {
         run(process.execPath, [`dist/apps/${svc.name}/main.js`, 'migrate'], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' } });
