@@ -42,3 +42,4 @@ export * from './lib/bootstrap/client-errors';
 export * from './lib/service-client/service-client';
 export * from './lib/gdpr';
 export * from './lib/errors/member-id.pipe';
+export * from './lib/errors/empty-body.pipe';

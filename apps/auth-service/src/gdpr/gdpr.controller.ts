@@ -1,11 +1,10 @@
 import { Body, Controller, Header, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { GdprMessages, type AuthPrincipal, type GdprExportResponse } from '@mate/contracts';
-import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto, UnavailableInterceptor } from '@mate/server-kit';
+import { AllowUnverified, ApiErrors, CurrentUser, EmptyBodyPipe, MessageResponseDto, UnavailableInterceptor } from '@mate/server-kit';
 import { AccountDeletionService } from './account-deletion.service';
 import { DeleteAccountDto } from './dto/delete-account.dto';
 import { GdprExportResponseDto } from './dto/gdpr-responses.dto';
-import { EmptyBodyPipe } from './empty-body.pipe';
 import { MemberDataExportService } from './member-data-export.service';
 
 /**

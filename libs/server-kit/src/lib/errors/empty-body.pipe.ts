@@ -1,5 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { badRequest } from '@mate/server-kit';
+import { badRequest } from './app.exception';
 
 /** A route that takes no body: nothing, or an empty JSON object; any field is refused (400). */
 @Injectable()
