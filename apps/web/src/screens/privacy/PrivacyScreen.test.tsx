@@ -1,8 +1,9 @@
 import { ApiError } from '@mate/api-client';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, GdprMessages, LEGACY_TOKEN_KEY, type MemberDataExport } from '@mate/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UNAUTHORIZED_EVENT } from '../../auth/AuthContext';
 import { exportFileName } from '../../lib/download';
 import { signedInApi, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
@@ -33,7 +34,8 @@ function watchDownloads(): SavedFile[] {
   });
   URL.revokeObjectURL = vi.fn();
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push({ name: this.download, blob: blobs.get(this.href)! });
+    const blob = blobs.get(this.href);
+    if (blob) saved.push({ name: this.download, blob });
   });
   return saved;
 }
@@ -147,6 +149,25 @@ describe('PrivacyScreen (/settings/privacy)', () => {
       expect(window.localStorage.getItem(AUTH_USER_KEY)).toBeNull();
       // The sign-in screen, not a signed-in one.
       expect(await screen.findByRole('button', { name: /sign in/i })).toBeInTheDocument();
+    });
+
+    it('still lands on /login when the ended session signs the member out before the answer arrives', async () => {
+      const user = userEvent.setup();
+      let answer!: (value: { message: string }) => void;
+      api.gdpr.deleteAccount.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+      renderWithApp(api, { route: ROUTE });
+      await user.type(await expand(user), 'ada@example.com');
+      await user.click(within(deleteCard()).getByRole('button', { name: 'Permanently Delete' }));
+
+      // The deletion ended every session: the app hears of it first (here as a refused call).
+      act(() => {
+        window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token: 'stored-token' } }));
+      });
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+      answer({ message: GdprMessages.accountDeleted });
+
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
+      expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
     });
 
     it("shows the server's error as is, or 'Failed to delete account', and keeps the member signed in", async () => {

@@ -1,9 +1,7 @@
 import { displayMessage, GdprClientMessages } from '@mate/api-client';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
 import { Alert, Button, Card, Icon, Input } from '@mate/ui';
-import { startTransition, useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { useAuth } from '../../auth/AuthContext';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useDeleteAccount, useExportData } from './usePrivacy';
@@ -41,8 +39,6 @@ function DownloadCard() {
 }
 
 function DeleteAccountCard() {
-  const { clearSession } = useAuth();
-  const navigate = useNavigate();
   const deleteAccount = useDeleteAccount();
   const [expanded, setExpanded] = useState(false);
   const [email, setEmail] = useState('');
@@ -67,16 +63,7 @@ function DeleteAccountCard() {
     event.preventDefault();
     const confirmEmail = email.trim();
     if (!confirmEmail) return;
-    deleteAccount.mutate(confirmEmail, {
-      onSuccess: () => {
-        // Spec 001 §4: token (both keys) and user removed, then /login. One transition, so the
-        // signed-out guard of this screen never renders on its own and sends the member to / instead.
-        startTransition(() => {
-          clearSession();
-          void navigate('/login', { replace: true });
-        });
-      },
-    });
+    deleteAccount.mutate(confirmEmail);
   };
 
   return (
