@@ -130,6 +130,7 @@ export class AccountsService {
         await this.outbox.enqueueJob(m, QueueName.Email, {
           template: 'verify-email',
           to: created.email,
+          userId: created.id,
           name: null,
           link: this.link(WEB_ROUTES.verifyEmail, token),
         });
@@ -218,6 +219,7 @@ export class AccountsService {
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'reset-password',
         to: user.email,
+        userId: user.id,
         name: user.emailVerifiedAt ? user.name : null,
         link: this.link(WEB_ROUTES.resetPassword, token),
       });
@@ -258,6 +260,7 @@ export class AccountsService {
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'verify-email',
         to: user.email,
+        userId: user.id,
         name: null,
         link: this.link(WEB_ROUTES.verifyEmail, token),
       });
@@ -309,6 +312,7 @@ export class AccountsService {
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'email-change',
         to: dto.newEmail,
+        userId: user.id,
         name: null,
         link: this.link(WEB_ROUTES.verifyEmailChange, token),
         vars: { newEmail: dto.newEmail },
@@ -316,6 +320,7 @@ export class AccountsService {
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'email-change-requested',
         to: user.email,
+        userId: user.id,
         name: user.emailVerifiedAt ? user.name : null,
         link: this.link(WEB_ROUTES.cancelEmailChange, cancelToken),
         vars: { newEmail: dto.newEmail },
