@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { ServiceModule } from '@mate/server-kit';
+import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { Candidate } from './candidates/candidate.entity';
 import { MatchingEventHandlers } from './candidates/candidate-event.handlers';
 import { CandidatesModule } from './candidates/candidates.module';
@@ -8,6 +8,8 @@ import { Impression } from './impressions/impression.entity';
 import { Match } from './matches/match.entity';
 import { MatchingEnv } from './matching.env';
 import { MatchingModule } from './matching/matching.module';
+import { MatchingExporter } from './member-data/matching-exporter';
+import { MatchingMemberDataModule } from './member-data/matching-member-data.module';
 import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMatching';
 import { ImpressionPerViewer1795520000000 } from './migrations/1795520000000-ImpressionPerViewer';
 import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
@@ -30,7 +32,13 @@ export class AppModule {
         ImpressionPerViewer1795520000000,
         BlockedPairs1795600000000,
       ],
-      features: [CandidatesModule, SafetyModule, MatchingModule],
+      features: [
+        CandidatesModule,
+        SafetyModule,
+        MatchingModule,
+        MatchingMemberDataModule,
+        MemberDataModule.forExporter(MatchingExporter),
+      ],
       handlers: MatchingEventHandlers,
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
+import { MatchingErasure } from '../member-data/matching-erasure';
 import { PairStateWriter } from '../safety/pair-state-writer';
 import { CandidateWriter } from './candidate-writer';
 
@@ -7,13 +8,15 @@ import { CandidateWriter } from './candidate-writer';
  * Events matching-service consumes: the whole profile and the whole preferences of a member, and
  * safety's pair events (the whole block state of a pair; each also ends the pair's match). The
  * consumer runs each once per event id, in one transaction, and only when it is newer than the
- * version of its aggregate (profile, preferences, pair) already applied.
+ * version of its aggregate (profile, preferences, pair) already applied. Once a member is erased
+ * (user.deleted) the kit drops every later event naming them.
  */
 @Injectable()
 export class MatchingEventHandlers implements EventHandlerSet {
   constructor(
     private readonly candidates: CandidateWriter,
     private readonly pairs: PairStateWriter,
+    private readonly erasure: MatchingErasure,
   ) {}
 
   handlers(): EventHandlers {
@@ -23,6 +26,7 @@ export class MatchingEventHandlers implements EventHandlerSet {
       'user.blocked': (payload, manager) => this.pairs.blocked(manager, payload),
       'user.unblocked': (payload, manager) => this.pairs.unblocked(manager, payload),
       'match.ended': (payload, manager) => this.pairs.matchEnded(manager, payload),
+      'user.deleted': (payload, manager) => this.erasure.erase(manager, payload),
     };
   }
 }

@@ -19,9 +19,13 @@ export const LIKE_SQL = `
 WITH previous AS (
   SELECT liked FROM swipe WHERE swiper_id = $1::uuid AND target_id = $2::uuid
 ), pair AS (
+  -- The liked member's row is locked (FOR KEY SHARE: profile updates still go ahead) against their
+  -- erasure, which deletes it first: a like either commits before the erasure, which then deletes
+  -- it, or waits and finds no member (docs/adr/0016-member-data.md).
   SELECT c.suggestible, coalesce(v.user_id IS NOT NULL AND (${mutualRulesSql('v', 'c')}), false) AS fits
   FROM candidate c LEFT JOIN candidate v ON v.user_id = $1::uuid
   WHERE c.user_id = $2::uuid
+  FOR KEY SHARE OF c
 ), blocked AS (
   SELECT 1 FROM blocked_pair WHERE user_a = $3::uuid AND user_b = $4::uuid
 ), inserted AS (

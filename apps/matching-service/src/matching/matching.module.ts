@@ -22,5 +22,7 @@ import { SwipesService } from './swipes.service';
     MemberRateLimiter,
     { provide: POOL_START, useValue: randomPoolStart },
   ],
+  // The member erasure removes the member's counters.
+  exports: [MemberRateLimiter],
 })
 export class MatchingModule {}

@@ -50,6 +50,11 @@ export class MemberRateLimiter {
     await this.limits.consume('swipesPerDay', userId, MatchingMessages.tooManySwipes);
   }
 
+  /** Removes every counter of the member (their erasure: the keys contain the id). */
+  async forget(userId: string): Promise<void> {
+    for (const name of Object.keys(MEMBER_RATE_LIMITS) as MemberRateLimit[]) await this.limits.reset(name, userId);
+  }
+
   /** A load of the suggestions. */
   async suggestions(userId: string): Promise<void> {
     await this.limits.consume('suggestionsPerMinute', userId, MatchingMessages.tooManySuggestions);

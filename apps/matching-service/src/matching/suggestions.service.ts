@@ -73,9 +73,13 @@ export class SuggestionsService {
       this.dataSource,
       'record-impressions',
       `INSERT INTO impression (viewer_id, target_id, score, model_version)
-       SELECT $1, target_id, score, $4 FROM unnest($2::uuid[], $3::real[]) AS s (target_id, score)
+       SELECT $1, s.target_id, s.score, $4 FROM unnest($2::uuid[], $3::real[]) AS s (target_id, score)
+         -- A member erased since the pool was read is left out: their erasure deletes the candidate
+         -- row first, and this waits for it (or the erasure for this) (docs/adr/0016-member-data.md).
+         JOIN candidate c ON c.user_id = s.target_id
        -- Rows locked in one order, so two loads of one viewer at once cannot deadlock.
-       ORDER BY target_id
+       ORDER BY s.target_id
+       FOR KEY SHARE OF c
        ON CONFLICT (viewer_id, target_id) DO UPDATE
          SET score = EXCLUDED.score, model_version = EXCLUDED.model_version, served_at = now()`,
       [viewerId, served.map((s) => s.userId), served.map((s) => s.score), modelVersion],

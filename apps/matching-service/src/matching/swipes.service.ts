@@ -106,14 +106,15 @@ export class SwipesService {
    * with the like's answer for a member of a blocked pair (no swipe is written for a pair that
    * cannot meet); a repeated pass changes nothing, and a pass on someone already liked leaves the
    * like standing.
-   * Takes the pair's lock like a like does, so a like and a pass of one pair never interleave.
+   * Takes the pair's lock like a like does, so a like and a pass of one pair never interleave, and
+   * locks the target's row against their erasure as the like does (LIKE_SQL).
    */
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
     await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
       const { rows } = await client.query<{ known: boolean; blocked: boolean }>({
         name: 'pass',
-        text: `WITH target AS (SELECT 1 FROM candidate WHERE user_id = $2::uuid), blocked AS (
+        text: `WITH target AS (SELECT 1 FROM candidate WHERE user_id = $2::uuid FOR KEY SHARE), blocked AS (
                  SELECT 1 FROM blocked_pair WHERE user_a = least($1::uuid, $2::uuid) AND user_b = greatest($1::uuid, $2::uuid)
                ), inserted AS (
                  INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target

@@ -120,6 +120,11 @@ export class ScoringRepository {
         await writeFactors(tx, params.version, entries.slice(i, i + WRITE_BATCH));
       }
       await tx.query('DELETE FROM member_factor WHERE model_version <> $1', [params.version]);
+      // A member erased while this fit ran (their candidate row is gone) keeps no factors: the
+      // erasure locks this table, so it either ran before this statement or waits for this commit.
+      await tx.query(
+        'DELETE FROM member_factor f WHERE NOT EXISTS (SELECT 1 FROM candidate c WHERE c.user_id = f.user_id)',
+      );
       // Every row changed: without fresh statistics the planner reads member_factor by the version
       // index (all of it) instead of by the ids a ranking asks for.
       await tx.query('ANALYZE member_factor');

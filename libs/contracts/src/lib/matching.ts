@@ -121,4 +121,17 @@ export interface MatchingExportPart {
   matches: { matchId: string; userId: string; createdAt: string; endedAt: string | null }[];
   /** How many members liked this one (who they are is theirs to tell). */
   likesReceivedCount: number;
+  /** The members Discover showed this one (latest showing of each), with the score they were ranked by. */
+  suggestionsShown?: { userId: string; score: number; modelVersion: string; servedAt: string }[];
+  /** What the ranking model learned of this member at its last refit, or null before one. */
+  rankingProfile?: {
+    modelVersion: string;
+    likesGiven: number;
+    swipesGiven: number;
+    likesReceived: number;
+    swipesReceived: number;
+    taste: number[];
+    appeal: number[];
+    updatedAt: string;
+  } | null;
 }
