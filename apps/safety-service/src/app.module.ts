@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
-import { ServiceModule } from '@mate/server-kit';
+import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { CreateSafety1795700000000 } from './migrations/1795700000000-CreateSafety';
+import { SafetyUnmatchedBy1796100000000 } from './migrations/1796100000000-SafetyUnmatchedBy';
+import { SafetyMemberExporter } from './member-data/safety-member-exporter';
 import { SafetyEnv } from './safety.env';
 import { SAFETY_ENTITIES } from './safety/safety.entities';
 import { SafetyEventHandlers } from './safety/safety-event.handlers';
@@ -16,8 +18,8 @@ export class AppModule {
       envClass: SafetyEnv,
       env,
       entities: SAFETY_ENTITIES,
-      migrations: [CreateSafety1795700000000],
-      features: [SafetyModule],
+      migrations: [CreateSafety1795700000000, SafetyUnmatchedBy1796100000000],
+      features: [SafetyModule, MemberDataModule.forExporter(SafetyMemberExporter)],
       handlers: SafetyEventHandlers,
     });
   }

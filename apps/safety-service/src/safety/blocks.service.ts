@@ -7,7 +7,7 @@ import {
   type BlockedUserDto,
   type UnblockResultDto,
 } from '@mate/contracts';
-import { badRequest, CLOCK, notFound, OutboxService, type Clock } from '@mate/server-kit';
+import { badRequest, CLOCK, lockMembersAgainstErasure, notFound, OutboxService, type Clock } from '@mate/server-kit';
 import { MembersRepository } from './members.repository';
 import { pairState, PairsRepository, withBlocker } from './pairs.repository';
 import { SafetyRateLimiter } from './safety-rate-limits';
@@ -53,6 +53,8 @@ export class BlocksService {
     const member = await this.members.find(blockedId);
     if (!member) throw notFound(SafetyMessages.memberNotFound);
     return this.dataSource.transaction(async (manager) => {
+      // A member deleted since they were looked up is unknown: no block row may outlive the erasure.
+      if (await lockMembersAgainstErasure(manager, [blockerId, blockedId])) throw notFound(SafetyMessages.memberNotFound);
       const pair = await this.pairs.lock(manager, blockerId, blockedId);
       // As in the blocked list: nothing of a member who blocks the caller too.
       const blocksCaller = pair.blockedBy.includes(blockedId);
@@ -93,6 +95,8 @@ export class BlocksService {
     ]);
     if (exists.length === 0) return { unblocked: false };
     return this.dataSource.transaction(async (manager) => {
+      // The erasure took the block away already; locking would write the pair row back.
+      if (await lockMembersAgainstErasure(manager, [blockerId, blockedId])) return { unblocked: false };
       const pair = await this.pairs.lock(manager, blockerId, blockedId);
       // TypeORM answers a DELETE with [rows, count].
       const [deleted]: [unknown[], number] = await manager.query(

@@ -81,12 +81,13 @@ export class PairsRepository {
     );
   }
 
-  /** An unmatch: the current match ends. */
-  async endMatch(manager: EntityManager, pair: PairRow, at: Date): Promise<void> {
+  /** An unmatch by `memberId`: the current match ends. */
+  async endMatch(manager: EntityManager, pair: PairRow, memberId: string, at: Date): Promise<void> {
     await manager.query(
-      `UPDATE pair SET ended_match_id = match_id, match_id = NULL, matched_at = NULL, ended_at = $2, updated_at = now()
+      `UPDATE pair SET ended_match_id = match_id, match_id = NULL, matched_at = NULL, ended_at = $2,
+              unmatched_by = $3, unmatched_at = $2, updated_at = now()
        WHERE pair_id = $1`,
-      [pair.pairId, at],
+      [pair.pairId, at, memberId],
     );
   }
 

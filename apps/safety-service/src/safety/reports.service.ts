@@ -12,7 +12,17 @@ import {
   type ReportReason,
   type ReportResultDto,
 } from '@mate/contracts';
-import { badRequest, CLOCK, conflict, LOGGER, notFound, OutboxService, ServiceCallError, type Clock } from '@mate/server-kit';
+import {
+  badRequest,
+  CLOCK,
+  conflict,
+  lockMembersAgainstErasure,
+  LOGGER,
+  notFound,
+  OutboxService,
+  ServiceCallError,
+  type Clock,
+} from '@mate/server-kit';
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
 import { describe, ReportEvidence } from './report-evidence';
@@ -65,6 +75,8 @@ export class ReportsService {
     const messages = await this.evidence.messagesOrNull(reporterId, reportedId, createdAt);
     const id = randomUUID();
     await this.dataSource.transaction(async (manager) => {
+      // A member deleted since they were looked up is unknown: the report would name them after their erasure.
+      if (await lockMembersAgainstErasure(manager, [reporterId, reportedId])) throw notFound(SafetyMessages.memberNotFound);
       await this.pairs.lock(manager, reporterId, reportedId);
       if (await this.reportedRecently(manager, reporterId, reportedId, createdAt)) throw conflict(SafetyMessages.alreadyReported);
       await manager.query(

@@ -6,6 +6,7 @@ import { matchCreatedFactOf, type EventEnvelope, type MatchCreatedPayload, type 
 import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
+import { SafetyMemberErasure } from '../member-data/safety-member-erasure';
 
 /**
  * Events safety-service consumes. The consumer runs each once per event id, in one transaction,
@@ -16,6 +17,7 @@ export class SafetyEventHandlers implements EventHandlerSet {
   constructor(
     private readonly members: MembersRepository,
     private readonly pairs: PairsRepository,
+    private readonly erasure: SafetyMemberErasure,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -23,6 +25,7 @@ export class SafetyEventHandlers implements EventHandlerSet {
     return {
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
       'match.created': (payload, manager) => this.recordMatch(manager, payload),
+      'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),
     };
   }
 

@@ -27,6 +27,12 @@ export class SafetyRateLimiter {
     await this.limits.consume('reportsPerHour', userId, SafetyMessages.tooManyReports);
   }
 
+  /** The member's counters (their account was deleted: no key keeps their id). */
+  async forget(userId: string): Promise<void> {
+    await this.limits.reset('reportsPerHour', userId);
+    await this.limits.reset('blockActionsPerHour', userId);
+  }
+
   /** A block or an unblock. */
   async blockAction(userId: string): Promise<void> {
     await this.limits.consume('blockActionsPerHour', userId, SafetyMessages.tooManyBlocks);

@@ -59,6 +59,13 @@ export class Pair {
   @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
   endedAt!: Date | null;
 
+  /** Who ended the pair's match by the newest unmatch, and when (migration 1796100000000). */
+  @Column({ name: 'unmatched_by', type: 'uuid', nullable: true })
+  unmatchedBy!: string | null;
+
+  @Column({ name: 'unmatched_at', type: 'timestamptz', nullable: true })
+  unmatchedAt!: Date | null;
+
   @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
 }

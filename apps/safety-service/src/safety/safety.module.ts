@@ -9,6 +9,7 @@ import { ReportsService } from './reports.service';
 import { SafetyController } from './safety.controller';
 import { SafetyRateLimiter } from './safety-rate-limits';
 import { UnmatchService } from './unmatch.service';
+import { SafetyMemberErasure } from '../member-data/safety-member-erasure';
 
 /** Safety: blocks, reports and unmatch, told to every service through the pair events. */
 @Module({
@@ -23,7 +24,8 @@ import { UnmatchService } from './unmatch.service';
     EvidenceWorker,
     SafetyRateLimiter,
     ServiceClient,
+    SafetyMemberErasure,
   ],
-  exports: [MembersRepository, PairsRepository],
+  exports: [MembersRepository, PairsRepository, SafetyMemberErasure],
 })
 export class SafetyModule {}

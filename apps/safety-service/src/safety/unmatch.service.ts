@@ -24,7 +24,7 @@ export class UnmatchService {
       const pair = await this.pairs.lockExisting(manager, memberId, otherId);
       if (!pair?.matchId) throw notFound(SafetyMessages.notMatched);
       const at = this.clock.now();
-      await this.pairs.endMatch(manager, pair, at);
+      await this.pairs.endMatch(manager, pair, memberId, at);
       await this.outbox.publish(manager, 'match.ended', {
         ...pairState(pair, pair.blockedBy),
         matchId: pair.matchId,
