@@ -70,6 +70,36 @@ describe('chat: member data export and erasure (real gateway, PostgreSQL, Redis)
     expect((await bed.chat.call('GET', memberExportPath(ann.userId))).status).toBe(403);
   });
 
+  it('carries a re-match’s hidden history over: the kept messages renumbered, the older ones still hidden', async () => {
+    const [xia, yan] = [await bed.member('Xia'), await bed.member('Yan')];
+    const firstMatch = await bed.match(xia, yan);
+    await send(xia, yan, 'X before');
+    await send(yan, xia, 'Y before');
+    // Unmatched (pair version 1), then matched again: the history before is hidden from both.
+    const pair = { pairId: pairIdOf(xia.userId, yan.userId), userIds: orderedPairOf(xia.userId, yan.userId) };
+    const ended = { ...pair, blockedBy: [], matchId: firstMatch, endedBy: xia.userId, reason: 'unmatch' as const, endedAt: new Date().toISOString() };
+    expect(await bed.deliver('match.ended', ended, 1)).toBe('handled');
+    expect(
+      await bed.deliver('match.created', { matchId: randomUUID(), userIds: pair.userIds, createdAt: new Date().toISOString(), pairVersion: 1 }),
+    ).toBe('handled');
+    await send(xia, yan, 'X after');
+    await send(yan, xia, 'Y after');
+
+    expect(await deleted(xia.userId)).toBe('handled');
+    expect(await tablesHolding(bed.chat.dataSource, xia.userId)).toEqual([]);
+    const [listed] = (await bed.api<ConversationSummaryDto[]>(yan, 'GET', '/api/chat/conversations')).body;
+    expect(listed).toEqual(expect.objectContaining({ userName: DELETED_MEMBER_NAME, lastMessage: 'Y after', lastSeq: 2, unreadCount: 0 }));
+    const page = (await bed.api<ConversationPageDto>(yan, 'GET', `/api/chat/conversation/${listed.userId}`)).body;
+    expect(page.messages.map((m) => [m.seq, m.content])).toEqual([[2, 'Y after']]);
+    expect(page.hasMore).toBe(false);
+    // Both kept messages stay in Yan's export (his own correspondence), numbered 1 and 2.
+    const [conversation] = (await exportOf(yan.userId)).body.conversations;
+    expect(conversation.messages.map((m) => [m.seq, m.content])).toEqual([
+      [1, 'Y before'],
+      [2, 'Y after'],
+    ]);
+  });
+
   it('erases a deleted member everywhere; the other member keeps their side under Unknown User, read-only', async () => {
     const xena = await bed.member('Xena');
     const [yuri, zed, wren] = [await bed.member('Yuri'), await bed.member('Zed'), await bed.member('Wren')];
