@@ -88,6 +88,13 @@ export class NotificationEnv extends DatabaseEnv {
   @Max(600_000)
   PUSH_BACKOFF_MS = 2_000;
 
+  /** Subscribe calls a member may make per hour (each is a URL the server checks and later calls). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  PUSH_SUBSCRIBES_PER_HOUR = 30;
+
   /** Pushes one replica sends at the same time. */
   @Transform(({ value }) => Number(value))
   @IsInt()

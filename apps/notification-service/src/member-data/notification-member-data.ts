@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { NotificationsExportPart } from '@mate/contracts';
 import { eraseMemberTraces, LOGGER, type MemberExporter } from '@mate/server-kit';
+import { PushRateLimiter } from '../push/push-rate-limits';
 import { PushRepository } from '../push/push.repository';
 
 /**
@@ -18,6 +19,7 @@ import { PushRepository } from '../push/push.repository';
 export class NotificationMemberData implements MemberExporter<NotificationsExportPart> {
   constructor(
     private readonly repository: PushRepository,
+    private readonly rateLimits: PushRateLimiter,
     private readonly dataSource: DataSource,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -48,6 +50,8 @@ export class NotificationMemberData implements MemberExporter<NotificationsExpor
     const id = userId.toLowerCase();
     await this.repository.eraseMember(manager, id);
     await eraseMemberTraces(manager, id);
+    // Redis is not in the transaction: a failure here retries the whole (idempotent) erasure.
+    await this.rateLimits.forget(id);
   }
 }
 

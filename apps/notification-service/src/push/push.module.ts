@@ -8,6 +8,7 @@ import { PushBursts } from './push-bursts';
 import { PushEventHandlers } from './push-event.handlers';
 import { PushNotifier } from './push-notifier';
 import { PushQueue } from './push-queue';
+import { PushRateLimiter } from './push-rate-limits';
 import { PushSender } from './push-sender';
 import { PUSH_TLS_OPTIONS, PushSettings } from './push-settings';
 import { PushController } from './push.controller';
@@ -32,6 +33,7 @@ import { PushWorker } from './push.worker';
     },
     PushRepository,
     PushService,
+    PushRateLimiter,
     PushQueue,
     PushBursts,
     PushNotifier,
@@ -40,7 +42,7 @@ import { PushWorker } from './push.worker';
     PushEventHandlers,
     NotificationMemberData,
   ],
-  exports: [PushEventHandlers, PushRepository, PushSettings, NotificationMemberData],
+  exports: [PushEventHandlers, PushRepository, PushSettings, NotificationMemberData, PushRateLimiter],
 })
 export class PushModule implements OnModuleInit {
   constructor(

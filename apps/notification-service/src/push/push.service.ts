@@ -8,6 +8,7 @@ import {
 import { AppException, badRequest } from '@mate/server-kit';
 import type { PushSubscriptionBody } from './dto/push-requests.dto';
 import { isAllowedEndpoint } from './push-endpoint';
+import { PushRateLimiter } from './push-rate-limits';
 import { PushSettings } from './push-settings';
 import type { PreferenceChange } from './preference-patch.pipe';
 import { PushRepository } from './push.repository';
@@ -32,6 +33,7 @@ export class PushService {
   constructor(
     private readonly settings: PushSettings,
     private readonly repository: PushRepository,
+    private readonly rateLimits: PushRateLimiter,
   ) {}
 
   vapidPublicKey(): VapidPublicKeyDto {
@@ -46,6 +48,7 @@ export class PushService {
    */
   async subscribe(userId: string, body: PushSubscriptionBody): Promise<void> {
     if (!this.settings.configured) throw pushNotConfigured();
+    await this.rateLimits.subscribe(userId);
     if (!isAllowedEndpoint(body.endpoint, this.settings.policy))
       throw badRequest(NotificationMessages.endpointNotAllowed);
     const p256dh = base64urlBytes(body.keys.p256dh);

@@ -69,6 +69,7 @@ export const NotificationMessages = {
   invalidSubscription: 'Invalid push subscription',
   unknownPreference: 'Unknown notification preference',
   pushNotConfigured: 'Push notifications are not configured',
+  tooManySubscriptions: 'Too many push subscriptions. Please try again later.',
   subscribed: 'Subscribed',
   unsubscribed: 'Unsubscribed',
 } as const;

@@ -435,6 +435,8 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
       },
       SERVICES.safety,
     );
+    const pushKeys = () => redis.keys(`${bed.env['KEY_PREFIX'] as string}:push:*${tess.userId}*`);
+    expect(await pushKeys()).toHaveLength(1);
     await deliver(
       'user.deleted',
       { userId: tess.userId, deletedAt: new Date().toISOString() },
@@ -453,6 +455,9 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
         await bed.dataSource.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [tess.userId]),
       ]).toEqual([table, column, []]);
     }
+    // No key of this service's keeps her id (her subscribe counter went too; her sessions are
+    // auth-service's to end).
+    expect(await pushKeys()).toEqual([]);
     // Later events about her are dropped by the kit's consumer.
     expect(
       await consumer.apply(

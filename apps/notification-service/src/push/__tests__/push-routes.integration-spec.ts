@@ -180,6 +180,36 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
     expect(await endpointsOf(member.userId)).toEqual([]);
   });
 
+  it('limits subscribe calls per member (refused endpoints count too): 429 with Retry-After', async () => {
+    const member = await bed.signIn();
+    for (let i = 0; i < 30; i++) {
+      const body =
+        i % 2
+          ? new Browser(standIn).subscription()
+          : { ...new Browser(standIn).subscription(), endpoint: 'https://10.0.0.1/x' };
+      expect(
+        (await bed.call('POST', '/api/notifications/subscribe', { token: member.token, body })).status,
+      ).toBe(i % 2 ? 201 : 400);
+    }
+    const res = await bed.call('POST', '/api/notifications/subscribe', {
+      token: member.token,
+      body: new Browser(standIn).subscription(),
+    });
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ error: NotificationMessages.tooManySubscriptions });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another member is not affected.
+    const other = await bed.signIn();
+    expect(
+      (
+        await bed.call('POST', '/api/notifications/subscribe', {
+          token: other.token,
+          body: new Browser(standIn).subscription(),
+        })
+      ).status,
+    ).toBe(201);
+  });
+
   it('gives the preferences, all on but private previews, and changes one key at a time', async () => {
     const member = await bed.signIn();
     let res = await bed.call('GET', '/api/notifications/preferences', { token: member.token });
