@@ -1,23 +1,13 @@
-import type { PushPayload } from '@mate/contracts';
+import { QueueName, type PushJobData } from '@mate/contracts';
 
 /**
- * The push job queue. Its name lives here until the catalogue of job queues
- * (libs/contracts/src/lib/jobs.ts) takes it: only notification-service produces and works it.
+ * The push job queue (the contracts' job catalogue, `QueueName.Push`): only notification-service
+ * produces and works it, adding jobs directly (job ids made of the event id, see push-queue.ts).
  */
-export const PUSH_QUEUE = 'jobs.push';
+export const PUSH_QUEUE = QueueName.Push;
 
+export type PushJob = PushJobData;
 /** One push to one device; retried with backoff, dropped with its subscription on 404/410. */
-export interface SendPushJob {
-  kind: 'send';
-  subscriptionId: string;
-  payload: PushPayload;
-}
-
+export type SendPushJob = Extract<PushJobData, { kind: 'send' }>;
 /** The end of a conversation's collapse window: the burst's messages become one push. */
-export interface MessageBurstJob {
-  kind: 'message-burst';
-  recipientId: string;
-  senderId: string;
-}
-
-export type PushJob = SendPushJob | MessageBurstJob;
+export type MessageBurstJob = Extract<PushJobData, { kind: 'message-burst' }>;
