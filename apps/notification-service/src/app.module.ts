@@ -8,6 +8,7 @@ import { NotificationEventHandlers } from './emails/notification-event.handlers'
 import { NotificationMemberData } from './member-data/notification-member-data';
 import { CreateEmailDelivery1795284000000 } from './migrations/1795284000000-CreateEmailDelivery';
 import { CreatePush1796100000000 } from './migrations/1796100000000-CreatePush';
+import { EmailDeliveryMember1796200000000 } from './migrations/1796200000000-EmailDeliveryMember';
 import { PushModule } from './push/push.module';
 
 @Module({})
@@ -19,7 +20,7 @@ export class AppModule {
       envClass: NotificationEnv,
       env,
       entities: [EmailDelivery],
-      migrations: [CreateEmailDelivery1795284000000, CreatePush1796100000000],
+      migrations: [CreateEmailDelivery1795284000000, CreatePush1796100000000, EmailDeliveryMember1796200000000],
       features: [
         EmailsModule,
         PushModule,

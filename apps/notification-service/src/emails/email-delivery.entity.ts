@@ -23,6 +23,10 @@ export class EmailDelivery {
   @Column({ type: 'varchar', length: 254 })
   to!: string;
 
+  /** The account the email is about, when its job named one (issue 12: export and erasure). */
+  @Column({ name: 'user_id', type: 'uuid', nullable: true })
+  userId!: string | null;
+
   @Column({ type: 'varchar', length: 20 })
   status!: EmailDeliveryStatus;
 

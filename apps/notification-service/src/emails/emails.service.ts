@@ -15,7 +15,7 @@ export interface EmailDeliveryRequest {
   maxAttempts: number;
 }
 
-export type DeliveryOutcome = 'sent' | 'already-sent';
+export type DeliveryOutcome = 'sent' | 'already-sent' | 'member-erased';
 
 /** The failure of one attempt; `final` when no attempt is left or retrying cannot help. */
 export class EmailDeliveryError extends Error {
@@ -39,18 +39,24 @@ export class EmailsService {
 
   async deliver(request: EmailDeliveryRequest): Promise<DeliveryOutcome> {
     const { jobKey, data, attempt, maxAttempts } = request;
-    const deliveryId = await this.deliveries.startAttempt({
+    const start = await this.deliveries.startAttempt({
       jobKey,
       template: data.template,
       to: data.to,
+      userId: typeof data.userId === 'string' ? data.userId.toLowerCase() : null,
       attempt,
     });
     // The log (never the job data: it carries the link and its token) says what happened.
     const context = { jobKey, template: data.template, attempt };
-    if (!deliveryId) {
+    if (start === 'already-sent') {
       this.logger.info(context, 'email already sent; skipping the redelivered job');
       return 'already-sent';
     }
+    if (start === 'member-erased') {
+      this.logger.info(context, 'email about a deleted account dropped');
+      return 'member-erased';
+    }
+    const deliveryId = start.id;
     try {
       await this.mailer.send(data.to, renderEmail(data));
     } catch (e) {

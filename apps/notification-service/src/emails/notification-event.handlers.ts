@@ -25,6 +25,7 @@ export class NotificationEventHandlers implements EventHandlerSet {
         await this.outbox.enqueueJob(manager, QueueName.Email, {
           template: 'email-changed-notice',
           to: payload.oldEmail,
+          userId: payload.userId,
           name: null,
           vars: { newEmail: payload.newEmail },
         });

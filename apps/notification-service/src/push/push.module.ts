@@ -2,6 +2,7 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { BaseServiceEnv, LOGGER, PresenceReader, REDIS, SERVICE_ENV } from '@mate/server-kit';
 import type Redis from 'ioredis';
+import { EmailDeliveryRepository } from '../emails/emails.repository';
 import { NotificationMemberData } from '../member-data/notification-member-data';
 import { NotificationEnv } from '../notification.env';
 import { PushBursts } from './push-bursts';
@@ -40,9 +41,11 @@ import { PushWorker } from './push.worker';
     PushSender,
     PushWorker,
     PushEventHandlers,
+    // The member's data covers their emails too (the delivery log's SQL, no state of its own).
+    EmailDeliveryRepository,
     NotificationMemberData,
   ],
-  exports: [PushEventHandlers, PushRepository, PushSettings, NotificationMemberData, PushRateLimiter],
+  exports: [PushEventHandlers, PushRepository, PushSettings, NotificationMemberData, PushRateLimiter, EmailDeliveryRepository],
 })
 export class PushModule implements OnModuleInit {
   constructor(

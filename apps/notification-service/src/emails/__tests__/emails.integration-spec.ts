@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import request from 'supertest';
 import {
   eventQueueName,
+  INTERNAL_TOKEN_HEADER,
   QueueName,
   SERVICES,
   WEB_ROUTES,
@@ -60,6 +61,7 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
       OUTBOX_POLL_MS: '50',
       SMTP_URL: gate.url,
       MAIL_FROM: 'Mate <no-reply@mate.test>',
+      INTERNAL_TOKEN: 'internal-token-of-the-email-tests',
     };
     app = await startNotificationService(env);
     deliveries = app.get(EmailDeliveryRepository);
@@ -260,6 +262,46 @@ describe('notification-service email delivery (real PostgreSQL, Redis and SMTP)'
     expect((await mailbox.all()).filter((e) => e.to.some((t) => t.address === 'old@mate.test'))).toHaveLength(
       1,
     );
+  });
+
+  it("lists a member's emails in their export, erases them with the member, and drops a job about a deleted account", async () => {
+    const userId = randomUUID();
+    const other = randomUUID();
+    await emailQueue.add('email', { template: 'verify-email', to: 'leaving@mate.test', name: null, link: 'http://localhost:4200/verify-email?token=t1', userId });
+    await emailQueue.add('email', { template: 'verify-email', to: 'staying@mate.test', name: null, link: 'http://localhost:4200/verify-email?token=t2', userId: other });
+    await mailbox.waitForEmail('leaving@mate.test');
+    await mailbox.waitForEmail('staying@mate.test');
+    const part = await waitFor(
+      async () => {
+        const res = await request(app.getHttpServer())
+          .get(`/internal/gdpr/members/${userId}/export`)
+          .set(INTERNAL_TOKEN_HEADER, env.INTERNAL_TOKEN ?? '');
+        return res.body?.emails?.[0]?.status === 'sent' ? res.body : null;
+      },
+      { what: 'the sent email in the export' },
+    );
+    expect(part.emails).toEqual([{ template: 'verify-email', to: 'leaving@mate.test', status: 'sent', createdAt: expect.any(String) }]);
+
+    const deleted: EventEnvelope<'user.deleted'> = {
+      id: randomUUID(),
+      name: 'user.deleted',
+      version: 1,
+      producer: SERVICES.auth,
+      occurredAt: new Date().toISOString(),
+      payload: { userId, deletedAt: new Date().toISOString() },
+    };
+    expect(await app.get(EventConsumer).handle(deleted)).toBe(true);
+    const dataSource = app.get(DataSource);
+    expect(await dataSource.query('SELECT 1 FROM email_delivery WHERE user_id = $1', [userId])).toEqual([]);
+    expect(await deliveries.findByRecipient('leaving@mate.test')).toEqual([]);
+    expect(await deliveries.findByRecipient('staying@mate.test')).toHaveLength(1);
+
+    // A job about the deleted account that was already queued sends nothing and logs nothing.
+    const late = await emailQueue.add('email', { template: 'reset-password', to: 'leaving@mate.test', name: null, link: 'http://localhost:4200/reset-password?token=t3', userId });
+    await waitFor(async () => ((await late.getState()) === 'completed' ? true : null), { what: 'the late job to finish' });
+    expect(await late.getState()).toBe('completed');
+    expect((await mailbox.all()).filter((e) => e.to.some((t) => t.address === 'leaving@mate.test'))).toHaveLength(1);
+    expect(await deliveries.findByRecipient('leaving@mate.test')).toEqual([]);
   });
 
   it('starts no email worker when WORKERS=off', async () => {
