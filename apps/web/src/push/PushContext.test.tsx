@@ -31,7 +31,7 @@ describe('PushProvider', () => {
     const user = userEvent.setup();
     const api = signedInApi();
     api.notifications.subscribe.mockResolvedValue({ message: 'Subscribed' });
-    api.auth.logout.mockResolvedValue({ message: 'Logged out' });
+    api.auth.logout.mockResolvedValue(undefined);
     const subscription = aPushSubscription();
     const push = createFakePush({ permission: 'granted', subscription });
     renderWithApp(api, { route: '/settings/privacy', push: push.browser });
