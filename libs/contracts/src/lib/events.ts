@@ -203,6 +203,25 @@ export interface UserDeletedPayload {
   deletedAt: string;
 }
 
+/**
+ * An admin suspended a member (auth-service owns suspension; issue 13). State-carrying on the
+ * `user` aggregate: `user.suspended` and `user.unsuspended` each say the whole suspension state,
+ * so a consumer that applies only the newest is right. Sessions and sockets end at once (auth);
+ * matching hides the member, chat and calls refuse them, notifications stop.
+ */
+export interface UserSuspendedPayload {
+  userId: string;
+  suspended: true;
+  /** The admin's reason (shown to admins; never to other members). */
+  reason: string;
+  suspendedAt: string;
+}
+export interface UserUnsuspendedPayload {
+  userId: string;
+  suspended: false;
+  unsuspendedAt: string;
+}
+
 export interface EventPayloads {
   'user.registered': UserRegisteredPayload;
   'user.verified': UserVerifiedPayload;
@@ -220,6 +239,8 @@ export interface EventPayloads {
   'match.ended': MatchEndedPayload;
   'report.created': ReportCreatedPayload;
   'user.deleted': UserDeletedPayload;
+  'user.suspended': UserSuspendedPayload;
+  'user.unsuspended': UserUnsuspendedPayload;
 }
 export type EventName = keyof EventPayloads;
 
@@ -396,6 +417,23 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
     aggregate: null,
     description:
       'A member deleted their account: every service erases the member (photo files included) and anonymises what another member keeps (ADR 0016).',
+  },
+  'user.suspended': {
+    version: 1,
+    producer: SERVICES.auth,
+    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification],
+    later: [SERVICES.admin],
+    aggregate: { type: 'user', idField: 'userId' },
+    description:
+      'An admin suspended a member (the whole suspension state): matching stops suggesting them, chat and calls refuse them both ways, profile-service hides their profile from others, notifications stop.',
+  },
+  'user.unsuspended': {
+    version: 1,
+    producer: SERVICES.auth,
+    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification],
+    later: [SERVICES.admin],
+    aggregate: { type: 'user', idField: 'userId' },
+    description: 'An admin lifted a suspension (the whole suspension state): every service restores what suspension took away.',
   },
 };
 

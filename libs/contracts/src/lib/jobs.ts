@@ -12,6 +12,11 @@ export enum QueueName {
    * report was made (down or slow); retried with backoff until it succeeds (ADR 0014).
    */
   SafetyEvidence = 'jobs.safety-evidence',
+  /**
+   * auth-service carries out an admin's command on an account (suspend, unsuspend, delete;
+   * issue 13): admin-service writes it to its outbox in the transaction of the audit entry.
+   */
+  AccountAdmin = 'jobs.account-admin',
   /** notification-service sends one web push to every device of a member (issue 12, ADR 0017). */
   Push = 'jobs.push',
 }
@@ -56,12 +61,19 @@ export type PushJobData =
   | { kind: 'send'; subscriptionId: string; payload: PushPayload }
   | { kind: 'message-burst'; recipientId: string; senderId: string };
 
+/** An admin's command on an account, carried out by auth-service (idempotent: the same job twice does it once). */
+export type AccountAdminCommand =
+  | { kind: 'suspend'; userId: string; reason: string; adminId: string }
+  | { kind: 'unsuspend'; userId: string; adminId: string }
+  | { kind: 'delete'; userId: string; adminId: string };
+
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;
   /** A refit needs nothing but the tick: it reads the recent swipes itself. */
   [QueueName.MatchingRefit]: Record<string, never>;
   [QueueName.SafetyEvidence]: SafetyEvidenceJobData;
   [QueueName.Push]: PushJobData;
+  [QueueName.AccountAdmin]: AccountAdminCommand;
 }
 
 /**
