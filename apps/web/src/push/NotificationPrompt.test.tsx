@@ -6,7 +6,8 @@ import { AppProviders, createQueryClient } from '../app/App';
 import { createFakeApi, signedInApi, type FakeApi } from '../testing/fake-api';
 import { aPushSubscription, createFakePush, type FakePushOptions } from '../testing/fake-push';
 import { renderWithApp } from '../testing/render';
-import { NOTIFICATION_PROMPT_DELAY_MS, NotificationPrompt, PROMPT_DISMISSED_KEY } from './NotificationPrompt';
+import { NOTIFICATION_PROMPT_DELAY_MS } from '@mate/contracts';
+import { NotificationPrompt, PROMPT_DISMISSED_KEY } from './NotificationPrompt';
 
 const prompt = () => screen.queryByRole('region', { name: 'Enable Notifications' });
 

@@ -1,9 +1,8 @@
+import { NOTIFICATION_PROMPT_DELAY_MS } from '@mate/contracts';
 import { Alert, Button, Icon } from '@mate/ui';
 import { useEffect, useId, useState } from 'react';
 import { usePush } from './PushContext';
 
-/** Spec 001 §4 / §9: the prompt appears 3 s after load. */
-export const NOTIFICATION_PROMPT_DELAY_MS = 3_000;
 /** Spec 001 §3: the dismissal is remembered locally (the key is ours). */
 export const PROMPT_DISMISSED_KEY = 'notification_prompt_dismissed';
 

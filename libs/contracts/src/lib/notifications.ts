@@ -3,6 +3,9 @@
  * serves `/api/notifications/*`; the member app's service worker (`/sw.js`) shows what it pushes.
  */
 
+/** Spec 001 §9: the notification prompt appears 3 s after load (when it may appear at all). */
+export const NOTIFICATION_PROMPT_DELAY_MS = 3_000;
+
 /** The per-type switches of spec 001 §3, in the settings panel's order. */
 export const NOTIFICATION_TYPES = ['newMatches', 'newMessages', 'newLikes', 'safetyAlerts', 'adminActions'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
