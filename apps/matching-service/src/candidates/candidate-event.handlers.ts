@@ -5,10 +5,10 @@ import { PairStateWriter } from '../safety/pair-state-writer';
 import { CandidateWriter } from './candidate-writer';
 
 /**
- * Events matching-service consumes: the whole profile and the whole preferences of a member, and
- * safety's pair events (the whole block state of a pair; each also ends the pair's match). The
+ * Events matching-service consumes: the whole profile and the whole preferences of a member, the
+ * member's suspension state (auth-service), and safety's pair events (the whole block state of a pair; each also ends the pair's match). The
  * consumer runs each once per event id, in one transaction, and only when it is newer than the
- * version of its aggregate (profile, preferences, pair) already applied. Once a member is erased
+ * version of its aggregate (profile, preferences, user, pair) already applied. Once a member is erased
  * (user.deleted) the kit drops every later event naming them.
  */
 @Injectable()
@@ -26,6 +26,8 @@ export class MatchingEventHandlers implements EventHandlerSet {
       'user.blocked': (payload, manager) => this.pairs.blocked(manager, payload),
       'user.unblocked': (payload, manager) => this.pairs.unblocked(manager, payload),
       'match.ended': (payload, manager) => this.pairs.matchEnded(manager, payload),
+      'user.suspended': (payload, manager) => this.candidates.applySuspension(manager, payload),
+      'user.unsuspended': (payload, manager) => this.candidates.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload),
     };
   }

@@ -5,6 +5,8 @@ import {
   relationshipGoalsOf,
   type PreferencesUpdatedPayload,
   type ProfileUpdatedPayload,
+  type UserSuspendedPayload,
+  type UserUnsuspendedPayload,
 } from '@mate/contracts';
 import { genderGroupOf, genderPreferenceOf } from './gender-groups';
 
@@ -96,6 +98,18 @@ export class CandidateWriter {
 
   applyPreferences(manager: EntityManager, payload: PreferencesUpdatedPayload): Promise<void> {
     return this.upsert(manager, payload.userId, preferenceColumns(payload));
+  }
+
+  /**
+   * user.suspended / user.unsuspended (auth-service, the whole suspension state): a suspended
+   * member is not suggestible (the generated column) and likes and passes on them are refused;
+   * their swipes and matches stay, so an unsuspend restores everything.
+   */
+  applySuspension(
+    manager: EntityManager,
+    payload: UserSuspendedPayload | UserUnsuspendedPayload,
+  ): Promise<void> {
+    return this.upsert(manager, payload.userId, { suspended: payload.suspended === true });
   }
 
   private async upsert(manager: EntityManager, userId: string, columns: Columns): Promise<void> {

@@ -22,7 +22,7 @@ WITH previous AS (
   -- The liked member's row is locked (FOR KEY SHARE: profile updates still go ahead) against their
   -- erasure, which deletes it first: a like either commits before the erasure, which then deletes
   -- it, or waits and finds no member (docs/adr/0016-member-data.md).
-  SELECT c.suggestible, coalesce(v.user_id IS NOT NULL AND (${mutualRulesSql('v', 'c')}), false) AS fits
+  SELECT c.suggestible, c.suspended, coalesce(v.user_id IS NOT NULL AND (${mutualRulesSql('v', 'c')}), false) AS fits
   FROM candidate c LEFT JOIN candidate v ON v.user_id = $1::uuid
   WHERE c.user_id = $2::uuid
   FOR KEY SHARE OF c
@@ -55,6 +55,7 @@ WITH previous AS (
 SELECT (SELECT liked FROM previous) AS previous,
   (SELECT suggestible FROM pair) AS suggestible,
   (SELECT fits FROM pair) AS fits,
+  coalesce((SELECT suspended FROM pair), false) AS suspended,
   EXISTS (SELECT 1 FROM blocked) AS blocked,
   EXISTS (SELECT 1 FROM inserted) AS inserted,
   EXISTS (SELECT 1 FROM made) AS made,
@@ -70,6 +71,8 @@ export interface LikeRow {
   /** Null when matching does not know the liked member. */
   suggestible: boolean | null;
   fits: boolean | null;
+  /** The liked member is suspended (issue 13): refused like any unavailable member, a repeat too. */
+  suspended: boolean;
   /** Either member blocks the other (then `fits` is false too: the hard rules leave the pair out). */
   blocked: boolean;
   inserted: boolean;

@@ -39,7 +39,8 @@ export class SwipesService {
    * Idempotent: a repeated like answers as the pair stands now (matched once the match exists).
    * Refused for oneself, an unknown member (404), a member already passed (the card is gone;
    * rewind brings it back), and with one answer for a member who is not suggestible, outside
-   * the rules either way, or in a blocked pair with the liker (whoever blocked): the liker learns
+   * the rules either way, suspended (a repeat too), or in a blocked pair with the liker (whoever
+   * blocked): the liker learns
    * that they cannot like this person, not why.
    * One statement under the pair's lock (LIKE_SQL: three round trips in all); new_match is pushed
    * after the commit.
@@ -85,6 +86,8 @@ export class SwipesService {
       const [answer] = rows;
       // A blocked pair: one answer whatever was swiped before (a pass is not "rewind first").
       if (answer.blocked) throw this.refusedBlocked(answer.suggestible !== null);
+      // A suspended member answers as unavailable whatever was swiped before (issue 13).
+      if (answer.suspended) throw badRequest(MatchingMessages.notSuggestible);
       if (answer.previous === false) throw badRequest(MatchingMessages.alreadyPassed);
       if (answer.previous === null && !answer.inserted) {
         if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound);
@@ -103,8 +106,8 @@ export class SwipesService {
 
   /**
    * Records a pass so the member stops coming back. Refused for oneself and unknown members, and
-   * with the like's answer for a member of a blocked pair (no swipe is written for a pair that
-   * cannot meet); a repeated pass changes nothing, and a pass on someone already liked leaves the
+   * with the like's answer for a member of a blocked pair or a suspended member (no swipe is
+   * written for a pair that cannot meet); a repeated pass changes nothing, and a pass on someone already liked leaves the
    * like standing.
    * Takes the pair's lock like a like does, so a like and a pass of one pair never interleave, and
    * locks the target's row against their erasure as the like does (LIKE_SQL).
@@ -112,19 +115,22 @@ export class SwipesService {
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
     await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
-      const { rows } = await client.query<{ known: boolean; blocked: boolean }>({
+      const { rows } = await client.query<{ known: boolean; blocked: boolean; suspended: boolean }>({
         name: 'pass',
-        text: `WITH target AS (SELECT 1 FROM candidate WHERE user_id = $2::uuid FOR KEY SHARE), blocked AS (
+        text: `WITH target AS (SELECT suspended FROM candidate WHERE user_id = $2::uuid FOR KEY SHARE), blocked AS (
                  SELECT 1 FROM blocked_pair WHERE user_a = least($1::uuid, $2::uuid) AND user_b = greatest($1::uuid, $2::uuid)
                ), inserted AS (
                  INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target
-                 WHERE NOT EXISTS (SELECT 1 FROM blocked)
+                 WHERE NOT target.suspended AND NOT EXISTS (SELECT 1 FROM blocked)
                  ON CONFLICT (swiper_id, target_id) DO NOTHING)
-               SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM blocked) AS blocked`,
+               SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM blocked) AS blocked,
+                 coalesce((SELECT suspended FROM target), false) AS suspended`,
         values: [viewerId, targetId],
       });
       if (!rows[0].known) throw notFound(MatchingMessages.memberNotFound);
       if (rows[0].blocked) throw this.refusedBlocked(true);
+      // A suspended member is unavailable (issue 13): the like's answer, and no swipe is written.
+      if (rows[0].suspended) throw badRequest(MatchingMessages.notSuggestible);
     });
     return { passed: true };
   }
