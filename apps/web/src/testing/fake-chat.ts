@@ -17,6 +17,8 @@ export interface FakeMember {
   id: string;
   name: string | null;
   profilePicture?: string | null;
+  /** They deleted their account: chat lists the conversation read-only (issue 12). */
+  readOnly?: boolean;
 }
 
 interface FakeConversation {
@@ -117,6 +119,7 @@ export function fakeChat(api: FakeApi, selfId: string, { connectOnCreate = true 
           lastMessageSenderId: last?.senderId ?? null,
           lastSeq: c.messages.length,
           matchedAt: c.matchedAt,
+          ...(c.member.readOnly ? { readOnly: true } : {}),
         };
       })
       .sort((a, b) => b.lastMessageTime.localeCompare(a.lastMessageTime));

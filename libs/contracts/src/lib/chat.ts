@@ -61,6 +61,12 @@ export interface ConversationSummaryDto {
   /** The highest sequence number of the conversation (0 while empty). */
   lastSeq: number;
   matchedAt: string;
+  /**
+   * The other member deleted their account (issue 12, ADR 0016): the conversation stays readable
+   * under an anonymous id, shown as 'Unknown User', and can no longer be written to. Absent or
+   * false for every other conversation.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -110,6 +116,8 @@ export const ChatMessages = {
   unreadCountFailed: 'Failed to get unread count',
   loadConversationsFailed: 'Failed to load conversations',
   loadConversationFailed: 'Failed to load conversation',
+  /** Where the composer was: the other member deleted their account (a read-only conversation). */
+  partnerDeleted: "This member deleted their account. You can still read your messages, but you can't reply.",
 } as const;
 
 /** Screen texts of spec 000 §2 and §4, word for word. */

@@ -452,6 +452,23 @@ describe('ChatScreen (/chat/{userId})', () => {
     expect(api.safety.report).not.toHaveBeenCalled();
   });
 
+  it("shows a conversation with a member who deleted their account as 'Unknown User', readable, with no way to reply or call", async () => {
+    const gone = { id: 'anon-1', name: 'Unknown User', readOnly: true };
+    chat.match(gone, [
+      { from: 'me', content: 'Are you still coming?' },
+    ]);
+    api.profile.getUserProfile.mockRejectedValue(new ApiError('Profile not found', 404, 'Profile not found'));
+    // Arriving from Messages: the list says the conversation is read-only.
+    renderWithApp(api, { route: '/matches', realtime: chat.realtime });
+    await userEvent.click(await screen.findByText('Unknown User'));
+    expect(await screen.findByRole('heading', { name: 'Unknown User', level: 1 })).toBeInTheDocument();
+    expect(await screen.findByText('Are you still coming?')).toBeInTheDocument();
+    expect(screen.getByText(ChatMessages.partnerDeleted)).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('textbox', { name: 'Message' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Video Call' })).not.toBeInTheDocument();
+    expect(api.profile.getUserProfile).not.toHaveBeenCalledWith(gone.id);
+  });
+
   it('sends a visitor without a stored auth token to / (which sends a signed-in member on to the dashboard)', async () => {
     chat.match(SAM);
     api.matching.getMatchStats.mockResolvedValue({ matches: 1, likesReceived: 0, likesSent: 0 });

@@ -100,7 +100,7 @@ function Conversation({ userId }: { userId: string }) {
           {typing ? ChatTexts.typing : ''}
         </p>
       </div>
-      {state !== 'not-found' && (
+      {state !== 'not-found' && !partner.readOnly && (
         <div className="chat-header__actions">
           <Button
             variant="secondary"
@@ -177,7 +177,13 @@ function Conversation({ userId }: { userId: string }) {
             }
           />
         )}
-        <MessageComposer ref={inputRef} onSend={send} onTyping={onTyping} />
+        {partner.readOnly ? (
+          <p className="chat__read-only" role="status">
+            {ChatMessages.partnerDeleted}
+          </p>
+        ) : (
+          <MessageComposer ref={inputRef} onSend={send} onTyping={onTyping} />
+        )}
       </Card>
     </div>
   );

@@ -1,4 +1,4 @@
-import { ChatTexts, type ConversationSummaryDto } from '@mate/contracts';
+import { ChatTexts, DELETED_MEMBER_NAME, type ConversationSummaryDto } from '@mate/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/ApiContext';
 import { CONVERSATIONS_QUERY_KEY } from '../../chat/useConversations';
@@ -11,6 +11,8 @@ export interface ChatPartner {
   name: string;
   /** Their picture, when known. */
   picture: string | null;
+  /** They deleted their account: the conversation can be read, not written (issue 12). */
+  readOnly: boolean;
 }
 
 /**
@@ -27,18 +29,21 @@ export function useChatPartner(userId: string): ChatPartner {
   const profile = useQuery({
     queryKey: ['profile', 'user', userId],
     queryFn: () => api.profile.getUserProfile(userId),
-    enabled: known === null,
+    enabled: known === null && summary?.readOnly !== true,
     retry: false,
   });
-  if (known) return { title: known, name: known, picture: summary?.profilePicture ?? null };
+  const readOnly = summary?.readOnly === true;
+  if (readOnly) return { title: DELETED_MEMBER_NAME, name: DELETED_MEMBER_NAME, picture: null, readOnly };
+  if (known) return { title: known, name: known, picture: summary?.profilePicture ?? null, readOnly };
   if (profile.isSuccess) {
     const name = memberName(profile.data.name);
-    return { title: name, name, picture: profile.data.profilePicture };
+    return { title: name, name, picture: profile.data.profilePicture, readOnly };
   }
-  if (profile.isError) return { title: ChatTexts.userFallback, name: ChatTexts.userFallback, picture: null };
+  if (profile.isError) return { title: ChatTexts.userFallback, name: ChatTexts.userFallback, picture: null, readOnly };
   return {
     title: ChatTexts.chatFallbackTitle,
     name: ChatTexts.userFallback,
     picture: summary?.profilePicture ?? null,
+    readOnly,
   };
 }
