@@ -9,6 +9,7 @@ import { CreateChat1795600000000 } from './migrations/1795600000000-CreateChat';
 import { ChatSafety1795700000000 } from './migrations/1795700000000-ChatSafety';
 import { ChatPairVersion1795800000000 } from './migrations/1795800000000-ChatPairVersion';
 import { ChatMemberErasure1796100000000 } from './migrations/1796100000000-ChatMemberErasure';
+import { ChatMemberSuspension1796200000000 } from './migrations/1796200000000-ChatMemberSuspension';
 import { ChatMemberExporter } from './member-data/chat-member-exporter';
 
 @Module({})
@@ -20,7 +21,7 @@ export class AppModule {
       envClass: ChatEnv,
       env,
       entities: CHAT_ENTITIES,
-      migrations: [CreateChat1795600000000, ChatSafety1795700000000, ChatPairVersion1795800000000, ChatMemberErasure1796100000000],
+      migrations: [CreateChat1795600000000, ChatSafety1795700000000, ChatPairVersion1795800000000, ChatMemberErasure1796100000000, ChatMemberSuspension1796200000000],
       features: [ChatModule, MemberDataModule.forExporter(ChatMemberExporter)],
       handlers: ChatEventHandlers,
     });

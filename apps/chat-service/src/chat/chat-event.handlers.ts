@@ -9,7 +9,9 @@ import {
   type MatchEndedPayload,
   type ProfileUpdatedPayload,
   type UserBlockedPayload,
+  type UserSuspendedPayload,
   type UserUnblockedPayload,
+  type UserUnsuspendedPayload,
 } from '@mate/contracts';
 import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { orderedPair } from './chat-db';
@@ -22,7 +24,7 @@ type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPa
 
 /**
  * Events chat-service consumes. The consumer runs each once per event id, in one transaction, and
- * a state-carrying one (profile.updated, safety's pair events) only when its version is newer
+ * a state-carrying one (profile.updated, a member's suspension, safety's pair events) only when its version is newer
  * than the one applied for its aggregate.
  */
 @Injectable()
@@ -40,6 +42,8 @@ export class ChatEventHandlers implements EventHandlerSet {
       'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
       'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
       'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
+      'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),
     };
   }
@@ -115,6 +119,27 @@ export class ChatEventHandlers implements EventHandlerSet {
       if (time && !Number.isNaN(time.getTime())) return time;
     }
     return new Date();
+  }
+
+  /**
+   * user.suspended / user.unsuspended (auth-service, the whole suspension state; the consumer
+   * applies only the newest per member): while suspended, no message is stored to or from the
+   * member and no typing relayed (SEND_SQL, OPEN_PAIR_SQL). Conversations stay listed and
+   * readable: they are the other member's matches, and an unsuspend restores them as they were.
+   */
+  async applySuspension(manager: EntityManager, payload: UserSuspendedPayload | UserUnsuspendedPayload): Promise<void> {
+    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) {
+      this.logger.error('suspension event with an unreadable payload skipped');
+      return;
+    }
+    const userId = payload.userId.toLowerCase();
+    const suspended = payload.suspended === true;
+    await manager.query(
+      `INSERT INTO chat_member (user_id, suspended) VALUES ($1, $2)
+       ON CONFLICT (user_id) DO UPDATE SET suspended = EXCLUDED.suspended, updated_at = now()`,
+      [userId, suspended],
+    );
+    this.conversations.suspensionChanged(userId, suspended);
   }
 
   /** The name and picture conversations show; an older version never overwrites a newer one. */

@@ -43,6 +43,9 @@ WITH conv AS (
 ), existing AS (
   SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
   FROM message WHERE sender_id = $4::uuid AND client_id = $6::text
+), suspended AS (
+  -- Either member suspended (issue 13): nothing is stored, the sender is refused as for a closed conversation.
+  SELECT 1 FROM chat_member WHERE user_id IN ($4::uuid, $5::uuid) AND suspended
 ), at AS (
   -- Never before the conversation's previous message, even if the clock stepped back: within a
   -- conversation created_at never decreases with seq (SYNC_SQL finds a start seq by time).
@@ -51,6 +54,7 @@ WITH conv AS (
   INSERT INTO message (id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at)
   SELECT $1::uuid, conv.id, conv.last_seq + 1, $4::uuid, $5::uuid, $6::text, $7::text, at.now FROM conv, at
   WHERE conv.closed_at IS NULL AND conv.anonymised_at IS NULL AND NOT EXISTS (SELECT 1 FROM existing)
+    AND NOT EXISTS (SELECT 1 FROM suspended)
   ON CONFLICT (sender_id, client_id) DO NOTHING
   RETURNING id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
 ), moved AS (
@@ -76,7 +80,8 @@ SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL O
        (SELECT name FROM chat_member WHERE user_id = $4::uuid) AS sender_name,
        (SELECT row_to_json(i) FROM inserted i) AS inserted,
        (SELECT row_to_json(e) FROM existing e) AS existing,
-       (SELECT count(*) FROM moved)::int AS moved`;
+       (SELECT count(*) FROM moved)::int AS moved,
+       EXISTS (SELECT 1 FROM suspended) AS suspended`;
 
 /** The sender's message with a client id (read again after a concurrent insert won the race). */
 export const EXISTING_SQL = `
@@ -251,7 +256,9 @@ SELECT coalesce(u.last_seq, old.last_seq) AS last_seq,
 FROM old LEFT JOIN updated u ON true`;
 
 /** Whether a pair has an open conversation both members are in (typing). $1 member_a, $2 member_b. */
-export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL AND anonymised_at IS NULL) AS open`;
+/** Whether typing may be relayed in the pair: an open conversation, neither member suspended (issue 13). */
+export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL AND anonymised_at IS NULL)
+  AND NOT EXISTS (SELECT 1 FROM chat_member WHERE user_id IN ($1::uuid, $2::uuid) AND suspended) AS open`;
 
 /*
  * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,

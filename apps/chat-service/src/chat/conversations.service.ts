@@ -33,6 +33,8 @@ export class ConversationsService {
   private readonly openPairs = new Map<string, { open: boolean; until: number }>();
   /** Moves on every pair change this replica applies: a lookup that raced one is not cached. */
   private pairEpoch = 0;
+  /** Members this replica just suspended: key the member id, value until when (suspensionChanged). */
+  private readonly justSuspended = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -101,6 +103,7 @@ export class ConversationsService {
    */
   private async isOpenPair(x: string, y: string): Promise<boolean> {
     if (x === y) return false;
+    if (this.justSuspended.size > 0 && [x, y].some((id) => (this.justSuspended.get(id) ?? 0) > Date.now())) return false;
     const [a, b] = orderedPair(x, y);
     const key = `${a}:${b}`;
     const cached = this.openPairs.get(key);
@@ -116,6 +119,20 @@ export class ConversationsService {
       this.openPairs.set(key, { open, until: now + (open ? ttl : Math.min(ttl, 1_000)) });
     }
     return open;
+  }
+
+  /**
+   * A member's suspension changed (an event handler on this replica, before its commit): every
+   * cached pair is forgotten. A suspension is remembered for a moment, so a lookup between now
+   * and the commit cannot cache one of their pairs as open again; typing to or from a suspended
+   * member stops at once here, on other replicas within CHAT_TYPING_PAIR_CACHE_MS.
+   */
+  suspensionChanged(userId: string, suspended: boolean): void {
+    this.pairEpoch++;
+    this.openPairs.clear();
+    for (const [id, until] of this.justSuspended) if (until <= Date.now()) this.justSuspended.delete(id);
+    if (suspended) this.justSuspended.set(userId, Date.now() + 1_000);
+    else this.justSuspended.delete(userId);
   }
 
   /**

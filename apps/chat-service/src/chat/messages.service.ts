@@ -36,6 +36,8 @@ interface SendRow {
   sender_name: string | null;
   inserted: StoredMessage | null;
   existing: StoredMessage | null;
+  /** The sender or the recipient is suspended (issue 13). */
+  suspended: boolean;
 }
 
 /**
@@ -100,7 +102,8 @@ export class MessagesService {
     ]);
     const { conversation } = row;
     // A closed conversation (unmatch, block: safety's pair events) refuses like a missing one, nothing stored.
-    if (!conversation || conversation.closed) throw forbidden(ChatMessages.notMatched);
+    // So does a pair of whom either is suspended (issue 13): the sender learns no more than that.
+    if (!conversation || conversation.closed || row.suspended) throw forbidden(ChatMessages.notMatched);
     if (row.inserted) return toChatMessage(row.inserted, conversation.recipient_read_seq, row.sender_name);
     // A retry: the sender's earlier message with this client id (read again when a concurrent
     // send of it committed after this statement's snapshot). One from the history a re-match hid
