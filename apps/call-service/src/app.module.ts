@@ -8,6 +8,7 @@ import { IceModule } from './ice/ice.module';
 import { TranscriptionModule } from './transcription/transcription.module';
 import { CreateCall1795900000000 } from './migrations/1795900000000-CreateCall';
 import { CallMemberErasure1796100000000 } from './migrations/1796100000000-CallMemberErasure';
+import { CallMemberSuspension1796200000000 } from './migrations/1796200000000-CallMemberSuspension';
 import { CallMemberExporter } from './member-data/call-member-exporter';
 
 @Module({})
@@ -19,7 +20,11 @@ export class AppModule {
       envClass: CallEnv,
       env,
       entities: [],
-      migrations: [CreateCall1795900000000, CallMemberErasure1796100000000],
+      migrations: [
+        CreateCall1795900000000,
+        CallMemberErasure1796100000000,
+        CallMemberSuspension1796200000000,
+      ],
       // IceModule first: `ice-servers` is no call id (GET /api/calls/:id).
       features: [IceModule, TranscriptionModule, CallModule, MemberDataModule.forExporter(CallMemberExporter)],
       handlers: CallEventHandlers,

@@ -9,14 +9,19 @@ import {
   type MatchEndedPayload,
   type ProfileUpdatedPayload,
   type UserBlockedPayload,
+  type UserSuspendedPayload,
   type UserUnblockedPayload,
+  type UserUnsuspendedPayload,
 } from '@mate/contracts';
 import { CLOCK, LOGGER, type Clock, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { CallNotifier } from './call-notifier';
 import {
+  END_MEMBER_CALLS_SQL,
   END_SQL,
   ENDED_MATCH_SQL,
+  MEMBER_LOCK_SQL,
   MEMBER_NAME_SQL,
+  MEMBER_SUSPENDED_SQL,
   orderedPair,
   PAIR_LOCK_SQL,
   PAIR_STATE_SQL,
@@ -32,8 +37,8 @@ type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
 type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
 /**
- * Events call-service consumes: names (profile.updated), matches (match.created) and the pair's
- * safety state (user.blocked, user.unblocked, match.ended; ADR 0014). Every pair event ends the
+ * Events call-service consumes: names (profile.updated), matches (match.created), a member's
+ * suspension (user.suspended, user.unsuspended) and the pair's safety state (user.blocked, user.unblocked, match.ended; ADR 0014). Every pair event ends the
  * pair's match, so it also ends the pair's active call (call:ended to both).
  */
 @Injectable()
@@ -57,8 +62,37 @@ export class CallEventHandlers implements EventHandlerSet {
         this.applyPairEvent(manager, envelope.name, payload, envelope),
       'match.ended': (payload, manager, envelope) =>
         this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
+      'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.eraseMember(manager, payload.userId),
     };
+  }
+
+  /**
+   * user.suspended / user.unsuspended (auth-service, the whole suspension state; only the newest
+   * per member is applied): while suspended, call:initiate to or from the member is refused like a
+   * pair that is not matched, and a suspension ends the member's active call (call:ended to both).
+   * An unsuspend makes their matches callable again.
+   */
+  async applySuspension(
+    manager: EntityManager,
+    payload: UserSuspendedPayload | UserUnsuspendedPayload,
+  ): Promise<void> {
+    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) {
+      this.logger.error('suspension event with an unreadable payload skipped');
+      return;
+    }
+    const userId = payload.userId.toLowerCase();
+    const suspended = payload.suspended === true;
+    // The lock call:initiate takes for each of its members: a call being set up with the member
+    // either committed (and ends here) or waits and then finds them suspended.
+    await manager.query(MEMBER_LOCK_SQL, [userId, userId]);
+    await manager.query(MEMBER_SUSPENDED_SQL, [userId, suspended]);
+    if (!suspended) return;
+    const endedCalls = updatedRows<EndedRow>(
+      await manager.query(END_MEMBER_CALLS_SQL, [userId, this.clock.now()]),
+    );
+    if (endedCalls.length > 0) afterTransaction(manager, () => this.pushEnded(endedCalls));
   }
 
   /** A deleted member (src/member-data/call-member-erasure.ts), and their transcription counter. */
@@ -135,7 +169,7 @@ export class CallEventHandlers implements EventHandlerSet {
     } catch (e) {
       this.logger.warn(
         { error: e instanceof Error ? e.name : 'Error' },
-        'call:ended push after a pair event failed',
+        'call:ended push after a pair event or a suspension failed',
       );
     }
   }

@@ -17,13 +17,16 @@ const liveMatch = (m: string, at: string, pv: string) =>
              THEN ${pv} >= coalesce(pair.version, 0)
              ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
 
-/** Whether the pair may call: one of its matches is live. $1 member_a, $2 member_b. */
+/**
+ * Whether the pair may call: one of its matches is live and neither member is suspended (issue 13).
+ * $1 member_a, $2 member_b.
+ */
 export const PAIR_CALLABLE_SQL = `
 SELECT EXISTS (
   SELECT 1 FROM call_match m
   LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
   WHERE m.member_a = $1::uuid AND m.member_b = $2::uuid AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')}
-) AS callable`;
+) AND NOT EXISTS (SELECT 1 FROM call_member WHERE user_id IN ($1::uuid, $2::uuid) AND suspended) AS callable`;
 
 /** Serializes everything that decides a member's active call (both members, in id order). */
 export const MEMBER_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('call:' || $1::text, 0)),
@@ -52,6 +55,11 @@ export const MEMBER_NAME_SQL = `
 INSERT INTO call_member (user_id, name, version) VALUES ($1::uuid, $2, $3)
 ON CONFLICT (user_id) DO UPDATE SET name = EXCLUDED.name, version = EXCLUDED.version, updated_at = now()
   WHERE call_member.version < EXCLUDED.version OR EXCLUDED.version = 0`;
+
+/** user.suspended / user.unsuspended: the member's whole suspension state. $1 user, $2 suspended. */
+export const MEMBER_SUSPENDED_SQL = `
+INSERT INTO call_member (user_id, suspended) VALUES ($1::uuid, $2::boolean)
+ON CONFLICT (user_id) DO UPDATE SET suspended = EXCLUDED.suspended, updated_at = now()`;
 
 /** The active calls of either member. $1, $2 member ids. */
 export const ACTIVE_OF_SQL = `
