@@ -17,6 +17,8 @@ import { CreateProfiles1795284000000 } from './migrations/1795284000000-CreatePr
 import { PhotosLocationPreferences1795300000000 } from './migrations/1795300000000-PhotosLocationPreferences';
 import { ProfileLifestyle1795400000000 } from './migrations/1795400000000-ProfileLifestyle';
 import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
+import { SuspendedMembers1796200000000 } from './migrations/1796200000000-SuspendedMembers';
+import { SuspensionsModule } from './suspensions/suspensions.module';
 
 @Module({})
 export class AppModule {
@@ -32,12 +34,14 @@ export class AppModule {
         PhotosLocationPreferences1795300000000,
         ProfileLifestyle1795400000000,
         BlockedPairs1795600000000,
+        SuspendedMembers1796200000000,
       ],
       // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
       features: [
         PhotosModule,
         PreferencesModule,
         BlocksModule,
+        SuspensionsModule,
         ProfilesModule,
         RepublishModule,
         ProfileMemberDataModule,

@@ -46,6 +46,7 @@ export class ProfileErasure {
     await manager.query('DELETE FROM blocked_pair WHERE $1::uuid IN (user_a, user_b) OR $1::uuid = ANY (blocked_by)', [
       userId,
     ]);
+    await manager.query('DELETE FROM suspended_member WHERE user_id = $1', [userId]);
     await eraseMemberTraces(manager, userId);
 
     for (const rule of Object.keys(PHOTO_UPLOAD_RATE_LIMITS) as PhotoUploadRateLimit[]) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
 import { BlockedPairs } from '../blocks/blocked-pairs';
 import { ProfileErasure } from '../member-data/profile-erasure';
+import { SuspendedMembers } from '../suspensions/suspended-members';
 import { ProfilesService } from './profiles.service';
 
 /**
@@ -15,6 +16,7 @@ export class ProfileEventHandlers implements EventHandlerSet {
     private readonly profiles: ProfilesService,
     private readonly blocks: BlockedPairs,
     private readonly erasure: ProfileErasure,
+    private readonly suspensions: SuspendedMembers,
   ) {}
 
   handlers(): EventHandlers {
@@ -23,6 +25,8 @@ export class ProfileEventHandlers implements EventHandlerSet {
       'user.verified': (payload, manager) => this.profiles.applyVerification(manager, payload),
       'user.blocked': (payload, manager) => this.blocks.apply(manager, payload),
       'user.unblocked': (payload, manager) => this.blocks.apply(manager, payload),
+      'user.suspended': (payload, manager) => this.suspensions.apply(manager, payload),
+      'user.unsuspended': (payload, manager) => this.suspensions.apply(manager, payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload),
     };
   }

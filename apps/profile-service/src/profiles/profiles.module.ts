@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BlocksModule } from '../blocks/blocks.module';
+import { SuspensionsModule } from '../suspensions/suspensions.module';
 import { Geocoder } from '../geocoding/geocoder';
 import { ProfilesController } from './profiles.controller';
 import { ProfilesRepository } from './profiles.repository';
@@ -7,7 +8,7 @@ import { ProfilesService } from './profiles.service';
 
 /** Profiles: the own profile, onboarding, other members' public profiles, and the auth events. */
 @Module({
-  imports: [BlocksModule],
+  imports: [BlocksModule, SuspensionsModule],
   controllers: [ProfilesController],
   providers: [ProfilesRepository, ProfilesService, Geocoder],
   exports: [ProfilesService, ProfilesRepository],

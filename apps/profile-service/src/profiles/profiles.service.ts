@@ -13,6 +13,7 @@ import {
 } from '@mate/contracts';
 import { badRequest, notFound, OutboxService } from '@mate/server-kit';
 import { BlockedPairs } from '../blocks/blocked-pairs';
+import { SuspendedMembers } from '../suspensions/suspended-members';
 import { Geocoder } from '../geocoding/geocoder';
 import { completionPercentage } from './profile-completion';
 import type { Photo } from '../photos/photo.entity';
@@ -54,6 +55,7 @@ export class ProfilesService {
     private readonly outbox: OutboxService,
     private readonly geocoder: Geocoder,
     private readonly blocks: BlockedPairs,
+    private readonly suspensions: SuspendedMembers,
   ) {}
 
   async getOwnProfile(userId: string): Promise<OwnProfileDto> {
@@ -66,14 +68,16 @@ export class ProfilesService {
   /**
    * Another member's profile as `viewerId` may see it. Only members who are really on the platform
    * (verified, onboarded) can be looked at, and never across a block, whoever blocked whom (issue
-   * 10): the same 404 as for an unknown member, so a block is not told apart from a missing profile.
+   * 10), nor while they are suspended (issue 13): the same 404 as for an unknown member, so a block
+   * or a suspension is not told apart from a missing profile.
    */
   async getPublicProfile(viewerId: string, userId: string): Promise<PublicProfileDto> {
-    const [profile, blocked] = await Promise.all([
+    const [profile, blocked, suspended] = await Promise.all([
       this.profiles.findByUserId(userId),
       this.blocks.between(viewerId, userId),
+      this.suspensions.isSuspended(userId),
     ]);
-    if (!profile || !profile.isVerified || !profile.onboardingCompleted || blocked)
+    if (!profile || !profile.isVerified || !profile.onboardingCompleted || blocked || suspended)
       throw notFound(PROFILE_NOT_FOUND);
     return toPublicProfileDto(profile, await this.profiles.photosOf(profile.id));
   }
