@@ -33,11 +33,27 @@ export class AccountDeletionService {
   ) {}
 
   async deleteAccount(userId: string, confirmEmail: string): Promise<void> {
+    await this.erase(userId, (user) => {
+      if (!user) throw unauthorized(AuthMessages.authRequired);
+      if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw badRequest(GdprMessages.confirmEmailMismatch);
+    });
+  }
+
+  /**
+   * An admin's delete command (issue 13, jobs.account-admin): the same erasure without the email
+   * confirmation. False when there is no such account (already deleted: the command is done).
+   */
+  async deleteByAdmin(userId: string): Promise<boolean> {
+    return this.erase(userId, () => undefined);
+  }
+
+  /** `check` sees the locked account (null when there is none) and may refuse by throwing. */
+  private async erase(userId: string, check: (user: User | null) => void): Promise<boolean> {
     const emails = await this.dataSource.transaction(async (m) => {
       // Locked: a second deletion, an email change or a sign-in's session row waits for this one.
       const user = await m.findOne(User, { where: { id: userId }, lock: { mode: 'pessimistic_write' } });
-      if (!user) throw unauthorized(AuthMessages.authRequired);
-      if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw badRequest(GdprMessages.confirmEmailMismatch);
+      check(user);
+      if (!user) return null;
       // Every address the account had or asked for: the ones before an email change are named
       // only by the events that eraseMemberTraces is about to delete.
       const addresses = await this.addressesOf(m, user);
@@ -54,6 +70,7 @@ export class AccountDeletionService {
       await this.sessionStore.revokeAllForUser(user.id);
       return addresses;
     });
+    if (!emails) return false;
     this.logger.info({ userId }, 'account deleted');
     try {
       // Again after the commit, for a session whose Redis entry appeared in between (SessionsService.start).
@@ -65,6 +82,7 @@ export class AccountDeletionService {
       // `npm run gdpr -- verify`.
       this.logger.error({ userId, error: e instanceof Error ? { name: e.name, message: e.message } : String(e) }, 'account deleted; its Redis keys were not all removed');
     }
+    return true;
   }
 
   private async addressesOf(m: EntityManager, user: User): Promise<string[]> {

@@ -11,5 +11,7 @@ import { MemberDataExportService } from './member-data-export.service';
   imports: [AccountsModule],
   controllers: [GdprController],
   providers: [AccountExporter, MemberDataExportService, AccountDeletionService, ServiceClient],
+  // An admin's delete command runs the same erasure (admin-commands).
+  exports: [AccountDeletionService],
 })
 export class GdprModule {}

@@ -4,7 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { JwtService } from '@nestjs/jwt';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AuthMessages, ErrorCode, type AuthPrincipal, type JwtClaims, type Role, type SessionDto } from '@mate/contracts';
-import { badRequest, notFound, SessionStore, unauthorized } from '@mate/server-kit';
+import { badRequest, forbidden, notFound, SessionStore, unauthorized } from '@mate/server-kit';
 import { User } from '../accounts/user.entity';
 import { TokensService } from '../tokens/tokens.service';
 import { Session } from './session.entity';
@@ -41,11 +41,15 @@ export class SessionsService {
       throw e;
     }
     await this.store.create(id, userId, role, verified);
-    // An account deleted between the row and the Redis entry: the deletion ended the sessions it
-    // saw before this one was live, so this one ends here (AccountDeletionService).
-    if (!(await this.sessions.manager.exists(User, { where: { id: userId } }))) {
+    // An account deleted or suspended between the password check and the Redis entry: the
+    // deletion or suspension ended the sessions it saw before this one was live, so this one ends
+    // here (AccountDeletionService, SuspensionService).
+    const account = await this.sessions.manager.findOne(User, { where: { id: userId }, select: { id: true, suspendedAt: true } });
+    if (!account || account.suspendedAt) {
       await this.store.revoke(id, userId);
-      throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
+      await this.sessions.update({ id }, { revokedAt: new Date() });
+      if (!account) throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
+      throw forbidden(AuthMessages.accountSuspended, ErrorCode.AccountSuspended);
     }
     const claims: JwtClaims = { sub: userId, sid: id, role };
     return this.jwt.signAsync(claims);
