@@ -1,3 +1,4 @@
 export * from './lib/infra';
 export * from './lib/maildev';
 export * from './lib/redis-server';
+export * from './lib/member-traces';

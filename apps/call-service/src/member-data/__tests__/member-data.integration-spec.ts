@@ -12,7 +12,7 @@ import { BaseServiceEnv } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { ackError, aProfile, startCallTestBed, type CallMember, type CallTestBed } from '../../__tests__/call-test-bed';
 import { TranscriptionService } from '../../transcription/transcription.service';
-import { redisKeysHolding, tablesHolding } from './id-scan';
+import { columnsHolding, redisKeysHolding } from '@mate/testing';
 
 jest.setTimeout(60_000);
 
@@ -72,17 +72,17 @@ describe('calls: member data export and erasure (real gateway, PostgreSQL, Redis
       expect.objectContaining({ answeredAt: expect.any(String), endedAt: expect.any(String), startedAt: expect.any(String) }),
     );
     expect((await bed.service.call('GET', memberExportPath(xena.userId))).status).toBe(403);
-    expect(await redisKeysHolding(bed.service.env, xena.userId)).not.toEqual([]);
+    expect(await redisKeysHolding(bed.service.env.REDIS_URL as string, bed.service.env.KEY_PREFIX as string, xena.userId)).not.toEqual([]);
 
     bed.clock.advance(12_000);
     expect(await deleted(xena.userId)).toBe('handled');
     // Yuri's call screen closes.
     expect(await y.next('call:ended')).toEqual({ from: xena.userId });
 
-    expect(await tablesHolding(bed.service.dataSource, xena.userId)).toEqual([]);
+    expect(await columnsHolding(bed.service.dataSource, xena.userId)).toEqual([]);
     // Her sockets end (auth-service ends them with her sessions); the gateway's presence key goes with them.
     x.socket.disconnect();
-    await waitFor(async () => ((await redisKeysHolding(bed.service.env, xena.userId)).length === 0 ? true : null), {
+    await waitFor(async () => ((await redisKeysHolding(bed.service.env.REDIS_URL as string, bed.service.env.KEY_PREFIX as string, xena.userId)).length === 0 ? true : null), {
       timeoutMs: 10_000,
       what: 'no Redis key of the deleted member',
     });
@@ -107,7 +107,7 @@ describe('calls: member data export and erasure (real gateway, PostgreSQL, Redis
 
     // Again: nothing changes, no error.
     expect(await deleted(xena.userId)).toBe('handled');
-    expect(await tablesHolding(bed.service.dataSource, xena.userId)).toEqual([]);
+    expect(await columnsHolding(bed.service.dataSource, xena.userId)).toEqual([]);
     expect((await history(yuri)).map((r) => r.id)).toEqual(yuris.map((r) => r.id));
     expect([(await history(yuri))[0].recipientId, (await history(yuri))[1].callerId]).toEqual(standIns);
 
@@ -116,11 +116,11 @@ describe('calls: member data export and erasure (real gateway, PostgreSQL, Redis
     expect(
       await bed.deliver('match.created', { matchId: randomUUID(), userIds: orderedPairOf(xena.userId, zed.userId), createdAt: new Date().toISOString() }),
     ).toBe('erased');
-    expect(await tablesHolding(bed.service.dataSource, xena.userId)).toEqual([]);
+    expect(await columnsHolding(bed.service.dataSource, xena.userId)).toEqual([]);
 
     // Yuri deletes his account too: the calls nobody keeps now go, with their stand-ins.
     expect(await deleted(yuri.userId)).toBe('handled');
-    for (const id of [yuri.userId, ...standIns]) expect(await tablesHolding(bed.service.dataSource, id)).toEqual([]);
+    for (const id of [yuri.userId, ...standIns]) expect(await columnsHolding(bed.service.dataSource, id)).toEqual([]);
     expect((await history(zed)).map((r) => r.recipientName)).toEqual([DELETED_MEMBER_NAME]);
   });
 });

@@ -14,7 +14,7 @@ import {
 } from '@mate/contracts';
 import { BaseServiceEnv } from '@mate/server-kit';
 import { ackError, aProfile, startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
-import { redisKeysHolding, tablesHolding } from './id-scan';
+import { columnsHolding, redisKeysHolding } from '@mate/testing';
 
 jest.setTimeout(60_000);
 
@@ -86,7 +86,7 @@ describe('chat: member data export and erasure (real gateway, PostgreSQL, Redis)
     await send(yan, xia, 'Y after');
 
     expect(await deleted(xia.userId)).toBe('handled');
-    expect(await tablesHolding(bed.chat.dataSource, xia.userId)).toEqual([]);
+    expect(await columnsHolding(bed.chat.dataSource, xia.userId)).toEqual([]);
     const [listed] = (await bed.api<ConversationSummaryDto[]>(yan, 'GET', '/api/chat/conversations')).body;
     expect(listed).toEqual(expect.objectContaining({ userName: DELETED_MEMBER_NAME, lastMessage: 'Y after', lastSeq: 2, unreadCount: 0 }));
     const page = (await bed.api<ConversationPageDto>(yan, 'GET', `/api/chat/conversation/${listed.userId}`)).body;
@@ -129,13 +129,13 @@ describe('chat: member data export and erasure (real gateway, PostgreSQL, Redis)
       },
       1,
     );
-    expect(await tablesHolding(bed.chat.dataSource, xena.userId)).not.toEqual([]);
-    expect(await redisKeysHolding(bed.chat.env, xena.userId)).not.toEqual([]);
+    expect(await columnsHolding(bed.chat.dataSource, xena.userId)).not.toEqual([]);
+    expect(await redisKeysHolding(bed.chat.env.REDIS_URL as string, bed.chat.env.KEY_PREFIX as string, xena.userId)).not.toEqual([]);
 
     expect(await deleted(xena.userId)).toBe('handled');
 
-    expect(await tablesHolding(bed.chat.dataSource, xena.userId)).toEqual([]);
-    expect(await redisKeysHolding(bed.chat.env, xena.userId)).toEqual([]);
+    expect(await columnsHolding(bed.chat.dataSource, xena.userId)).toEqual([]);
+    expect(await redisKeysHolding(bed.chat.env.REDIS_URL as string, bed.chat.env.KEY_PREFIX as string, xena.userId)).toEqual([]);
 
     // Yuri still lists the conversation, as Unknown User under a fresh id, with his messages only.
     const list = (await bed.api<ConversationSummaryDto[]>(yuri, 'GET', '/api/chat/conversations')).body;
@@ -185,7 +185,7 @@ describe('chat: member data export and erasure (real gateway, PostgreSQL, Redis)
 
     // Again (a redelivery): nothing changes, no error.
     expect(await deleted(xena.userId)).toBe('handled');
-    expect(await tablesHolding(bed.chat.dataSource, xena.userId)).toEqual([]);
+    expect(await columnsHolding(bed.chat.dataSource, xena.userId)).toEqual([]);
     expect((await bed.api<ConversationSummaryDto[]>(yuri, 'GET', '/api/chat/conversations')).body).toEqual([
       expect.objectContaining({ userId: anonymous.userId, lastSeq: 2 }),
     ]);
@@ -195,11 +195,11 @@ describe('chat: member data export and erasure (real gateway, PostgreSQL, Redis)
     expect(
       await bed.deliver('match.created', { matchId: randomUUID(), userIds: orderedPairOf(xena.userId, zed.userId), createdAt: new Date().toISOString() }),
     ).toBe('erased');
-    expect(await tablesHolding(bed.chat.dataSource, xena.userId)).toEqual([]);
+    expect(await columnsHolding(bed.chat.dataSource, xena.userId)).toEqual([]);
     expect((await bed.api<ConversationSummaryDto[]>(zed, 'GET', '/api/chat/conversations')).body).toEqual([]);
 
     // Yuri deletes his account too: the conversation (nothing of either left) and its stand-in go.
     expect(await deleted(yuri.userId)).toBe('handled');
-    expect(await tablesHolding(bed.chat.dataSource, anonymous.userId)).toEqual([]);
+    expect(await columnsHolding(bed.chat.dataSource, anonymous.userId)).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type MatchingExportPart,
 } from '@mate/contracts';
 import { BaseServiceEnv, REDIS } from '@mate/server-kit';
+import { columnsHolding } from '@mate/testing';
 import { waitFor } from '@mate/server-kit/testing';
 import { startMatchingTestBed, type MatchingTestBed, type TestMember } from '../../__tests__/matching-test-bed';
 import { PRIOR_PARAMS } from '../../scoring/model/model';
@@ -43,20 +44,7 @@ describe('member data in matching-service (real PostgreSQL and Redis)', () => {
   const deleted = (userId: string) => bed.deliver('user.deleted', { userId, deletedAt: new Date().toISOString() });
 
   /** Every column of every table, as text, that contains the id (the verify command's check). */
-  async function tracesOf(userId: string): Promise<string[]> {
-    const columns: { table_name: string; column_name: string }[] = await bed.dataSource.query(
-      `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`,
-    );
-    const found: string[] = [];
-    for (const { table_name, column_name } of columns) {
-      const [{ n }] = await bed.dataSource.query(
-        `SELECT count(*)::int AS n FROM "${table_name}" WHERE lower("${column_name}"::text) LIKE $1`,
-        [`%${userId.toLowerCase()}%`],
-      );
-      if (n > 0) found.push(`${table_name}.${column_name}`);
-    }
-    return found;
-  }
+  const tracesOf = (userId: string) => columnsHolding(bed.dataSource, userId);
 
   /** matching-service's Redis keys naming the member (its Discover counters; sessions are auth's). */
   const redisKeysOf = (userId: string) => bed.app.get<Redis>(REDIS).keys(`${bed.env.KEY_PREFIX}:matching:*${userId}*`);

@@ -14,6 +14,7 @@ import {
   type UserBlockedPayload,
 } from '@mate/contracts';
 import { BaseServiceEnv, REDIS } from '@mate/server-kit';
+import { columnsHolding } from '@mate/testing';
 import { eventEnvelope } from '@mate/server-kit/testing';
 import { envelope, startProfileTestBed, type ProfileTestBed } from '../../__tests__/test-app';
 
@@ -81,20 +82,7 @@ describe('member data in profile-service (real PostgreSQL, Redis and a photo fol
     request(server).get(memberExportPath(userId)).set(headers);
 
   /** Every column of every table, as text, that contains the id (the verify command's check). */
-  async function tracesOf(userId: string): Promise<string[]> {
-    const columns: { table_name: string; column_name: string }[] = await bed.dataSource.query(
-      `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`,
-    );
-    const found: string[] = [];
-    for (const { table_name, column_name } of columns) {
-      const [{ n }] = await bed.dataSource.query(
-        `SELECT count(*)::int AS n FROM "${table_name}" WHERE lower("${column_name}"::text) LIKE $1`,
-        [`%${userId.toLowerCase()}%`],
-      );
-      if (n > 0) found.push(`${table_name}.${column_name}`);
-    }
-    return found;
-  }
+  const tracesOf = (userId: string) => columnsHolding(bed.dataSource, userId);
 
   async function filesUnder(...parts: string[]): Promise<string[]> {
     try {

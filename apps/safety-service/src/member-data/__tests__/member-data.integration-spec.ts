@@ -11,7 +11,7 @@ import {
 import { EventConsumer } from '@mate/server-kit';
 import { eventEnvelope } from '@mate/server-kit/testing';
 import { aProfile, startSafetyTestBed, TEST_INTERNAL_TOKEN, type SafetyTestBed } from '../../__tests__/safety-test-bed';
-import { redisKeysHolding, tablesHolding } from './id-scan';
+import { columnsHolding, redisKeysHolding } from '@mate/testing';
 
 jest.setTimeout(60_000);
 
@@ -88,12 +88,12 @@ describe('safety: member data export and erasure (real PostgreSQL and Redis; cha
       unmatches: [{ userId: wren.userId, endedAt: expect.any(String) }],
     });
     expect((await t.bed.call('GET', memberExportPath(xena.userId))).status).toBe(403);
-    expect(await redisKeysHolding(t.bed.env, xena.userId)).not.toEqual([]);
+    expect(await redisKeysHolding(t.bed.env.REDIS_URL as string, t.bed.env.KEY_PREFIX as string, xena.userId)).not.toEqual([]);
 
     expect(await deleted(xena.userId)).toBe('handled');
 
-    expect(await tablesHolding(t.bed.dataSource, xena.userId)).toEqual([]);
-    expect(await redisKeysHolding(t.bed.env, xena.userId)).toEqual([]);
+    expect(await columnsHolding(t.bed.dataSource, xena.userId)).toEqual([]);
+    expect(await redisKeysHolding(t.bed.env.REDIS_URL as string, t.bed.env.KEY_PREFIX as string, xena.userId)).toEqual([]);
 
     // Her report of Wren: the reporter anonymised, Wren's profile and message stay, hers go.
     const hers = await report(made.body.id);
@@ -124,7 +124,7 @@ describe('safety: member data export and erasure (real PostgreSQL and Redis; cha
 
     // Again: nothing changes, no error.
     expect(await deleted(xena.userId)).toBe('handled');
-    expect(await tablesHolding(t.bed.dataSource, xena.userId)).toEqual([]);
+    expect(await columnsHolding(t.bed.dataSource, xena.userId)).toEqual([]);
     expect([(await report(made.body.id)).reporter_id, (await report(about.body.id)).reported_id]).toEqual(standIns.slice(0, 2));
 
     // Late events naming her are dropped.
@@ -136,7 +136,7 @@ describe('safety: member data export and erasure (real PostgreSQL and Redis; cha
         createdAt: new Date().toISOString(),
       }),
     ).toBe('erased');
-    expect(await tablesHolding(t.bed.dataSource, xena.userId)).toEqual([]);
+    expect(await columnsHolding(t.bed.dataSource, xena.userId)).toEqual([]);
   });
 
   it('refuses a block or report whose member was erased after the lookup (no row outlives the erasure)', async () => {
@@ -151,6 +151,6 @@ describe('safety: member data export and erasure (real PostgreSQL and Redis; cha
     }
     expect((await t.api(bea, 'DELETE', `/api/safety/block/${gone.userId}`)).body).toEqual({ unblocked: false });
     await t.bed.dataSource.query('DELETE FROM safety_member WHERE user_id = $1', [gone.userId]);
-    expect(await tablesHolding(t.bed.dataSource, gone.userId)).toEqual([]);
+    expect(await columnsHolding(t.bed.dataSource, gone.userId)).toEqual([]);
   });
 });
