@@ -9,6 +9,7 @@ import { NotificationMemberData } from './member-data/notification-member-data';
 import { CreateEmailDelivery1795284000000 } from './migrations/1795284000000-CreateEmailDelivery';
 import { CreatePush1796100000000 } from './migrations/1796100000000-CreatePush';
 import { EmailDeliveryMember1796200000000 } from './migrations/1796200000000-EmailDeliveryMember';
+import { NotificationMemberSuspension1796300000000 } from './migrations/1796300000000-NotificationMemberSuspension';
 import { PushModule } from './push/push.module';
 
 @Module({})
@@ -20,7 +21,12 @@ export class AppModule {
       envClass: NotificationEnv,
       env,
       entities: [EmailDelivery],
-      migrations: [CreateEmailDelivery1795284000000, CreatePush1796100000000, EmailDeliveryMember1796200000000],
+      migrations: [
+        CreateEmailDelivery1795284000000,
+        CreatePush1796100000000,
+        EmailDeliveryMember1796200000000,
+        NotificationMemberSuspension1796300000000,
+      ],
       features: [
         EmailsModule,
         PushModule,

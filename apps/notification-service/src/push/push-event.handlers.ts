@@ -6,7 +6,9 @@ import type {
   EventEnvelope,
   MatchEndedPayload,
   UserBlockedPayload,
+  UserSuspendedPayload,
   UserUnblockedPayload,
+  UserUnsuspendedPayload,
 } from '@mate/contracts';
 import { LOGGER, type EventHandlers } from '@mate/server-kit';
 import { PushNotifier } from './push-notifier';
@@ -20,8 +22,8 @@ const memberId = (value: unknown): string | null =>
   typeof value === 'string' && isUUID(value) ? value.toLowerCase() : null;
 
 /**
- * The events pushes come from, and the projections they read: names (profile.updated) and the
- * pairs' block state (pair events, ADR 0014). Each runs in the consumer's transaction; the pushes
+ * The events pushes come from, and the projections they read: names (profile.updated), members'
+ * suspension (user.suspended, user.unsuspended) and the pairs' block state (pair events, ADR 0014). Each runs in the consumer's transaction; the pushes
  * it queues carry the event id, so a redelivered event queues nothing new.
  */
 @Injectable()
@@ -93,10 +95,26 @@ export class PushEventHandlers {
           content: () => reportReceivedPush(String(payload.reportId)),
         });
       },
+      // The member's whole suspension state (auth-service; only the newest is applied): while
+      // suspended, nothing is pushed to them or about them (PushNotifier.notify).
+      'user.suspended': async (payload, manager, envelope) =>
+        this.applySuspension(manager, payload, envelope),
+      'user.unsuspended': async (payload, manager, envelope) =>
+        this.applySuspension(manager, payload, envelope),
       'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
       'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
       'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
     };
+  }
+
+  private async applySuspension(
+    manager: EntityManager,
+    payload: UserSuspendedPayload | UserUnsuspendedPayload,
+    envelope: EventEnvelope<'user.suspended' | 'user.unsuspended'>,
+  ) {
+    const userId = memberId(payload.userId);
+    if (!userId) return this.unreadable(envelope);
+    await this.repository.saveSuspension(manager, userId, payload.suspended === true);
   }
 
   private async applyPairEvent(

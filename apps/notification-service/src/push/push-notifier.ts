@@ -16,15 +16,15 @@ export interface PushRequest {
   cause: string;
   userId: string;
   type: NotificationType;
-  /** The member the push is about: nothing is pushed while the two are a blocked pair. */
+  /** The member the push is about: nothing is pushed while the two are a blocked pair, or they are suspended. */
   aboutId?: string;
   content: (preferences: NotificationPreferencesDto) => PushContent;
 }
 
 /**
  * Decides whether a member is told, and hands each device's push to the queue: only with VAPID
- * keys, only when the member's switch for that type is on, never between a blocked pair, and a
- * message only to a member with no connected socket, once per burst.
+ * keys, only when the member's switch for that type is on, never between a blocked pair, never
+ * to or about a suspended member, and a message only to a member with no connected socket, once per burst.
  */
 @Injectable()
 export class PushNotifier {
@@ -45,6 +45,9 @@ export class PushNotifier {
     if (!preferences[request.type]) return 0;
     if (request.aboutId && (await this.repository.isBlockedPair(request.userId, request.aboutId, q)))
       return 0;
+    // Nothing to a suspended member, nor about one (a like from them, a match with them; issue 13).
+    const involved = request.aboutId ? [request.userId, request.aboutId] : [request.userId];
+    if (await this.repository.anySuspended(involved, q)) return 0;
     const subscriptions = await this.repository.subscriptionsOf(request.userId, q);
     if (subscriptions.length === 0) return 0;
     const payload = { ...request.content(preferences), sentAt: this.clock.now().toISOString() };

@@ -304,6 +304,61 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     expect(after[1]).toMatchObject({ kind: 'new_message', title: 'New message from Kim' });
   });
 
+  /** auth-service's suspension events on the member's `user` aggregate, with that aggregate's version. */
+  async function suspension(m: Member, suspended: boolean, version: number) {
+    const envelope = suspended
+      ? eventEnvelope(SERVICES.auth, 'user.suspended', {
+          userId: m.userId,
+          suspended: true,
+          reason: 'Spam',
+          suspendedAt: new Date().toISOString(),
+        })
+      : eventEnvelope(SERVICES.auth, 'user.unsuspended', {
+          userId: m.userId,
+          suspended: false,
+          unsuspendedAt: new Date().toISOString(),
+        });
+    return consumer.apply({
+      ...envelope,
+      aggregateType: 'user',
+      aggregateId: m.userId,
+      aggregateVersion: version,
+    });
+  }
+
+  it('pushes nothing to a suspended member nor about one (issue 13), and again after the unsuspend', async () => {
+    const [max, ned, oli] = await Promise.all([member('Max'), member('Ned'), member('Oli')]);
+    expect(await suspension(ned, true, 1)).toBe('handled');
+    // To Ned: a like, a match, a message. About Ned: his like of Max, his message to Max.
+    const likeToNed = await like(oli, ned);
+    const likeFromNed = await like(ned, max);
+    const matchWithNed = await match(max, ned);
+    await message(oli, ned, 1);
+    await message(ned, max, 1);
+    const bursts = bed.app.get(PushBursts);
+    await waitFor(
+      async () =>
+        !(await bursts.isOpen(ned.userId, oli.userId)) && !(await bursts.isOpen(max.userId, ned.userId)),
+      { what: 'the bursts to end' },
+    );
+    // A marker: Oli's like reaches Max, so anything queued before it would have been sent too.
+    await like(oli, max);
+    const pushes = await pushesOf(max, 1, "Oli's like");
+    expect(pushes).toHaveLength(1);
+    expect(pushes[0]?.kind).toBe('new_like');
+    expect(ned.device.pushes()).toEqual([]);
+    for (const event of [likeToNed, likeFromNed, matchWithNed]) expect(await pushJobsOf(event)).toBe(0);
+
+    // A late suspend older than the unsuspend is skipped: pushes flow again both ways.
+    expect(await suspension(ned, false, 3)).toBe('handled');
+    expect(await suspension(ned, true, 2)).toBe('stale');
+    await like(oli, ned);
+    expect((await pushesOf(ned, 1, 'a like after the unsuspend'))[0]?.kind).toBe('new_like');
+    await message(ned, max, 2);
+    const after = await pushesOf(max, 2, "Ned's message after the unsuspend");
+    expect(after[1]).toMatchObject({ kind: 'new_message', title: 'New message from Ned' });
+  });
+
   it('tells no match that a newer pair event had already ended (pair versions, ADR 0014)', async () => {
     const [vic, wes] = await Promise.all([member('Vic'), member('Wes')]);
     const userIds = [vic.userId, wes.userId].sort() as [string, string];
