@@ -12,12 +12,21 @@ const NAVIGATE_MESSAGE = 'mate:navigate';
 
 const text = (value, fallback) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
 
-/** Only a path of this app: '/chat/…' yes; 'https://…', '//evil.example', '/\\evil.example' → /dashboard. */
+/**
+ * Only a path of this app: '/chat/…' yes; 'https://…', '//evil.example', '/\\evil.example' and
+ * anything the URL parser would read as another origin ('/\t/evil.example': tabs and line breaks
+ * are dropped while parsing) → /dashboard. Judged by the parsed URL, as the browser will open it.
+ */
 function safeAppPath(url) {
-  if (typeof url !== 'string' || !url.startsWith('/') || url.startsWith('//') || url.startsWith('/\\')) {
+  if (typeof url !== 'string' || !url.startsWith('/')) return FALLBACK_URL;
+  try {
+    const origin = self.location.origin;
+    const parsed = new URL(url, origin);
+    if (parsed.origin !== origin) return FALLBACK_URL;
+    return parsed.pathname + parsed.search + parsed.hash;
+  } catch {
     return FALLBACK_URL;
   }
-  return url;
 }
 
 /** A PushPayload (libs/contracts notifications.ts) → what showNotification takes; garbage → a generic one. */

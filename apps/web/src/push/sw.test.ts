@@ -112,7 +112,7 @@ describe('public/sw.js', () => {
     ]);
   });
 
-  it.each(['https://evil.example/phish', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 42, undefined])(
+  it.each(['https://evil.example/phish', '//evil.example/x', '/\\evil.example', '/\t/evil.example/phish', '/\n/evil.example', '/\r\n/evil.example', 'javascript:alert(1)', 42, undefined])(
     'never points a notification outside the app: %s → /dashboard',
     async (url) => {
       const sw = loadServiceWorker();
