@@ -64,9 +64,9 @@ describe('an admin’s commands on accounts: jobs.account-admin (issue 13)', () 
     await commands.add(QueueName.AccountAdmin, envelope, { ...EVENT_JOB_OPTIONS, jobId });
     return waitFor(
       async () => {
-        const job = await commands.getJob(jobId);
-        const state = await job?.getState();
-        return state === 'completed' || state === 'failed' ? job : undefined;
+        // The state first: a job read before it finished would lack its result.
+        const state = await commands.getJobState(jobId);
+        return state === 'completed' || state === 'failed' ? commands.getJob(jobId) : undefined;
       },
       { what: `command ${JSON.stringify(command)} carried out` },
     );
@@ -80,15 +80,11 @@ describe('an admin’s commands on accounts: jobs.account-admin (issue 13)', () 
       .filter((e) => (e.payload as { userId?: string }).userId === userId)
       .sort((a, b) => (a.aggregateVersion ?? 0) - (b.aggregateVersion ?? 0));
   }
-  /** Once the relay is idle, so nothing published is still on its way. */
+  /** Once the relay is idle (events and email jobs alike), so nothing written is still on its way. */
   async function settledEventsOf(userId: string): Promise<EventEnvelope[]> {
     await waitFor(
       async () =>
-        (
-          await ds.query(
-            `SELECT count(*)::int AS n FROM outbox WHERE kind = 'event' AND published_at IS NULL`,
-          )
-        )[0].n === 0
+        (await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`))[0].n === 0
           ? true
           : undefined,
       {
