@@ -41,11 +41,16 @@ export interface OutboxOptions {
   relayEnabled: boolean;
 }
 
+/**
+ * Completed event jobs stay a day (the redelivery window); exhausted ones wait for `npm run events
+ * -- redrive` for 30 days, then go: events carry member ids and a deleted member's must not stay
+ * in Redis for ever (ADR 0016, "What stays outside PostgreSQL").
+ */
 export const EVENT_JOB_OPTIONS = {
   attempts: 10,
   backoff: { type: 'exponential' as const, delay: 1000 },
   removeOnComplete: { age: 24 * 3600, count: 10000 },
-  removeOnFail: false,
+  removeOnFail: { age: 30 * 24 * 3600 },
 };
 
 /** Rows one relay pass claims. */
