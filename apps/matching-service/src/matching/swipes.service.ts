@@ -193,6 +193,7 @@ export class SwipesService {
       previous: true,
       suggestible: true,
       fits: true,
+      suspended: false,
       blocked: false,
       inserted: false,
       made: false,
