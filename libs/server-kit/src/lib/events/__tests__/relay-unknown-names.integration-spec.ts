@@ -44,7 +44,7 @@ describe('outbox relay and unknown names', () => {
     await ds.query(
       `INSERT INTO outbox (id, kind, name, body, created_at) VALUES
          ($1, 'event', 'call.started', '{"id":"x"}', now() - interval '1 minute'),
-         ($2, 'job', 'jobs.push', '{"id":"y"}', now() - interval '1 minute')`,
+         ($2, 'job', 'jobs.not-yet-known', '{"id":"y"}', now() - interval '1 minute')`,
       [unknownEvent, unknownJob],
     );
     const userId = randomUUID();
