@@ -96,16 +96,16 @@ FROM message WHERE sender_id = $1::uuid AND client_id = $2::text`;
 export const CONVERSATIONS_SQL = `
 WITH mine AS (
   (SELECT c.id, c.member_b AS other, c.a_unread AS unread, c.last_seq, c.last_message_id, c.matched_at,
-          coalesce(c.last_message_at, c.matched_at) AS activity
+          coalesce(c.last_message_at, c.matched_at) AS activity, c.anonymised_at IS NOT NULL AS read_only
      FROM conversation c WHERE c.member_a = $1::uuid AND c.closed_at IS NULL
     ORDER BY coalesce(c.last_message_at, c.matched_at) DESC LIMIT $2)
   UNION ALL
   (SELECT c.id, c.member_a AS other, c.b_unread AS unread, c.last_seq, c.last_message_id, c.matched_at,
-          coalesce(c.last_message_at, c.matched_at) AS activity
+          coalesce(c.last_message_at, c.matched_at) AS activity, c.anonymised_at IS NOT NULL AS read_only
      FROM conversation c WHERE c.member_b = $1::uuid AND c.closed_at IS NULL
     ORDER BY coalesce(c.last_message_at, c.matched_at) DESC LIMIT $2)
 )
-SELECT mine.other, mine.unread, mine.last_seq, mine.matched_at, mine.activity,
+SELECT mine.other, mine.unread, mine.last_seq, mine.matched_at, mine.activity, mine.read_only,
        cm.name, cm.profile_picture, m.content AS last_content, m.sender_id AS last_sender_id
 FROM mine
 LEFT JOIN chat_member cm ON cm.user_id = mine.other
@@ -123,6 +123,8 @@ export interface ConversationListRow {
   profile_picture: string | null;
   last_content: string | null;
   last_sender_id: string | null;
+  /** The other member deleted their account (issue 12): readable, never writable. */
+  read_only: boolean;
 }
 
 /** The caller's unread messages over their open conversations. $1 caller. */

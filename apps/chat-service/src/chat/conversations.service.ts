@@ -58,6 +58,7 @@ export class ConversationsService {
       lastMessageSenderId: r.last_sender_id,
       lastSeq: r.last_seq,
       matchedAt: isoTime(r.matched_at),
+      ...(r.read_only ? { readOnly: true } : {}),
     }));
   }
 

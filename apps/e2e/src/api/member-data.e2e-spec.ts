@@ -218,6 +218,7 @@ describe('member data: export and deletion across every service', () => {
     expect(kept?.userId).not.toBe(ada.id);
     expect([null, DELETED_MEMBER_NAME]).toContain(kept?.userName);
     expect(kept?.profilePicture).toBeNull();
+    expect(kept?.readOnly).toBe(true);
     const page = await call<{ messages: ChatMessageDto[] }>('GET', `/api/chat/conversation/${kept?.userId}?limit=50`, ben);
     expect(page.status).toBe(200);
     expect(page.body.messages.map((m) => m.content)).toEqual(['Hello Ada!']);

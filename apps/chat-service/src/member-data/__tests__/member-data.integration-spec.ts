@@ -142,7 +142,7 @@ describe('chat: member data export and erasure (real gateway, PostgreSQL, Redis)
     expect(list).toHaveLength(1);
     const anonymous = list[0];
     expect(anonymous).toEqual(
-      expect.objectContaining({ userName: DELETED_MEMBER_NAME, profilePicture: null, unreadCount: 0, lastMessage: 'Y to X two', lastSeq: 2 }),
+      expect.objectContaining({ userName: DELETED_MEMBER_NAME, profilePicture: null, unreadCount: 0, lastMessage: 'Y to X two', lastSeq: 2, readOnly: true }),
     );
     expect(anonymous.userId).not.toBe(xena.userId);
     const page = await bed.api<ConversationPageDto>(yuri, 'GET', `/api/chat/conversation/${anonymous.userId}`);
