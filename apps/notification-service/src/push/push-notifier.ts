@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { EntityManager } from 'typeorm';
 import type { NotificationPreferencesDto, NotificationType } from '@mate/contracts';
-import { CLOCK, LOGGER, PresenceReader, type Clock } from '@mate/server-kit';
+import { CLOCK, isMemberErased, LOGGER, PresenceReader, type Clock } from '@mate/server-kit';
 import { PushBursts } from './push-bursts';
 import { PushQueue } from './push-queue';
 import { PushSettings } from './push-settings';
@@ -48,6 +48,8 @@ export class PushNotifier {
     // Nothing to a suspended member, nor about one (a like from them, a match with them; issue 13).
     const involved = request.aboutId ? [request.userId, request.aboutId] : [request.userId];
     if (await this.repository.anySuspended(involved, q)) return 0;
+    // Nor about a member deleted meanwhile (a burst that ends after its sender's erasure; ADR 0016).
+    if (request.aboutId && (await isMemberErased(q, request.aboutId))) return 0;
     const subscriptions = await this.repository.subscriptionsOf(request.userId, q);
     if (subscriptions.length === 0) return 0;
     const payload = { ...request.content(preferences), sentAt: this.clock.now().toISOString() };

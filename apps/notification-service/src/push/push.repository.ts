@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { lockMembersAgainstErasure } from '@mate/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
@@ -44,8 +45,11 @@ export class PushRepository {
    * (new keys, or another member signed in there) the row moves to this member with the new keys.
    * Past MAX_SUBSCRIPTIONS_PER_MEMBER the oldest of the member's subscriptions go.
    */
-  async saveSubscription(userId: string, endpoint: string, p256dh: string, auth: string): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
+  async saveSubscription(userId: string, endpoint: string, p256dh: string, auth: string): Promise<'saved' | 'erased'> {
+    return this.dataSource.transaction(async (m) => {
+      // A request that passed its session check just before the member's deletion must not write
+      // them back after notification-service erased them (ADR 0016).
+      if (await lockMembersAgainstErasure(m, [userId])) return 'erased';
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('push-member:' || $1::text, 0))`, [
         userId,
       ]);
@@ -61,6 +65,7 @@ export class PushRepository {
            ORDER BY created_at DESC, id OFFSET $2)`,
         [userId, MAX_SUBSCRIPTIONS_PER_MEMBER],
       );
+      return 'saved';
     });
   }
 
@@ -123,14 +128,18 @@ export class PushRepository {
     userId: string,
     key: NotificationPreferenceKey,
     value: boolean,
-  ): Promise<NotificationPreferencesDto> {
+  ): Promise<NotificationPreferencesDto | 'erased'> {
     const column = PREFERENCE_COLUMNS[key];
-    await this.dataSource.query(
-      `INSERT INTO notification_preferences (user_id, ${column}) VALUES ($1::uuid, $2)
-       ON CONFLICT (user_id) DO UPDATE SET ${column} = EXCLUDED.${column}, updated_at = now()`,
-      [userId, value],
-    );
-    return this.preferencesOf(userId);
+    const written = await this.dataSource.transaction(async (m) => {
+      if (await lockMembersAgainstErasure(m, [userId])) return false;
+      await m.query(
+        `INSERT INTO notification_preferences (user_id, ${column}) VALUES ($1::uuid, $2)
+         ON CONFLICT (user_id) DO UPDATE SET ${column} = EXCLUDED.${column}, updated_at = now()`,
+        [userId, value],
+      );
+      return true;
+    });
+    return written ? this.preferencesOf(userId) : 'erased';
   }
 
   /** profile.updated: an older version never overwrites a newer one (version 0: an envelope without one). */

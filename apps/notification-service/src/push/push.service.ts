@@ -1,11 +1,12 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import {
+  AuthMessages,
   ErrorCode,
   NotificationMessages,
   type NotificationPreferencesDto,
   type VapidPublicKeyDto,
 } from '@mate/contracts';
-import { AppException, badRequest } from '@mate/server-kit';
+import { AppException, badRequest, unauthorized } from '@mate/server-kit';
 import type { PushSubscriptionBody } from './dto/push-requests.dto';
 import { isAllowedEndpoint } from './push-endpoint';
 import { PushRateLimiter } from './push-rate-limits';
@@ -56,7 +57,8 @@ export class PushService {
     if (!p256dh || p256dh.length !== 65 || p256dh[0] !== 0x04 || !auth || auth.length !== 16) {
       throw badRequest(NotificationMessages.invalidSubscription);
     }
-    await this.repository.saveSubscription(userId, body.endpoint, body.keys.p256dh, body.keys.auth);
+    const saved = await this.repository.saveSubscription(userId, body.endpoint, body.keys.p256dh, body.keys.auth);
+    if (saved === 'erased') throw unauthorized(AuthMessages.sessionExpired);
   }
 
   /** Removes one device's subscription or, without an endpoint, all of the member's. Always allowed. */
@@ -68,7 +70,10 @@ export class PushService {
     return this.repository.preferencesOf(userId);
   }
 
-  setPreference(userId: string, change: PreferenceChange): Promise<NotificationPreferencesDto> {
-    return this.repository.setPreference(userId, change.key, change.value);
+  /** The account was deleted meanwhile (its session ended with it): 401, nothing written. */
+  async setPreference(userId: string, change: PreferenceChange): Promise<NotificationPreferencesDto> {
+    const preferences = await this.repository.setPreference(userId, change.key, change.value);
+    if (preferences === 'erased') throw unauthorized(AuthMessages.sessionExpired);
+    return preferences;
   }
 }

@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import webpush from 'web-push';
 import {
+  AuthMessages,
   SERVICES,
   type EventName,
   type EventPayloads,
@@ -25,6 +26,7 @@ import {
   type ServiceTestBed,
   type SignedIn,
 } from '@mate/server-kit/testing';
+import { columnsHolding } from '@mate/testing';
 import { AppModule } from '../../app.module';
 import { PushBursts } from '../push-bursts';
 import { PUSH_QUEUE } from '../push-jobs';
@@ -524,6 +526,40 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
         }),
       ),
     ).toBe('erased');
+
+    // A request of hers that passed its session check before the deletion ended her sessions
+    // writes nothing back (her session is still alive in this test bed: auth-service ends it).
+    const patch = await bed.call('PATCH', '/api/notifications/preferences', { token: tess.token, body: { newLikes: true } });
+    expect(patch).toMatchObject({ status: 401, body: { error: AuthMessages.sessionExpired } });
+    const again = await bed.call('POST', '/api/notifications/subscribe', { token: tess.token, body: new Browser(standIn).subscription() });
+    expect(again).toMatchObject({ status: 401, body: { error: AuthMessages.sessionExpired } });
+    expect(await columnsHolding(bed.dataSource, tess.userId)).toEqual([]);
+  });
+
+  it('ends a message burst without a push when its sender was deleted meanwhile', async () => {
+    const [vic, wyn] = await Promise.all([member('Vic'), member('Wyn')]);
+    const message = (from: Member, to: Member, seq: number) =>
+      deliver(
+        'message.sent',
+        {
+          messageId: randomUUID(),
+          conversationId: randomUUID(),
+          senderId: from.userId,
+          recipientId: to.userId,
+          seq,
+          length: 5,
+          first: seq === 1,
+          sentAt: new Date().toISOString(),
+        },
+        SERVICES.chat,
+      );
+    await message(vic, wyn, 1);
+    await deliver('user.deleted', { userId: vic.userId, deletedAt: new Date().toISOString() }, SERVICES.auth);
+    // Wyn's next push (a like from another member) arrives; the burst about Vic never does.
+    const xan = await member('Xan');
+    await like(xan, wyn);
+    const pushes = await pushesOf(wyn, 1, 'the like after the burst window');
+    expect(pushes.map((p) => p.kind)).toEqual(['new_like']);
   });
 });
 

@@ -31,6 +31,9 @@ export class MemberErasure1796000000000 implements MigrationInterface {
   }
 }
 
+/** What the helpers run SQL on: a transaction's EntityManager (or a DataSource for a read). */
+type Queryable = Pick<EntityManager, 'query'>;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The one spelling of a member id the erasure compares: lower case. */
@@ -71,7 +74,7 @@ export function memberIdsOf(payload: unknown): string[] {
  * them is erased. A write about other members that must not outlive their erasure (an event's
  * handler, a member acting on another) calls it first and does nothing when it answers true.
  */
-export async function lockMembersAgainstErasure(manager: EntityManager, userIds: readonly string[]): Promise<boolean> {
+export async function lockMembersAgainstErasure(manager: Queryable, userIds: readonly string[]): Promise<boolean> {
   const ids = [...new Set(userIds.map(normalised))].sort();
   if (ids.length === 0) return false;
   await manager.query(
@@ -85,13 +88,13 @@ export async function lockMembersAgainstErasure(manager: EntityManager, userIds:
 }
 
 /** Whether the member was erased here (no lock taken: for reads). */
-export async function isMemberErased(manager: EntityManager, userId: string): Promise<boolean> {
+export async function isMemberErased(manager: Queryable, userId: string): Promise<boolean> {
   const rows: unknown[] = await manager.query('SELECT 1 FROM erased_member WHERE id_hash = $1', [erasedMemberHash(userId)]);
   return rows.length > 0;
 }
 
 /** Takes a member's erasure lock exclusively for the rest of the transaction. */
-export async function lockMemberForErasure(manager: EntityManager, userId: string): Promise<void> {
+export async function lockMemberForErasure(manager: Queryable, userId: string): Promise<void> {
   await manager.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY_SQL}) FROM (SELECT $1::text AS m) s`, [normalised(userId)]);
 }
 
