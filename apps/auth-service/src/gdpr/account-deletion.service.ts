@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { AuthMessages, GdprMessages } from '@mate/contracts';
+import { AuthMessages, GdprMessages, QueueName } from '@mate/contracts';
 import { badRequest, CLOCK, eraseMemberTraces, LOGGER, OutboxService, REDIS, SessionStore, unauthorized, type Clock } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { AUTH_RATE_LIMITS } from '../accounts/rate-limits';
@@ -60,7 +60,12 @@ export class AccountDeletionService {
       // First of the erasure: it deletes the outbox rows that name the member (user.registered carries the email).
       await eraseMemberTraces(m, user.id);
       // Emails queued to the member's addresses (links, names) name them without naming the id.
-      await m.query(`DELETE FROM outbox WHERE kind = 'job' AND lower(body::text) LIKE ANY ($1::text[])`, [addresses.map(likePattern)]);
+      // Exact addresses only: a substring would also drop another member's email (an@x.co in dan@x.com).
+      await m.query(
+        `DELETE FROM outbox WHERE kind = 'job' AND name = $2
+           AND (lower(body->'data'->>'to') = ANY ($1::text[]) OR lower(body->'data'->'vars'->>'newEmail') = ANY ($1::text[]))`,
+        [addresses.map((a) => a.toLowerCase()), QueueName.Email],
+      );
       await m.delete(AuthToken, { userId: user.id });
       await m.delete(Session, { userId: user.id });
       await m.delete(User, { id: user.id });
@@ -121,11 +126,6 @@ export class AccountDeletionService {
     } while (cursor !== '0');
     return found;
   }
-}
-
-/** `%<text>%` with LIKE's own characters taken literally. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function escapeGlob(text: string): string {

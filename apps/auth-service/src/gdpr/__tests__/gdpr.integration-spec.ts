@@ -10,13 +10,14 @@ import {
   GdprMessages,
   INTERNAL_TOKEN_HEADER,
   memberExportPath,
+  QueueName,
   serviceUrlVariable,
   SERVICES,
   type ExportPartName,
   type MemberDataExport,
   type ServiceName,
 } from '@mate/contracts';
-import { SessionStore, sessionRevokedChannel } from '@mate/server-kit';
+import { OutboxService, SessionStore, sessionRevokedChannel } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { DataSource } from 'typeorm';
 import { SessionsService } from '../../sessions/sessions.service';
@@ -319,11 +320,18 @@ describe('privacy and data: /api/gdpr (issue 12)', () => {
       const held = async (address: string) =>
         ((await ds.query('SELECT count(*)::int AS n FROM outbox WHERE strpos(lower(body::text), $1) > 0', [address])) as { n: number }[])[0].n;
       expect(await held(first)).toBeGreaterThan(0);
+      // Someone else's email whose address contains hers stays queued (exact addresses only).
+      const lookalike = `d${first}`;
+      await ds.transaction((m) =>
+        bed.svc.app.get(OutboxService).enqueueJob(m, QueueName.Email, { template: 'verify-email', to: lookalike, name: null, link: 'http://localhost:4200/verify-email?token=t' }),
+      );
 
       expect((await deleteAccount(member.token, { confirmEmail: second })).status).toBe(200);
 
-      expect(await held(first)).toBe(0);
+      // Quoted: her address as a whole JSON string (the look-alike contains it as a substring).
+      expect(await held(`"${first}"`)).toBe(0);
       expect(await held(second)).toBe(0);
+      expect(await held(lookalike)).toBe(1);
     });
 
     it('refuses the old password afterwards, and the email can make a new account', async () => {
