@@ -17,7 +17,7 @@ import {
   type NotificationPreferencesDto,
   type VapidPublicKeyDto,
 } from '@mate/contracts';
-import { ApiErrors, badRequest, CurrentUser, Public, UnavailableInterceptor } from '@mate/server-kit';
+import { ApiErrors, badRequest, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
 import { PushSubscriptionBody, UnsubscribeBody } from './dto/push-requests.dto';
 import {
   NotificationMessageResponse,
@@ -37,7 +37,8 @@ import { PushService } from './push.service';
 export class PushController {
   constructor(private readonly push: PushService) {}
 
-  @Public()
+  // A member's session, like every route behind the gateway but auth's few: the app asks for the
+  // key only when a signed-in member turns push on.
   @Get('vapid-public-key')
   @ApiOkResponse({ type: VapidPublicKeyResponse, description: 'The key the browser subscribes with' })
   @ApiErrors(503)

@@ -30,7 +30,7 @@ export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferencesDto = {
 /** `PATCH /api/notifications/preferences`: only the changed key (spec 001 §7), e.g. `{ newLikes: false }`. */
 export type NotificationPreferencesPatch = Partial<NotificationPreferencesDto>;
 
-/** `GET /api/notifications/vapid-public-key` (no session needed). */
+/** `GET /api/notifications/vapid-public-key` (a member's session, like every other member route). */
 export interface VapidPublicKeyDto {
   /** The application server key, base64url (uncompressed P-256 point). */
   publicKey: string;

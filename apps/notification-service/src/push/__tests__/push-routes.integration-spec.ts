@@ -49,10 +49,12 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
       )
     ).map((r) => r.endpoint);
 
-  it('gives the VAPID public key without a session', async () => {
-    const res = await bed.call('GET', '/api/notifications/vapid-public-key');
+  it('gives a signed-in member the VAPID public key', async () => {
+    const member = await bed.signIn();
+    const res = await bed.call('GET', '/api/notifications/vapid-public-key', { token: member.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ publicKey: vapid.publicKey });
+    expect((await bed.call('GET', '/api/notifications/vapid-public-key')).status).toBe(401);
   });
 
   it('needs a session for everything else', async () => {
@@ -357,7 +359,7 @@ describe('notification-service push routes without the loopback test flag, and w
 
   it('answers 503 pushNotConfigured for the key and subscribing when no VAPID keys are set; preferences still work', async () => {
     const member = await unconfigured.signIn();
-    let res = await unconfigured.call('GET', '/api/notifications/vapid-public-key');
+    let res = await unconfigured.call('GET', '/api/notifications/vapid-public-key', { token: member.token });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ error: NotificationMessages.pushNotConfigured });
     res = await unconfigured.call('POST', '/api/notifications/subscribe', {

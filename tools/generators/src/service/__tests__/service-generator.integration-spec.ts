@@ -10,7 +10,7 @@ import { REGISTRY_FILE, serviceGenerator } from '../generator';
 const ROOT = path.resolve(__dirname, '../../../../..');
 /** What a generated service needs to type-check, lint and run its test, copied (not linked) where the generator writes. */
 const COPIED = [
-  ...['tsconfig.base.json', 'jest.preset.js', '.swcrc', '.prettierrc', 'eslint.config.mjs', 'nx.json', 'package.json', 'package-lock.json'],
+  ...['tsconfig.base.json', 'jest.preset.js', '.swcrc', '.prettierrc', 'eslint.config.mjs', 'nx.json', 'package.json', 'package-lock.json', '.gitignore'],
   ...['apps', 'libs', 'docker', 'k8s', 'tools/scripts', 'tools/infra-tests'],
 ];
 
