@@ -50,7 +50,9 @@ const connection = new Redis(process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:637
 });
 const prefix = process.env.E2E_KEY_PREFIX ?? 'mate';
 const commands = new Queue(QueueName.AccountAdmin, { connection, prefix });
-const commandEvents = new QueueEvents(QueueName.AccountAdmin, { connection: connection.duplicate(), prefix });
+/** QueueEvents blocks on its connection: one of its own, closed with it. */
+const eventsConnection = connection.duplicate();
+const commandEvents = new QueueEvents(QueueName.AccountAdmin, { connection: eventsConnection, prefix });
 
 /** Sends the command as admin-service will and resolves at its completion (performance.now()). */
 async function command(data: AccountAdminCommand): Promise<number> {
@@ -153,6 +155,7 @@ afterAll(async () => {
   for (const s of sockets.splice(0)) s.disconnect();
   await commandEvents.close();
   await commands.close();
+  eventsConnection.disconnect();
   await connection.quit();
 });
 
