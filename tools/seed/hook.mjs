@@ -47,7 +47,7 @@ export const REPUBLISHERS = ['auth-service', 'profile-service'];
  * The consumers of profile.updated (libs/contracts EVENT_CATALOGUE, which this plain-Node launcher
  * cannot import; src/backfill.integration-spec.ts checks that the two agree).
  */
-export const PROFILE_CONSUMERS = ['matching-service', 'chat-service', 'safety-service', 'call-service'];
+export const PROFILE_CONSUMERS = ['matching-service', 'chat-service', 'safety-service', 'call-service', 'notification-service'];
 
 /** How long `npm start` waits for every consumer to catch up after a backfill. */
 const CATCH_UP_SECONDS = 120;
