@@ -538,28 +538,21 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
 
   it('ends a message burst without a push when its sender was deleted meanwhile', async () => {
     const [vic, wyn] = await Promise.all([member('Vic'), member('Wyn')]);
-    const message = (from: Member, to: Member, seq: number) =>
-      deliver(
-        'message.sent',
-        {
-          messageId: randomUUID(),
-          conversationId: randomUUID(),
-          senderId: from.userId,
-          recipientId: to.userId,
-          seq,
-          length: 5,
-          first: seq === 1,
-          sentAt: new Date().toISOString(),
-        },
-        SERVICES.chat,
-      );
     await message(vic, wyn, 1);
     await deliver('user.deleted', { userId: vic.userId, deletedAt: new Date().toISOString() }, SERVICES.auth);
     // Wyn's next push (a like from another member) arrives; the burst about Vic never does.
     const xan = await member('Xan');
     await like(xan, wyn);
-    const pushes = await pushesOf(wyn, 1, 'the like after the burst window');
-    expect(pushes.map((p) => p.kind)).toEqual(['new_like']);
+    await pushesOf(wyn, 1, 'the like');
+    // The burst's end job has run (nothing left delayed, waiting or active), and pushed nothing.
+    await waitFor(
+      async () => {
+        const counts = await pushQueue.getJobCounts('delayed', 'waiting', 'active');
+        return counts.delayed + counts.waiting + counts.active === 0 ? true : null;
+      },
+      { what: 'the burst window to end' },
+    );
+    expect(wyn.device.pushes().map((p) => p.kind)).toEqual(['new_like']);
   });
 });
 
