@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
-import { CLOCK, eraseMemberTraces, LOGGER, type Clock } from '@mate/server-kit';
+import { CLOCK, eraseMemberTraces, memberIdToErase, LOGGER, type Clock } from '@mate/server-kit';
 import { CallNotifier } from '../call/call-notifier';
 import { CallsService, updatedRows } from '../call/calls.service';
 import { afterTransaction } from '../call/after-transaction';
@@ -59,11 +58,11 @@ export class CallMemberErasure {
   ) {}
 
   async erase(manager: EntityManager, payloadUserId: unknown): Promise<void> {
-    if (typeof payloadUserId !== 'string' || !isUUID(payloadUserId)) {
+    const userId = memberIdToErase(payloadUserId);
+    if (!userId) {
       this.logger.error('user.deleted with an unreadable payload skipped');
       return;
     }
-    const userId = payloadUserId.toLowerCase();
     await eraseMemberTraces(manager, userId);
     // The lock call:initiate takes for each of its members: a call being set up with the member
     // either committed (and ends here) or waits and then finds no match of theirs.

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
-import { eraseMemberTraces, LOGGER } from '@mate/server-kit';
+import { eraseMemberTraces, memberIdToErase, LOGGER } from '@mate/server-kit';
 import { orderedPair } from '../chat/chat-db';
 import { ChatRateLimiter } from '../chat/chat-rate-limits';
 import { ConversationsService } from '../chat/conversations.service';
@@ -72,11 +71,11 @@ export class ChatMemberErasure {
   ) {}
 
   async erase(manager: EntityManager, payloadUserId: unknown): Promise<void> {
-    if (typeof payloadUserId !== 'string' || !isUUID(payloadUserId)) {
+    const userId = memberIdToErase(payloadUserId);
+    if (!userId) {
       this.logger.error('user.deleted with an unreadable payload skipped');
       return;
     }
-    const userId = payloadUserId.toLowerCase();
     await eraseMemberTraces(manager, userId);
 
     // A send to one of these conversations waits for this transaction, then finds no pair of the

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { NotificationsExportPart } from '@mate/contracts';
-import { eraseMemberTraces, LOGGER, type MemberExporter } from '@mate/server-kit';
+import { eraseMemberTraces, memberIdToErase, LOGGER, type MemberExporter } from '@mate/server-kit';
 import { PushRateLimiter } from '../push/push-rate-limits';
 import { PushRepository } from '../push/push.repository';
 import { EmailDeliveryRepository } from '../emails/emails.repository';
@@ -46,11 +45,11 @@ export class NotificationMemberData implements MemberExporter<NotificationsExpor
 
   /** `user.deleted`: every row of the member, then the kit's traces (idempotent). */
   async erase(manager: EntityManager, userId: unknown): Promise<void> {
-    if (typeof userId !== 'string' || !isUUID(userId)) {
+    const id = memberIdToErase(userId);
+    if (!id) {
       this.logger.error('user.deleted with an unreadable member id skipped');
       return;
     }
-    const id = userId.toLowerCase();
     await this.repository.eraseMember(manager, id);
     await this.emails.eraseMember(manager, id);
     await eraseMemberTraces(manager, id);

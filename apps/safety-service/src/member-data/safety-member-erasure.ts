@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import { eraseMemberTraces, LOGGER } from '@mate/server-kit';
+import { eraseMemberTraces, memberIdToErase, LOGGER } from '@mate/server-kit';
 import { SafetyRateLimiter } from '../safety/safety-rate-limits';
 
 /**
@@ -56,11 +55,11 @@ export class SafetyMemberErasure {
   ) {}
 
   async erase(manager: EntityManager, payloadUserId: unknown): Promise<void> {
-    if (typeof payloadUserId !== 'string' || !isUUID(payloadUserId)) {
+    const userId = memberIdToErase(payloadUserId);
+    if (!userId) {
       this.logger.error('user.deleted with an unreadable payload skipped');
       return;
     }
-    const userId = payloadUserId.toLowerCase();
     await eraseMemberTraces(manager, userId);
     // Every block, unblock, unmatch and report takes the pair's row lock first: wait for those in flight.
     await manager.query('SELECT 1 FROM pair WHERE member_a = $1::uuid OR member_b = $1::uuid ORDER BY pair_id FOR UPDATE', [userId]);
