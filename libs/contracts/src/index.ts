@@ -13,3 +13,4 @@ export * from './lib/ports';
 export * from './lib/services';
 export * from './lib/notifications';
 export * from './lib/gdpr';
+export * from './lib/admin';

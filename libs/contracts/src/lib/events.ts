@@ -222,6 +222,65 @@ export interface UserUnsuspendedPayload {
   unsuspendedAt: string;
 }
 
+/** A member passed on another (matching-service, issue 13): swipes per member in analytics. */
+export interface PassCreatedPayload {
+  passerId: string;
+  passedId: string;
+  createdAt: string;
+}
+
+/**
+ * A call reached its final status (call-service, issue 13): calls in analytics. `durationSeconds`
+ * is 0 for a call never answered.
+ */
+export interface CallEndedPayload {
+  callId: string;
+  callerId: string;
+  calleeId: string;
+  status: 'completed' | 'missed' | 'rejected' | 'failed';
+  durationSeconds: number;
+  endedAt: string;
+}
+
+/**
+ * A member used the app on a (UTC) day (auth-service, issue 13): once a day per member, from the
+ * first authenticated request of the day (the session store notes it; auth-service turns each
+ * note into this fact and the account's last activity). DAU/WAU/MAU, retention and churn read it.
+ */
+export interface MemberActivePayload {
+  userId: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  at: string;
+}
+
+/** An admin resolved a report (safety-service carries out admin-service's command, issue 13). */
+export interface ReportResolvedPayload {
+  reportId: string;
+  reporterId: string;
+  reportedId: string;
+  reason: ReportReason;
+  status: 'reviewed' | 'dismissed';
+  reportedAt: string;
+  resolvedAt: string;
+}
+
+/**
+ * A photo's moderation changed (profile-service, issue 13): scored by the classifier (`scored`),
+ * approved or rejected by an admin. On `rejected` notification-service tells the owner (the
+ * reason is the admin's text).
+ */
+export interface PhotoModeratedPayload {
+  photoId: string;
+  userId: string;
+  outcome: 'scored' | 'approved' | 'rejected';
+  riskScore: number | null;
+  /** Hidden from other members after this change. */
+  hidden: boolean;
+  reason: string | null;
+  at: string;
+}
+
 export interface EventPayloads {
   'user.registered': UserRegisteredPayload;
   'user.verified': UserVerifiedPayload;
@@ -241,6 +300,11 @@ export interface EventPayloads {
   'user.deleted': UserDeletedPayload;
   'user.suspended': UserSuspendedPayload;
   'user.unsuspended': UserUnsuspendedPayload;
+  'pass.created': PassCreatedPayload;
+  'call.ended': CallEndedPayload;
+  'member.active': MemberActivePayload;
+  'report.resolved': ReportResolvedPayload;
+  'photo.moderated': PhotoModeratedPayload;
 }
 export type EventName = keyof EventPayloads;
 
@@ -280,16 +344,16 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.registered': {
     version: 1,
     producer: SERVICES.auth,
-    consumers: [SERVICES.profile],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.profile, SERVICES.admin],
+    later: [],
     aggregate: { type: 'user', idField: 'userId' },
     description: 'An account was created; profile-service creates the empty profile.',
   },
   'user.verified': {
     version: 2,
     producer: SERVICES.auth,
-    consumers: [SERVICES.profile],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.profile, SERVICES.admin],
+    later: [],
     aggregate: { type: 'user', idField: 'userId' },
     description:
       'The account email was verified; profile-service marks the profile verified (and fills name and age if the registration was skipped as older).',
@@ -309,7 +373,7 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
     version: 1,
     producer: SERVICES.profile,
     consumers: [SERVICES.matching, SERVICES.chat, SERVICES.safety, SERVICES.call, SERVICES.notification],
-    later: [SERVICES.admin],
+    later: [],
     aggregate: { type: 'profile', idField: 'userId' },
     description:
       'A profile changed (its whole state); matching-service refreshes its candidate row, chat-service the name and picture its conversations show, safety-service the blocked list entry and the profile a report keeps.',
@@ -317,24 +381,24 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'photo.uploaded': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.admin],
+    later: [],
     aggregate: { type: 'photo', idField: 'photoId' },
     description: 'A photo entered the moderation queue (it stays visible until rejected).',
   },
   'photo.deleted': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.admin],
+    later: [],
     aggregate: { type: 'photo', idField: 'photoId' },
     description: 'A photo was deleted by its owner; admin-service drops it from the queue.',
   },
   'onboarding.completed': {
     version: 1,
     producer: SERVICES.profile,
-    consumers: [],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.admin],
+    later: [],
     aggregate: null,
     description: 'A member finished (or skipped) onboarding; feeds the funnel analytics.',
   },
@@ -349,8 +413,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'like.created': {
     version: 1,
     producer: SERVICES.matching,
-    consumers: [SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.notification, SERVICES.admin],
+    later: [],
     // A fact: every like matters once, whatever its order.
     aggregate: null,
     description: 'A member liked another (matched when it completed a mutual like); feeds push and analytics.',
@@ -358,16 +422,16 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'match.created': {
     version: 1,
     producer: SERVICES.matching,
-    consumers: [SERVICES.chat, SERVICES.safety, SERVICES.call, SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.chat, SERVICES.safety, SERVICES.call, SERVICES.notification, SERVICES.admin],
+    later: [],
     aggregate: null,
     description: 'Two members liked each other; chat opens their conversation, safety-service knows the match an unmatch ends, notifications tell both.',
   },
   'message.sent': {
     version: 1,
     producer: SERVICES.chat,
-    consumers: [SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.notification, SERVICES.admin],
+    later: [],
     // A fact: every message matters once; its order is its conversation's `seq`.
     aggregate: null,
     description: 'A chat message was stored (no content); feeds push notifications and analytics.',
@@ -375,8 +439,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.blocked': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call, SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call, SERVICES.notification, SERVICES.admin],
+    later: [],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member blocked another (the pair state, whole): matching ends their match and never suggests them, chat closes and hides the conversation, profile-service answers each one 404 for the other.',
@@ -385,7 +449,7 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
     version: 1,
     producer: SERVICES.safety,
     consumers: [SERVICES.matching, SERVICES.chat, SERVICES.profile, SERVICES.call, SERVICES.notification],
-    later: [SERVICES.admin],
+    later: [],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member lifted a block (the pair state, whole): when neither blocks the other any more they may be suggested again; the match and the conversation stay ended.',
@@ -394,7 +458,7 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
     version: 1,
     producer: SERVICES.safety,
     consumers: [SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification],
-    later: [SERVICES.admin],
+    later: [],
     aggregate: { type: 'pair', idField: 'pairId' },
     description:
       'A member unmatched (the pair state, whole): matching ends the match (they are not suggested again), chat closes and hides the conversation.',
@@ -402,8 +466,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'report.created': {
     version: 1,
     producer: SERVICES.safety,
-    consumers: [SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.notification, SERVICES.admin],
+    later: [],
     // A fact: every report matters once.
     aggregate: null,
     description: 'A member reported another; feeds the moderators\' queue and analytics (admin issue), and tells the reporter their report was received (a safety alert push).',
@@ -411,8 +475,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.deleted': {
     version: 1,
     producer: SERVICES.auth,
-    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.safety, SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.safety, SERVICES.notification, SERVICES.admin],
+    later: [],
     // A fact: it happens once per member; the kit drops events about an erased member after it.
     aggregate: null,
     description:
@@ -421,8 +485,8 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.suspended': {
     version: 1,
     producer: SERVICES.auth,
-    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification, SERVICES.admin],
+    later: [],
     aggregate: { type: 'user', idField: 'userId' },
     description:
       'An admin suspended a member (the whole suspension state): matching stops suggesting them, chat and calls refuse them both ways, profile-service hides their profile from others, notifications stop.',
@@ -430,10 +494,51 @@ export const EVENT_CATALOGUE: { readonly [K in EventName]: EventDefinition<K> } 
   'user.unsuspended': {
     version: 1,
     producer: SERVICES.auth,
-    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification],
-    later: [SERVICES.admin],
+    consumers: [SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call, SERVICES.notification, SERVICES.admin],
+    later: [],
     aggregate: { type: 'user', idField: 'userId' },
     description: 'An admin lifted a suspension (the whole suspension state): every service restores what suspension took away.',
+  },
+  'pass.created': {
+    version: 1,
+    producer: SERVICES.matching,
+    consumers: [SERVICES.admin],
+    later: [],
+    aggregate: null,
+    description: 'A member passed on another; analytics counts swipes (likes and passes).',
+  },
+  'call.ended': {
+    version: 1,
+    producer: SERVICES.call,
+    consumers: [SERVICES.admin],
+    later: [],
+    aggregate: null,
+    description: 'A call reached its final status; analytics counts calls.',
+  },
+  'member.active': {
+    version: 1,
+    producer: SERVICES.auth,
+    consumers: [SERVICES.admin],
+    later: [],
+    // A fact: once per member and UTC day.
+    aggregate: null,
+    description: 'A member used the app on a day (once a day per member); analytics reads DAU/WAU/MAU, retention and churn from it.',
+  },
+  'report.resolved': {
+    version: 1,
+    producer: SERVICES.safety,
+    consumers: [SERVICES.admin],
+    later: [],
+    aggregate: null,
+    description: "An admin's resolution of a report was carried out; analytics reads resolution times.",
+  },
+  'photo.moderated': {
+    version: 1,
+    producer: SERVICES.profile,
+    consumers: [SERVICES.notification, SERVICES.admin],
+    later: [],
+    aggregate: null,
+    description: 'A photo was scored, approved or rejected; notification-service tells the owner of a rejection, analytics counts decisions.',
   },
 };
 

@@ -19,6 +19,15 @@ export enum QueueName {
   AccountAdmin = 'jobs.account-admin',
   /** notification-service sends one web push to every device of a member (issue 12, ADR 0017). */
   Push = 'jobs.push',
+  /**
+   * profile-service scores a freshly stored photo with the offline classifier (nsfwjs, issue 13):
+   * written to its outbox in the upload's transaction, so every photo is scored exactly once.
+   */
+  PhotoScan = 'jobs.photo-scan',
+  /** profile-service carries out an admin's photo decision (approve, reject; issue 13). */
+  PhotoAdmin = 'jobs.photo-admin',
+  /** safety-service carries out an admin's report resolution (issue 13). */
+  ReportAdmin = 'jobs.report-admin',
 }
 
 export type EmailTemplate =
@@ -67,6 +76,28 @@ export type AccountAdminCommand =
   | { kind: 'unsuspend'; userId: string; adminId: string }
   | { kind: 'delete'; userId: string; adminId: string };
 
+/** `jobs.photo-scan`: score one photo (a photo already scored, rejected or gone is left alone). */
+export interface PhotoScanJobData {
+  photoId: string;
+}
+
+/**
+ * An admin's decision on a photo, carried out by profile-service (idempotent; only a pending photo
+ * moves). Reject hides the photo everywhere, deletes its files and tells the owner.
+ */
+export type PhotoAdminCommand =
+  | { kind: 'approve'; photoId: string; adminId: string }
+  | { kind: 'reject'; photoId: string; reason: string; adminId: string };
+
+/** An admin's resolution of a report, carried out by safety-service (only a pending report moves). */
+export interface ReportAdminCommand {
+  kind: 'resolve';
+  reportId: string;
+  status: 'reviewed' | 'dismissed';
+  resolution: string | null;
+  adminId: string;
+}
+
 export interface JobPayloads {
   [QueueName.Email]: EmailJobData;
   /** A refit needs nothing but the tick: it reads the recent swipes itself. */
@@ -74,6 +105,9 @@ export interface JobPayloads {
   [QueueName.SafetyEvidence]: SafetyEvidenceJobData;
   [QueueName.Push]: PushJobData;
   [QueueName.AccountAdmin]: AccountAdminCommand;
+  [QueueName.PhotoScan]: PhotoScanJobData;
+  [QueueName.PhotoAdmin]: PhotoAdminCommand;
+  [QueueName.ReportAdmin]: ReportAdminCommand;
 }
 
 /**
