@@ -16,3 +16,6 @@ export * from './lib/gdpr';
 export * from './lib/client';
 export * from './lib/socket';
 export * from './lib/chat-sync';
+export * from './lib/admin-messages';
+export * from './lib/admin';
+export * from './lib/admin-client';
