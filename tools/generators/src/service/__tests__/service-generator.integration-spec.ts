@@ -33,6 +33,9 @@ function run(scratch: string, bin: string, args: string[]) {
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
 
+/** A service the copy's registry plans before the generator runs (port and prefixes of its own). */
+const PLANNED = { name: 'ledger-service', port: 3190, database: 'ledger', routes: ['/api/ledger'], adminRoutes: ['/api/ledger-admin'] };
+
 describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () => {
   let scratch: string;
   const read = (file: string) => fs.readFileSync(path.join(scratch, file), 'utf8');
@@ -47,9 +50,15 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
       });
     }
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(scratch, 'node_modules'), 'dir');
+    // Every service of ARCHITECTURE §1 is deployed now: the copy plans one more, as the registry
+    // planned admin-service until issue 13, to show a planned entry keeps its port and prefixes.
+    const file = path.join(scratch, REGISTRY_FILE);
+    const planned = JSON.parse(fs.readFileSync(file, 'utf8')) as { services: unknown[] };
+    planned.services.push({ ...PLANNED, status: 'planned', worker: true, queues: [], publicRoutes: [], urlVariable: 'LEDGER_SERVICE_URL' });
+    fs.writeFileSync(file, JSON.stringify(planned, null, 2));
     const tree = new FsTree(scratch, false);
     await serviceGenerator(tree, { name: 'demo' });
-    await serviceGenerator(tree, { name: 'admin-service' });
+    await serviceGenerator(tree, { name: 'ledger-service' });
     flushChanges(scratch, tree.listChanges());
   });
 
@@ -61,11 +70,12 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     const demo = registry().find((s) => s.name === 'demo-service');
     const highest = Math.max(...registry().filter((s) => s.name !== 'demo-service').map((s) => s.port));
     expect(demo).toMatchObject({ port: highest + 1, status: 'deployed', database: 'demo', routes: ['/api/demo'], urlVariable: 'DEMO_SERVICE_URL' });
-    expect(registry().find((s) => s.name === 'admin-service')).toMatchObject({ port: 3107, status: 'deployed', adminRoutes: ['/api/admin', '/admin'] });
-    expect(registry().filter((s) => s.name === 'admin-service')).toHaveLength(1);
+    expect(registry().find((s) => s.name === PLANNED.name)).toMatchObject({ ...PLANNED, status: 'deployed' });
+    expect(registry().filter((s) => s.name === PLANNED.name)).toHaveLength(1);
     const catalogue = read('libs/contracts/src/lib/events.ts');
     expect(catalogue).toContain("demo: 'demo-service',");
     expect(catalogue.match(/'admin-service'/g)).toHaveLength(1);
+    expect(catalogue).toContain("ledger: 'ledger-service',");
   });
 
   it('gives it a compose service, a one-shot migration, a database and the gateway’s dependency', () => {
@@ -75,10 +85,10 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     const port = String(registry().find((s) => s.name === 'demo-service')?.port);
     expect(compose.services['demo-service'].environment).toMatchObject({ PORT: port, DATABASE_URL: expect.stringMatching(/\/mate_demo$/) });
     expect(compose.services['demo-service-migrate'].command).toEqual(['migrate']);
-    expect(Object.keys(compose.services.gateway.depends_on ?? {})).toEqual(expect.arrayContaining(['demo-service', 'admin-service']));
+    expect(Object.keys(compose.services.gateway.depends_on ?? {})).toEqual(expect.arrayContaining(['demo-service', 'ledger-service']));
     expect(compose.services.gateway.environment).toMatchObject({ DEMO_SERVICE_URL: `http://demo-service:${port}` });
-    expect(read('docker/postgres/create-databases.sh')).toMatch(/mate_notification mate_demo\}/);
-    expect(read('k8s/overlays/dev/backing/create-databases.sh')).toMatch(/mate_notification mate_demo\}/);
+    expect(read('docker/postgres/create-databases.sh')).toMatch(/mate_notification mate_demo mate_ledger\}/);
+    expect(read('k8s/overlays/dev/backing/create-databases.sh')).toMatch(/mate_notification mate_demo mate_ledger\}/);
   });
 
   it('gives it k8s manifests, listed in the base, with its database secret and its image in both overlays', () => {
@@ -87,7 +97,7 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
       .flatMap((file) => yaml.loadAll(read(`k8s/base/demo-service/${file}`)) as { kind: string; metadata?: { name: string } }[]);
     expect(kinds.map((d) => d.kind).sort()).toEqual(['Deployment', 'HorizontalPodAutoscaler', 'Job', 'Kustomization', 'PodDisruptionBudget', 'Service']);
     expect((yaml.load(read('k8s/base/kustomization.yaml')) as { resources: string[] }).resources).toEqual(
-      expect.arrayContaining(['demo-service', 'admin-service']),
+      expect.arrayContaining(['demo-service', 'ledger-service']),
     );
     expect(read('k8s/base/common/secret.yaml')).toContain('demo-service.DATABASE_URL:');
     expect(read('k8s/base/common/kustomization.yaml')).toContain('- DEMO_SERVICE_URL=http://demo-service:');
