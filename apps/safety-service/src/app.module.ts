@@ -3,6 +3,8 @@ import { SERVICES } from '@mate/contracts';
 import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { CreateSafety1795700000000 } from './migrations/1795700000000-CreateSafety';
 import { SafetyUnmatchedBy1796100000000 } from './migrations/1796100000000-SafetyUnmatchedBy';
+import { SafetyReportAdmin1796400000000 } from './migrations/1796400000000-SafetyReportAdmin';
+import { SafetyAdminModule } from './admin/safety-admin.module';
 import { SafetyMemberExporter } from './member-data/safety-member-exporter';
 import { SafetyEnv } from './safety.env';
 import { SAFETY_ENTITIES } from './safety/safety.entities';
@@ -18,8 +20,8 @@ export class AppModule {
       envClass: SafetyEnv,
       env,
       entities: SAFETY_ENTITIES,
-      migrations: [CreateSafety1795700000000, SafetyUnmatchedBy1796100000000],
-      features: [SafetyModule, MemberDataModule.forExporter(SafetyMemberExporter)],
+      migrations: [CreateSafety1795700000000, SafetyUnmatchedBy1796100000000, SafetyReportAdmin1796400000000],
+      features: [SafetyModule, SafetyAdminModule, MemberDataModule.forExporter(SafetyMemberExporter)],
       handlers: SafetyEventHandlers,
     });
   }
