@@ -1,5 +1,35 @@
 import { Module } from '@nestjs/common';
+import { ServiceClient } from '@mate/server-kit';
+import { AuditService } from './audit.service';
+import { AuditedCommands } from './audited-command';
+import {
+  AdminPhotosController,
+  AdminReportsController,
+  AdminStatsController,
+  AdminUsersController,
+  ResourceIdPipe,
+} from './moderation.controller';
+import { OwnersClient } from './owners.client';
+import { People } from './people';
+import { AdminPhotosService } from './photos.service';
+import { AdminReportsService } from './reports.service';
+import { AdminStatsService } from './stats.service';
+import { AdminUsersService } from './users.service';
 
 /** Reports, users, photos, statistics, the audit log and the queue dashboard (spec 001 §7). */
-@Module({})
+@Module({
+  controllers: [AdminReportsController, AdminUsersController, AdminPhotosController, AdminStatsController],
+  providers: [
+    ServiceClient,
+    OwnersClient,
+    People,
+    AuditedCommands,
+    AdminReportsService,
+    AdminUsersService,
+    AdminPhotosService,
+    AdminStatsService,
+    AuditService,
+    ResourceIdPipe,
+  ],
+})
 export class ModerationModule {}

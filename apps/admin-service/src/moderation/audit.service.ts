@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ADMIN_USER_SEARCH_MAX_LIMIT, type AuditAction, type AuditLogPageDto, type AuditResourceType } from '@mate/contracts';
+import { badRequest } from '@mate/server-kit';
+import type { AuditQueryDto } from './dto/moderation-requests.dto';
+import { OwnersClient } from './owners.client';
+import { People } from './people';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 3600 * 1000;
+
+interface AuditRow {
+  id: string;
+  action: AuditAction;
+  admin_id: string;
+  target_user_id: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  resource_type: AuditResourceType;
+  resource_id: string;
+  details: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** `%`, `_` and `\` taken literally in an ILIKE pattern. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The audit log, newest first, with its filters (spec 001 §2 Audit logs). */
+@Injectable()
+export class AuditService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly owners: OwnersClient,
+    private readonly people: People,
+  ) {}
+
+  async page(query: AuditQueryDto): Promise<AuditLogPageDto> {
+    const from = query.startDate ? new Date(query.startDate) : null;
+    // A date alone means the whole of that day (UTC); a moment means up to and including it.
+    const until = query.endDate ? new Date(new Date(query.endDate).getTime() + (DATE_ONLY.test(query.endDate) ? DAY_MS : 1)) : null;
+    if ((from && Number.isNaN(from.getTime())) || (until && Number.isNaN(until.getTime()))) throw badRequest('startDate and endDate must be dates');
+    if (from && until && from >= until) throw badRequest('startDate must be before endDate');
+    let pattern: string | null = null;
+    let people: string[] = [];
+    if (query.search) {
+      pattern = `%${likeLiteral(query.search)}%`;
+      // Names and emails live in auth: the members whose name or email matches (none when auth is away).
+      const hits = await this.owners.searchAccounts(query.search, ADMIN_USER_SEARCH_MAX_LIMIT);
+      people = hits.ok ? hits.value.map((h) => h.id) : [];
+    }
+    const where = `($1::text IS NULL OR action = $1)
+      AND ($2::timestamptz IS NULL OR created_at >= $2)
+      AND ($3::timestamptz IS NULL OR created_at < $3)
+      AND ($4::text IS NULL OR admin_id = ANY($5::uuid[]) OR target_user_id = ANY($5::uuid[])
+           OR resource_id ILIKE $4 OR details::text ILIKE $4)`;
+    const params = [query.action ?? null, from, until, pattern, people];
+    const [rows, count] = await Promise.all([
+      this.dataSource.query(
+        `SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7`,
+        [...params, query.limit, query.offset],
+      ) as Promise<AuditRow[]>,
+      this.dataSource.query(`SELECT count(*)::int AS total FROM audit_log WHERE ${where}`, params) as Promise<{ total: number }[]>,
+    ]);
+    const person = await this.people.lookUp(rows.flatMap((r) => [r.admin_id, r.target_user_id]));
+    return {
+      logs: rows.map((r) => ({
+        id: r.id,
+        action: r.action,
+        admin: { id: r.admin_id, ...person(r.admin_id) },
+        targetUser: r.target_user_id ? { id: r.target_user_id, ...person(r.target_user_id) } : null,
+        createdAt: r.created_at.toISOString(),
+        ipAddress: r.ip_address,
+        userAgent: r.user_agent,
+        targetResourceType: r.resource_type,
+        targetResourceId: r.resource_id,
+        details: r.details,
+      })),
+      total: count[0]?.total ?? 0,
+      limit: query.limit,
+      offset: query.offset,
+    };
+  }
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { createParamDecorator, Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import type { AdminCommandResultDto, AuditAction, AuditResourceType, AuthPrincipal, JobPayloads, QueueName } from '@mate/contracts';
+import { conflict, LOGGER, OutboxService } from '@mate/server-kit';
+import { AdminEnv } from '../admin.env';
+
+/** The longest user agent an audit entry keeps. */
+export const AUDIT_USER_AGENT_MAX_LENGTH = 512;
+/** How often a mutating call looks whether its command has been carried out. */
+const COMMAND_POLL_MS = 25;
+
+/** Who does an admin action, from where (the audit entry's admin, IP and user agent). */
+export interface AdminActor {
+  adminId: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+/** The acting admin of the request: the session's user, the client address (kit's trusted `req.ip`), the user agent (bounded). */
+export const Actor = createParamDecorator((_data: unknown, ctx: ExecutionContext): AdminActor => {
+  const req = ctx.switchToHttp().getRequest<Request & { user: AuthPrincipal }>();
+  const agent = req.headers['user-agent'];
+  return {
+    adminId: req.user.userId.toLowerCase(),
+    ipAddress: req.ip ?? null,
+    userAgent: typeof agent === 'string' && agent !== '' ? agent.slice(0, AUDIT_USER_AGENT_MAX_LENGTH) : null,
+  };
+});
+
+export interface AuditedCommand<Q extends QueueName> {
+  action: AuditAction;
+  targetUserId: string | null;
+  resourceType: AuditResourceType;
+  resourceId: string;
+  details: Record<string, unknown>;
+  /** Takes the one decision on this resource (a report, a photo): another admin's concurrent or later one is refused with this 409 text. */
+  decision?: string;
+  queue: Q;
+  job: JobPayloads[Q];
+}
+
+/** What a mutating call answers: 200 once applied, 202 while the owner has not carried it out yet. */
+export interface CommandOutcome {
+  status: 200 | 202;
+  body: AdminCommandResultDto;
+}
+
+/**
+ * The one way an admin changes anything: the audit entry, the decision guard and the command job
+ * written to the outbox in ONE transaction (nothing done unaudited, nothing audited undone), then
+ * a wait of up to ADMIN_COMMAND_WAIT_MS for the owning service's worker to complete the job
+ * (its BullMQ job id is the outbox row id).
+ */
+@Injectable()
+export class AuditedCommands {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    @Inject(AdminEnv) private readonly env: AdminEnv,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async run<Q extends QueueName>(actor: AdminActor, command: AuditedCommand<Q>): Promise<CommandOutcome> {
+    const auditId = randomUUID();
+    const jobId = await this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO audit_log (id, action, admin_id, target_user_id, ip_address, user_agent, resource_type, resource_id, details)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+        [
+          auditId,
+          command.action,
+          actor.adminId,
+          command.targetUserId,
+          actor.ipAddress,
+          actor.userAgent,
+          command.resourceType,
+          command.resourceId,
+          JSON.stringify(command.details),
+        ],
+      );
+      if (command.decision !== undefined) {
+        // A concurrent insert of the same key waits for the other transaction; once it commits this one inserts nothing.
+        const taken: unknown[] = await manager.query(
+          `INSERT INTO moderation_decision (resource_type, resource_id, audit_id) VALUES ($1, $2, $3)
+           ON CONFLICT DO NOTHING RETURNING audit_id`,
+          [command.resourceType, command.resourceId, auditId],
+        );
+        if (taken.length === 0) throw conflict(command.decision);
+      }
+      return this.outbox.enqueueJob(manager, command.queue, command.job);
+    });
+    this.logger.info({ action: command.action, adminId: actor.adminId, auditId, resourceType: command.resourceType }, 'admin command written');
+    const applied = await this.waitForCompletion(command.queue, jobId);
+    return { status: applied ? 200 : 202, body: { applied, auditId } };
+  }
+
+  /** True once the job completed within ADMIN_COMMAND_WAIT_MS; a failed job is being retried (false). */
+  private async waitForCompletion(queue: QueueName, jobId: string): Promise<boolean> {
+    const deadline = Date.now() + this.env.ADMIN_COMMAND_WAIT_MS;
+    for (;;) {
+      try {
+        if ((await this.outbox.queue(queue).getJobState(jobId)) === 'completed') return true;
+      } catch {
+        return false; // Redis away: the command is durable in the outbox all the same
+      }
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, COMMAND_POLL_MS));
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { QueueName, type AdminUserDetailDto, type AdminUserPart, type AdminUserSummaryDto, type AdminAccountPart } from '@mate/contracts';
+import { badRequest, conflict, notFound, serviceUnavailable } from '@mate/server-kit';
+import { AuditedCommands, type AdminActor, type CommandOutcome } from './audited-command';
+import { OwnersClient, type Part } from './owners.client';
+
+export const USER_NOT_FOUND = 'User not found';
+export const ALREADY_SUSPENDED = 'This user is already suspended';
+export const NOT_SUSPENDED = 'This user is not suspended';
+export const NOT_YOURSELF = 'You cannot do this to your own account';
+const ACCOUNTS_UNAVAILABLE = 'Accounts are unavailable right now (auth-service did not answer); try again';
+
+/** A member as admins see them (composed from four owners) and the account commands (auth-service carries them out). */
+@Injectable()
+export class AdminUsersService {
+  constructor(
+    private readonly owners: OwnersClient,
+    private readonly commands: AuditedCommands,
+  ) {}
+
+  /**
+   * Every part asked in parallel, each with its timeout: a part that did not answer leaves its
+   * fields null and is named in `unavailable`. 404 only when auth says the account does not exist.
+   * A member without a profile yet has null profile fields (not unavailable).
+   */
+  async detail(userId: string): Promise<AdminUserDetailDto> {
+    const [account, profile, matching, safety] = await Promise.all([
+      this.owners.account(userId),
+      this.owners.profile(userId),
+      this.owners.matchingMember(userId),
+      this.owners.safetyMember(userId),
+    ]);
+    if (!account.ok && account.notFound) throw notFound(USER_NOT_FOUND);
+    const unavailable: AdminUserPart[] = [];
+    const value = <T>(part: Part<T>, name: AdminUserPart): T | null => {
+      if (part.ok) return part.value;
+      if (!part.notFound || name === 'account') unavailable.push(name);
+      return null;
+    };
+    const a = value(account, 'account');
+    const p = value(profile, 'profile');
+    const m = value(matching, 'matching');
+    const s = value(safety, 'safety');
+    return {
+      id: userId,
+      name: p?.name ?? a?.name ?? null,
+      email: a?.email ?? null,
+      age: p?.age ?? null,
+      gender: p?.gender ?? null,
+      location: p?.location ?? null,
+      role: a?.role ?? null,
+      bio: p?.bio ?? null,
+      createdAt: a?.createdAt ?? null,
+      lastActive: a?.lastActive ?? null,
+      isVerified: a?.isVerified ?? null,
+      isActive: a?.isActive ?? null,
+      isSuspended: a?.isSuspended ?? null,
+      suspendedAt: a?.suspendedAt ?? null,
+      suspensionReason: a?.suspensionReason ?? null,
+      photos: p?.photos ?? [],
+      matchCount: m ? m.matchCount : null,
+      reportsMade: s ? s.reportsMade : null,
+      reportsReceived: s ? s.reportsReceived : null,
+      unavailable,
+    };
+  }
+
+  async search(q: string, limit: number): Promise<AdminUserSummaryDto[]> {
+    const hits = await this.owners.searchAccounts(q, limit);
+    if (!hits.ok) throw serviceUnavailable(undefined, ACCOUNTS_UNAVAILABLE);
+    return hits.value.slice(0, limit);
+  }
+
+  async suspend(actor: AdminActor, userId: string, reason: string): Promise<CommandOutcome> {
+    const account = await this.existingAccount(actor, userId);
+    if (account.isSuspended) throw conflict(ALREADY_SUSPENDED);
+    return this.commands.run(actor, {
+      action: 'suspend_user',
+      targetUserId: userId,
+      resourceType: 'user',
+      resourceId: userId,
+      details: { reason },
+      queue: QueueName.AccountAdmin,
+      job: { kind: 'suspend', userId, reason, adminId: actor.adminId },
+    });
+  }
+
+  async unsuspend(actor: AdminActor, userId: string): Promise<CommandOutcome> {
+    const account = await this.existingAccount(actor, userId);
+    if (!account.isSuspended) throw conflict(NOT_SUSPENDED);
+    return this.commands.run(actor, {
+      action: 'unsuspend_user',
+      targetUserId: userId,
+      resourceType: 'user',
+      resourceId: userId,
+      details: {},
+      queue: QueueName.AccountAdmin,
+      job: { kind: 'unsuspend', userId, adminId: actor.adminId },
+    });
+  }
+
+  async delete(actor: AdminActor, userId: string): Promise<CommandOutcome> {
+    await this.existingAccount(actor, userId);
+    return this.commands.run(actor, {
+      action: 'delete_user',
+      targetUserId: userId,
+      resourceType: 'user',
+      resourceId: userId,
+      details: {},
+      queue: QueueName.AccountAdmin,
+      job: { kind: 'delete', userId, adminId: actor.adminId },
+    });
+  }
+
+  /** The account as auth has it now (404 when none; 503 when auth did not answer); never the admin's own. */
+  private async existingAccount(actor: AdminActor, userId: string): Promise<AdminAccountPart> {
+    if (userId === actor.adminId) throw badRequest(NOT_YOURSELF);
+    const account = await this.owners.account(userId);
+    if (!account.ok) throw account.notFound ? notFound(USER_NOT_FOUND) : serviceUnavailable(undefined, ACCOUNTS_UNAVAILABLE);
+    return account.value;
+  }
+}
