@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AnalyticsController } from './analytics.controller';
+import { AnalyticsEventsRepository } from './analytics-events.repository';
+import { AnalyticsService } from './analytics.service';
 
 /** The seven analytics calls of spec 001 §7 over admin-service's own event store. */
-@Module({})
+@Module({
+  controllers: [AnalyticsController],
+  providers: [AnalyticsService, AnalyticsEventsRepository],
+  exports: [AnalyticsEventsRepository],
+})
 export class AnalyticsModule {}
