@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Injectable, Param, Patch, Post, Query, Res, UseInterceptors, type PipeTransform } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiHeader, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import type { Response } from 'express';
 import {
@@ -11,9 +11,10 @@ import {
   type AdminUserDetailDto,
   type AdminUserSummaryDto,
   type AuditLogPageDto,
+  type AuthPrincipal,
   type PendingPhotosResponseDto,
 } from '@mate/contracts';
-import { ApiErrors, badRequest, EmptyBodyPipe, MemberIdPipe, Roles, UnavailableInterceptor } from '@mate/server-kit';
+import { ApiErrors, badRequest, CurrentUser, EmptyBodyPipe, MemberIdPipe, Roles, UnavailableInterceptor } from '@mate/server-kit';
 import { Actor, type AdminActor, type CommandOutcome } from './audited-command';
 import { AuditService } from './audit.service';
 import {
@@ -35,6 +36,7 @@ import {
   PendingPhotosResponseBodyDto,
 } from './dto/moderation-responses.dto';
 import { AdminPhotosService } from './photos.service';
+import { QueueDashboard } from './queues.service';
 import { AdminReportsService } from './reports.service';
 import { AdminStatsService } from './stats.service';
 import { AdminUsersService } from './users.service';
@@ -232,5 +234,27 @@ export class AdminStatsController {
   @ApiErrors(400, 503)
   auditLog(@Query() query: AuditQueryDto): Promise<AuditLogPageDto> {
     return this.audit.page(query);
+  }
+}
+
+export class QueueDashboardLinkDto {
+  @ApiProperty({ example: '/admin/queues/?ticket=…', description: 'Open within 60 s; works once' })
+  url!: string;
+}
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@Roles(ROLE_ADMIN)
+@UseInterceptors(UnavailableInterceptor)
+@Controller(ADMIN_CONTROLLER_PATHS)
+export class AdminQueuesController {
+  constructor(private readonly dashboard: QueueDashboard) {}
+
+  @Post('queues/session')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: QueueDashboardLinkDto, description: 'A one-time link to the queue dashboard (browser navigation carries no bearer token)' })
+  @ApiErrors(400, 503)
+  openDashboard(@CurrentUser() admin: AuthPrincipal, @Body(EmptyBodyPipe) _body: undefined): Promise<{ url: string }> {
+    return this.dashboard.openSession(admin);
   }
 }

@@ -4,6 +4,7 @@ import { AuditService } from './audit.service';
 import { AuditedCommands } from './audited-command';
 import {
   AdminPhotosController,
+  AdminQueuesController,
   AdminReportsController,
   AdminStatsController,
   AdminUsersController,
@@ -12,13 +13,14 @@ import {
 import { OwnersClient } from './owners.client';
 import { People } from './people';
 import { AdminPhotosService } from './photos.service';
+import { QueueDashboard } from './queues.service';
 import { AdminReportsService } from './reports.service';
 import { AdminStatsService } from './stats.service';
 import { AdminUsersService } from './users.service';
 
 /** Reports, users, photos, statistics, the audit log and the queue dashboard (spec 001 §7). */
 @Module({
-  controllers: [AdminReportsController, AdminUsersController, AdminPhotosController, AdminStatsController],
+  controllers: [AdminReportsController, AdminUsersController, AdminPhotosController, AdminStatsController, AdminQueuesController],
   providers: [
     ServiceClient,
     OwnersClient,
@@ -30,6 +32,7 @@ import { AdminUsersService } from './users.service';
     AdminStatsService,
     AuditService,
     ResourceIdPipe,
+    QueueDashboard,
   ],
 })
 export class ModerationModule {}
