@@ -12,7 +12,7 @@ import type {
 } from '@mate/contracts';
 import { LOGGER, type EventHandlers } from '@mate/server-kit';
 import { PushNotifier } from './push-notifier';
-import { newLikePush, newMatchPush, reportReceivedPush } from './push-texts';
+import { newLikePush, newMatchPush, photoRejectedPush, reportReceivedPush } from './push-texts';
 import { PushRepository } from './push.repository';
 
 type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
@@ -93,6 +93,20 @@ export class PushEventHandlers {
           userId: reporterId,
           type: 'safetyAlerts',
           content: () => reportReceivedPush(String(payload.reportId)),
+        });
+      },
+      // An admin rejected one of the member's photos (issue 13): the owner is told why, under
+      // their admin-actions switch (never while suspended; an erased member has no devices).
+      'photo.moderated': async (payload, manager, envelope) => {
+        if (payload.outcome !== 'rejected') return;
+        const userId = memberId(payload.userId);
+        const photoId = memberId(payload.photoId);
+        if (!userId || !photoId) return this.unreadable(envelope);
+        await this.notifier.notify(manager, {
+          cause: envelope.id,
+          userId,
+          type: 'adminActions',
+          content: () => photoRejectedPush(photoId, typeof payload.reason === 'string' ? payload.reason : null),
         });
       },
       // The member's whole suspension state (auth-service; only the newest is applied): while

@@ -74,3 +74,23 @@ export function reportReceivedPush(reportId: string): PushContent {
     count: 1,
   };
 }
+
+/** A reason as a lock screen shows it: one line, at most 120 characters. */
+function oneLine(text: string | null, max: number): string | null {
+  const clean = (text ?? '').replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
+  if (!clean) return null;
+  return [...clean].length > max ? `${[...clean].slice(0, max - 1).join('')}…` : clean;
+}
+
+/** An admin rejected one of the member's photos (issue 13): it is gone from their profile; the reason is the admin's. */
+export function photoRejectedPush(photoId: string, reason: string | null): PushContent {
+  const why = oneLine(reason, 120);
+  return {
+    kind: 'admin',
+    title: 'One of your photos was removed',
+    body: why ? `Reason: ${why}` : 'It did not meet our community guidelines.',
+    url: '/profile',
+    tag: `photo:${photoId}`,
+    count: 1,
+  };
+}

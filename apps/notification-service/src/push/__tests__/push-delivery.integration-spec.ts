@@ -475,6 +475,49 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     expect(await pushJobsOf(mutedReport)).toBe(0);
   });
 
+  it("tells the owner of a rejected photo why (admin actions), nothing for other outcomes, when muted or suspended", async () => {
+    const [ada, bo] = await Promise.all([member('Ada'), member('Bo')]);
+    const moderated = (m: Member, outcome: 'scored' | 'approved' | 'rejected', reason: string | null = null) =>
+      deliver(
+        'photo.moderated',
+        {
+          photoId: randomUUID(),
+          userId: m.userId,
+          outcome,
+          riskScore: 0.9,
+          hidden: outcome !== 'approved',
+          reason,
+          at: new Date().toISOString(),
+        },
+        SERVICES.profile,
+      );
+    const scored = await moderated(ada, 'scored');
+    const approved = await moderated(ada, 'approved');
+    await moderated(ada, 'rejected', 'Nudity is not allowed');
+    const [told] = await pushesOf(ada, 1, 'the rejection');
+    expect(told).toMatchObject({
+      kind: 'admin',
+      title: 'One of your photos was removed',
+      body: 'Reason: Nudity is not allowed',
+      url: '/profile',
+    });
+    expect(await pushJobsOf(scored)).toBe(0);
+    expect(await pushJobsOf(approved)).toBe(0);
+    expect(bo.device.pushes()).toEqual([]);
+
+    await setPreference(bo, 'adminActions', false);
+    const muted = await moderated(bo, 'rejected', 'Spam');
+    expect(await pushJobsOf(muted)).toBe(0);
+    await setPreference(bo, 'adminActions', true);
+    expect(await suspension(bo, true, 1)).toBe('handled');
+    const whileSuspended = await moderated(bo, 'rejected', 'Spam');
+    expect(await pushJobsOf(whileSuspended)).toBe(0);
+    expect(await suspension(bo, false, 2)).toBe('handled');
+    await moderated(bo, 'rejected', 'Spam');
+    const pushes = await pushesOf(bo, 1, 'a rejection after the unsuspend');
+    expect(pushes.map((p) => p.body)).toEqual(['Reason: Spam']);
+  });
+
   it('erases the member on user.deleted: devices, preferences, name, pairs; nothing is pushed to them after', async () => {
     const [tess, uma] = await Promise.all([member('Tess'), member('Uma')]);
     await setPreference(tess, 'newLikes', false);

@@ -1,8 +1,21 @@
-import { newLikePush, newMatchPush, newMessagePush, reportReceivedPush } from '../push-texts';
+import { newLikePush, newMatchPush, newMessagePush, photoRejectedPush, reportReceivedPush } from '../push-texts';
 
 const other = '0b6f5bd4-1d7e-4a57-9a3b-5c2b3e0f4a11';
 
 describe('push texts', () => {
+  it("tells the owner a photo was removed, with the admin's reason on one line", () => {
+    expect(photoRejectedPush(other, 'Nudity\nis not allowed')).toEqual({
+      kind: 'admin',
+      title: 'One of your photos was removed',
+      body: 'Reason: Nudity is not allowed',
+      url: '/profile',
+      tag: `photo:${other}`,
+      count: 1,
+    });
+    expect(photoRejectedPush(other, null).body).toBe('It did not meet our community guidelines.');
+    expect(photoRejectedPush(other, 'x'.repeat(300)).body).toBe(`Reason: ${'x'.repeat(119)}…`);
+  });
+
   it('names the other member of a match, or nobody with private previews or no name', () => {
     expect(newMatchPush(other, 'Ana', false)).toMatchObject({
       title: "It's a Match!",
