@@ -286,6 +286,25 @@ describe('gateway', () => {
       await sessions.setRole(s.userId, ROLE_ADMIN);
       expect((await call(url, 'GET', '/api/admin/stats', { token: s.token })).status).toBe(200);
     });
+
+    it.each(['/admin/queues', '/admin/queues/', '/admin/queues/?ticket=abc', '/admin/queues/api/queues'])(
+      'forwards the queue dashboard (browser navigation, admin-service checks its own cookie) without a token: GET %s',
+      async (path) => {
+        const res = await call<Echo>(url, 'GET', path);
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ service: 'admin-service', path });
+      },
+    );
+
+    it('keeps the admin check on everything else of the prefix: the dashboard session call and anything climbing out', async () => {
+      expect((await call(url, 'POST', '/admin/queues/session')).status).toBe(401);
+      expect((await call(url, 'POST', '/api/admin/queues/session')).status).toBe(401);
+      expect((await call(url, 'GET', '/api/admin/queues')).status).toBe(401);
+      expect((await call(url, 'GET', '/admin/queues/%2e%2e/reports')).status).toBe(401);
+      expect((await call(url, 'GET', '/admin/queuesx')).status).toBe(401);
+      const s = await member();
+      expect((await call(url, 'POST', '/admin/queues/session', { token: s.token })).status).toBe(403);
+    });
   });
 
   describe('edge answers', () => {

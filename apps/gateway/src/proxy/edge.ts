@@ -19,7 +19,7 @@ import { uploadDeadlineMs, type GatewayEnv } from '../gateway.env';
 import { BodyBuffers, bodyPending, hasBody, readBody } from './body';
 import { ClientSlots, untilExchangeEnds } from './client-slots';
 import { Forwarder } from './forward';
-import { isPublicRoute, isUploadRoute, matchRoute, serviceUrls } from './routes';
+import { isDashboardRoute, isPublicRoute, isUploadRoute, matchRoute, serviceUrls } from './routes';
 
 export interface EdgeDeps {
   env: GatewayEnv;
@@ -222,7 +222,7 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
       refusal = () => tooLarge(req, res);
     } else if (!route) {
       refusal = () => send(res, 404, NOT_FOUND, req);
-    } else if (!isPublicRoute(req.method, path)) {
+    } else if (!isPublicRoute(req.method, path) && !isDashboardRoute(req.method, path)) {
       const claims = verify(req.headers.authorization);
       if (claims) session = settle(sessions.touch(claims.sid, claims.sub));
       else refusal = () => send(res, 401, AUTH_REQUIRED, req);

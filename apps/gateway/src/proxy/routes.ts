@@ -32,6 +32,22 @@ export function isPublicRoute(method: string, path: string): boolean {
   return PUBLIC_ROUTES.has(`${method} ${path}`) || PUBLIC_PATTERNS.some((p) => p.method === method && p.path.test(path));
 }
 
+/**
+ * The admin queue dashboard (issue 13): a browser navigation, which carries no bearer token.
+ * admin-service checks its own cookie there (a one-time ticket from `POST /api/admin/queues/session`,
+ * bound to the admin's live session with role admin), so the gateway forwards only reads of this
+ * prefix without a session; everything else under /admin and /api/admin keeps the admin check
+ * (`POST /admin/queues/session` included: it is not a read). No dot segment (plain or encoded) or
+ * backslash may climb out of the prefix.
+ */
+export const DASHBOARD_PREFIX = '/admin/queues';
+
+export function isDashboardRoute(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  if (path !== DASHBOARD_PREFIX && !path.startsWith(`${DASHBOARD_PREFIX}/`)) return false;
+  return !path.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment)) && !/[\\]|%5c|%2f/i.test(path);
+}
+
 /** Multipart uploads (POST), which may be larger than ordinary JSON bodies. */
 export const UPLOAD_ROUTES = [/^\/api\/photos\/upload$/, /^\/api\/profile\/me\/photos(\/upload)?$/, /^\/api\/whisper\/transcribe$/];
 

@@ -1,7 +1,7 @@
 import { SERVICE_REGISTRY, SERVICES } from '@mate/contracts';
 import { loadEnv } from '@mate/server-kit';
 import { GatewayEnv } from '../../gateway.env';
-import { isPublicRoute, isUploadRoute, matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
+import { isDashboardRoute, isPublicRoute, isUploadRoute, matchRoute, PUBLIC_ROUTES, ROUTE_TABLE, serviceUrls, UPLOAD_ROUTES } from '../routes';
 
 describe('matchRoute', () => {
   it.each([
@@ -110,6 +110,28 @@ describe('isPublicRoute', () => {
     expect(isPublicRoute('GET', '/api/photos/files/not-a-uuid/large.webp')).toBe(false);
     expect(isPublicRoute('GET', `${file}/../../../profile/me`)).toBe(false);
     expect(isPublicRoute('GET', file.replace('large.webp', 'original.jpg'))).toBe(false);
+  });
+});
+
+describe('isDashboardRoute', () => {
+  it('lets reads of the queue dashboard through without a session (admin-service checks its cookie)', () => {
+    expect(isDashboardRoute('GET', '/admin/queues')).toBe(true);
+    expect(isDashboardRoute('GET', '/admin/queues/')).toBe(true);
+    expect(isDashboardRoute('GET', '/admin/queues/api/queues')).toBe(true);
+    expect(isDashboardRoute('HEAD', '/admin/queues/static/main.js')).toBe(true);
+  });
+
+  it('keeps the session check on writes, other paths and anything climbing out of the prefix', () => {
+    expect(isDashboardRoute('POST', '/admin/queues/session')).toBe(false);
+    expect(isDashboardRoute('PUT', '/admin/queues/api/queues/x/pause')).toBe(false);
+    expect(isDashboardRoute('GET', '/api/admin/queues')).toBe(false);
+    expect(isDashboardRoute('GET', '/admin/queuesx')).toBe(false);
+    expect(isDashboardRoute('GET', '/admin/reports')).toBe(false);
+    expect(isDashboardRoute('GET', '/admin/queues/../reports')).toBe(false);
+    expect(isDashboardRoute('GET', '/admin/queues/%2E%2e/reports')).toBe(false);
+    expect(isDashboardRoute('GET', '/admin/queues/.%2e/reports')).toBe(false);
+    expect(isDashboardRoute('GET', '/admin/queues/..%2freports')).toBe(false);
+    expect(isDashboardRoute('GET', '/admin/queues\\..\\reports')).toBe(false);
   });
 });
 
