@@ -81,7 +81,7 @@ export interface AdminApi {
   getAuditLogs(query?: AuditLogQuery): Promise<AuditLogPageDto>;
   /** POST /api/admin/queues/session → `{ url }`, relative to the API origin. */
   createQueueDashboardSession(): Promise<QueueDashboardSessionDto>;
-  /** The absolute address of a path on the API origin (for the queue dashboard link). */
+  /** The absolute address of a path on the API origin (queue dashboard link, photos); absolute URLs as they are. */
   apiUrl(path: string): string;
 }
 
@@ -191,7 +191,8 @@ export function createAdminApi(http: HttpClient): AdminApi {
       return http.post('/api/admin/queues/session', { fallbackMessage: AdminMessages.requestFailed });
     },
     apiUrl(path) {
-      return http.url(path);
+      // Photo URLs may already be absolute (S3-compatible storage in production).
+      return /^[a-z][a-z0-9+.-]*:/i.test(path) ? path : http.url(path);
     },
   };
 }

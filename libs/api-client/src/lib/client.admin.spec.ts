@@ -123,5 +123,6 @@ describe('the admin client against a real HTTP server', () => {
     const { url } = await admin.createQueueDashboardSession();
     expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/api/admin/queues/session' });
     expect(admin.apiUrl(url)).toBe(`${server.baseUrl}/admin/queues/?ticket=abc`);
+    expect(admin.apiUrl('https://cdn.example/p.webp')).toBe('https://cdn.example/p.webp');
   });
 });

@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import { PublicEntry, RequireAdmin } from '../routing/guards';
+import { RouteBoundary } from '../routing/RouteErrorBoundary';
+import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
+import { AuditLogsScreen } from '../screens/audit/AuditLogsScreen';
+import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
+import { PhotoModerationScreen } from '../screens/photos/PhotoModerationScreen';
+import { SignInScreen } from '../screens/sign-in/SignInScreen';
+import { UserDetailScreen } from '../screens/user-detail/UserDetailScreen';
+import { AdminShell } from '../shell/AdminShell';
+
+interface ScreenRoute {
+  path: string;
+  /** Title of the route's error boundary (spec 001 §2). */
+  errorTitle: string;
+  element: ReactNode;
+}
+
+/** Spec 001 §2 route table of the admin screens. */
+export const ADMIN_ROUTES: ScreenRoute[] = [
+  { path: '/admin', errorTitle: 'Admin Error', element: <DashboardScreen /> },
+  { path: '/admin/users/:userId', errorTitle: 'User Details Error', element: <UserDetailScreen /> },
+  { path: '/admin/photos', errorTitle: 'Photo Moderation Error', element: <PhotoModerationScreen /> },
+  { path: '/admin/analytics', errorTitle: 'Analytics Error', element: <AnalyticsScreen /> },
+  { path: '/admin/audit', errorTitle: 'Audit Logs Error', element: <AuditLogsScreen /> },
+];
+
+function bounded({ path, errorTitle, element }: ScreenRoute) {
+  return <Route key={path} path={path} element={<RouteBoundary title={errorTitle}>{element}</RouteBoundary>} />;
+}
+
+const signIn = (
+  <RouteBoundary title="Login Error">
+    <PublicEntry>
+      <SignInScreen />
+    </PublicEntry>
+  </RouteBoundary>
+);
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={signIn} />
+      <Route path="/login" element={signIn} />
+      <Route element={<RequireAdmin />}>
+        <Route element={<AdminShell />}>{ADMIN_ROUTES.map(bounded)}</Route>
+      </Route>
+      {/* Unknown paths: the admin dashboard (which sends visitors without a session to sign in). */}
+      <Route path="*" element={<Navigate to="/admin" replace />} />
+    </Routes>
+  );
+}

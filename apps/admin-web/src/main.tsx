@@ -1,0 +1,31 @@
+import '@mate/ui';
+import './styles/admin.css';
+import { createAdminApiClient } from '@mate/api-client';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { resolveApiBase, resolveMemberWebUrl } from './app/origins';
+import { readStoredToken } from './auth/auth-storage';
+import { UNAUTHORIZED_EVENT } from './auth/AuthContext';
+import { windowBrowser } from './browser/AdminBrowser';
+
+const api = createAdminApiClient({
+  baseUrl: resolveApiBase(import.meta.env.VITE_API_URL, window.location),
+  getToken: readStoredToken,
+  onUnauthorized: (_error, token) => {
+    window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token } }));
+  },
+});
+const environment = {
+  browser: windowBrowser,
+  memberWebUrl: resolveMemberWebUrl(import.meta.env.VITE_MEMBER_WEB_URL, window.location),
+};
+
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <App api={api} environment={environment} />
+  </StrictMode>,
+);

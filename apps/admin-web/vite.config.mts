@@ -1,0 +1,77 @@
+import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadEnv, type Plugin } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+const appRoot = fileURLToPath(new URL('.', import.meta.url));
+const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The @mate/* path aliases of tsconfig.base.json, so Vite resolves the libs from source. */
+function workspaceAliases() {
+  const { compilerOptions } = JSON.parse(readFileSync(`${workspaceRoot}tsconfig.base.json`, 'utf8')) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
+  return Object.entries(compilerOptions.paths).map(([alias, [target]]) => ({
+    find: new RegExp(`^${alias.replace('/', '\\/')}$`),
+    replacement: `${workspaceRoot}${target}`,
+  }));
+}
+
+/**
+ * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
+ * the same value src/app/api-base.ts reads; null when the app finds the gateway itself). The
+ * static server (tools/scripts/serve-static.mjs) builds its Content-Security-Policy from it, so
+ * the CSP names the origin the app really talks to. A dotfile: never served.
+ */
+function webConfigFile(mode: string): Plugin {
+  const configured = loadEnv(mode, appRoot, 'VITE_')['VITE_API_URL']?.trim();
+  let apiOrigin: string | null = null;
+  if (configured) {
+    try {
+      apiOrigin = new URL(configured).origin;
+    } catch {
+      apiOrigin = null; // a path such as `/api`: the page's own origin
+    }
+  }
+  return {
+    name: 'mate-web-config',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: '.web-config.json',
+        source: `${JSON.stringify({ apiOrigin })}\n`,
+      });
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => ({
+  root: appRoot,
+  cacheDir: `${workspaceRoot}node_modules/.vite/apps/admin-web`,
+  plugins: [react(), webConfigFile(mode)],
+  resolve: {
+    alias: workspaceAliases(),
+  },
+  server: { port: 4300, strictPort: true, host: 'localhost' },
+  preview: { port: 4300, strictPort: true, host: 'localhost' },
+  build: {
+    outDir: `${workspaceRoot}dist/apps/admin-web`,
+    emptyOutDir: true,
+    // Maps are written for error reporting but not linked from the bundles; the static server
+    // never serves *.map either (issue 7 item 9).
+    sourcemap: 'hidden',
+  },
+  test: {
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/testing/setup.ts'],
+    css: false,
+    restoreMocks: true,
+    // A test may wait on two or three findBy/waitFor (each up to 4 s, see src/testing/setup.ts)
+    // while CI runs another project's suites beside it on two cores: Vitest's default 5 s ends
+    // such a test before its own waits do.
+    testTimeout: 20_000,
+  },
+}));
