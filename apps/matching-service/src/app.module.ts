@@ -13,6 +13,8 @@ import { MatchingMemberDataModule } from './member-data/matching-member-data.mod
 import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMatching';
 import { ImpressionPerViewer1795520000000 } from './migrations/1795520000000-ImpressionPerViewer';
 import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
+import { MatchHistory1796400000000 } from './migrations/1796400000000-MatchHistory';
+import { MatchingAdminModule } from './admin/matching-admin.module';
 import { SafetyModule } from './safety/safety.module';
 import { SCORING_ENTITIES, SCORING_MIGRATIONS } from './scoring';
 import { Swipe } from './swipes/swipe.entity';
@@ -31,12 +33,14 @@ export class AppModule {
         ...SCORING_MIGRATIONS,
         ImpressionPerViewer1795520000000,
         BlockedPairs1795600000000,
+        MatchHistory1796400000000,
       ],
       features: [
         CandidatesModule,
         SafetyModule,
         MatchingModule,
         MatchingMemberDataModule,
+        MatchingAdminModule,
         MemberDataModule.forExporter(MatchingExporter),
       ],
       handlers: MatchingEventHandlers,

@@ -8,7 +8,7 @@ import { mutualRulesSql } from '../candidates/candidate-rules';
  * mutualRulesSql, blocks included); only when there
  * was no earlier swipe and the pair fits does it insert the like, see whether the other side liked
  * back, insert the match then, and write the outbox rows of like.created (its `matched` filled in
- * here) and match.created in the same transaction.
+ * here) and match.created in the same transaction; a match made is also noted in match_history.
  *
  * Parameters: $1 liker, $2 liked, $3 and $4 the pair ordered as the match table stores it,
  * $5 the match id and $6 its time should one be made, $7 and $8 the outbox id and envelope of
@@ -40,6 +40,9 @@ WITH previous AS (
   SELECT $5::uuid, $3::uuid, $4::uuid, $6::timestamptz FROM inserted WHERE inserted.liked_back
   ON CONFLICT (user_a, user_b) DO NOTHING
   RETURNING id
+), made_history AS (
+  -- Every match ever made stays counted after the pair's match ends (admin statistics, issue 13).
+  INSERT INTO match_history (match_id, created_at) SELECT id, $6::timestamptz FROM made
 ), like_event AS (
   INSERT INTO outbox (id, kind, name, body)
   SELECT $7::uuid, 'event', 'like.created', jsonb_set($8::jsonb, '{payload,matched}', to_jsonb(inserted.liked_back))

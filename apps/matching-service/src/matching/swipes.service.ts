@@ -114,6 +114,12 @@ export class SwipesService {
    */
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
+    // pass.created is written by the statement only if it inserts the pass (a fact; analytics counts swipes).
+    const passEvent = this.outbox.factRow('pass.created', {
+      passerId: viewerId,
+      passedId: targetId,
+      createdAt: new Date().toISOString(),
+    });
     await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
       const { rows } = await client.query<{ known: boolean; blocked: boolean; suspended: boolean }>({
         name: 'pass',
@@ -122,10 +128,12 @@ export class SwipesService {
                ), inserted AS (
                  INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target
                  WHERE NOT target.suspended AND NOT EXISTS (SELECT 1 FROM blocked)
-                 ON CONFLICT (swiper_id, target_id) DO NOTHING)
+                 ON CONFLICT (swiper_id, target_id) DO NOTHING
+                 RETURNING swiper_id), pass_event AS (
+                 INSERT INTO outbox (id, kind, name, body) SELECT $3::uuid, 'event', 'pass.created', $4::jsonb FROM inserted)
                SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM blocked) AS blocked,
                  coalesce((SELECT suspended FROM target), false) AS suspended`,
-        values: [viewerId, targetId],
+        values: [viewerId, targetId, passEvent.id, passEvent.body],
       });
       if (!rows[0].known) throw notFound(MatchingMessages.memberNotFound);
       if (rows[0].blocked) throw this.refusedBlocked(true);
