@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { SERVICES, type AdminCommandResultDto, type AdminReportDetailDto, type AdminReportDto } from '@mate/contracts';
+import { call, waitFor, type SignedIn } from '@mate/server-kit/testing';
+import { closedServiceUrl, startAdminTestBed, type AdminTestBed } from '../../__tests__/admin-test-bed';
+import { adminEnvFor, aProfile, sharedInfra, startOwner, type OwnerProcess, type SharedInfra } from '../../__tests__/owner-processes';
+import { REPORT_NOT_PENDING } from '../reports.service';
+
+const UA = 'Mozilla/5.0 (admin-test) reports';
+
+describe('admin reports against the real safety-service (list, detail, each transition, the audit entry)', () => {
+  let infra: SharedInfra;
+  let safety: OwnerProcess;
+  let t: AdminTestBed;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    infra = await sharedInfra('admin_reports');
+    safety = await startOwner(SERVICES.safety, infra, { CHAT_SERVICE_URL: await closedServiceUrl() });
+    t = await startAdminTestBed('admin_reports', { env: adminEnvFor(infra, { SAFETY: safety }) });
+    admin = await t.admin();
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await safety?.stop();
+    await infra?.cleanup();
+  });
+
+  /** Two members safety knows, and a report of the second by the first (through safety's own API). */
+  async function aReport(): Promise<{ reportId: string; reporter: SignedIn; reported: SignedIn }> {
+    const [reporter, reported] = await Promise.all([t.member(), t.member()]);
+    for (const m of [reporter, reported]) {
+      await safety.deliver('profile.updated', aProfile(m.userId, `Member ${m.userId.slice(0, 4)}`), { type: 'profile', id: m.userId, version: 1 });
+    }
+    const res = await waitFor(
+      async () => {
+        const r = await call<{ id?: string; reportId?: string }>(safety.url, 'POST', `/api/safety/report/${reported.userId}`, {
+          token: reporter.token,
+          body: { reason: 'harassment', details: 'Rude messages' },
+        });
+        return r.status === 404 ? null : r;
+      },
+      { what: 'safety to know both members' },
+    );
+    expect(res.status).toBe(201);
+    const list = await t.api<AdminReportDto[]>(admin, 'GET', `/admin/reports?limit=100`);
+    const report = list.body.find((r) => r.reporterId === reporter.userId && r.reportedUserId === reported.userId);
+    if (!report) throw new Error('the report is not listed');
+    return { reportId: report.id, reporter, reported };
+  }
+
+  async function auditRow(auditId: string) {
+    const [row] = await t.bed.dataSource.query('SELECT * FROM audit_log WHERE id = $1', [auditId]);
+    return row as Record<string, unknown>;
+  }
+
+  it('lists reports (status filter, X-Total-Count) and shows one with its snapshot, under both prefixes', async () => {
+    const { reportId, reporter, reported } = await aReport();
+    const pending = await t.api<AdminReportDto[]>(admin, 'GET', '/api/admin/reports?status=pending&reason=harassment');
+    expect(pending.status).toBe(200);
+    expect(Number(pending.headers.get('x-total-count'))).toBeGreaterThanOrEqual(1);
+    expect(pending.body.find((r) => r.id === reportId)).toMatchObject({
+      status: 'pending',
+      reason: 'harassment',
+      details: 'Rude messages',
+      resolution: null,
+      reporterId: reporter.userId,
+      reportedUserId: reported.userId,
+      // auth and profile are not running here: names and emails are unknown, not an error
+      reporterName: null,
+      reportedUserEmail: null,
+    });
+    expect((await t.api<AdminReportDto[]>(admin, 'GET', '/admin/reports?status=dismissed')).body.find((r) => r.id === reportId)).toBeUndefined();
+    const detail = await t.api<AdminReportDetailDto>(admin, 'GET', `/admin/reports/${reportId}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ id: reportId, status: 'pending', snapshot: { messages: expect.any(Array) } });
+    expect(detail.body.snapshot.reportedProfile).toMatchObject({ name: `Member ${reported.userId.slice(0, 4)}` });
+  });
+
+  it.each(['reviewed', 'dismissed'] as const)('moves a pending report to %s, audited with IP and user agent; a second decision is 409', async (status) => {
+    const { reportId, reported } = await aReport();
+    const res = await t.api<AdminCommandResultDto>(admin, 'PATCH', `/api/admin/reports/${reportId}`, {
+      body: { status, resolution: '  Warned the member  ' },
+      headers: { 'user-agent': UA },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ applied: true, auditId: expect.any(String) });
+    const detail = await t.api<AdminReportDetailDto>(admin, 'GET', `/admin/reports/${reportId}`);
+    expect(detail.body).toMatchObject({ status, resolution: 'Warned the member', resolvedAt: expect.any(String) });
+    const row = await auditRow(res.body.auditId);
+    expect(row).toMatchObject({
+      action: 'resolve_report',
+      admin_id: admin.userId,
+      target_user_id: reported.userId,
+      resource_type: 'report',
+      resource_id: reportId,
+      user_agent: UA,
+      details: { status, resolution: 'Warned the member', reason: 'harassment' },
+    });
+    expect(row.ip_address).toMatch(/127\.0\.0\.1/);
+    const again = await t.api<{ error: string }>(admin, 'PATCH', `/admin/reports/${reportId}`, { body: { status: 'dismissed' } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(REPORT_NOT_PENDING);
+    const entries = await t.bed.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1', [reportId]);
+    expect(entries).toEqual([{ n: 1 }]);
+  });
+
+  it('lets only one of two admins deciding the same report at once win (the other 409, one audit entry)', async () => {
+    const { reportId } = await aReport();
+    const other = await t.admin();
+    const answers = await Promise.all([
+      t.api(admin, 'PATCH', `/admin/reports/${reportId}`, { body: { status: 'reviewed' } }),
+      t.api(other, 'PATCH', `/admin/reports/${reportId}`, { body: { status: 'dismissed' } }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const entries = await t.bed.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1', [reportId]);
+    expect(entries).toEqual([{ n: 1 }]);
+  });
+
+  it('answers 404 for a report that does not exist (detail and resolution), writing nothing', async () => {
+    const id = randomUUID();
+    expect((await t.api(admin, 'GET', `/admin/reports/${id}`)).status).toBe(404);
+    const res = await t.api<{ error: string }>(admin, 'PATCH', `/admin/reports/${id}`, { body: { status: 'reviewed' } });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('Report not found');
+    expect(await t.bed.dataSource.query('SELECT 1 FROM audit_log WHERE resource_id = $1', [id])).toEqual([]);
+  });
+});
