@@ -7,6 +7,7 @@ import { ProfileMemberDataModule } from './member-data/profile-member-data.modul
 import { ProfileEnv } from './profile.env';
 import { Photo } from './photos/photo.entity';
 import { PhotosModule } from './photos/photos.module';
+import { PhotoReviewModule } from './photos/review/photo-review.module';
 import { Preferences } from './preferences/preferences.entity';
 import { PreferencesModule } from './preferences/preferences.module';
 import { Profile } from './profiles/profile.entity';
@@ -18,6 +19,7 @@ import { PhotosLocationPreferences1795300000000 } from './migrations/17953000000
 import { ProfileLifestyle1795400000000 } from './migrations/1795400000000-ProfileLifestyle';
 import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
 import { SuspendedMembers1796200000000 } from './migrations/1796200000000-SuspendedMembers';
+import { PhotoReview1796300000000 } from './migrations/1796300000000-PhotoReview';
 import { SuspensionsModule } from './suspensions/suspensions.module';
 
 @Module({})
@@ -35,10 +37,12 @@ export class AppModule {
         ProfileLifestyle1795400000000,
         BlockedPairs1795600000000,
         SuspendedMembers1796200000000,
+        PhotoReview1796300000000,
       ],
       // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
       features: [
         PhotosModule,
+        PhotoReviewModule,
         PreferencesModule,
         BlocksModule,
         SuspensionsModule,

@@ -1,6 +1,7 @@
 import { DEFAULT_PORTS, SERVICES } from '@mate/contracts';
 import { bootstrapService } from '@mate/server-kit';
 import { AppModule } from './app.module';
+import { PhotoReviewService } from './photos/review/photo-review.service';
 import { ProfilesService } from './profiles/profiles.service';
 import { ProfileRepublisher } from './republish/profile-republisher';
 
@@ -13,6 +14,11 @@ void bootstrapService({
     'geocode-locations': async (app) => {
       const handled = await app.get(ProfilesService).geocodeUngeocoded();
       process.stdout.write(`geocoded ${handled} profile location(s)\n`);
+    },
+    /** `node main.js scan-photos`: scores every stored photo not scored yet (seeded photos, older uploads). */
+    'scan-photos': async (app) => {
+      const scored = await app.get(PhotoReviewService).scanUnscored();
+      process.stdout.write(`scored ${scored} photo(s)\n`);
     },
     /** `node main.js republish`: every profile's profile.updated and preferences.updated again (backfill). */
     republish: async (app) => {

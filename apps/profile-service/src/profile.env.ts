@@ -3,6 +3,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   IsUrl,
@@ -11,6 +12,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { PHOTO_RISK_THRESHOLD_DEFAULT } from '@mate/contracts';
 import { DatabaseEnv, Secret } from '@mate/server-kit';
 
 const toBoolean = ({ value }: { value: unknown }) =>
@@ -65,6 +67,16 @@ export class ProfileEnv extends DatabaseEnv {
   @Min(1)
   @Max(64)
   PHOTO_UPLOADS_PER_MEMBER_IN_FLIGHT = 2;
+
+  /**
+   * Risk (Porn + Hentai + Sexy, from the offline classifier) above which a freshly scored photo is
+   * hidden from other members until an admin approves it (issue 13).
+   */
+  @Transform(({ value }) => Number(value))
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  PHOTO_RISK_THRESHOLD = PHOTO_RISK_THRESHOLD_DEFAULT;
 
   @ValidateIf((env: ProfileEnv) => env.PHOTO_STORAGE === 's3')
   @IsString({ message: 'S3_BUCKET is required when PHOTO_STORAGE=s3' })

@@ -64,11 +64,16 @@ export interface ProfileTestBed {
  * folder. Members are created the way production creates them: from user.registered (and
  * user.verified) events.
  */
-export async function startProfileTestBed(label: string, extraEnv: TestEnv = {}): Promise<ProfileTestBed> {
+export async function startProfileTestBed(
+  label: string,
+  extraEnv: TestEnv = {},
+  overrides: { provide: unknown; useValue: unknown }[] = [],
+): Promise<ProfileTestBed> {
   const photoDir = await mkdtemp(path.join(tmpdir(), `mate-${label}-photos-`));
   const bed = await startServiceTestBed((e) => AppModule.forRoot(e), {
     label,
     env: { JWT_SECRET, PHOTO_STORAGE: 'local', PHOTO_DIR: photoDir, ...extraEnv },
+    overrides,
   });
   const consumer = bed.app.get(EventConsumer);
   return {

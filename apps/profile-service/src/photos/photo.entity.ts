@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { PhotoSize } from '@mate/contracts';
+import type { PhotoScores, PhotoSize } from '@mate/contracts';
 
 export const MODERATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ModerationStatus = (typeof MODERATION_STATUSES)[number];
@@ -10,7 +10,7 @@ export type StoredSizes = Partial<Record<PhotoSize, { width: number; height: num
 /**
  * A profile photo (spec 000 §3). Uploaded photos are stored under `storageKey` (one WebP file
  * per display size) and served by id; a photo is visible while pending or approved, and left out
- * of every answer once rejected.
+ * of every answer once rejected. Other members do not see it either while `hiddenFromMembers`.
  */
 @Entity({ name: 'photos' })
 @Index('photos_profile_order_idx', ['profileId', 'order'])
@@ -50,6 +50,24 @@ export class Photo {
 
   @Column({ name: 'rejection_reason', type: 'text', nullable: true })
   rejectionReason!: string | null;
+
+  /** The classifier's five class probabilities (issue 13); null until scored. */
+  @Column({ type: 'jsonb', nullable: true })
+  scores!: PhotoScores | null;
+
+  /** `photoRisk(scores)`; null until scored. */
+  @Column({ name: 'risk_score', type: 'double precision', nullable: true })
+  riskScore!: number | null;
+
+  @Column({ name: 'scanned_at', type: 'timestamptz', nullable: true })
+  scannedAt!: Date | null;
+
+  /**
+   * Hidden from other members (scored above PHOTO_RISK_THRESHOLD and not approved yet). The owner
+   * still sees it; profile views, Discover cards and every event other services show leave it out.
+   */
+  @Column({ name: 'hidden_from_members', type: 'boolean', default: false })
+  hiddenFromMembers!: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -24,7 +24,7 @@ import { PHOTO_UPLOAD_LIMITER, photoUploadLimiterProvider } from './upload-rate-
     photoStorageProvider,
     photoUploadLimiterProvider,
   ],
-  // The member erasure deletes their files and their upload counters.
-  exports: [PHOTO_STORAGE, PHOTO_UPLOAD_LIMITER],
+  // The member erasure deletes their files and their upload counters; photo review changes rows.
+  exports: [PHOTO_STORAGE, PHOTO_UPLOAD_LIMITER, PhotosRepository],
 })
 export class PhotosModule {}

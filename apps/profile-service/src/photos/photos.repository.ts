@@ -41,7 +41,17 @@ export class PhotosRepository {
 
   async insert(
     manager: EntityManager,
-    photo: Omit<Photo, 'createdAt' | 'moderatedAt' | 'rejectionReason' | 'moderationStatus'>,
+    photo: Omit<
+      Photo,
+      | 'createdAt'
+      | 'moderatedAt'
+      | 'rejectionReason'
+      | 'moderationStatus'
+      | 'scores'
+      | 'riskScore'
+      | 'scannedAt'
+      | 'hiddenFromMembers'
+    >,
   ) {
     await manager.getRepository(Photo).insert(photo);
   }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import {
   MAX_PHOTOS,
   PHOTO_SIZES,
+  QueueName,
   photoFileUrl,
   ProfileMessages,
   type PhotoDto,
@@ -146,6 +147,9 @@ export class PhotosService {
           url,
           uploadedAt: new Date().toISOString(),
         });
+        // Scored once by the offline classifier (issue 13): visible to others until it is scored
+        // above the threshold.
+        await this.outbox.enqueueJob(manager, QueueName.PhotoScan, { photoId });
         await this.profileService.publishUpdated(manager, userId, locked);
         return this.ownPhoto(manager, userId, photoId);
       });

@@ -21,6 +21,11 @@ export function visiblePhotos(photos: readonly Photo[]): Photo[] {
   return photos.filter((p) => p.moderationStatus !== 'rejected');
 }
 
+/** What other members (and every service showing it to them) see: visible and not hidden for review. */
+export function memberVisiblePhotos(photos: readonly Photo[]): Photo[] {
+  return visiblePhotos(photos).filter((p) => !p.hiddenFromMembers);
+}
+
 export function isProfileCompleted(profile: Profile, photos: readonly Photo[]): boolean {
   return (
     PROFILE_COMPLETED_FIELDS.every((field) => isFilled(profile[field])) &&
@@ -45,8 +50,15 @@ export function toPhotoDto(photo: Photo): PhotoDto {
   return { id: photo.id, url: photo.url, isPrimary: photo.isPrimary, order: photo.order };
 }
 
-/** The fields every member may see: no email, coordinates, moderation or onboarding state. */
+/**
+ * The fields every member may see: no email, coordinates, moderation or onboarding state; photos
+ * hidden for review are left out.
+ */
 export function toPublicProfileDto(profile: Profile, photos: readonly Photo[]): PublicProfileDto {
+  return ownerOrPublicView(profile, memberVisiblePhotos(photos));
+}
+
+function ownerOrPublicView(profile: Profile, photos: readonly Photo[]): PublicProfileDto {
   return {
     id: profile.id,
     userId: profile.userId,
@@ -72,7 +84,8 @@ export function toPublicProfileDto(profile: Profile, photos: readonly Photo[]): 
 /** The owner's view of a profile, camelCase, every flag present (spec 000 §3); no coordinates. */
 export function toProfileDto(profile: Profile, photos: readonly Photo[]): OwnProfileDto {
   return {
-    ...toPublicProfileDto(profile, photos),
+    // The owner sees every photo of theirs, those hidden from others for review included.
+    ...ownerOrPublicView(profile, photos),
     isVerified: profile.isVerified,
     profileCompleted: isProfileCompleted(profile, photos),
     onboardingCompleted: profile.onboardingCompleted,
@@ -82,7 +95,8 @@ export function toProfileDto(profile: Profile, photos: readonly Photo[]): OwnPro
 
 /** Everything matching needs, coordinates included: this goes to services, never to members. */
 export function toProfileUpdatedPayload(profile: Profile, photos: readonly Photo[]): ProfileUpdatedPayload {
-  const visible = visiblePhotos(photos);
+  // Other services show these to other members: photos hidden for review are left out.
+  const visible = memberVisiblePhotos(photos);
   return {
     userId: profile.userId,
     name: profile.name,

@@ -54,6 +54,10 @@ function photo(id: string, order: number, isPrimary = false): Photo {
     moderationStatus: 'pending',
     moderatedAt: null,
     rejectionReason: null,
+    scores: null,
+    riskScore: null,
+    scannedAt: null,
+    hiddenFromMembers: false,
     createdAt: new Date(order),
   };
 }
@@ -118,6 +122,21 @@ describe('profile mapping', () => {
     expect(dto.photos.map((p) => p.id)).toEqual(['a']);
     expect(dto.profilePicture).toBe('/uploads/a.webp');
     expect(isProfileCompleted(profile(), [rejected])).toBe(false);
+  });
+
+  it('shows the owner a photo hidden for review, and leaves it out of what other members and services see', () => {
+    const hidden = { ...photo('h', 0, true), hiddenFromMembers: true };
+    const photos = [hidden, photo('a', 1)];
+    const own = toProfileDto(profile(), photos);
+    expect(own.photos.map((p) => p.id)).toEqual(['h', 'a']);
+    expect(own.profilePicture).toBe('/uploads/h.webp');
+    const seen = toPublicProfileDto(profile(), photos);
+    expect(seen.photos.map((p) => p.id)).toEqual(['a']);
+    expect(seen.profilePicture).toBe('/uploads/a.webp');
+    const event = toProfileUpdatedPayload(profile(), photos);
+    expect(event.photos).toEqual([{ id: 'a', url: '/uploads/a.webp' }]);
+    expect(event.profilePicture).toBe('/uploads/a.webp');
+    expect(toProfileUpdatedPayload(profile(), [hidden]).hasPhoto).toBe(false);
   });
 
   it('tells whether the location was found, never where it is', () => {
