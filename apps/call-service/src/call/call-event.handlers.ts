@@ -30,6 +30,7 @@ import {
 } from './call.sql';
 import { updatedRows } from './calls.service';
 import { afterTransaction } from './after-transaction';
+import { CallEndedFacts } from './call-ended-facts';
 import { CallMemberErasure } from '../member-data/call-member-erasure';
 import { TranscriptionService } from '../transcription/transcription.service';
 
@@ -50,6 +51,7 @@ export class CallEventHandlers implements EventHandlerSet {
     private readonly dataSource: DataSource,
     private readonly erasure: CallMemberErasure,
     private readonly transcription: TranscriptionService,
+    private readonly facts: CallEndedFacts,
   ) {}
 
   handlers(): EventHandlers {
@@ -92,6 +94,7 @@ export class CallEventHandlers implements EventHandlerSet {
     const endedCalls = updatedRows<EndedRow>(
       await manager.query(END_MEMBER_CALLS_SQL, [userId, this.clock.now()]),
     );
+    await this.facts.publish(manager, endedCalls);
     if (endedCalls.length > 0) afterTransaction(manager, () => this.pushEnded(endedCalls));
   }
 
@@ -153,6 +156,7 @@ export class CallEventHandlers implements EventHandlerSet {
       await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase()]);
     // Every pair event means "no match now": the pair's active call ends.
     const endedCalls = updatedRows<EndedRow>(await manager.query(END_SQL, [a, b, this.clock.now()]));
+    await this.facts.publish(manager, endedCalls);
     // Pushed once the consumer's transaction is over, for the calls it did end (a rolled-back
     // event pushes nothing; its retry ends them again).
     if (endedCalls.length > 0) afterTransaction(manager, () => this.pushEnded(endedCalls));

@@ -12,7 +12,7 @@ import {
   RING_TIMEOUT_SQL,
   type EndedRow,
 } from './call.sql';
-import { updatedRows } from './calls.service';
+import { CallsService } from './calls.service';
 
 /**
  * The call timers, by sweeping the database (the state survives restarts; every replica may
@@ -31,6 +31,7 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     private readonly notifier: CallNotifier,
+    private readonly calls: CallsService,
     private readonly env: CallEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(CALL_PRESENCE) private readonly presence: CallPresence,
@@ -53,9 +54,8 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
   /** One sweep; answers the calls it ended. */
   async sweep(): Promise<EndedRow[]> {
     const now = this.clock.now();
-    const missed = updatedRows<EndedRow>(
-      await this.dataSource.query(RING_TIMEOUT_SQL, [now, this.env.CALL_RING_TIMEOUT_MS]),
-    );
+    // Each ending UPDATE writes its calls' call.ended facts in its own transaction.
+    const missed = await this.calls.endInTransaction(RING_TIMEOUT_SQL, [now, this.env.CALL_RING_TIMEOUT_MS]);
     const members: { caller_id: string; recipient_id: string }[] =
       await this.dataSource.query(ACTIVE_MEMBERS_SQL);
     let left: EndedRow[] = [];
@@ -63,9 +63,7 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
       const ids = [...new Set(members.flatMap((m) => [m.caller_id, m.recipient_id]))];
       const online = await this.presence.onlineOf(ids);
       await this.dataSource.query(MARK_OFFLINE_SQL, [now, [...online]]);
-      left = updatedRows<EndedRow>(
-        await this.dataSource.query(DISCONNECT_END_SQL, [now, this.env.CALL_DISCONNECT_GRACE_MS]),
-      );
+      left = await this.calls.endInTransaction(DISCONNECT_END_SQL, [now, this.env.CALL_DISCONNECT_GRACE_MS]);
     }
     const ended = [...missed, ...left];
     await Promise.all(ended.map((c) => this.notifier.endedForBoth(c)));

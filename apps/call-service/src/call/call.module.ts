@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PresenceReader, RealtimeModule } from '@mate/server-kit';
 import { CallController } from './call.controller';
+import { CallEndedFacts } from './call-ended-facts';
 import { CallNotifier } from './call-notifier';
 import { CALL_PRESENCE } from './call-presence';
 import { CallSocketEvents } from './call-socket-events';
@@ -15,6 +16,7 @@ import { CallMemberErasure } from '../member-data/call-member-erasure';
   controllers: [CallController],
   providers: [
     CallsService,
+    CallEndedFacts,
     // Transcription asks whether a member is in an answered call (src/transcription/active-calls.ts).
     { provide: ACTIVE_CALLS, useExisting: CallsService },
     CallNotifier,
@@ -23,6 +25,6 @@ import { CallMemberErasure } from '../member-data/call-member-erasure';
     { provide: CALL_PRESENCE, useExisting: PresenceReader },
     CallMemberErasure,
   ],
-  exports: [CallNotifier, CallMemberErasure],
+  exports: [CallNotifier, CallMemberErasure, CallEndedFacts],
 })
 export class CallModule {}

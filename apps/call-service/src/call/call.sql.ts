@@ -66,12 +66,15 @@ export const ACTIVE_OF_SQL = `
 SELECT id FROM call_record
 WHERE status = 'in_progress' AND (caller_id IN ($1::uuid, $2::uuid) OR recipient_id IN ($1::uuid, $2::uuid))`;
 
-/** A new call. $1 id, $2 caller, $3 recipient, $4 status, $5 started at (server). */
+/** A new call (a busy attempt is recorded already final). $1 id, $2 caller, $3 recipient, $4 status, $5 started at (server). */
 export const INSERT_CALL_SQL = `
 INSERT INTO call_record (id, caller_id, recipient_id, status, started_at, ended_at, duration_seconds)
 VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::timestamptz,
         CASE WHEN $4 = 'in_progress' THEN NULL ELSE $5::timestamptz END,
         CASE WHEN $4 = 'in_progress' THEN NULL ELSE 0 END)`;
+
+/** What every transition to a final status answers (EndedRow): call:ended pushes and call.ended facts. */
+const ENDED_COLUMNS = 'id, caller_id, recipient_id, status, ended_at, duration_seconds';
 
 /** Whole seconds between the answer and the end ($E), 0 when never answered. */
 const duration = (end: string) =>
@@ -91,7 +94,7 @@ RETURNING id`;
 export const REJECT_SQL = `
 UPDATE call_record SET status = 'rejected', ended_at = $3::timestamptz, duration_seconds = 0
 WHERE status = 'in_progress' AND answered_at IS NULL AND recipient_id = $1::uuid AND caller_id = $2::uuid
-RETURNING id`;
+RETURNING ${ENDED_COLUMNS}`;
 
 /** Either member ends the pair's active call: completed once answered, else missed. $1, $2 members, $3 now. */
 export const END_SQL = `
@@ -99,14 +102,14 @@ UPDATE call_record SET status = CASE WHEN answered_at IS NULL THEN 'missed' ELSE
        ended_at = $3::timestamptz, duration_seconds = ${duration('$3::timestamptz')}
 WHERE status = 'in_progress'
   AND ((caller_id = $1::uuid AND recipient_id = $2::uuid) OR (caller_id = $2::uuid AND recipient_id = $1::uuid))
-RETURNING id, caller_id, recipient_id, status`;
+RETURNING ${ENDED_COLUMNS}`;
 
 /** A deleted member's active calls end: completed once answered, else missed. $1 member, $2 now. */
 export const END_MEMBER_CALLS_SQL = `
 UPDATE call_record SET status = CASE WHEN answered_at IS NULL THEN 'missed' ELSE 'completed' END,
        ended_at = $2::timestamptz, duration_seconds = ${duration('$2::timestamptz')}
 WHERE status = 'in_progress' AND (caller_id = $1::uuid OR recipient_id = $1::uuid)
-RETURNING id, caller_id, recipient_id, status`;
+RETURNING ${ENDED_COLUMNS}`;
 
 /** The pair's active call, answered or not. $1, $2 members. */
 export const ACTIVE_BETWEEN_SQL = `
@@ -125,7 +128,7 @@ export const RING_TIMEOUT_SQL = `
 UPDATE call_record SET status = 'missed', ended_at = $1::timestamptz, duration_seconds = 0
 WHERE status = 'in_progress' AND answered_at IS NULL
   AND started_at <= $1::timestamptz - make_interval(secs => $2::double precision / 1000)
-RETURNING id, caller_id, recipient_id, status`;
+RETURNING ${ENDED_COLUMNS}`;
 
 /** The members of active calls (for presence). */
 export const ACTIVE_MEMBERS_SQL = `SELECT caller_id, recipient_id FROM call_record WHERE status = 'in_progress'`;
@@ -143,7 +146,7 @@ UPDATE call_record SET status = CASE WHEN answered_at IS NULL THEN 'missed' ELSE
        ended_at = $1::timestamptz, duration_seconds = ${duration('$1::timestamptz')}
 WHERE status = 'in_progress'
   AND least(caller_offline_since, recipient_offline_since) < $1::timestamptz - make_interval(secs => $2::double precision / 1000)
-RETURNING id, caller_id, recipient_id, status`;
+RETURNING ${ENDED_COLUMNS}`;
 
 /** The call row with both names. */
 const RECORD_COLUMNS = `r.id, r.caller_id, r.recipient_id, r.status, r.started_at, r.duration_seconds,
@@ -187,4 +190,6 @@ export interface EndedRow {
   caller_id: string;
   recipient_id: string;
   status: string;
+  ended_at: Date;
+  duration_seconds: number;
 }

@@ -22,6 +22,7 @@ import {
 } from '@mate/server-kit';
 import { CallEnv } from '../call.env';
 import type { ActiveCalls, AnsweredCall } from '../transcription/active-calls';
+import { CallEndedFacts } from './call-ended-facts';
 import { CallNotifier } from './call-notifier';
 import {
   ACCEPT_SQL,
@@ -77,6 +78,7 @@ export class CallsService implements ActiveCalls {
   constructor(
     private readonly dataSource: DataSource,
     private readonly notifier: CallNotifier,
+    private readonly facts: CallEndedFacts,
     private readonly env: CallEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(REDIS) redis: Redis,
@@ -107,7 +109,13 @@ export class CallsService implements ActiveCalls {
       const active: unknown[] = await m.query(ACTIVE_OF_SQL, [a, b]);
       const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
       await m.query(INSERT_CALL_SQL, [id, callerId, to, status, now]);
-      if (status === 'failed') return 'busy' as const;
+      if (status === 'failed') {
+        // Recorded already final: its call.ended goes with it.
+        await this.facts.publish(m, [
+          { id, caller_id: callerId, recipient_id: to, status, ended_at: now, duration_seconds: 0 },
+        ]);
+        return 'busy' as const;
+      }
       const [member]: { name: string | null }[] = await m.query(
         'SELECT name FROM call_member WHERE user_id = $1',
         [callerId],
@@ -137,15 +145,15 @@ export class CallsService implements ActiveCalls {
 
   /** call:reject: only the callee of the pair's ringing call. */
   async reject(calleeId: string, callerId: string): Promise<void> {
-    const rows: unknown[] = await this.dataSource.query(REJECT_SQL, [calleeId, callerId, this.clock.now()]);
-    if (updatedCount(rows) === 0) throw conflict(CallMessages.noActiveCall);
+    const rejected = await this.endInTransaction(REJECT_SQL, [calleeId, callerId, this.clock.now()]);
+    if (rejected.length === 0) throw conflict(CallMessages.noActiveCall);
     await this.notifier.push(callerId, 'call:rejected', { from: calleeId });
   }
 
   /** call:end: either member of the pair's active call; completed once answered, else missed. */
   async end(userId: string, other: string): Promise<void> {
-    const rows = await this.dataSource.query(END_SQL, [userId, other, this.clock.now()]);
-    if (updatedRows<EndedRow>(rows).length === 0) throw conflict(CallMessages.noActiveCall);
+    const ended = await this.endInTransaction(END_SQL, [userId, other, this.clock.now()]);
+    if (ended.length === 0) throw conflict(CallMessages.noActiveCall);
     await this.notifier.push(other, 'call:ended', { from: userId });
   }
 
@@ -205,6 +213,18 @@ export class CallsService implements ActiveCalls {
       successRate: row.total === 0 ? 0 : row.completed / row.total,
       averageDurationSeconds: row.average,
     };
+  }
+
+  /**
+   * Runs one of the conditional UPDATEs that move calls to a final status and writes their
+   * call.ended facts in the same transaction; answers the calls it ended.
+   */
+  async endInTransaction(sql: string, params: unknown[]): Promise<EndedRow[]> {
+    return this.dataSource.transaction(async (m) => {
+      const ended = updatedRows<EndedRow>(await m.query(sql, params));
+      await this.facts.publish(m, ended);
+      return ended;
+    });
   }
 
   private async activeBetween(a: string, b: string): Promise<{ id: string; answered: boolean } | null> {

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
 import { CLOCK, eraseMemberTraces, memberIdToErase, LOGGER, type Clock } from '@mate/server-kit';
+import { CallEndedFacts } from '../call/call-ended-facts';
 import { CallNotifier } from '../call/call-notifier';
 import { CallsService, updatedRows } from '../call/calls.service';
 import { afterTransaction } from '../call/after-transaction';
@@ -55,6 +56,7 @@ export class CallMemberErasure {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly calls: CallsService,
     private readonly notifier: CallNotifier,
+    private readonly facts: CallEndedFacts,
   ) {}
 
   async erase(manager: EntityManager, payloadUserId: unknown): Promise<void> {
@@ -68,6 +70,8 @@ export class CallMemberErasure {
     // either committed (and ends here) or waits and then finds no match of theirs.
     await manager.query(MEMBER_LOCK_SQL, [userId, userId]);
     const ended = updatedRows<EndedRow>(await manager.query(END_MEMBER_CALLS_SQL, [userId, this.clock.now()]));
+    // Their calls are counted like any other, without their id.
+    await this.facts.publish(manager, ended, userId);
     await manager.query(DROP_ORPHANED_SQL, [userId, ANONYMISED_MEMBER_VERSION]);
     await manager.query(ANONYMISE_RECORDS_SQL, [userId, DELETED_MEMBER_NAME, ANONYMISED_MEMBER_VERSION]);
     await manager.query(
