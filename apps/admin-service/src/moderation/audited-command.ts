@@ -97,12 +97,14 @@ export class AuditedCommands {
     return { status: applied ? 200 : 202, body: { applied, auditId } };
   }
 
-  /** True once the job completed within ADMIN_COMMAND_WAIT_MS; a failed job is being retried (false). */
+  /** True once the job completed within ADMIN_COMMAND_WAIT_MS; false when it did not (yet), or failed (retried by the outbox's redrive). */
   private async waitForCompletion(queue: QueueName, jobId: string): Promise<boolean> {
     const deadline = Date.now() + this.env.ADMIN_COMMAND_WAIT_MS;
     for (;;) {
       try {
-        if ((await this.outbox.queue(queue).getJobState(jobId)) === 'completed') return true;
+        const state = await this.outbox.queue(queue).getJobState(jobId);
+        if (state === 'completed') return true;
+        if (state === 'failed') return false; // out of attempts or unrecoverable: waiting longer changes nothing
       } catch {
         return false; // Redis away: the command is durable in the outbox all the same
       }

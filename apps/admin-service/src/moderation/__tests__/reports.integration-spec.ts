@@ -117,6 +117,24 @@ describe('admin reports against the real safety-service (list, detail, each tran
     expect(entries).toEqual([{ n: 1 }]);
   });
 
+  it('answers 202 applied: false when the owner has not carried the command out in time; the command stays in the outbox', async () => {
+    const { reportId } = await aReport();
+    // A second admin-service on its own key prefix (its queues nobody works) with a short wait.
+    const { KEY_PREFIX: _shared, ...env } = adminEnvFor(infra, { SAFETY: safety });
+    const idle = await startAdminTestBed('admin_reports_idle', { env: { ...env, ADMIN_COMMAND_WAIT_MS: '100' } });
+    try {
+      const res = await idle.api<AdminCommandResultDto>(await idle.admin(), 'PATCH', `/admin/reports/${reportId}`, { body: { status: 'dismissed' } });
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ applied: false, auditId: expect.any(String) });
+      const jobs = await idle.bed.dataSource.query(`SELECT body FROM outbox WHERE kind = 'job' AND name = 'jobs.report-admin'`);
+      expect(jobs.map((j: { body: { data: unknown } }) => j.body.data)).toEqual([
+        { kind: 'resolve', reportId, status: 'dismissed', resolution: null, adminId: expect.any(String) },
+      ]);
+    } finally {
+      await idle.close();
+    }
+  }, 60_000);
+
   it('answers 404 for a report that does not exist (detail and resolution), writing nothing', async () => {
     const id = randomUUID();
     expect((await t.api(admin, 'GET', `/admin/reports/${id}`)).status).toBe(404);
