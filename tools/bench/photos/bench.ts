@@ -3,7 +3,8 @@
 // the same burst of uploads at once (each from its own member, so the per-member rate limit is not
 // what answers), samples the process's resident memory every 10 ms and reads its CPU time, then
 // stops it. The first configuration is the baseline: image work unbounded and the old 50 MP
-// ceiling. Loopback only, bounded, and it removes what it created. See tools/bench/README.md.
+// ceiling. Then it times the offline photo classifier (issue 13) in this process: model load, and
+// ms a photo. Loopback only, bounded, and it removes what it created. See tools/bench/README.md.
 import { randomBytes, type randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -105,6 +106,42 @@ async function burst(service: ServiceProcess, tokens: string[], png: Buffer) {
   return statuses;
 }
 
+const CLASSIFIER_RUNS = 20;
+/** profile-service's classifier, loaded from source like MAIN (an app is not a library to import). */
+const CLASSIFIER = 'apps/profile-service/src/photos/classifier/photo-classifier.ts';
+
+interface Classifier {
+  warmUp(): Promise<void>;
+  score(image: Buffer): Promise<unknown>;
+}
+
+interface ClassifierResult {
+  loadMs: number;
+  msPerPhoto: number;
+  runs: number;
+}
+
+/**
+ * The offline classifier every upload is scored by (issue 13), in this process: how long the model
+ * takes to load once, and the time per photo after (decode of a stored 600 px WebP to 224 × 224 RGB,
+ * and the inference on tfjs's wasm backend).
+ */
+async function classifierTiming(): Promise<ClassifierResult> {
+  const { NsfwPhotoClassifier } = require(path.join(ROOT, CLASSIFIER)) as { NsfwPhotoClassifier: new () => Classifier };
+  const classifier = new NsfwPhotoClassifier();
+  const t0 = performance.now();
+  await classifier.warmUp();
+  const loadMs = Math.round(performance.now() - t0);
+  const photo = await sharp({ create: { width: 600, height: 450, channels: 3, background: { r: 90, g: 150, b: 200 } } })
+    .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="450"><circle cx="420" cy="120" r="60" fill="#fff4b0"/><rect y="300" width="600" height="150" fill="#3f6b3a"/></svg>') }])
+    .webp()
+    .toBuffer();
+  await classifier.score(photo);
+  const t1 = performance.now();
+  for (let i = 0; i < CLASSIFIER_RUNS; i++) await classifier.score(photo);
+  return { loadMs, msPerPhoto: Math.round(((performance.now() - t1) / CLASSIFIER_RUNS) * 10) / 10, runs: CLASSIFIER_RUNS };
+}
+
 async function main() {
   const { parallel } = parseArgs(process.argv.slice(2));
   const { databaseUrl, redisUrl } = benchUrls();
@@ -190,7 +227,14 @@ async function main() {
           .join(', ')} | ${r.idleRssMb} → ${r.peakRssMb} MB | ${r.peakRssMb - r.idleRssMb} MB | ${r.cpuMsPerUpload} | ${r.wallMs} |`,
     );
     process.stdout.write(`\n${header}\n|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`);
-    writeFileSync(RESULT_FILE, `${JSON.stringify({ at: new Date().toISOString(), parallel, load: os.loadavg(), results }, null, 2)}\n`);
+    const classifier = await classifierTiming();
+    process.stdout.write(
+      `\nclassifier (nsfwjs MobileNetV2, tfjs wasm): model loaded in ${classifier.loadMs} ms, ${classifier.msPerPhoto} ms a photo over ${classifier.runs}\n`,
+    );
+    writeFileSync(
+      RESULT_FILE,
+      `${JSON.stringify({ at: new Date().toISOString(), parallel, load: os.loadavg(), results, classifier }, null, 2)}\n`,
+    );
   } finally {
     await cleanup();
   }
