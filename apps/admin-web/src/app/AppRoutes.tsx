@@ -1,14 +1,17 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { FullScreenLoading } from '../components/FullScreenLoading';
 import { PublicEntry, RequireAdmin } from '../routing/guards';
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
-import { AnalyticsScreen } from '../screens/analytics/AnalyticsScreen';
 import { AuditLogsScreen } from '../screens/audit/AuditLogsScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
 import { PhotoModerationScreen } from '../screens/photos/PhotoModerationScreen';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
 import { UserDetailScreen } from '../screens/user-detail/UserDetailScreen';
 import { AdminShell } from '../shell/AdminShell';
+
+// The charts (recharts) are most of the bundle: loaded when the analytics screen opens.
+const AnalyticsScreen = lazy(async () => ({ default: (await import('../screens/analytics/AnalyticsScreen')).AnalyticsScreen }));
 
 interface ScreenRoute {
   path: string;
@@ -22,7 +25,15 @@ export const ADMIN_ROUTES: ScreenRoute[] = [
   { path: '/admin', errorTitle: 'Admin Error', element: <DashboardScreen /> },
   { path: '/admin/users/:userId', errorTitle: 'User Details Error', element: <UserDetailScreen /> },
   { path: '/admin/photos', errorTitle: 'Photo Moderation Error', element: <PhotoModerationScreen /> },
-  { path: '/admin/analytics', errorTitle: 'Analytics Error', element: <AnalyticsScreen /> },
+  {
+    path: '/admin/analytics',
+    errorTitle: 'Analytics Error',
+    element: (
+      <Suspense fallback={<FullScreenLoading label="Loading analytics..." />}>
+        <AnalyticsScreen />
+      </Suspense>
+    ),
+  },
   { path: '/admin/audit', errorTitle: 'Audit Logs Error', element: <AuditLogsScreen /> },
 ];
 

@@ -24,11 +24,11 @@ function AuditEntry({ entry }: { entry: AuditLogEntryDto }) {
         <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
       </div>
       <p className="audit-entry__line">
-        <span className="audit-entry__label">Admin:</span> {who(entry.admin)}
+        <span className="audit-entry__label">Admin:</span> <span>{who(entry.admin)}</span>
       </p>
       {entry.targetUser && (
         <p className="audit-entry__line">
-          <span className="audit-entry__label">Target:</span> {who(entry.targetUser)}
+          <span className="audit-entry__label">Target:</span> <span>{who(entry.targetUser)}</span>
         </p>
       )}
       <details className="audit-entry__details">

@@ -1,0 +1,141 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
+import { renderAdmin } from '../../testing/render';
+import { pivotTrends } from './useAnalytics';
+
+const overview = {
+  totalUsers: 200,
+  newUsers7d: 12,
+  activeUsers30d: 50,
+  totalMatches: 40,
+  totalMessages: 900,
+  pendingReports: 3,
+  onboardingCompletionRate: 0.8,
+  profileCompletionRate: 0.65,
+};
+const growth = [{ date: '2026-11-01', totalUsers: 190, newUsers: 2 }];
+const engagement = { dau: 20, wau: 60, mau: 150, avgMessagesPerMatch: 7.5, messageResponseRate: 0.42, swipeRate: 12.3 };
+const matches = { matchSuccessRate: 0.25, totalLikes: 160, totalMatches: 40, avgMatchesPerUser: 0.4, newMatches7d: 5, newMatches30d: 18 };
+const retention = { d1Retention: 0.6, d7Retention: 0.4, d30Retention: 0.2, churnRate: 0.35 };
+const safety = { pendingReports: 3, resolvedReports: 9, totalReports: 12, avgResolutionTime: 5.25, totalBlocks: 7, totalSuspensions: 2 };
+const trends = [
+  { date: '2026-11-02', reason: 'spam', count: 2 },
+  { date: '2026-11-01', reason: 'harassment', count: 1 },
+  { date: '2026-11-02', reason: 'harassment', count: 3 },
+];
+
+function stubAll(api: FakeAdminApi) {
+  api.admin.getOverview.mockResolvedValue(overview);
+  api.admin.getUserGrowth.mockResolvedValue(growth);
+  api.admin.getEngagement.mockResolvedValue(engagement);
+  api.admin.getMatchAnalytics.mockResolvedValue(matches);
+  api.admin.getRetention.mockResolvedValue(retention);
+  api.admin.getSafety.mockResolvedValue(safety);
+  api.admin.getReportTrends.mockResolvedValue(trends);
+}
+
+const card = (name: string) => screen.getByRole('group', { name });
+const metric = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling;
+
+describe('AnalyticsScreen (spec 001 §2 Analytics dashboard)', () => {
+  let api: FakeAdminApi;
+  beforeEach(() => {
+    api = signedInAdminApi();
+  });
+
+  it('loads every call for 30 days by default and shows the cards and chart sections', async () => {
+    stubAll(api);
+    renderAdmin(api, { route: '/admin/analytics' });
+    expect(await screen.findByText('Loading analytics...')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'User Growth' })).toBeInTheDocument();
+    expect(api.admin.getUserGrowth).toHaveBeenCalledWith(30);
+    expect(api.admin.getEngagement).toHaveBeenCalledWith(30);
+    expect(api.admin.getMatchAnalytics).toHaveBeenCalledWith(30);
+    expect(api.admin.getReportTrends).toHaveBeenCalledWith(30);
+    expect(api.admin.getOverview).toHaveBeenCalled();
+    expect(api.admin.getRetention).toHaveBeenCalled();
+    expect(api.admin.getSafety).toHaveBeenCalled();
+    expect(screen.getByLabelText('Period')).toHaveValue('30');
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/admin');
+
+    expect(within(card('Total Users')).getByText('200')).toBeInTheDocument();
+    expect(within(card('Total Users')).getByText('+12 this week')).toBeInTheDocument();
+    expect(within(card('Active Users (30d)')).getByText('25% of total')).toBeInTheDocument();
+    expect(within(card('Total Matches')).getByText('900 messages')).toBeInTheDocument();
+    expect(within(card('Pending Reports')).getByText('Needs attention')).toBeInTheDocument();
+
+    for (const title of ['Engagement', 'Match Performance', 'User Retention', 'Safety Metrics', 'Report Trends', 'Funnel Metrics']) {
+      expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
+    }
+    expect(metric('Avg Messages per Match')).toHaveTextContent('7.5');
+    expect(metric('Response Rate')).toHaveTextContent('42%');
+    expect(metric('Swipes per User per Day')).toHaveTextContent('12.3');
+    expect(screen.getByText('Match success rate (mutual likes / total likes)')).toBeInTheDocument();
+    expect(metric('Total Likes')).toHaveTextContent('160');
+    expect(metric('Churn Rate (30d)')).toHaveTextContent('35%');
+    expect(metric('Avg Resolution Time')).toHaveTextContent('5.3 h');
+    expect(metric('Total Blocks')).toHaveTextContent('7');
+    expect(metric('Suspended Users')).toHaveTextContent('2');
+    expect(screen.getByRole('progressbar', { name: 'Onboarding Completion: 80%' })).toHaveAttribute('aria-valuenow', '80');
+    expect(screen.getByRole('progressbar', { name: 'Profile Completion (photo upload): 65%' })).toBeInTheDocument();
+  });
+
+  it('says All clear with no pending reports', async () => {
+    stubAll(api);
+    api.admin.getOverview.mockResolvedValue({ ...overview, pendingReports: 0 });
+    renderAdmin(api, { route: '/admin/analytics' });
+    expect(await screen.findByText('All clear')).toBeInTheDocument();
+  });
+
+  it('reloads for 7 or 90 days', async () => {
+    const user = userEvent.setup();
+    stubAll(api);
+    renderAdmin(api, { route: '/admin/analytics' });
+    await screen.findByRole('heading', { name: 'User Growth' });
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Last 7 days', 'Last 30 days', 'Last 90 days']);
+    await user.selectOptions(screen.getByLabelText('Period'), '90');
+    await waitFor(() => expect(api.admin.getUserGrowth).toHaveBeenLastCalledWith(90));
+    expect(api.admin.getEngagement).toHaveBeenLastCalledWith(90);
+    await user.selectOptions(screen.getByLabelText('Period'), '7');
+    await waitFor(() => expect(api.admin.getMatchAnalytics).toHaveBeenLastCalledWith(7));
+  });
+
+  it('uses each answer only if it is ok and only logs the failures', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubAll(api);
+    api.admin.getOverview.mockRejectedValue(new Error('down'));
+    api.admin.getSafety.mockRejectedValue(new Error('down'));
+    renderAdmin(api, { route: '/admin/analytics' });
+    expect(await screen.findByRole('heading', { name: 'User Growth' })).toBeInTheDocument();
+    expect(metric('Avg Messages per Match')).toHaveTextContent('7.5');
+    expect(within(card('Total Users')).getByText('N/A')).toBeInTheDocument();
+    expect(metric('Total Blocks')).toHaveTextContent('N/A');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(logged).toHaveBeenCalledTimes(2);
+  });
+
+  it('exports overview, growth, engagement, matches, retention, safety and exportedAt as JSON', async () => {
+    const user = userEvent.setup();
+    stubAll(api);
+    const { browser } = renderAdmin(api, { route: '/admin/analytics' });
+    await screen.findByRole('heading', { name: 'User Growth' });
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    expect(browser.download).toHaveBeenCalledTimes(1);
+    const [fileName, content, type] = browser.download.mock.calls[0];
+    expect(fileName).toMatch(/^mate-analytics-\d{4}-\d{2}-\d{2}\.json$/);
+    expect(type).toBe('application/json');
+    const parsed = JSON.parse(content) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(['overview', 'growth', 'engagement', 'matches', 'retention', 'safety', 'exportedAt']);
+    expect(parsed).toMatchObject({ overview, growth, engagement, matches, retention, safety });
+    expect(new Date(parsed['exportedAt'] as string).toString()).not.toBe('Invalid Date');
+  });
+
+  it('pivots report trends into one row per date with the six reasons', () => {
+    expect(pivotTrends(trends)).toEqual([
+      { date: '2026-11-01', inappropriate_content: 0, harassment: 1, fake_profile: 0, spam: 0, underage: 0, other: 0 },
+      { date: '2026-11-02', inappropriate_content: 0, harassment: 3, fake_profile: 0, spam: 2, underage: 0, other: 0 },
+    ]);
+  });
+});

@@ -1,0 +1,178 @@
+import { ApiError } from '@mate/api-client';
+import type { AdminReportDto, AdminStatsDto } from '@mate/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
+import { renderAdmin } from '../../testing/render';
+
+const stats: AdminStatsDto = {
+  users: { total: 120, active: 80, suspended: 3 },
+  reports: { total: 9, pending: 4, byReason: [{ reason: 'spam', count: 5 }, { reason: 'weird_reason', count: 2 }] },
+  matches: { total: 57 },
+};
+
+function aReport(n: number, overrides: Partial<AdminReportDto> = {}): AdminReportDto {
+  return {
+    id: `r${n}`,
+    status: 'pending',
+    reason: 'harassment',
+    details: null,
+    resolution: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    resolvedAt: null,
+    reporterId: `reporter-${n}`,
+    reporterName: `Reporter ${n}`,
+    reporterEmail: `reporter${n}@mate.test`,
+    reportedUserId: `reported-${n}`,
+    reportedUserName: `Reported ${n}`,
+    reportedUserEmail: `reported${n}@mate.test`,
+    ...overrides,
+  };
+}
+
+describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
+  let api: FakeAdminApi;
+  beforeEach(() => {
+    api = signedInAdminApi();
+    api.admin.getStats.mockResolvedValue(stats);
+  });
+
+  it('shows the heading, the three buttons, the four statistic cards and Report Trends', async () => {
+    api.admin.getReports.mockResolvedValue([]);
+    renderAdmin(api);
+    expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+    expect(screen.getByText('Platform moderation and management')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Photo Moderation' })).toHaveAttribute('href', '/admin/photos');
+    expect(screen.getByRole('link', { name: 'View Analytics' })).toHaveAttribute('href', '/admin/analytics');
+    expect(screen.getByRole('link', { name: 'Audit Logs' })).toHaveAttribute('href', '/admin/audit');
+
+    const users = await screen.findByRole('group', { name: 'Total Users' });
+    expect(within(users).getByText('120')).toBeInTheDocument();
+    expect(within(users).getByText('80 active')).toBeInTheDocument();
+    const reports = screen.getByRole('group', { name: 'Reports' });
+    expect(within(reports).getByText('9')).toBeInTheDocument();
+    expect(within(reports).getByText('4 pending')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Total Matches' })).getByText('57')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Suspended' })).getByText('3')).toBeInTheDocument();
+
+    const trends = screen.getByRole('heading', { name: 'Report Trends' }).closest('section') as HTMLElement;
+    expect(within(trends).getByText('Spam or Advertising')).toBeInTheDocument();
+    expect(within(trends).getByText('5')).toBeInTheDocument();
+    // Unknown reasons as they are.
+    expect(within(trends).getByText('weird_reason')).toBeInTheDocument();
+  });
+
+  it('hides Report Trends when no reason exists', async () => {
+    api.admin.getStats.mockResolvedValue({ ...stats, reports: { ...stats.reports, byReason: [] } });
+    api.admin.getReports.mockResolvedValue([]);
+    renderAdmin(api);
+    expect(await screen.findByText('No pending reports found')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Report Trends' })).not.toBeInTheDocument();
+  });
+
+  it('defaults to Pending, shows the first three reports of each filter view, and says when a view is empty', async () => {
+    const user = userEvent.setup();
+    api.admin.getReports.mockImplementation(async ({ status } = {}) => {
+      if (status === 'pending') return [1, 2, 3, 4, 5].map((n) => aReport(n));
+      if (status === 'reviewed') return [aReport(6, { status: 'reviewed', resolution: 'Warned the member' })];
+      if (status === 'dismissed') return [];
+      return [aReport(7, { status: 'dismissed', reason: 'spam' }), aReport(8), aReport(9, { status: 'reviewed' }), aReport(10)];
+    });
+    renderAdmin(api);
+
+    expect(await screen.findByText('Loading reports...')).toBeInTheDocument();
+    expect(await screen.findByText('Reported 1 (reported1@mate.test)')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Pending' })).toHaveAttribute('aria-pressed', 'true');
+    expect(api.admin.getReports).toHaveBeenCalledWith({ status: 'pending' });
+    const list = () => screen.getAllByRole('listitem').filter((item) => item.classList.contains('report-item'));
+    expect(list()).toHaveLength(3);
+    expect(screen.queryByText('Reported 4 (reported4@mate.test)')).not.toBeInTheDocument();
+    expect(screen.getByText('Reporter 1 (reporter1@mate.test)')).toBeInTheDocument();
+    expect(screen.getAllByText('Harassment or Bullying')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: 'All' }));
+    await waitFor(() => expect(list()).toHaveLength(3));
+    expect(await screen.findByText('Reported 7 (reported7@mate.test)')).toBeInTheDocument();
+    expect(screen.queryByText('Reported 10 (reported10@mate.test)')).not.toBeInTheDocument();
+    expect(api.admin.getReports).toHaveBeenCalledWith({ status: 'all' });
+
+    await user.click(screen.getByRole('button', { name: 'Reviewed' }));
+    expect(await screen.findByText('Warned the member')).toBeInTheDocument();
+    // Only pending reports can be resolved.
+    expect(screen.queryByRole('button', { name: 'Mark Reviewed' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Dismissed' }));
+    expect(await screen.findByText('No dismissed reports found')).toBeInTheDocument();
+  });
+
+  it('colours status badges: orange pending, green reviewed, grey anything else', async () => {
+    api.admin.getReports.mockResolvedValue([
+      aReport(1),
+      aReport(2, { status: 'reviewed' }),
+      aReport(3, { status: 'dismissed' }),
+    ]);
+    renderAdmin(api);
+    const pending = await screen.findByText('Pending', { selector: '.mate-badge' });
+    expect(pending).toHaveClass('mate-badge--warning');
+    expect(screen.getByText('Reviewed', { selector: '.mate-badge' })).toHaveClass('mate-badge--success');
+    expect(screen.getByText('Dismissed', { selector: '.mate-badge' })).toHaveClass('mate-badge--neutral');
+  });
+
+  it('links View User to the reported member', async () => {
+    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    renderAdmin(api);
+    expect(await screen.findByRole('link', { name: 'View User' })).toHaveAttribute('href', '/admin/users/reported-1');
+  });
+
+  it('marks a report reviewed with its optional note and dismisses one without, reloading after each', async () => {
+    const user = userEvent.setup();
+    api.admin.getReports.mockResolvedValue([aReport(1), aReport(2)]);
+    api.admin.updateReport.mockResolvedValue({ applied: true, auditId: 'a1' });
+    renderAdmin(api);
+
+    const first = await screen.findByRole('listitem', { name: (_n, el) => el.textContent?.includes('Reported 1') ?? false });
+    await user.type(within(first).getByLabelText(/Note/), 'Warned the member');
+    await user.click(within(first).getByRole('button', { name: 'Mark Reviewed' }));
+    await waitFor(() => expect(api.admin.updateReport).toHaveBeenCalledWith('r1', 'reviewed', 'Warned the member'));
+    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(2));
+    expect(api.admin.getStats).toHaveBeenCalledTimes(2);
+
+    const second = screen.getByRole('listitem', { name: (_n, el) => el.textContent?.includes('Reported 2') ?? false });
+    await user.click(within(second).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(api.admin.updateReport).toHaveBeenCalledWith('r2', 'dismissed', ''));
+    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(3));
+  });
+
+  it('alerts a failed status change', async () => {
+    const user = userEvent.setup();
+    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    api.admin.updateReport.mockRejectedValue(new ApiError('Report is not pending', 409, 'Report is not pending'));
+    const { browser } = renderAdmin(api);
+    await user.click(await screen.findByRole('button', { name: 'Mark Reviewed' }));
+    await waitFor(() => expect(browser.alert).toHaveBeenCalledWith('Report is not pending'));
+  });
+
+  it('shows a red error card with the message when loading fails', async () => {
+    api.admin.getStats.mockRejectedValue(new ApiError('Admin access required', 403, 'Admin access required'));
+    api.admin.getReports.mockResolvedValue([]);
+    renderAdmin(api);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Admin access required');
+  });
+
+  it("falls back to 'Failed to load dashboard data'", async () => {
+    api.admin.getReports.mockRejectedValue(new Error(''));
+    renderAdmin(api);
+    expect(await screen.findByText('Failed to load dashboard data')).toBeInTheDocument();
+  });
+
+  it('opens the queue dashboard on the API origin in a new tab', async () => {
+    const user = userEvent.setup();
+    api.admin.getReports.mockResolvedValue([]);
+    api.admin.createQueueDashboardSession.mockResolvedValue({ url: '/admin/queues/?ticket=t1' });
+    const { browser } = renderAdmin(api);
+    await user.click(await screen.findByRole('button', { name: 'Queue Dashboard' }));
+    await waitFor(() => expect(browser.open).toHaveBeenCalledWith('http://api.test/admin/queues/?ticket=t1'));
+  });
+});
