@@ -46,9 +46,21 @@ export class AnalyticsService {
     return utcDayOf(this.clock.now());
   }
 
+  /**
+   * Runs a metric query in a read-only transaction without JIT: the queries are cheap, but their
+   * estimated cost can pass PostgreSQL's JIT threshold, whose compilation took seconds (measured
+   * 2 s for user growth on a 1,000-member history) for a query that runs in milliseconds.
+   */
+  private rows(sql: string, params: unknown[]): Promise<Row[]> {
+    return this.dataSource.transaction('READ COMMITTED', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      await manager.query('SET LOCAL jit = off');
+      return manager.query(sql, params) as Promise<Row[]>;
+    });
+  }
+
   private async one(sql: string, params: unknown[]): Promise<Row | undefined> {
-    const rows: Row[] = await this.dataSource.query(sql, params);
-    return rows[0];
+    return (await this.rows(sql, params))[0];
   }
 
   async overview(): Promise<AnalyticsOverviewDto> {
@@ -65,7 +77,7 @@ export class AnalyticsService {
   }
 
   async userGrowth(days = DEFAULT_ANALYTICS_DAYS): Promise<UserGrowthRowDto[]> {
-    const rows: Row[] = await this.dataSource.query(USER_GROWTH_SQL, [this.today(), days]);
+    const rows = await this.rows(USER_GROWTH_SQL, [this.today(), days]);
     return rows.map((row) => ({ date: String(row['date']), ...numbers<Omit<UserGrowthRowDto, 'date'>>(row, ['totalUsers', 'newUsers']) }));
   }
 
@@ -107,7 +119,7 @@ export class AnalyticsService {
   }
 
   async reportTrends(days = DEFAULT_ANALYTICS_DAYS): Promise<ReportTrendRowDto[]> {
-    const rows: Row[] = await this.dataSource.query(REPORT_TRENDS_SQL, [this.today(), days]);
+    const rows = await this.rows(REPORT_TRENDS_SQL, [this.today(), days]);
     return rows.map((row) => ({ date: String(row['date']), reason: String(row['reason']), count: Number(row['count']) }));
   }
 }

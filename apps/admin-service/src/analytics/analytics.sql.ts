@@ -45,14 +45,22 @@ SELECT
            / nullif((SELECT count(*) FROM member), 0), 0) AS "profileCompletionRate"`;
 
 export const USER_GROWTH_SQL = `WITH ${MEMBERS_CTE},
-joined AS (SELECT signup_day AS day, count(*) AS n FROM member GROUP BY signup_day),
-gone AS (SELECT deleted_day AS day, count(*) AS n FROM deleted GROUP BY deleted_day),
-period AS (SELECT generate_series($1::date - ($2::int - 1), $1::date, interval '1 day')::date AS day)
-SELECT to_char(period.day, 'YYYY-MM-DD') AS date,
-  (SELECT coalesce(sum(n), 0) FROM joined WHERE joined.day <= period.day)
-    - (SELECT coalesce(sum(n), 0) FROM gone WHERE gone.day <= period.day) AS "totalUsers",
-  (SELECT coalesce(sum(n), 0) FROM joined WHERE joined.day = period.day) AS "newUsers"
-FROM period ORDER BY period.day`;
+daily AS (
+  SELECT day, sum(joined) AS joined, sum(gone) AS gone FROM (
+    SELECT signup_day AS day, 1 AS joined, 0 AS gone FROM member
+    UNION ALL
+    SELECT deleted_day, 0, 1 FROM deleted
+  ) change GROUP BY day
+), before_period AS (
+  SELECT coalesce(sum(joined - gone), 0) AS users FROM daily WHERE day < $1::date - ($2::int - 1)
+), period AS (
+  SELECT generate_series($1::date - ($2::int - 1), $1::date, interval '1 day')::date AS day
+)
+SELECT to_char(p.day, 'YYYY-MM-DD') AS date,
+  (SELECT users FROM before_period) + sum(coalesce(d.joined, 0) - coalesce(d.gone, 0)) OVER (ORDER BY p.day) AS "totalUsers",
+  coalesce(d.joined, 0) AS "newUsers"
+FROM period p LEFT JOIN daily d ON d.day = p.day
+ORDER BY p.day`;
 
 export const ENGAGEMENT_SQL = `WITH active AS (
   SELECT DISTINCT user_id, day FROM analytics_event
@@ -115,14 +123,15 @@ active AS (
 ), previous_window AS (
   SELECT DISTINCT user_id FROM analytics_event
    WHERE type = 'member.active' AND day BETWEEN $1::date - 59 AND $1::date - 30
+), last_window AS (
+  SELECT DISTINCT user_id FROM active WHERE day BETWEEN $1::date - 29 AND $1::date
 )
 SELECT
   coalesce((SELECT retained::float8 / cohort FROM retention WHERE n = 1), 0) AS "d1Retention",
   coalesce((SELECT retained::float8 / cohort FROM retention WHERE n = 7), 0) AS "d7Retention",
   coalesce((SELECT retained::float8 / cohort FROM retention WHERE n = 30), 0) AS "d30Retention",
-  coalesce((SELECT count(*) FROM previous_window p WHERE NOT EXISTS (
-      SELECT 1 FROM active a WHERE a.user_id = p.user_id AND a.day BETWEEN $1::date - 29 AND $1::date
-    ))::float8 / nullif((SELECT count(*) FROM previous_window), 0), 0) AS "churnRate"`;
+  coalesce((SELECT count(*) FROM (SELECT user_id FROM previous_window EXCEPT SELECT user_id FROM last_window) churned)::float8
+           / nullif((SELECT count(*) FROM previous_window), 0), 0) AS "churnRate"`;
 
 export const SAFETY_SQL = `WITH ${REPORTS_CTE}
 SELECT
