@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  AuthMessages,
+  SERVICES,
+  type AdminCommandResultDto,
+  type AdminStatsDto,
+  type AdminUserDetailDto,
+  type AdminUserSummaryDto,
+  type AuditLogPageDto,
+  type AuthResponse,
+} from '@mate/contracts';
+import { call, waitFor, type SignedIn } from '@mate/server-kit/testing';
+import { closedServiceUrl, startAdminTestBed, type AdminTestBed } from '../../__tests__/admin-test-bed';
+import { adminEnvFor, sharedInfra, startOwner, type OwnerProcess, type SharedInfra } from '../../__tests__/owner-processes';
+import { ALREADY_SUSPENDED, NOT_SUSPENDED } from '../users.service';
+
+const UA = 'Mozilla/5.0 (admin-test) users';
+
+/**
+ * The account commands end to end: admin-service writes them with their audit entries, the real
+ * auth-service's worker carries them out (all four owners run, each in its own process).
+ */
+describe('admin users against the real auth, profile, matching and safety services', () => {
+  let infra: SharedInfra;
+  let owners: OwnerProcess[] = [];
+  let auth: OwnerProcess;
+  let photoDir: string;
+  let t: AdminTestBed;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    infra = await sharedInfra('admin_users');
+    photoDir = await mkdtemp(path.join(tmpdir(), 'mate-admin-users-'));
+    const closed = await closedServiceUrl();
+    let profile: OwnerProcess;
+    let matching: OwnerProcess;
+    let safety: OwnerProcess;
+    [profile, matching, safety] = await Promise.all([
+      startOwner(SERVICES.profile, infra, { PHOTO_STORAGE: 'local', PHOTO_DIR: photoDir }),
+      startOwner(SERVICES.matching, infra),
+      startOwner(SERVICES.safety, infra, { CHAT_SERVICE_URL: closed }),
+    ]);
+    owners = [profile, matching, safety];
+    auth = await startOwner(SERVICES.auth, infra, {
+      PROFILE_SERVICE_URL: profile.url,
+      MATCHING_SERVICE_URL: matching.url,
+      SAFETY_SERVICE_URL: safety.url,
+      CHAT_SERVICE_URL: closed,
+      CALL_SERVICE_URL: closed,
+      NOTIFICATION_SERVICE_URL: closed,
+    });
+    owners.push(auth);
+    t = await startAdminTestBed('admin_users', { env: adminEnvFor(infra, { AUTH: auth, PROFILE: profile, MATCHING: matching, SAFETY: safety }) });
+    admin = await t.admin();
+  }, 180_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await Promise.allSettled(owners.map((o) => o.stop()));
+    await infra?.cleanup();
+    if (photoDir) await rm(photoDir, { recursive: true, force: true });
+  });
+
+  /** An account made through auth-service's own API, with its session. */
+  async function anAccount(name: string): Promise<{ userId: string; token: string; email: string }> {
+    const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${randomUUID().slice(0, 8)}@mate.test`;
+    const res = await call<AuthResponse>(auth.url, 'POST', '/api/auth/register', { body: { email, password: 'Correct-Horse-9', name, age: 35 } });
+    expect(res.status).toBe(201);
+    return { userId: res.body.user.id, token: res.body.token, email };
+  }
+
+  const detail = (userId: string) => t.api<AdminUserDetailDto>(admin, 'GET', `/admin/users/${userId}`);
+  const audit = async (auditId: string) => (await t.bed.dataSource.query('SELECT * FROM audit_log WHERE id = $1', [auditId]))[0] as Record<string, unknown>;
+
+  it('shows a member composed from all four parts (nothing unavailable) and finds them by name or email', async () => {
+    const m = await anAccount('Detail Person');
+    const res = await waitFor(
+      async () => {
+        const r = await detail(m.userId);
+        return r.status === 200 && r.body.age !== null ? r : null;
+      },
+      { what: 'profile-service to have the profile' },
+    );
+    expect(res.body).toMatchObject({
+      id: m.userId,
+      name: 'Detail Person',
+      email: m.email,
+      age: 35,
+      role: 'member',
+      isSuspended: false,
+      isActive: true,
+      suspendedAt: null,
+      matchCount: 0,
+      reportsMade: 0,
+      reportsReceived: 0,
+      unavailable: [],
+    });
+    const byEmail = await t.api<AdminUserSummaryDto[]>(admin, 'GET', `/api/admin/users/search?q=${encodeURIComponent(m.email.toUpperCase())}`);
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body.map((u) => u.id)).toEqual([m.userId]);
+    const byName = await t.api<AdminUserSummaryDto[]>(admin, 'GET', '/admin/users/search?q=detail%20pers&limit=100');
+    expect(byName.body.map((u) => u.id)).toContain(m.userId);
+    expect((await detail(randomUUID())).status).toBe(404);
+    expect((await detail(randomUUID())).body).toMatchObject({ error: 'User not found' });
+  });
+
+  it('suspends (reason required, trimmed): the member is refused at once; audited; a second suspend is 409', async () => {
+    const m = await anAccount('Suspend Person');
+    const res = await t.api<AdminCommandResultDto>(admin, 'POST', `/api/admin/users/${m.userId}/suspend`, {
+      body: { reason: '  Spamming members  ' },
+      headers: { 'user-agent': UA },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ applied: true, auditId: expect.any(String) });
+    expect((await detail(m.userId)).body).toMatchObject({ isSuspended: true, isActive: false, suspensionReason: 'Spamming members', suspendedAt: expect.any(String) });
+    expect((await call(auth.url, 'GET', '/api/auth/me', { token: m.token })).status).toBe(401);
+    const login = await call<{ error: string }>(auth.url, 'POST', '/api/auth/login', { body: { email: m.email, password: 'Correct-Horse-9' } });
+    expect(login.body.error).toBe(AuthMessages.accountSuspended);
+    const row = await audit(res.body.auditId);
+    expect(row).toMatchObject({
+      action: 'suspend_user',
+      admin_id: admin.userId,
+      target_user_id: m.userId,
+      resource_type: 'user',
+      resource_id: m.userId,
+      user_agent: UA,
+      details: { reason: 'Spamming members' },
+    });
+    expect(row.ip_address).toMatch(/127\.0\.0\.1/);
+    const again = await t.api<{ error: string }>(admin, 'POST', `/admin/users/${m.userId}/suspend`, { body: { reason: 'Again' } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe(ALREADY_SUSPENDED);
+  });
+
+  it('unsuspends a suspended member (sign-in works again), audited; unsuspending a member who is not suspended is 409', async () => {
+    const m = await anAccount('Unsuspend Person');
+    const notYet = await t.api<{ error: string }>(admin, 'POST', `/admin/users/${m.userId}/unsuspend`);
+    expect(notYet.status).toBe(409);
+    expect(notYet.body.error).toBe(NOT_SUSPENDED);
+    expect((await t.api(admin, 'POST', `/admin/users/${m.userId}/suspend`, { body: { reason: 'Brief' } })).status).toBe(200);
+    const res = await t.api<AdminCommandResultDto>(admin, 'POST', `/admin/users/${m.userId}/unsuspend`);
+    expect(res.status).toBe(200);
+    expect((await detail(m.userId)).body).toMatchObject({ isSuspended: false, suspensionReason: null });
+    const login = await call(auth.url, 'POST', '/api/auth/login', { body: { email: m.email, password: 'Correct-Horse-9' } });
+    expect(login.status).toBe(200);
+    expect(await audit(res.body.auditId)).toMatchObject({ action: 'unsuspend_user', target_user_id: m.userId, details: {} });
+  });
+
+  it('deletes a member (the account deletion runs; then User not found), audited', async () => {
+    const m = await anAccount('Delete Person');
+    const res = await t.api<AdminCommandResultDto>(admin, 'DELETE', `/api/admin/users/${m.userId}`);
+    expect([200, 202]).toContain(res.status);
+    expect(await audit(res.body.auditId)).toMatchObject({ action: 'delete_user', target_user_id: m.userId, resource_id: m.userId });
+    await waitFor(async () => (await detail(m.userId)).status === 404, { what: 'the account to be gone' });
+    expect((await t.api(admin, 'DELETE', `/admin/users/${m.userId}`)).status).toBe(404);
+  });
+
+  it('shows statistics from all three owners', async () => {
+    const res = await t.api<AdminStatsDto>(admin, 'GET', '/api/admin/stats');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      users: { total: expect.any(Number), active: expect.any(Number), suspended: expect.any(Number) },
+      reports: { total: expect.any(Number), pending: expect.any(Number), byReason: expect.any(Array) },
+      matches: { total: expect.any(Number) },
+    });
+    expect(res.body.users.total).toBeGreaterThanOrEqual(3);
+    expect((await t.api(admin, 'GET', '/admin/statistics')).body).toEqual(res.body);
+  });
+
+  it("lists the audit log with the target's name and email, and finds entries by the target's email", async () => {
+    const m = await anAccount('Audit Person');
+    const done = await t.api<AdminCommandResultDto>(admin, 'POST', `/admin/users/${m.userId}/suspend`, { body: { reason: 'For the log' } });
+    const page = await t.api<AuditLogPageDto>(admin, 'GET', `/api/admin/audit?search=${encodeURIComponent(m.email)}`);
+    expect(page.status).toBe(200);
+    expect(page.body.logs.map((l) => l.id)).toEqual([done.body.auditId]);
+    expect(page.body.logs[0]).toMatchObject({
+      action: 'suspend_user',
+      targetUser: { id: m.userId, name: 'Audit Person', email: m.email },
+      admin: { id: admin.userId },
+      details: { reason: 'For the log' },
+    });
+  });
+});
