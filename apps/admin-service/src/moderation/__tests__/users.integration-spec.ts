@@ -35,10 +35,7 @@ describe('admin users against the real auth, profile, matching and safety servic
     infra = await sharedInfra('admin_users');
     photoDir = await mkdtemp(path.join(tmpdir(), 'mate-admin-users-'));
     const closed = await closedServiceUrl();
-    let profile: OwnerProcess;
-    let matching: OwnerProcess;
-    let safety: OwnerProcess;
-    [profile, matching, safety] = await Promise.all([
+    const [profile, matching, safety] = await Promise.all([
       startOwner(SERVICES.profile, infra, { PHOTO_STORAGE: 'local', PHOTO_DIR: photoDir }),
       startOwner(SERVICES.matching, infra),
       startOwner(SERVICES.safety, infra, { CHAT_SERVICE_URL: closed }),
