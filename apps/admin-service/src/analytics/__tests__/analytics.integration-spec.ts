@@ -424,6 +424,22 @@ describe('admin-service analytics', () => {
       expect((await get('/api/admin/analytics/overview')).body).toMatchObject({ totalUsers: 7 });
     });
 
+    it('takes the period as the last `days` UTC days, today included: day -6 is in a week, day -7 is not', async () => {
+      // Last: these reports change the safety totals above.
+      await publish([
+        report(randomUUID(), A, C, 'underage', -6, 0),
+        report(randomUUID(), A, C, 'underage', -7, 23.99),
+        report(randomUUID(), A, C, 'other', 0, 23.99),
+      ]);
+      const week = await get<{ date: string; reason: string; count: number }[]>('/api/admin/analytics/report-trends?days=7');
+      expect(week.body.filter((r) => r.reason === 'underage')).toEqual([{ date: day(-6), reason: 'underage', count: 1 }]);
+      expect(week.body).toContainEqual({ date: day(0), reason: 'other', count: 1 });
+      const eight = await get<{ date: string; reason: string; count: number }[]>('/api/admin/analytics/report-trends?days=8');
+      expect(eight.body.filter((r) => r.reason === 'underage')).toHaveLength(2);
+      const one = await get<{ date: string; totalUsers: number; newUsers: number }[]>('/api/admin/analytics/user-growth?days=1');
+      expect(one.body).toEqual([{ date: TODAY, totalUsers: 7, newUsers: 1 }]);
+    });
+
     it('the README holds each metric query as the code runs it', () => {
       const readme = readFileSync(path.join(__dirname, '../../../README.md'), 'utf8');
       const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
