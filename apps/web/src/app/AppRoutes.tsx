@@ -1,6 +1,7 @@
 import { WEB_ROUTES } from '@mate/contracts';
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { AdminRedirect } from '../admin/AdminRedirect';
 import { PushNavigation } from '../push/PushContext';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
 import { RouteBoundary } from '../routing/RouteErrorBoundary';
@@ -14,7 +15,6 @@ import { DiscoverScreen } from '../screens/discover/DiscoverScreen';
 import { FiltersScreen } from '../screens/filters/FiltersScreen';
 import { ForgotPasswordScreen } from '../screens/forgot-password/ForgotPasswordScreen';
 import { MessagesScreen } from '../screens/messages/MessagesScreen';
-import { NotAvailableScreen, type NotAvailableScreenProps } from '../screens/not-available/NotAvailableScreen';
 import { NotificationSettingsScreen } from '../screens/notifications/NotificationSettingsScreen';
 import { OnboardingScreen } from '../screens/onboarding/OnboardingScreen';
 import { PreferencesScreen } from '../screens/preferences/PreferencesScreen';
@@ -34,16 +34,6 @@ interface ScreenRoute {
   /** Title of the route's error boundary (spec 000 §2). */
   errorTitle: string;
   element: ReactNode;
-}
-
-const toAdmin = { to: '/admin', label: 'Back to Admin' };
-
-function later(props: NotAvailableScreenProps): ReactNode {
-  return <NotAvailableScreen {...props} />;
-}
-
-function adminLater(props: NotAvailableScreenProps): ReactNode {
-  return <RequireAdmin>{later(props)}</RequireAdmin>;
 }
 
 /** Guarded member routes: verified and onboarded only. */
@@ -68,30 +58,15 @@ const GUARDED: ScreenRoute[] = [
 const UNGUARDED: ScreenRoute[] = [
   { path: '/verify-email-prompt', errorTitle: 'Email Verification Error', element: <VerifyEmailPromptScreen /> },
   { path: '/onboarding', errorTitle: 'Onboarding Error', element: <OnboardingScreen /> },
+  // Issue 13: the admin screens are the admin app's (its own origin); admins are sent there.
   {
-    path: '/admin',
+    path: '/admin/*',
     errorTitle: 'Admin Error',
-    element: adminLater({ title: 'Admin Dashboard', icon: 'crown', description: 'Platform moderation and management' }),
-  },
-  {
-    path: '/admin/users/:userId',
-    errorTitle: 'User Details Error',
-    element: adminLater({ title: 'User Details', icon: 'user', description: 'A member and their activity.', back: toAdmin }),
-  },
-  {
-    path: '/admin/analytics',
-    errorTitle: 'Analytics Error',
-    element: adminLater({ title: 'Analytics', icon: 'chart', description: 'Growth, engagement and safety.', back: toAdmin }),
-  },
-  {
-    path: '/admin/audit',
-    errorTitle: 'Audit Logs Error',
-    element: adminLater({ title: 'Audit Logs', icon: 'shield', description: 'Every moderation action.', back: toAdmin }),
-  },
-  {
-    path: '/admin/photos',
-    errorTitle: 'Photo Moderation Error',
-    element: adminLater({ title: 'Photo Moderation', icon: 'camera', description: 'Pending photos to review.', back: toAdmin }),
+    element: (
+      <RequireAdmin>
+        <AdminRedirect />
+      </RequireAdmin>
+    ),
   },
 ];
 

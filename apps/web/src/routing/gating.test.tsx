@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
+import { adminAppNavigation } from '../admin/AdminRedirect';
 import { renderWithApp } from '../testing/render';
 import { ROUTE_ERROR_TEXT, RouteBoundary } from './RouteErrorBoundary';
 
@@ -87,14 +88,6 @@ describe('routing and gating (spec 000 §2)', () => {
       await waitFor(() => expect(location()).toBe('/verify-email-prompt'));
     });
 
-    it('shows later screens as a page that says they are not available yet', async () => {
-      signedIn(aProfile(), aUser({ role: 'admin' }));
-      renderWithApp(api, { route: '/admin/analytics' });
-      expect(await screen.findByRole('heading', { name: 'Analytics', level: 1 })).toBeInTheDocument();
-      expect(screen.getByText('This screen is not available yet')).toBeInTheDocument();
-      expect(location()).toBe('/admin/analytics');
-    });
-
     it("opens /call/{userId} for an active member: with no call there it says 'Call ended' and goes back to /dashboard", async () => {
       signedIn();
       renderWithApp(api, { route: '/call/u-42' });
@@ -103,25 +96,30 @@ describe('routing and gating (spec 000 §2)', () => {
       await waitFor(() => expect(location()).toBe('/dashboard'));
     });
 
-    it('sends a non-admin away from /admin to /dashboard and shows admins the admin screen', async () => {
+    it('sends a non-admin away from /admin to /dashboard and admins to the admin app at the same path', async () => {
+      const assign = vi.spyOn(adminAppNavigation, 'assign').mockImplementation(() => undefined);
       signedIn();
       const { unmount } = renderWithApp(api, { route: '/admin' });
       await waitFor(() => expect(location()).toBe('/dashboard'));
       expect(screen.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
+      expect(assign).not.toHaveBeenCalled();
       unmount();
 
       signedIn(aProfile(), aUser({ role: 'admin' }));
       renderWithApp(api, { route: '/admin' });
-      expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
+      await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:4300/admin'));
       expect(screen.getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
     });
 
-    it('does not guard the admin routes by profile state (the screens guard themselves)', async () => {
-      signedIn(aProfile({ isVerified: false }), aUser({ role: 'admin' }));
-      renderWithApp(api, { route: '/admin/audit' });
-      expect(await screen.findByRole('heading', { name: 'Audit Logs' })).toBeInTheDocument();
-      expect(location()).toBe('/admin/audit');
-    });
+    it.each(['/admin/users/u-1', '/admin/photos', '/admin/analytics', '/admin/audit?action=delete_user'])(
+      'opens %s in the admin app, whatever the profile state',
+      async (route) => {
+        const assign = vi.spyOn(adminAppNavigation, 'assign').mockImplementation(() => undefined);
+        signedIn(aProfile({ isVerified: false }), aUser({ role: 'admin' }));
+        renderWithApp(api, { route });
+        await waitFor(() => expect(assign).toHaveBeenCalledWith(`http://localhost:4300${route}`));
+      },
+    );
   });
 });
 

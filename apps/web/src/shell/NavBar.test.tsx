@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
+import { adminAppNavigation } from '../admin/AdminRedirect';
 import { renderWithApp } from '../testing/render';
 
 const SPEC_ITEMS = [
@@ -47,6 +48,8 @@ describe('navigation bar and mobile menu', () => {
   });
 
   it('shows Admin to admins and Continue Onboarding while onboarding is incomplete', async () => {
+    // /admin opens the admin app (a full-page navigation this test does not follow).
+    vi.spyOn(adminAppNavigation, 'assign').mockImplementation(() => undefined);
     storeSession(aUser({ role: 'admin' }));
     api.auth.me.mockResolvedValue(aUser({ role: 'admin' }));
     api.profile.getMyProfile.mockResolvedValue(aProfile({ onboardingCompleted: false }));
