@@ -3,7 +3,8 @@ import { CHROMIUM_ARGS } from './src/support/chromium-flags';
 
 /**
  * Browser journeys in Debian's Chromium (never a downloaded browser), against the platform that
- * run.mjs started. E2E_WEB_URL is the member app.
+ * run.mjs started. E2E_WEB_URL is the member app (baseURL); E2E_ADMIN_WEB_URL the admin app
+ * (its own origin: open it with `adminUrl(path)` from src/support/admin-app.ts).
  */
 export default defineConfig({
   testDir: './src/journeys',

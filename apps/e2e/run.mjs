@@ -30,11 +30,12 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const id = randomBytes(3).toString('hex');
-/** Keeps the e2e platform clear of a running `npm start` (3000, 3101-3199, 4200). */
+/** Keeps the e2e platform clear of a running `npm start` (3000, 3101-3199, 4200, 4300). */
 const E2E_PORT_OFFSET = 850;
 const ports = {
   gateway: 3950,
   web: 4250,
+  adminWeb: 4350,
   smtp: 2025,
   maildevWeb: 2080,
   // Each service on its registry port moved up by E2E_PORT_OFFSET (auth-service 3101 -> 3951).
@@ -44,6 +45,8 @@ const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_e2e_
 const keyPrefix = `e2e-${id}`;
 const photoDir = path.join(ROOT, 'dist/e2e', `uploads-${id}`);
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
+const webUrl = `http://localhost:${ports.web}`;
+const adminWebUrl = `http://localhost:${ports.adminWeb}`;
 /**
  * `node apps/e2e/run.mjs <playwright test args>` (a journey's file name, say) runs only those browser
  * journeys; `node apps/e2e/run.mjs --api <pattern...>` runs only the API journeys whose path matches
@@ -75,11 +78,15 @@ if (!existsSync(CHROMIUM)) {
 
 await ensurePostgres(DATABASE_URL);
 await ensureRedis(REDIS_URL);
-log('e2e: building the services and the web app');
+log('e2e: building the services, the web app and the admin app');
 nx(['run-many', '-t', 'build', '-p', 'gateway', ...SERVICES.map((s) => s.name)]);
 if (!onlyApi) {
   run(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'apps/web/vite.config.mts', '--outDir', path.join(ROOT, 'dist/e2e/web'), '--emptyOutDir', '--logLevel', 'warn'], {
-    env: { ...process.env, VITE_API_URL: gatewayUrl },
+    env: { ...process.env, VITE_API_URL: gatewayUrl, VITE_ADMIN_WEB_URL: adminWebUrl },
+  });
+  // The admin app on its own origin, calling this run's gateway and sending members to this run's web app.
+  run(path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'apps/admin-web/vite.config.mts', '--outDir', path.join(ROOT, 'dist/e2e/admin-web'), '--emptyOutDir', '--logLevel', 'warn'], {
+    env: { ...process.env, VITE_API_URL: gatewayUrl, VITE_MEMBER_WEB_URL: webUrl },
   });
 }
 
@@ -101,6 +108,7 @@ try {
     keyPrefix,
     // The API journeys alone need no web app.
     webDir: onlyApi ? null : 'dist/e2e/web',
+    adminWebDir: onlyApi ? null : 'dist/e2e/admin-web',
     logDir: path.join(ROOT, 'dist/e2e/logs'),
     extraEnv: {
       NODE_ENV: 'test',
@@ -130,7 +138,8 @@ try {
     E2E_PHOTO_DIR: photoDir,
     E2E_GATEWAY_URL: gatewayUrl,
     E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
-    E2E_WEB_URL: `http://localhost:${ports.web}`,
+    E2E_WEB_URL: webUrl,
+    E2E_ADMIN_WEB_URL: adminWebUrl,
     E2E_TRANSCRIBER_URL: transcriber.url,
     CHROMIUM_PATH: CHROMIUM,
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',

@@ -25,6 +25,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ports = {
   gateway: 3000,
   web: 4200,
+  adminWeb: platform.ADMIN_WEB_PORT,
   smtp: 1025,
   maildevWeb: 1080,
   services: Object.fromEntries(SERVICES.map((s) => [s.name, s.port])),
@@ -48,14 +49,14 @@ try {
   const redis = await ensureRedis(REDIS_URL);
   if (redis.started) owned.push(redis.started);
 
-  for (const port of [ports.gateway, ports.web, ...Object.values(ports.services)]) {
+  for (const port of [ports.gateway, ports.web, ports.adminWeb, ...Object.values(ports.services)]) {
     if (await platform.portOpen(port)) {
       throw new Error(`port ${port} is already in use (is Mate already running?). Stop that process first.`);
     }
   }
 
-  log('building the services and the web app...');
-  nx(['run-many', '-t', 'build', '-p', 'gateway', ...SERVICES.map((s) => s.name), 'web']);
+  log('building the services, the web app and the admin app...');
+  nx(['run-many', '-t', 'build', '-p', 'gateway', ...SERVICES.map((s) => s.name), 'web', 'admin-web']);
 
   const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_${db}`]));
   await ensureDatabases(DATABASE_URL, Object.values(dbNames));
@@ -64,7 +65,7 @@ try {
   const vapid = ensureVapidKeys(path.join(ROOT, '.data'));
   if (vapid.created) log('made a web push (VAPID) key pair in .data/secrets/vapid.json');
 
-  log('starting maildev, the services, the gateway and the web app...');
+  log('starting maildev, the services, the gateway, the web app and the admin app...');
   running = await startPlatform({
     ports,
     dbNames,
@@ -72,6 +73,7 @@ try {
     redisUrl: REDIS_URL,
     keyPrefix: process.env.KEY_PREFIX ?? 'mate',
     webDir: 'dist/apps/web',
+    adminWebDir: 'dist/apps/admin-web',
     logDir: path.join(ROOT, '.data/logs'),
     extraEnv: {
       ADMIN_EMAILS: [process.env.ADMIN_EMAILS, DEMO_ACCOUNTS.admin.email].filter(Boolean).join(','),
@@ -116,6 +118,7 @@ try {
   Mate is running.
 
     Member app     http://localhost:${ports.web}
+    Admin app      http://localhost:${ports.adminWeb}   (sign in as the demo admin)
     API gateway    http://localhost:${ports.gateway}   (health: /health)
     API docs       http://localhost:${ports.gateway}/api/docs
     Mail catcher   http://localhost:${ports.maildevWeb}   (SMTP on ${ports.smtp}; every email the platform sends lands here)

@@ -7,6 +7,9 @@ import { existsSync, mkdirSync, createWriteStream, chmodSync, readFileSync } fro
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+/** The admin app's port on one machine (ARCHITECTURE §1; DEFAULT_PORTS['admin-web']). */
+export const ADMIN_WEB_PORT = 4300;
+
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const require = createRequire(import.meta.url);
 
@@ -218,13 +221,15 @@ export async function stopAll(children) {
 }
 
 /**
- * Starts maildev, the services, the gateway and the web app (none without `webDir`).
- * options: { ports: { gateway, web, smtp, maildevWeb, services: {name: port} }, dbNames: {<registry database>: name},
- *            databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv (every process),
+ * Starts maildev, the services, the gateway, the web app (none without `webDir`) and the admin app
+ * (none without `adminWebDir`; on `ports.adminWeb`, default 4300).
+ * options: { ports: { gateway, web, adminWeb?, smtp, maildevWeb, services: {name: port} }, dbNames: {<registry database>: name},
+ *            databaseUrl, redisUrl, keyPrefix, webDir, adminWebDir, logDir, extraEnv (every process),
  *            serviceEnv ({<service name>: env} for one service alone), echo }
  */
 export async function startPlatform(options) {
-  const { ports, databaseUrl, redisUrl, keyPrefix, webDir, logDir, extraEnv = {}, serviceEnv = {}, echo = false } = options;
+  const { ports, databaseUrl, redisUrl, keyPrefix, webDir, adminWebDir, logDir, extraEnv = {}, serviceEnv = {}, echo = false } = options;
+  const adminWebPort = ports.adminWeb ?? ADMIN_WEB_PORT;
   const children = [];
   try {
     const common = {
@@ -277,7 +282,7 @@ export async function startPlatform(options) {
       await waitForHttp(`http://127.0.0.1:${ports.services[svc.name]}/health/ready`, { child });
     }
     const gatewayEnv = { ...common, ...serviceUrls, PORT: String(ports.gateway) };
-    gatewayEnv.CORS_ORIGINS = [ports.web, 4300].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(',');
+    gatewayEnv.CORS_ORIGINS = [ports.web, adminWebPort].flatMap((p) => [`http://localhost:${p}`, `http://127.0.0.1:${p}`]).join(',');
     const gateway = startProcess('gateway', process.execPath, ['dist/apps/gateway/main.js'], gatewayEnv, { logDir, echo });
     children.push(gateway);
     await waitForHttp(`http://127.0.0.1:${ports.gateway}/health`, { child: gateway });
@@ -286,6 +291,11 @@ export async function startPlatform(options) {
       const web = startProcess('web', process.execPath, ['tools/scripts/serve-static.mjs', webDir], { PORT: String(ports.web) }, { logDir, echo });
       children.push(web);
       await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { child: web });
+    }
+    if (adminWebDir) {
+      const adminWeb = startProcess('admin-web', process.execPath, ['tools/scripts/serve-static.mjs', adminWebDir], { PORT: String(adminWebPort) }, { logDir, echo });
+      children.push(adminWeb);
+      await waitForHttp(`http://127.0.0.1:${adminWebPort}/health`, { child: adminWeb });
     }
     const running = (name) => children.find((c) => c.processName === name && c.exitCode === null && c.signalCode === null);
     return {

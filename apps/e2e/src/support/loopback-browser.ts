@@ -60,16 +60,17 @@ function assertUnshareWorks(): void {
 /**
  * Launches Debian's Chromium (CHROMIUM_PATH) inside a network namespace of its own that has only
  * loopback (chromium-netns.sh), with the fake camera and microphone. A call between two of its
- * pages therefore never leaves loopback. The web app and the gateway (E2E_WEB_URL,
- * E2E_GATEWAY_URL) stay reachable at their usual addresses through Unix-socket bridges, which are
- * removed when the browser closes.
+ * pages therefore never leaves loopback. The web app, the gateway and the admin app (E2E_WEB_URL,
+ * E2E_GATEWAY_URL, E2E_ADMIN_WEB_URL when set) stay reachable at their usual addresses through
+ * Unix-socket bridges, which are removed when the browser closes.
  */
 export async function launchLoopbackChromium(): Promise<Browser> {
   assertUnshareWorks();
   const urls = [process.env.E2E_WEB_URL, process.env.E2E_GATEWAY_URL];
   if (urls.some((u) => !u))
     throw new Error('E2E_WEB_URL and E2E_GATEWAY_URL must be set (apps/e2e/run.mjs sets them)');
-  const ports = [...new Set(urls.map((u) => portOf(u as string)))];
+  const adminWeb = process.env.E2E_ADMIN_WEB_URL;
+  const ports = [...new Set([...urls, ...(adminWeb ? [adminWeb] : [])].map((u) => portOf(u as string)))];
   const dir = mkdtempSync(path.join(tmpdir(), 'mate-netns-'));
   const bridges: net.Server[] = [];
   const cleanUp = () => {
