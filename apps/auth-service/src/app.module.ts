@@ -6,6 +6,8 @@ import { AccountsModule } from './accounts/accounts.module';
 import { RepublishModule } from './republish/republish.module';
 import { GdprModule } from './gdpr/gdpr.module';
 import { AdminCommandsModule } from './admin-commands/admin-commands.module';
+import { AdminAccountsModule } from './admin-accounts/admin-accounts.module';
+import { MemberActivityModule } from './member-activity/member-activity.module';
 import { AccountExporter } from './gdpr/account-exporter';
 import { User } from './accounts/user.entity';
 import { Session } from './sessions/session.entity';
@@ -23,7 +25,7 @@ export class AppModule {
       entities: [User, Session, AuthToken],
       migrations: AUTH_MIGRATIONS,
       // The account part is also served on the internal export route, like every other part.
-      features: [AccountsModule, RepublishModule, GdprModule, AdminCommandsModule, MemberDataModule.forExporter(AccountExporter)],
+      features: [AccountsModule, RepublishModule, GdprModule, AdminCommandsModule, AdminAccountsModule, MemberActivityModule, MemberDataModule.forExporter(AccountExporter)],
     });
   }
 }

@@ -49,6 +49,20 @@ export class AuthEnv extends DatabaseEnv {
   @Min(100)
   @Max(60_000)
   GDPR_EXPORT_PART_TIMEOUT_MS = 10_000;
+
+  /** How long one read of the member activity stream waits for notes (issue 13); also bounds shutdown. */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(10)
+  @Max(10_000)
+  MEMBER_ACTIVITY_BLOCK_MS = 1_000;
+
+  /** A note another consumer took and has not acknowledged for this long is claimed (it died). */
+  @Transform(({ value }) => Number(value))
+  @IsInt()
+  @Min(50)
+  @Max(3_600_000)
+  MEMBER_ACTIVITY_CLAIM_IDLE_MS = 30_000;
 }
 
 export function adminEmails(env: AuthEnv): Set<string> {

@@ -31,6 +31,10 @@ export class User {
   @Column({ name: 'suspension_reason', type: 'text', nullable: true })
   suspensionReason!: string | null;
 
+  /** The member's last active moment as member_activity_day records it (issue 13); null when never seen since. */
+  @Column({ name: 'last_active_at', type: 'timestamptz', nullable: true })
+  lastActiveAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -67,6 +67,8 @@ export class AccountDeletionService {
         [addresses.map((a) => a.toLowerCase()), QueueName.Email],
       );
       await m.delete(AuthToken, { userId: user.id });
+      // The days the member used the app (issue 13; the foreign key would cascade, this says so).
+      await m.query('DELETE FROM member_activity_day WHERE user_id = $1', [user.id]);
       await m.delete(Session, { userId: user.id });
       await m.delete(User, { id: user.id });
       await this.outbox.publish(m, 'user.deleted', { userId: user.id, deletedAt: this.clock.now().toISOString() });

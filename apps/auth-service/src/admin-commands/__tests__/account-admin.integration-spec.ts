@@ -4,6 +4,7 @@ import Redis from 'ioredis';
 import {
   AuthMessages,
   ErrorCode,
+  EVENT_CATALOGUE,
   eventQueueName,
   QueueName,
   SERVICES,
@@ -311,5 +312,46 @@ describe('an admin’s commands on accounts: jobs.account-admin (issue 13)', () 
 
     expect(jobs.map((j) => j.returnvalue).sort()).toEqual(['done', 'unchanged']);
     expect((await settledEventsOf(id)).filter((e) => e.name === 'user.suspended')).toHaveLength(1);
+  });
+
+  it('suspension’s effect within one second: the job ends the sessions before it completes and user.suspended reaches every consumer’s queue within a second', async () => {
+    const member = await memberWithTwoSessions('within-a-second');
+    const id = member.user.id;
+    const consumers = EVENT_CATALOGUE['user.suspended'].consumers;
+    const queues = consumers.map(
+      (service) =>
+        new Queue(eventQueueName(service), { connection, prefix: bed.svc.env.KEY_PREFIX as string }),
+    );
+    try {
+      const job = await send({ kind: 'suspend', userId: id, reason: 'Within a second', adminId: ADMIN_ID });
+      const completedAt = job.finishedOn ?? Date.now();
+      // auth's own part is done when the job is: both sessions are refused already.
+      expect((await bed.call('GET', '/api/auth/me', { token: member.token })).status).toBe(401);
+      expect((await bed.call('GET', '/api/auth/me', { token: member.secondToken })).status).toBe(401);
+      // Every other service's part starts when the fact is on its queue (its consumer then applies it in one transaction).
+      const arrived = await waitFor(
+        async () => {
+          const found = await Promise.all(
+            queues.map(async (q) => {
+              const jobs = await q.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed']);
+              const event = jobs.find(
+                (j) =>
+                  (j.data as EventEnvelope).name === 'user.suspended' &&
+                  (j.data as EventEnvelope<'user.suspended'>).payload.userId === id,
+              );
+              return event ? event.timestamp : undefined;
+            }),
+          );
+          return found.every((t) => t !== undefined) ? (found as number[]) : undefined;
+        },
+        { what: 'user.suspended on every consumer queue', intervalMs: 10 },
+      );
+      expect(Math.max(...arrived) - completedAt).toBeLessThan(1_000);
+      expect(consumers).toEqual(
+        expect.arrayContaining([SERVICES.profile, SERVICES.matching, SERVICES.chat, SERVICES.call]),
+      );
+    } finally {
+      await Promise.all(queues.map((q) => q.close()));
+    }
   });
 });

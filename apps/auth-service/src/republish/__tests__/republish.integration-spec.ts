@@ -44,7 +44,8 @@ describe('republish: every account through the outbox as registration published 
     const rows: { body: EventEnvelope }[] = await svc.app
       .get(DataSource)
       .query(
-        `SELECT body FROM outbox WHERE kind = 'event' AND body->'payload'->>'userId' = $1
+        // The account aggregate's events (not the once-a-day member.active fact of the sign-up session).
+        `SELECT body FROM outbox WHERE kind = 'event' AND body->>'aggregateType' = 'user' AND body->'payload'->>'userId' = $1
           ORDER BY (body->>'aggregateVersion')::int`,
         [userId],
       );

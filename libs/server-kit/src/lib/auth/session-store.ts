@@ -10,9 +10,23 @@ const TOUCH_SCRIPT = `
 local uid = redis.call('HGET', KEYS[1], 'userId')
 if not uid or uid ~= ARGV[1] then return false end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+local last = tonumber(redis.call('HGET', KEYS[1], 'lastActivity'))
+local now = tonumber(ARGV[3])
+if last and now and math.floor(last / 86400000) < math.floor(now / 86400000) then
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'userId', uid, 'at', ARGV[3])
+end
 redis.call('HSET', KEYS[1], 'lastActivity', ARGV[3])
 return redis.call('HMGET', KEYS[1], 'role', 'verified')
 `;
+
+/**
+ * The stream of member activity notes (issue 13): `{ userId, at }` (at: epoch ms) on a session's
+ * creation (sign-in) and on its first request of a new UTC day. auth-service turns each into the
+ * once-a-day fact `member.active` and the account's last activity; everyone else only writes it.
+ */
+export const memberActivityStreamKey = (prefix: string) => `${prefix}:member-activity`;
+/** The stream is capped (approximately) to this many notes: a day's actives, and room to spare. */
+export const MEMBER_ACTIVITY_STREAM_MAXLEN = 100_000;
 
 /** Sets one field on each named session that still exists (HSET on an expired key would resurrect it). */
 const SET_IF_LIVE_SCRIPT = `
@@ -40,14 +54,23 @@ export const sessionRevokedChannel = (prefix: string) => `${prefix}:sessions:rev
 
 type TouchCommand = (
   key: string,
+  activityKey: string,
   userId: string,
   ttlMs: number,
   now: number,
+  maxLen: number,
 ) => Promise<[string | null, string | null] | null>;
 
 /** A pipeline holds the scripts defined on its connection (`defineCommand`) as methods too. */
 interface TouchPipeline {
-  mateTouchSession(key: string, userId: string, ttlMs: number, now: number): TouchPipeline;
+  mateTouchSession(
+    key: string,
+    activityKey: string,
+    userId: string,
+    ttlMs: number,
+    now: number,
+    maxLen: number,
+  ): TouchPipeline;
   exec(): Promise<[Error | null, unknown][] | null>;
 }
 
@@ -60,10 +83,10 @@ export class SessionStore {
     private readonly prefix: string,
     private readonly idleTtlMs = SESSION_IDLE_TTL,
   ) {
-    // Sent once and then called by its SHA (EVALSHA).
+    // Sent once and then called by its SHA (EVALSHA). Two keys: the session and the activity stream.
     const commands = redis as unknown as { mateTouchSession?: TouchCommand };
     if (!commands.mateTouchSession) {
-      redis.defineCommand('mateTouchSession', { numberOfKeys: 1, lua: TOUCH_SCRIPT });
+      redis.defineCommand('mateTouchSession', { numberOfKeys: 2, lua: TOUCH_SCRIPT });
     }
     this.touchCommand = (commands.mateTouchSession as TouchCommand).bind(redis);
   }
@@ -73,6 +96,9 @@ export class SessionStore {
   }
   private userKey(userId: string) {
     return `${this.prefix}:user-sessions:${userId}`;
+  }
+  private get activityKey() {
+    return memberActivityStreamKey(this.prefix);
   }
 
   async create(
@@ -92,12 +118,35 @@ export class SessionStore {
       })
       .pexpire(this.key(sessionId), this.idleTtlMs)
       .sadd(this.userKey(userId), sessionId)
+      // A sign-in is activity: noted for auth-service (which keeps one fact per member and day).
+      .xadd(
+        this.activityKey,
+        'MAXLEN',
+        '~',
+        MEMBER_ACTIVITY_STREAM_MAXLEN,
+        '*',
+        'userId',
+        userId,
+        'at',
+        String(now),
+      )
       .exec();
   }
 
-  /** Checks the session is alive and belongs to the user, and slides its expiry. */
+  /**
+   * Checks the session is alive and belongs to the user, and slides its expiry. The session's
+   * first request of a new UTC day also notes the member's activity on the activity stream (one
+   * comparison in the script on every other request).
+   */
   async touch(sessionId: string, userId: string, now = Date.now()): Promise<LiveSession | null> {
-    const fields = await this.touchCommand(this.key(sessionId), userId, this.idleTtlMs, now);
+    const fields = await this.touchCommand(
+      this.key(sessionId),
+      this.activityKey,
+      userId,
+      this.idleTtlMs,
+      now,
+      MEMBER_ACTIVITY_STREAM_MAXLEN,
+    );
     if (!fields) return null;
     const [role, verified] = fields;
     return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
@@ -111,7 +160,15 @@ export class SessionStore {
   async touchMany(sessions: { sessionId: string; userId: string }[], now = Date.now()): Promise<(LiveSession | null)[]> {
     if (sessions.length === 0) return [];
     const pipeline = this.redis.pipeline() as unknown as TouchPipeline;
-    for (const { sessionId, userId } of sessions) pipeline.mateTouchSession(this.key(sessionId), userId, this.idleTtlMs, now);
+    for (const { sessionId, userId } of sessions)
+      pipeline.mateTouchSession(
+        this.key(sessionId),
+        this.activityKey,
+        userId,
+        this.idleTtlMs,
+        now,
+        MEMBER_ACTIVITY_STREAM_MAXLEN,
+      );
     const results = (await pipeline.exec()) ?? [];
     if (results.length !== sessions.length) throw new Error('session check: Redis answered a partial pipeline');
     return results.map(([err, fields]) => {

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { AdminAccountsController } from './admin-accounts.controller';
+import { AdminAccountsService } from './admin-accounts.service';
+
+/** auth-service's side of the admin area's reads (issue 13): accounts for admin-service. */
+@Module({
+  controllers: [AdminAccountsController],
+  providers: [AdminAccountsService],
+})
+export class AdminAccountsModule {}
