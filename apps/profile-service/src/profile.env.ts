@@ -78,6 +78,15 @@ export class ProfileEnv extends DatabaseEnv {
   @Max(1)
   PHOTO_RISK_THRESHOLD = PHOTO_RISK_THRESHOLD_DEFAULT;
 
+  /**
+   * Fail safe: a new upload is hidden from other members until the classifier has scored it (its
+   * owner sees it at once). Off by default: the issue keeps photos visible unless scored above the
+   * threshold, and the scan takes well under a second.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  PHOTO_HIDDEN_UNTIL_SCORED = false;
+
   @ValidateIf((env: ProfileEnv) => env.PHOTO_STORAGE === 's3')
   @IsString({ message: 'S3_BUCKET is required when PHOTO_STORAGE=s3' })
   @MinLength(1, { message: 'S3_BUCKET is required when PHOTO_STORAGE=s3' })

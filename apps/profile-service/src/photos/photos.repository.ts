@@ -50,7 +50,6 @@ export class PhotosRepository {
       | 'scores'
       | 'riskScore'
       | 'scannedAt'
-      | 'hiddenFromMembers'
     >,
   ) {
     await manager.getRepository(Photo).insert(photo);

@@ -14,6 +14,7 @@ import {
   type PhotoUploadResponse,
 } from '@mate/contracts';
 import { badRequest, LOGGER, notFound, OutboxService } from '@mate/server-kit';
+import { ProfileEnv } from '../profile.env';
 import { ProfilesRepository } from '../profiles/profiles.repository';
 import { ProfilesService } from '../profiles/profiles.service';
 import { toPhotoDto } from '../profiles/profile.mapper';
@@ -77,6 +78,7 @@ export class PhotosService {
     private readonly images: ImageProcessor,
     private readonly processing: PhotoProcessingQueue,
     @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
+    @Inject(ProfileEnv) private readonly env: ProfileEnv,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -139,6 +141,7 @@ export class PhotosService {
           order: count,
           storageKey,
           sizes,
+          hiddenFromMembers: this.env.PHOTO_HIDDEN_UNTIL_SCORED,
         });
         await this.photos.normalise(manager, locked.id);
         await this.outbox.publish(manager, 'photo.uploaded', {
@@ -147,8 +150,8 @@ export class PhotosService {
           url,
           uploadedAt: new Date().toISOString(),
         });
-        // Scored once by the offline classifier (issue 13): visible to others until it is scored
-        // above the threshold.
+        // Scored once by the offline classifier (issue 13): visible to others (unless
+        // PHOTO_HIDDEN_UNTIL_SCORED) until it is scored above the threshold.
         await this.outbox.enqueueJob(manager, QueueName.PhotoScan, { photoId });
         await this.profileService.publishUpdated(manager, userId, locked);
         return this.ownPhoto(manager, userId, photoId);

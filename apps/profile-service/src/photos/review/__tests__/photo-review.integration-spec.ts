@@ -238,3 +238,56 @@ describe('photo review (issue 13): scan, hide, approve, reject, admin reads', ()
     await request(server()).get(`/internal/admin/profiles/${owner.userId}`).set('Authorization', owner.authorization).expect(403);
   });
 });
+
+describe('photo review with PHOTO_HIDDEN_UNTIL_SCORED (fail safe)', () => {
+  let bed: ProfileTestBed;
+  let release: () => void = () => undefined;
+  /** Holds every score until the test releases it, so the unscored state can be looked at. */
+  const gated: PhotoClassifier = {
+    score: () => new Promise<PhotoScores>((resolve) => (release = () => resolve(SAFE))),
+  };
+
+  beforeAll(async () => {
+    bed = await startProfileTestBed('photo_review_fail_safe', { PHOTO_HIDDEN_UNTIL_SCORED: 'on' }, [
+      { provide: PHOTO_CLASSIFIER, useValue: gated },
+    ]);
+  });
+  afterAll(async () => {
+    release();
+    await bed?.close();
+  });
+
+  it('hides a new upload from other members (not its owner) until it is scored, then shows it', async () => {
+    const server = bed.app.getHttpServer();
+    const onboarded = async () => {
+      const m = await bed.member();
+      await request(server).post('/api/profile/me/complete-onboarding').set('Authorization', m.authorization).expect(200);
+      return m;
+    };
+    const [owner, viewer] = [await onboarded(), await onboarded()];
+    const res = await request(server)
+      .post('/api/photos/upload')
+      .set('Authorization', owner.authorization)
+      .attach('photo', await jpeg(), 'p.jpg')
+      .expect(201);
+    const id = res.body.photo.id as string;
+    const seen = async () =>
+      ((await request(server).get(`/api/profile/${owner.userId}`).set('Authorization', viewer.authorization).expect(200))
+        .body as { photos: { id: string }[] }).photos.map((p) => p.id);
+    const own = (await request(server).get('/api/photos').set('Authorization', owner.authorization).expect(200)).body;
+    expect(own.map((p: { id: string }) => p.id)).toEqual([id]);
+    expect(await seen()).toEqual([]);
+    const pending = (await request(server).get('/internal/admin/photos/pending').set(INTERNAL).expect(200))
+      .body as PendingPhotosPart;
+    expect(pending.photos.find((p) => p.id === id)).toMatchObject({ riskScore: null, scores: null, hiddenFromMembers: true });
+
+    await waitFor(async () => {
+      release();
+      const [r] = await bed.dataSource.query('SELECT scanned_at FROM photos WHERE id = $1', [id]);
+      return r?.scanned_at;
+    }, { what: 'the scan' });
+    expect(await seen()).toEqual([id]);
+    const updates = (await bed.eventsOf(owner.userId)).filter((e) => e.name === 'profile.updated');
+    expect((updates.at(-1)?.payload as { photos: { id: string }[] }).photos.map((p) => p.id)).toEqual([id]);
+  });
+});
