@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ADMIN_USER_SEARCH_MAX_LIMIT, type AuditAction, type AuditLogPageDto, type AuditResourceType } from '@mate/contracts';
+import { ADMIN_USER_SEARCH_MAX_LIMIT, ADMIN_USER_SEARCH_QUERY_MAX_LENGTH, type AuditAction, type AuditLogPageDto, type AuditResourceType } from '@mate/contracts';
 import { badRequest } from '@mate/server-kit';
 import type { AuditQueryDto } from './dto/moderation-requests.dto';
 import { OwnersClient } from './owners.client';
@@ -45,7 +45,7 @@ export class AuditService {
     if (query.search) {
       pattern = `%${likeLiteral(query.search)}%`;
       // Names and emails live in auth: the members whose name or email matches (none when auth is away).
-      const hits = await this.owners.searchAccounts(query.search, ADMIN_USER_SEARCH_MAX_LIMIT);
+      const hits = await this.owners.searchAccounts(query.search.slice(0, ADMIN_USER_SEARCH_QUERY_MAX_LENGTH), ADMIN_USER_SEARCH_MAX_LIMIT);
       people = hits.ok ? hits.value.map((h) => h.id) : [];
     }
     const where = `($1::text IS NULL OR action = $1)

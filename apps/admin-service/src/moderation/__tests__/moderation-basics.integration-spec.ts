@@ -138,6 +138,8 @@ describe('admin-service moderation: documentation, validation, audit log, parts 
     ['GET', '/admin/users/search?q=a&limit=101', undefined, 'limit must be a whole number from 1 to 100'],
     ['GET', '/admin/reports?status=open', undefined, 'status must be one of'],
     ['GET', '/admin/reports?limit=101', undefined, 'limit must be a whole number from 1 to 100'],
+    ['GET', '/admin/reports?reason=rudeness', undefined, 'reason must be one of'],
+    ['GET', '/admin/reports?offset=100001', undefined, 'offset must be a whole number from 0 to 100000'],
     ['PATCH', `/admin/reports/${randomUUID()}`, { status: 'pending' }, 'status must be reviewed or dismissed'],
     ['PATCH', `/admin/reports/${randomUUID()}`, { status: 'reviewed', resolution: 'x'.repeat(1001) }, 'resolution must be at most 1000 characters'],
     ['PATCH', `/admin/reports/${randomUUID()}`, { status: 'reviewed', extra: 1 }, 'Unknown field: extra'],

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsNotEmpty, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsNotEmpty, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import {
   ADMIN_REPORTS_MAX_LIMIT,
   ADMIN_REPORTS_PAGE_SIZE,
@@ -13,11 +13,13 @@ import {
   AUDIT_SEARCH_MAX_LENGTH,
   PHOTO_REJECTION_REASON_MAX_LENGTH,
   REPORT_RESOLUTION_MAX_LENGTH,
+  REPORT_REASONS,
   REPORT_RESOLUTION_STATUSES,
   REPORT_STATUSES,
   SUSPENSION_REASON_MAX_LENGTH,
   type AuditAction,
   type RejectPhotoRequestDto,
+  type ReportReason,
   type ReportResolutionStatus,
   type ReportStatus,
   type SuspendUserRequestDto,
@@ -26,6 +28,8 @@ import {
 
 /** Paging offsets stop here (a deeper page is not a screen anyone reads). */
 export const MAX_OFFSET = 1_000_000;
+/** safety-service pages its reports up to this offset. */
+export const REPORTS_MAX_OFFSET = 100_000;
 
 const digits = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -48,18 +52,17 @@ export class ReportsQueryDto {
   @IsInt({ message: wholeNumber('limit', 1, ADMIN_REPORTS_MAX_LIMIT) })
   limit: number = ADMIN_REPORTS_PAGE_SIZE;
 
-  @ApiPropertyOptional({ description: 'A report reason (inappropriate_content, harassment, ...)', maxLength: 50 })
+  @ApiPropertyOptional({ enum: REPORT_REASONS })
   @IfSent()
-  @Matches(/^[a-z_]{1,50}$/, { message: 'reason must be a report reason' })
-  @IsString({ message: 'reason must be a report reason' })
-  reason?: string;
+  @IsIn(REPORT_REASONS, { message: `reason must be one of ${REPORT_REASONS.join(', ')}` })
+  reason?: ReportReason;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: REPORTS_MAX_OFFSET, default: 0 })
   @IfSent()
   @Transform(digits)
-  @Min(0, { message: wholeNumber('offset', 0, MAX_OFFSET) })
-  @Max(MAX_OFFSET, { message: wholeNumber('offset', 0, MAX_OFFSET) })
-  @IsInt({ message: wholeNumber('offset', 0, MAX_OFFSET) })
+  @Min(0, { message: wholeNumber('offset', 0, REPORTS_MAX_OFFSET) })
+  @Max(REPORTS_MAX_OFFSET, { message: wholeNumber('offset', 0, REPORTS_MAX_OFFSET) })
+  @IsInt({ message: wholeNumber('offset', 0, REPORTS_MAX_OFFSET) })
   offset = 0;
 }
 
