@@ -21,6 +21,7 @@ import {
   requireTables,
   withDatabase,
 } from './db.mjs';
+import { activityFacts, ANALYTICS_HISTORY_DAYS, busyDaysOf, historyFacts, insertAnalyticsFacts, memberFacts } from './analytics.mjs';
 import { seedConversations } from './conversations.mjs';
 import { HISTORY_WINDOW, swipeHistory } from './history.mjs';
 import { EMAIL_DOMAIN, memberAt } from './population.mjs';
@@ -42,6 +43,7 @@ export const USAGE = `Usage: npm run seed -- [options]
   --chat-db URL        chat-service database, for the matches' conversations (default: DATABASE_URL's server, database mate_chat)
   --safety-db URL      safety-service database, for the matches' pairs (default: DATABASE_URL's server, database mate_safety)
   --call-db URL        call-service database, for the matches it lets call (default: DATABASE_URL's server, database mate_call)
+  --admin-db URL       admin-service database, for the analytics history (default: DATABASE_URL's server, database mate_admin)
   --photo-dir DIR      profile-service's PHOTO_DIR (default: $PHOTO_DIR, else <repo>/.data/uploads)
   --seed S             seed of the random choices; the same seed gives the same members (default 42)
   --if-empty           do nothing when the profiles table already has members
@@ -50,6 +52,7 @@ export const USAGE = `Usage: npm run seed -- [options]
   --no-chats           no conversations for the seeded matches (chat-service's database is not touched)
   --no-safety          no pair rows for the seeded matches (safety-service's database is not touched; unmatching them answers 404)
   --no-call            no call-service match rows for the seeded matches (call-service's database is not touched; they cannot call)
+  --no-analytics       no analytics history (admin-service's database is not touched)
   --batch-size N       rows per INSERT (default 1000)
   --concurrency N      photos drawn at a time (default: CPU count)
   --pool-threshold N   above this many members, photos reuse a pool of drawn pictures (default 1000)
@@ -75,6 +78,7 @@ export function parseOptions(argv, env = process.env) {
       'chat-db': { type: 'string' },
       'safety-db': { type: 'string' },
       'call-db': { type: 'string' },
+      'admin-db': { type: 'string' },
       'photo-dir': { type: 'string' },
       seed: { type: 'string', default: '42' },
       'if-empty': { type: 'boolean', default: false },
@@ -83,6 +87,7 @@ export function parseOptions(argv, env = process.env) {
       'no-chats': { type: 'boolean', default: false },
       'no-safety': { type: 'boolean', default: false },
       'no-call': { type: 'boolean', default: false },
+      'no-analytics': { type: 'boolean', default: false },
       'batch-size': { type: 'string', default: '1000' },
       concurrency: { type: 'string' },
       'pool-threshold': { type: 'string', default: '1000' },
@@ -101,6 +106,7 @@ export function parseOptions(argv, env = process.env) {
     chatDb: values['chat-db'] ?? withDatabase(databaseUrl, 'mate_chat'),
     safetyDb: values['safety-db'] ?? withDatabase(databaseUrl, 'mate_safety'),
     callDb: values['call-db'] ?? withDatabase(databaseUrl, 'mate_call'),
+    adminDb: values['admin-db'] ?? withDatabase(databaseUrl, 'mate_admin'),
     photoDir: path.resolve(values['photo-dir'] ?? env.PHOTO_DIR ?? path.join(ROOT, '.data/uploads')),
     seed: values.seed,
     ifEmpty: values['if-empty'],
@@ -115,6 +121,8 @@ export function parseOptions(argv, env = process.env) {
     // call-service too learns matches from match.created: its match rows are written with them
     // (else a seeded match may not call).
     call: !values['no-call'] && !values['no-swipes'] && !values['no-photos'],
+    // admin-service's analytics store: the facts of the population and 90 days of activity.
+    analytics: !values['no-analytics'],
     batchSize: integer('batch-size', values['batch-size'], 1),
     concurrency: integer('concurrency', values.concurrency ?? String(os.availableParallelism()), 1),
     poolThreshold: integer('pool-threshold', values['pool-threshold'], 0),
@@ -139,13 +147,14 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
   let chatDb = null;
   let safetyDb = null;
   let callDb = null;
+  let adminDb = null;
   try {
     profileDb = await connect(options.profileDb);
     await requireTables(profileDb, ['profiles'], 'The profile-service');
     if (options.ifEmpty && (await hasProfiles(profileDb))) {
       const { rows } = await profileDb.query('SELECT count(*)::int AS n FROM profiles');
       log(`the profiles table already has ${rows[0].n} member(s); nothing to do (--if-empty)`);
-      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, conversations: 0, messages: 0, pairs: 0, callMatches: 0, cities: 0, ms: Date.now() - started };
+      return { skipped: true, members: 0, photos: 0, swipes: 0, matches: 0, conversations: 0, messages: 0, pairs: 0, callMatches: 0, analyticsFacts: 0, cities: 0, ms: Date.now() - started };
     }
     await requireTables(profileDb, ['photos', 'preferences'], 'The profile-service');
     await requireTables(authDb, ['users'], 'The auth-service');
@@ -165,8 +174,13 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
       callDb = await connect(options.callDb);
       await requireTables(callDb, ['call_match'], 'The call-service');
     }
-    return await populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb, callDb }, log, started);
+    if (options.analytics) {
+      adminDb = await connect(options.adminDb);
+      await requireTables(adminDb, ['analytics_event'], 'The admin-service');
+    }
+    return await populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb, callDb, adminDb }, log, started);
   } finally {
+    await adminDb?.end().catch(() => undefined);
     await callDb?.end().catch(() => undefined);
     await safetyDb?.end().catch(() => undefined);
     await chatDb?.end().catch(() => undefined);
@@ -176,7 +190,7 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
   }
 }
 
-async function populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb, callDb }, log, started) {
+async function populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb, callDb, adminDb }, log, started) {
   const { members: total, batchSize, seed: seedValue } = options;
   if (options.photos && process.env.PHOTO_STORAGE === 's3') {
     throw new Error('photos are written to local storage (PHOTO_DIR); with PHOTO_STORAGE=s3 seed with --no-photos');
@@ -215,6 +229,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     unread: 0,
     pairs: 0,
     callMatches: 0,
+    analytics: new Map(),
   };
   /** Members whose swipe history is still to be made (a window at a time). */
   const awaitingHistory = [];
@@ -228,6 +243,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
   await chatDb?.query('BEGIN');
   await safetyDb?.query('BEGIN');
   await callDb?.query('BEGIN');
+  await adminDb?.query('BEGIN');
   try {
     if (photos && mode === 'pool') {
       const t = Date.now();
@@ -259,6 +275,15 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
         stats.photoMs += Date.now() - t;
       }
       const histories = [];
+      /** This batch's analytics facts (with the histories' facts of the windows it completes). */
+      const analytics = [];
+      if (adminDb) {
+        const { facts, dropouts } = memberFacts(seedValue, batch, { now, photos: Boolean(photos) });
+        analytics.push(...facts);
+        // Members without a history have their activity now; the others once their window is complete.
+        const alone = tastes ? [] : batch;
+        analytics.push(...activityFacts(seedValue, [...alone, ...dropouts.map((d) => ({ ...d, dropout: true }))], new Map(), { now }));
+      }
       if (tastes) {
         awaitingHistory.push(...batch);
         const last = offset + batch.length >= total;
@@ -269,6 +294,10 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
             ? seedConversations(seedValue, history.matches, new Map(window.map((m) => [m.userId, m])), { now })
             : [];
           histories.push({ ...history, conversations });
+          if (adminDb) {
+            const facts = historyFacts(seedValue, { ...history, conversations }, { now });
+            analytics.push(...facts, ...activityFacts(seedValue, window, busyDaysOf(facts), { now }));
+          }
         }
       }
       const t = Date.now();
@@ -296,7 +325,9 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
         (async () => {
           if (callDb) for (const { matches } of histories) stats.callMatches += await recordCallMatches(callDb, matches);
         })(),
+        adminDb ? insertAnalyticsFacts(adminDb, analytics) : null,
       ]);
+      for (const f of analytics) stats.analytics.set(f.type, (stats.analytics.get(f.type) ?? 0) + 1);
       for (const { swipes, matches, conversations } of histories) {
         stats.swipes += swipes.length;
         stats.likes += swipes.filter((s) => s.liked).length;
@@ -324,6 +355,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     await chatDb?.query('COMMIT');
     await safetyDb?.query('COMMIT');
     await callDb?.query('COMMIT');
+    await adminDb?.query('COMMIT');
     stats.dbWaitMs += Date.now() - t;
     committed = true;
   } catch (e) {
@@ -333,6 +365,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     await chatDb?.query('ROLLBACK').catch(() => undefined);
     await safetyDb?.query('ROLLBACK').catch(() => undefined);
     await callDb?.query('ROLLBACK').catch(() => undefined);
+    await adminDb?.query('ROLLBACK').catch(() => undefined);
     throw e;
   } finally {
     await pool?.dispose();
@@ -357,6 +390,15 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
   }
   if (safetyDb) log(`safety pairs: ${stats.pairs} (one per match, holding it)`);
   if (callDb) log(`call-service matches: ${stats.callMatches} (one per match, so each pair may call)`);
+  const analyticsFacts = [...stats.analytics.values()].reduce((sum, n) => sum + n, 0);
+  if (adminDb) {
+    const count = (type) => stats.analytics.get(type) ?? 0;
+    log(
+      `analytics history: ${analyticsFacts} facts (${count('user.registered')} registrations, ${count('user.deleted')} of them deleted again, ` +
+        `${count('member.active')} member-days active over ${ANALYTICS_HISTORY_DAYS} days, ${count('report.created')} reports, ` +
+        `${count('user.blocked')} blocks, ${count('user.suspended')} suspensions, ${count('call.ended')} calls)`,
+    );
+  }
   if (stats.members) {
     log(
       [...stats.byCity.entries()]
@@ -377,6 +419,7 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
     messages: stats.messages,
     pairs: stats.pairs,
     callMatches: stats.callMatches,
+    analyticsFacts,
     cities: cityCount,
     firstNumber: first,
     photoMode: mode,

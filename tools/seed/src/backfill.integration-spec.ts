@@ -86,6 +86,7 @@ describe('backfill after seeding (npm start)', () => {
       dbUrl('auth-service'),
       '--profile-db',
       dbUrl('profile-service'),
+      ...(databases.has('admin-service') ? ['--admin-db', dbUrl('admin-service')] : ['--no-analytics']),
     ]);
     if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stderr}`);
     for (const svc of SERVICES) await start(svc);

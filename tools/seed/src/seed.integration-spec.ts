@@ -36,12 +36,12 @@ import { randomUUID } from 'node:crypto';
 
 /*
  * The seeder against real databases migrated by the services themselves (`main.js migrate` of
- * the built auth-service, profile-service, matching-service, chat-service, safety-service and call-service), checked with profile-service's
+ * the built auth-service, profile-service, matching-service, chat-service, safety-service, call-service and admin-service), checked with profile-service's
  * own code where it matters: its geocoder (coordinates), its image processor (photo bytes), its
  * local storage (deleting a photo) and its file route (serving the photos).
  */
 
-const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service', 'call-service'] as const;
+const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service', 'call-service', 'admin-service'] as const;
 const distOf = (svc: string, file: string) => path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src', file);
 const PROFILE_DIST = {
   geocoder: distOf('profile-service', 'geocoding/geocoder.js'),
@@ -50,6 +50,16 @@ const PROFILE_DIST = {
 };
 /** call-service's SQL (its rule for a pair that may call: PAIR_CALLABLE_SQL). */
 const CALL_SQL_DIST = distOf('call-service', 'call/call.sql.js');
+/** admin-service's metric queries (ANALYTICS_SQL), run on the seeded analytics store. */
+const ANALYTICS_SQL_DIST = distOf('admin-service', 'analytics/analytics.sql.js');
+
+/** A service's migration sources, relative to its src (in `src/migrations` or a feature's `migrations` folder). */
+function migrationSources(svc: string): string[] {
+  const src = path.join(ROOT, 'apps', svc, 'src');
+  return (readdirSync(src, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts') && path.basename(path.dirname(f)) === 'migrations')
+    .map((f) => f.split(path.sep).join('/'));
+}
 const SIZES = Object.keys(PHOTO_SIZES) as PhotoSize[];
 const SEED = '7';
 const MEMBERS = 40;
@@ -58,10 +68,9 @@ const MEMBERS = 40;
 function distReady(): boolean {
   for (const svc of SERVICES) {
     if (!existsSync(path.join(ROOT, 'dist/apps', svc, 'main.js'))) return false;
-    const sources = readdirSync(path.join(ROOT, 'apps', svc, 'src/migrations')).filter((f) => f.endsWith('.ts'));
-    if (sources.some((f) => !existsSync(distOf(svc, `migrations/${f.replace(/\.ts$/, '.js')}`)))) return false;
+    if (migrationSources(svc).some((f) => !existsSync(distOf(svc, f.replace(/\.ts$/, '.js'))))) return false;
   }
-  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST].every((f) => existsSync(f));
+  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST, ANALYTICS_SQL_DIST].every((f) => existsSync(f));
 }
 
 async function buildServices(): Promise<void> {
@@ -97,12 +106,13 @@ interface Pair {
   chat: TestDatabase;
   safety: TestDatabase;
   call: TestDatabase;
+  admin: TestDatabase;
   photoDir: string;
 }
 
 async function createPair(label: string): Promise<Pair> {
-  const [auth, profile, matching, chat, safety, call] = await Promise.all(
-    ['auth', 'profile', 'matching', 'chat', 'safety', 'call'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
+  const [auth, profile, matching, chat, safety, call, admin] = await Promise.all(
+    ['auth', 'profile', 'matching', 'chat', 'safety', 'call', 'admin'].map((db) => createTestDatabase(`seed_${label}_${db}`)),
   );
   await Promise.all([
     migrate('auth-service', auth.url),
@@ -111,8 +121,9 @@ async function createPair(label: string): Promise<Pair> {
     migrate('chat-service', chat.url),
     migrate('safety-service', safety.url),
     migrate('call-service', call.url),
+    migrate('admin-service', admin.url),
   ]);
-  return { auth, profile, matching, chat, safety, call, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
+  return { auth, profile, matching, chat, safety, call, admin, photoDir: await mkdtemp(path.join(os.tmpdir(), `mate-seed-${label}-`)) };
 }
 
 const dropPair = (p: Pair) => [
@@ -122,6 +133,7 @@ const dropPair = (p: Pair) => [
   p.chat.drop(),
   p.safety.drop(),
   p.call.drop(),
+  p.admin.drop(),
   rm(p.photoDir, { recursive: true, force: true }),
 ];
 
@@ -138,6 +150,8 @@ const seedArgs = (pair: Pair, ...extra: string[]) => [
   pair.safety.url,
   '--call-db',
   pair.call.url,
+  '--admin-db',
+  pair.admin.url,
   '--photo-dir',
   pair.photoDir,
   ...extra,
@@ -644,6 +658,82 @@ describe('npm run seed: the swipe history', () => {
     expect(seeded.stdout).toContain(`[seed] swipe history: ${swipes.length} swipes (${likes} likes), ${matches[0].n} matches`);
     expect(seeded.stdout).toContain(`[seed] safety pairs: ${matches[0].n} (one per match, holding it)`);
     expect(seeded.stdout).toContain(`[seed] call-service matches: ${matches[0].n} (one per match, so each pair may call)`);
+  });
+
+  describe("admin-service's analytics history", () => {
+    const today = () => new Date().toISOString().slice(0, 10);
+    const count = async (url: string, sql: string) => (await query<{ n: number }>(url, sql))[0].n;
+    /** One metric query of the built admin-service (ANALYTICS_SQL), as its analytics calls run it. */
+    async function metric<T = Record<string, unknown>>(name: string, days = 30): Promise<T[]> {
+      const { ANALYTICS_SQL } = require(ANALYTICS_SQL_DIST) as { ANALYTICS_SQL: Record<string, string> };
+      const sql = ANALYTICS_SQL[name];
+      return query<T>(h.admin.url, sql, sql.includes('$2') ? [today(), days] : sql.includes('$1') ? [today()] : []);
+    }
+    const numbers = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+
+    it('holds the population and its history as the services would have told them, with 90 days of activity, and says how many', async () => {
+      const facts = await count(h.admin.url, 'SELECT count(*)::int AS n FROM analytics_event');
+      expect(seeded.stdout).toContain(`[seed] analytics history: ${facts} facts (`);
+      const accounts = await query<{ id: string; created_at: Date }>(h.auth.url, 'SELECT id, created_at FROM users');
+      const registered = await query<{ user_id: string; occurred_at: Date }>(
+        h.admin.url,
+        "SELECT user_id, occurred_at FROM analytics_event WHERE type = 'user.registered'",
+      );
+      const registeredAt = new Map(registered.map((r) => [r.user_id, r.occurred_at.getTime()]));
+      for (const a of accounts) expect(registeredAt.get(a.id)).toBe(a.created_at.getTime());
+      const deleted = await count(h.admin.url, "SELECT count(*)::int AS n FROM analytics_event WHERE type = 'user.deleted'");
+      expect(registered.length - deleted).toBe(accounts.length);
+      expect(await count(h.admin.url, "SELECT count(*)::int AS n FROM analytics_event WHERE type IN ('like.created', 'pass.created')")).toBe(
+        swipes.length,
+      );
+      expect(await count(h.admin.url, "SELECT count(*)::int AS n FROM analytics_event WHERE type = 'match.created'")).toBe(
+        await count(h.matching.url, 'SELECT count(*)::int AS n FROM match'),
+      );
+      expect(await count(h.admin.url, "SELECT count(*)::int AS n FROM analytics_event WHERE type = 'message.sent'")).toBe(
+        await count(h.chat.url, 'SELECT count(*)::int AS n FROM message'),
+      );
+      const [days] = await query<{ first: string; last: string; n: number }>(
+        h.admin.url,
+        `SELECT to_char(min(day), 'YYYY-MM-DD') AS first, to_char(max(day), 'YYYY-MM-DD') AS last, count(DISTINCT day)::int AS n
+           FROM analytics_event WHERE type = 'member.active'`,
+      );
+      expect(days).toEqual({ first: new Date(Date.now() - 89 * 24 * 3600 * 1000).toISOString().slice(0, 10), last: today(), n: 90 });
+    });
+
+    it("opens admin-service's analytics on believable numbers", async () => {
+      const [overview] = (await metric('overview')).map(numbers);
+      expect(overview['totalUsers']).toBe(COUNT);
+      expect(overview['totalMatches']).toBe(await count(h.matching.url, 'SELECT count(*)::int AS n FROM match'));
+      expect(overview['activeUsers30d']).toBeGreaterThan(0.3 * COUNT);
+      expect(overview['activeUsers30d']).toBeLessThan(0.9 * COUNT);
+      expect(overview['onboardingCompletionRate']).toBeGreaterThan(0.75);
+      expect(overview['onboardingCompletionRate']).toBeLessThan(0.97);
+      expect(overview['profileCompletionRate']).toBeGreaterThan(0.8);
+      expect(overview['profileCompletionRate']).toBeLessThan(1);
+      expect(overview['pendingReports']).toBe(0);
+      const growth = (await metric('user-growth', 90)).map(numbers);
+      expect(growth).toHaveLength(90);
+      expect(growth[89]['totalUsers']).toBe(COUNT);
+      expect(growth[0]['totalUsers']).toBeLessThan(COUNT * 0.9);
+      const [engagement] = (await metric('engagement')).map(numbers);
+      expect(engagement['dau']).toBeGreaterThan(0);
+      expect(engagement['dau']).toBeLessThan(engagement['wau']);
+      expect(engagement['wau']).toBeLessThan(engagement['mau']);
+      expect(engagement['swipeRate']).toBeGreaterThan(0);
+      const [retention] = (await metric('retention')).map(numbers);
+      expect(retention['d1Retention']).toBeGreaterThan(retention['d7Retention']);
+      expect(retention['d7Retention']).toBeGreaterThan(retention['d30Retention']);
+      expect(retention['d30Retention']).toBeGreaterThan(0);
+      expect(retention['churnRate']).toBeGreaterThan(0);
+      expect(retention['churnRate']).toBeLessThan(0.6);
+      const [safety] = (await metric('safety')).map(numbers);
+      expect(safety['totalReports']).toBeGreaterThan(0);
+      expect(safety['resolvedReports']).toBe(safety['totalReports']);
+      expect(safety['avgResolutionTime']).toBeGreaterThan(1);
+      expect(safety['avgResolutionTime']).toBeLessThan(120);
+      expect(safety['totalSuspensions']).toBe(0);
+      expect((await metric('report-trends', 90)).length).toBeGreaterThan(0);
+    });
   });
 
   it('makes every seeded match known to call-service, which lets each pair call (as match.created would)', async () => {
