@@ -121,6 +121,17 @@ describe('admin photo review against the real profile-service (queue, approve, r
     expect((await t.api(admin, 'POST', `/admin/photos/${id}/approve`)).status).toBe(409);
   });
 
+  it('lets only one of two admins deciding the same photo at once win (the other 409, one audit entry)', async () => {
+    const id = await aPhoto(await aMember('Raced Owner'));
+    const other = await t.admin();
+    const answers = await Promise.all([
+      t.api(admin, 'POST', `/admin/photos/${id}/approve`),
+      t.api(other, 'POST', `/admin/photos/${id}/reject`, { body: { reason: 'Blurry' } }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(await t.bed.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1', [id])).toEqual([{ n: 1 }]);
+  });
+
   it('answers 404 for a photo that does not exist, writing nothing', async () => {
     const id = randomUUID();
     const res = await t.api<{ error: string }>(admin, 'POST', `/admin/photos/${id}/approve`);

@@ -114,6 +114,7 @@ describe('admin users against the real auth, profile, matching and safety servic
     expect(res.body).toEqual({ applied: true, auditId: expect.any(String) });
     expect((await detail(m.userId)).body).toMatchObject({ isSuspended: true, isActive: false, suspensionReason: 'Spamming members', suspendedAt: expect.any(String) });
     expect((await call(auth.url, 'GET', '/api/auth/me', { token: m.token })).status).toBe(401);
+    expect((await call(t.bed.url, 'GET', '/admin/reports', { token: m.token })).status).toBe(401);
     const login = await call<{ error: string }>(auth.url, 'POST', '/api/auth/login', { body: { email: m.email, password: 'Correct-Horse-9' } });
     expect(login.body.error).toBe(AuthMessages.accountSuspended);
     const row = await audit(res.body.auditId);
