@@ -167,6 +167,32 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     expect(await screen.findByText('Failed to load dashboard data')).toBeInTheDocument();
   });
 
+  it('loads the evidence kept with a report when it is opened', async () => {
+    const user = userEvent.setup();
+    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    api.admin.getReport.mockResolvedValue({
+      ...aReport(1),
+      snapshot: {
+        reportedProfile: { name: 'Reported 1', age: 31, bio: 'Hello there' },
+        messagesStatus: 'captured',
+        messages: [
+          { id: 'm1', senderId: 'reported-1', content: 'You will regret it', createdAt: '2026-11-19T10:00:00.000Z' },
+          { id: 'm2', senderId: 'reporter-1', content: 'Please stop', createdAt: '2026-11-19T10:01:00.000Z' },
+        ],
+        messagesCapturedAt: '2026-11-20T10:00:01.000Z',
+      },
+    });
+    renderAdmin(api);
+    await screen.findByText('Reported 1 (reported1@mate.test)');
+    expect(api.admin.getReport).not.toHaveBeenCalled();
+    await user.click(screen.getByText('Evidence'));
+    expect(await screen.findByText('You will regret it')).toBeInTheDocument();
+    expect(api.admin.getReport).toHaveBeenCalledWith('r1');
+    expect(screen.getByText('Please stop')).toBeInTheDocument();
+    expect(screen.getByText('Hello there')).toBeInTheDocument();
+    expect(screen.getByText('Reporter 1', { selector: '.report-evidence__sender' })).toBeInTheDocument();
+  });
+
   it('opens the queue dashboard on the API origin in a new tab', async () => {
     const user = userEvent.setup();
     api.admin.getReports.mockResolvedValue([]);

@@ -2,6 +2,7 @@ import type { AdminReportDto, ReportResolutionStatus } from '@mate/contracts';
 import { Badge, Button, Textarea, buttonClassName } from '@mate/ui';
 import { REPORT_RESOLUTION_MAX_LENGTH } from '@mate/contracts';
 import { useId, useState } from 'react';
+import { ReportEvidence } from './ReportEvidence';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../lib/format';
 import { capitalize, reasonLabel, statusBadgeTone } from '../../lib/labels';
@@ -19,6 +20,7 @@ function person(name: string | null, email: string | null): string {
 
 export function ReportItem({ report, busy, onResolve }: ReportItemProps) {
   const [note, setNote] = useState('');
+  const [evidenceOpen, setEvidenceOpen] = useState(false);
   const titleId = useId();
   const pending = report.status === 'pending';
   return (
@@ -55,6 +57,10 @@ export function ReportItem({ report, busy, onResolve }: ReportItemProps) {
           </div>
         )}
       </dl>
+      <details className="report-item__evidence" onToggle={(event) => setEvidenceOpen(event.currentTarget.open)}>
+        <summary>Evidence</summary>
+        {evidenceOpen && <ReportEvidence report={report} />}
+      </details>
       {pending && (
         <Textarea
           label="Note (optional)"
