@@ -7,16 +7,16 @@ import { ROLE_MEMBER, SESSION_IDLE_TTL, type Role } from '@mate/contracts';
  * request; deleting it makes its token fail on the very next request everywhere.
  */
 const TOUCH_SCRIPT = `
-local uid = redis.call('HGET', KEYS[1], 'userId')
-if not uid or uid ~= ARGV[1] then return false end
+local f = redis.call('HMGET', KEYS[1], 'userId', 'lastActivity', 'role', 'verified')
+if not f[1] or f[1] ~= ARGV[1] then return false end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-local last = tonumber(redis.call('HGET', KEYS[1], 'lastActivity'))
+local last = tonumber(f[2])
 local now = tonumber(ARGV[3])
 if last and now and math.floor(last / 86400000) < math.floor(now / 86400000) then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'userId', uid, 'at', ARGV[3])
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'userId', f[1], 'at', ARGV[3])
 end
 redis.call('HSET', KEYS[1], 'lastActivity', ARGV[3])
-return redis.call('HMGET', KEYS[1], 'role', 'verified')
+return {f[3], f[4]}
 `;
 
 /**
