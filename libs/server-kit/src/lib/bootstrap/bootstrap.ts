@@ -57,7 +57,7 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
     app.enableCors({
       origin: options.corsOrigins,
       credentials: false,
-      exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After'],
+      exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'X-Total-Count'],
       maxAge: 600,
     });
   }
