@@ -71,7 +71,8 @@ describe('PhotoModerationScreen (spec 001 §2 Photo moderation queue)', () => {
 
   it('shows the detail panel of the selected photo and approves it; the queue reloads and the selection clears', async () => {
     const user = userEvent.setup();
-    api.admin.getPendingPhotos.mockResolvedValueOnce(queue([aPhoto(1), aPhoto(2)])).mockResolvedValue(queue([aPhoto(2)]));
+    const scores = { Drawing: 0.01, Hentai: 0.04, Neutral: 0.05, Porn: 0.6, Sexy: 0.3 };
+    api.admin.getPendingPhotos.mockResolvedValueOnce(queue([aPhoto(1, { scores }), aPhoto(2)])).mockResolvedValue(queue([aPhoto(2)]));
     api.admin.approvePhoto.mockResolvedValue(applied);
     renderAdmin(api, { route: '/admin/photos' });
     await user.click(await screen.findByRole('button', { name: /Photo by Member 1/ }));
@@ -79,6 +80,8 @@ describe('PhotoModerationScreen (spec 001 §2 Photo moderation queue)', () => {
     expect(within(panel).getByText('member1@mate.test')).toBeInTheDocument();
     expect(within(panel).getByText('21')).toBeInTheDocument();
     expect(within(panel).getByRole('link', { name: 'View Full Profile' })).toHaveAttribute('href', '/admin/users/u1');
+    expect(within(panel).getByText('Risk score').nextElementSibling).toHaveTextContent('90%');
+    expect(within(within(panel).getByRole('list', { name: 'Classifier scores' })).getByText('Porn: 60%')).toBeInTheDocument();
 
     await user.click(within(panel).getByRole('button', { name: 'Approve Photo' }));
     await waitFor(() => expect(api.admin.approvePhoto).toHaveBeenCalledWith('p1'));

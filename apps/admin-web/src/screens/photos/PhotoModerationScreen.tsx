@@ -1,5 +1,5 @@
 import { AdminMessages, displayMessage } from '@mate/api-client';
-import { PHOTO_REJECTION_REASON_MAX_LENGTH, type PendingPhotoDto } from '@mate/contracts';
+import { PHOTO_CLASSES, PHOTO_REJECTION_REASON_MAX_LENGTH, type PendingPhotoDto } from '@mate/contracts';
 import { Button, Card, EmptyState, Icon, Spinner, Textarea, buttonClassName } from '@mate/ui';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -136,6 +136,20 @@ export function PhotoModerationScreen() {
                         <dt>Risk score</dt>
                         <dd>{selected.riskScore === null ? 'Not scored yet' : percent(selected.riskScore)}</dd>
                       </div>
+                      {selected.scores && (
+                        <div className="detail-field">
+                          <dt>Classifier scores</dt>
+                          <dd>
+                            <ul className="photo-scores" aria-label="Classifier scores">
+                              {PHOTO_CLASSES.map((name) => (
+                                <li key={name}>
+                                  {name}: {percent(selected.scores?.[name])}
+                                </li>
+                              ))}
+                            </ul>
+                          </dd>
+                        </div>
+                      )}
                       <div className="detail-field">
                         <dt>Visible to members</dt>
                         <dd>{selected.hiddenFromMembers ? 'No (hidden until approved)' : 'Yes'}</dd>
