@@ -47,6 +47,8 @@ const photoDir = path.join(ROOT, 'dist/e2e', `uploads-${id}`);
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
 const webUrl = `http://localhost:${ports.web}`;
 const adminWebUrl = `http://localhost:${ports.adminWeb}`;
+/** The address auth-service makes an admin once it is verified (ADMIN_EMAILS), for the admin journeys. */
+const adminEmail = `admin-${id}@e2e.mate.test`;
 /**
  * `node apps/e2e/run.mjs <playwright test args>` (a journey's file name, say) runs only those browser
  * journeys; `node apps/e2e/run.mjs --api <pattern...>` runs only the API journeys whose path matches
@@ -117,6 +119,7 @@ try {
       // Not the development default: proves the gateway hands every service the deployment's own.
       INTERNAL_TOKEN: randomBytes(24).toString('hex'),
       IP_RATE_LIMIT_MULTIPLIER: '100',
+      ADMIN_EMAILS: adminEmail,
       OUTBOX_POLL_MS: '100',
       TRANSCRIBE_URL: transcriber.url,
       // This run's own photo folder: the member-data check looks for files no photo row owns.
@@ -140,6 +143,7 @@ try {
     E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
     E2E_WEB_URL: webUrl,
     E2E_ADMIN_WEB_URL: adminWebUrl,
+    E2E_ADMIN_EMAIL: adminEmail,
     E2E_TRANSCRIBER_URL: transcriber.url,
     CHROMIUM_PATH: CHROMIUM,
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',

@@ -10,6 +10,16 @@ export function adminWebUrl(): string {
   return url.replace(/\/+$/, '');
 }
 
+/**
+ * The address this run's auth-service makes an admin once it is verified (ADMIN_EMAILS in run.mjs):
+ * sign it up and verify it like any member, then sign in to the admin app with it.
+ */
+export function e2eAdminEmail(): string {
+  const email = process.env.E2E_ADMIN_EMAIL;
+  if (!email) throw new Error('E2E_ADMIN_EMAIL must be set (apps/e2e/run.mjs sets it)');
+  return email;
+}
+
 /** A full address in the admin app: `adminUrl('/admin/photos')`. */
 export function adminUrl(path = '/'): string {
   return `${adminWebUrl()}${path}`;
