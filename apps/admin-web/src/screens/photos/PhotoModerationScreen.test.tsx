@@ -57,6 +57,7 @@ describe('PhotoModerationScreen (spec 001 §2 Photo moderation queue)', () => {
     renderAdmin(api, { route: '/admin/photos' });
     expect(await screen.findByText('All caught up!')).toBeInTheDocument();
     expect(screen.getByText('No pending photos to review')).toBeInTheDocument();
+    expect(screen.getByText('Select a photo to review')).toBeInTheDocument();
   });
 
   it('shows a red card with the server message, or Failed to load photos', async () => {
@@ -105,6 +106,7 @@ describe('PhotoModerationScreen (spec 001 §2 Photo moderation queue)', () => {
     await user.click(reject);
     await waitFor(() => expect(api.admin.rejectPhoto).toHaveBeenCalledWith('p1', 'Nudity'));
     expect(await screen.findByText('All caught up!')).toBeInTheDocument();
+    expect(screen.getByText('Select a photo to review')).toBeInTheDocument();
   });
 
   it('alerts a failed decision', async () => {

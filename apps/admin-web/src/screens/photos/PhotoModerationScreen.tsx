@@ -45,7 +45,12 @@ export function PhotoModerationScreen() {
         setReason('');
       },
       onError: (error) =>
-        browser.alert(messageOf(error, decision.kind === 'approve' ? AdminMessages.approvePhotoFailed : AdminMessages.rejectPhotoFailed)),
+        browser.alert(
+          messageOf(
+            error,
+            decision.kind === 'approve' ? AdminMessages.approvePhotoFailed : AdminMessages.rejectPhotoFailed,
+          ),
+        ),
     });
   };
 
@@ -72,21 +77,36 @@ export function PhotoModerationScreen() {
       ) : (
         <>
           <section className="stat-grid stat-grid--3" aria-label="Photo statistics">
-            <StatCard label="Total Pending" icon="clock" tone="warning" value={count(queue.data?.stats.totalPending)} />
-            <StatCard label="Approved Today" icon="check" tone="success" value={count(queue.data?.stats.approvedToday)} />
-            <StatCard label="Rejected Today" icon="ban" tone="danger" value={count(queue.data?.stats.rejectedToday)} />
+            <StatCard
+              label="Total Pending"
+              icon="clock"
+              tone="warning"
+              value={count(queue.data?.stats.totalPending)}
+            />
+            <StatCard
+              label="Approved Today"
+              icon="check"
+              tone="success"
+              value={count(queue.data?.stats.approvedToday)}
+            />
+            <StatCard
+              label="Rejected Today"
+              icon="ban"
+              tone="danger"
+              value={count(queue.data?.stats.rejectedToday)}
+            />
           </section>
 
-          {photos.length === 0 ? (
-            <Card>
-              <EmptyState
-                icon={<Icon name="check" size={28} />}
-                title="All caught up!"
-                description="No pending photos to review"
-              />
-            </Card>
-          ) : (
-            <div className="photo-review">
+          <div className="photo-review">
+            {photos.length === 0 ? (
+              <Card>
+                <EmptyState
+                  icon={<Icon name="check" size={28} />}
+                  title="All caught up!"
+                  description="No pending photos to review"
+                />
+              </Card>
+            ) : (
               <ul className="photo-grid" aria-label="Pending photos">
                 {photos.map((photo) => (
                   <li key={photo.id}>
@@ -101,98 +121,104 @@ export function PhotoModerationScreen() {
                       <span className="photo-tile__meta">
                         {orNA(photo.userAge)} · {orNA(photo.userGender)}
                       </span>
-                      {photo.riskScore !== null && <span className="photo-tile__risk">Risk {percent(photo.riskScore)}</span>}
+                      {photo.riskScore !== null && (
+                        <span className="photo-tile__risk">Risk {percent(photo.riskScore)}</span>
+                      )}
                     </button>
                   </li>
                 ))}
               </ul>
+            )}
 
-              <Card className="photo-detail" title={selected ? 'Review Photo' : undefined} titleLevel={2}>
-                {selected ? (
-                  <div className="photo-detail__body">
-                    <img className="photo-detail__image" src={admin.apiUrl(selected.url)} alt={`Selected photo by ${uploader(selected)}`} />
-                    <dl className="detail-fields">
+            <Card className="photo-detail" title={selected ? 'Review Photo' : undefined} titleLevel={2}>
+              {selected ? (
+                <div className="photo-detail__body">
+                  <img
+                    className="photo-detail__image"
+                    src={admin.apiUrl(selected.url)}
+                    alt={`Selected photo by ${uploader(selected)}`}
+                  />
+                  <dl className="detail-fields">
+                    <div className="detail-field">
+                      <dt>Name</dt>
+                      <dd>{uploader(selected)}</dd>
+                    </div>
+                    <div className="detail-field">
+                      <dt>Email</dt>
+                      <dd>{orNA(selected.userEmail)}</dd>
+                    </div>
+                    <div className="detail-field">
+                      <dt>Age</dt>
+                      <dd>{orNA(selected.userAge)}</dd>
+                    </div>
+                    <div className="detail-field">
+                      <dt>Gender</dt>
+                      <dd>{orNA(selected.userGender)}</dd>
+                    </div>
+                    <div className="detail-field">
+                      <dt>Uploaded</dt>
+                      <dd>{formatDateTime(selected.createdAt)}</dd>
+                    </div>
+                    <div className="detail-field">
+                      <dt>Risk score</dt>
+                      <dd>{selected.riskScore === null ? 'Not scored yet' : percent(selected.riskScore)}</dd>
+                    </div>
+                    {selected.scores && (
                       <div className="detail-field">
-                        <dt>Name</dt>
-                        <dd>{uploader(selected)}</dd>
+                        <dt>Classifier scores</dt>
+                        <dd>
+                          <ul className="photo-scores" aria-label="Classifier scores">
+                            {PHOTO_CLASSES.map((name) => (
+                              <li key={name}>
+                                {name}: {percent(selected.scores?.[name])}
+                              </li>
+                            ))}
+                          </ul>
+                        </dd>
                       </div>
-                      <div className="detail-field">
-                        <dt>Email</dt>
-                        <dd>{orNA(selected.userEmail)}</dd>
-                      </div>
-                      <div className="detail-field">
-                        <dt>Age</dt>
-                        <dd>{orNA(selected.userAge)}</dd>
-                      </div>
-                      <div className="detail-field">
-                        <dt>Gender</dt>
-                        <dd>{orNA(selected.userGender)}</dd>
-                      </div>
-                      <div className="detail-field">
-                        <dt>Uploaded</dt>
-                        <dd>{formatDateTime(selected.createdAt)}</dd>
-                      </div>
-                      <div className="detail-field">
-                        <dt>Risk score</dt>
-                        <dd>{selected.riskScore === null ? 'Not scored yet' : percent(selected.riskScore)}</dd>
-                      </div>
-                      {selected.scores && (
-                        <div className="detail-field">
-                          <dt>Classifier scores</dt>
-                          <dd>
-                            <ul className="photo-scores" aria-label="Classifier scores">
-                              {PHOTO_CLASSES.map((name) => (
-                                <li key={name}>
-                                  {name}: {percent(selected.scores?.[name])}
-                                </li>
-                              ))}
-                            </ul>
-                          </dd>
-                        </div>
-                      )}
-                      <div className="detail-field">
-                        <dt>Visible to members</dt>
-                        <dd>{selected.hiddenFromMembers ? 'No (hidden until approved)' : 'Yes'}</dd>
-                      </div>
-                    </dl>
-                    <Link
-                      to={`/admin/users/${encodeURIComponent(selected.userId)}`}
-                      className={buttonClassName({ variant: 'secondary', fullWidth: true })}
-                    >
-                      View Full Profile
-                    </Link>
-                    <Button
-                      fullWidth
-                      loading={decide.isPending}
-                      onClick={() => run({ photoId: selected.id, kind: 'approve' })}
-                      icon={<Icon name="check" size={18} />}
-                    >
-                      Approve Photo
-                    </Button>
-                    <Textarea
-                      label="Rejection reason"
-                      rows={3}
-                      maxLength={PHOTO_REJECTION_REASON_MAX_LENGTH}
-                      value={reason}
-                      onChange={(event) => setReason(event.target.value)}
-                      hint={trimmedReason ? undefined : AdminMessages.rejectionReasonRequired}
-                    />
-                    <Button
-                      variant="danger"
-                      fullWidth
-                      disabled={!trimmedReason || decide.isPending}
-                      onClick={reject}
-                      icon={<Icon name="ban" size={18} />}
-                    >
-                      Reject Photo
-                    </Button>
-                  </div>
-                ) : (
-                  <p className="admin-empty">Select a photo to review</p>
-                )}
-              </Card>
-            </div>
-          )}
+                    )}
+                    <div className="detail-field">
+                      <dt>Visible to members</dt>
+                      <dd>{selected.hiddenFromMembers ? 'No (hidden until approved)' : 'Yes'}</dd>
+                    </div>
+                  </dl>
+                  <Link
+                    to={`/admin/users/${encodeURIComponent(selected.userId)}`}
+                    className={buttonClassName({ variant: 'secondary', fullWidth: true })}
+                  >
+                    View Full Profile
+                  </Link>
+                  <Button
+                    fullWidth
+                    loading={decide.isPending}
+                    onClick={() => run({ photoId: selected.id, kind: 'approve' })}
+                    icon={<Icon name="check" size={18} />}
+                  >
+                    Approve Photo
+                  </Button>
+                  <Textarea
+                    label="Rejection reason"
+                    rows={3}
+                    maxLength={PHOTO_REJECTION_REASON_MAX_LENGTH}
+                    value={reason}
+                    onChange={(event) => setReason(event.target.value)}
+                    hint={trimmedReason ? undefined : AdminMessages.rejectionReasonRequired}
+                  />
+                  <Button
+                    variant="danger"
+                    fullWidth
+                    disabled={!trimmedReason || decide.isPending}
+                    onClick={reject}
+                    icon={<Icon name="ban" size={18} />}
+                  >
+                    Reject Photo
+                  </Button>
+                </div>
+              ) : (
+                <p className="admin-empty">Select a photo to review</p>
+              )}
+            </Card>
+          </div>
         </>
       )}
     </div>
