@@ -14,6 +14,8 @@ export const MEMBER_ACTIVITY_GROUP = 'auth-member-activity';
 const BATCH = 100;
 /** After a failed read (Redis away), the wait before the next. */
 const RETRY_MS = 1_000;
+/** How long stopping waits for the note in hand before cutting the connection. */
+const STOP_GRACE_MS = 2_000;
 
 type StreamEntry = [id: string, fields: string[]];
 
@@ -104,7 +106,12 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
     // A blocking read holds nothing: cut it. A note in hand finishes (or, cut at its
     // acknowledgement, is claimed again later and recorded once).
     if (connection && this.reading) connection.disconnect();
-    if (loop) await loop;
+    if (loop) {
+      // A note in hand gets a moment to finish; a connection that hangs is cut (the note is claimed again later).
+      const cut = setTimeout(() => connection?.disconnect(), STOP_GRACE_MS);
+      await loop;
+      clearTimeout(cut);
+    }
     if (connection && connection.status !== 'end')
       await connection.quit().catch(() => connection.disconnect());
   }

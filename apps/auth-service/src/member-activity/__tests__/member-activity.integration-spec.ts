@@ -3,6 +3,7 @@ import {
   DAY,
   INTERNAL_ADMIN_PATHS,
   INTERNAL_TOKEN_HEADER,
+  memberExportPath,
   type AdminAccountPart,
   type MemberActivePayload,
 } from '@mate/contracts';
@@ -131,6 +132,18 @@ describe('member activity: once-a-day member.active and the last activity (real 
     expect(answer.body.lastActive).toBe(new Date(tomorrow + 3_600_000).toISOString());
     const [row] = await ds.query('SELECT last_active_at FROM users WHERE id = $1', [id]);
     expect(row.last_active_at.toISOString()).toBe(new Date(tomorrow).toISOString());
+
+    // The member's data export lists them too.
+    const exported = await bed.call<{ lastActiveAt: string; activeDays: string[] }>(
+      'GET',
+      memberExportPath(id),
+      { headers: internal },
+    );
+    expect(exported.status).toBe(200);
+    expect(exported.body).toMatchObject({
+      lastActiveAt: new Date(tomorrow).toISOString(),
+      activeDays: all.map((f) => f.day),
+    });
   });
 
   it('the real request path: a session last used yesterday notes today on its next request', async () => {
