@@ -136,6 +136,34 @@ describe('gdpr verify', () => {
     expect(res.stdout).not.toMatch(/remain/i);
   });
 
+  it("reports the admin audit trail's ids of the member as kept by policy, not as a leftover (ADR 0018)", async () => {
+    const audit = await createTestDatabase('gdpr_verify_audit');
+    try {
+      const client = new Client({ connectionString: audit.url });
+      await client.connect();
+      try {
+        await client.query('CREATE TABLE audit_log (id uuid PRIMARY KEY, admin_id uuid, target_user_id uuid, target_resource_id text, details jsonb, user_agent text)');
+        await client.query('INSERT INTO audit_log VALUES ($1, $2, $3, $4, $5, $6)', [randomUUID(), otherMember, member, member, JSON.stringify({ reason: 'spam' }), 'Chromium']);
+      } finally {
+        await client.end();
+      }
+      const res = await verify(member, '--database', `admin=${audit.url}`);
+      expect(res.stdout).toContain('admin-service: clean');
+      expect(res.stdout).toContain('audit_log.target_user_id: 1 row(s) kept by policy (ADR 0018)');
+      expect(res.code).toBe(0);
+
+      // The same id anywhere else in that database is a leftover.
+      const other = new Client({ connectionString: audit.url });
+      await other.connect();
+      await other.query('UPDATE audit_log SET user_agent = $1', [`agent of ${member}`]).finally(() => other.end());
+      const dirty = await verify(member, '--database', `admin=${audit.url}`);
+      expect(dirty.code).toBe(1);
+      expect(dirty.stdout).toContain('audit_log.user_agent: 1 row(s)');
+    } finally {
+      await audit.drop();
+    }
+  }, 30_000);
+
   it('exports the check for other tools: verifyMemberErased', () => {
     const source = `
       import { verifyMemberErased } from '${LIB}';

@@ -27,6 +27,17 @@ export function defaultTargets(env = process.env) {
   };
 }
 
+/**
+ * Columns that keep a deleted member's id by policy, not by mistake (docs/adr/0018-admin.md): the
+ * admin audit trail is append-only in the database and holds ids only (names and emails are
+ * resolved when it is read, so an erased member's entries name nobody). Reported as retained.
+ */
+export const RETAINED_BY_POLICY = {
+  'admin-service': { audit_log: ['admin_id', 'target_user_id', 'target_resource_id', 'details'] },
+};
+
+const retainedByPolicy = (service, { table, column }) => Boolean(RETAINED_BY_POLICY[service]?.[table]?.includes(column));
+
 const quoteIdent = (name) => `"${String(name).replaceAll('"', '""')}"`;
 
 /** Counts per table.column of rows whose value, as text, contains the id (lower case). */
@@ -138,9 +149,15 @@ export async function verifyMemberErased(userId, targets = defaultTargets()) {
   const databases = await Promise.all(
     Object.entries(targets.databases).map(async ([service, url]) => {
       try {
-        return { service, url: redacted(url), remaining: await scanDatabase(url, userId) };
+        const found = await scanDatabase(url, userId);
+        return {
+          service,
+          url: redacted(url),
+          remaining: found.filter((r) => !retainedByPolicy(service, r)),
+          retained: found.filter((r) => retainedByPolicy(service, r)),
+        };
       } catch (e) {
-        return { service, url: redacted(url), remaining: [], error: errorOf(e) };
+        return { service, url: redacted(url), remaining: [], retained: [], error: errorOf(e) };
       }
     }),
   );
@@ -181,7 +198,10 @@ export function formatReport(report) {
   const lines = [`Member ${report.userId}:`];
   for (const d of report.databases) {
     if (d.error) lines.push(`  ${d.service}: NOT CHECKED (${d.error})`);
-    else if (d.remaining.length === 0) lines.push(`  ${d.service}: clean`);
+    else if (d.remaining.length === 0) {
+      lines.push(`  ${d.service}: clean`);
+      for (const r of d.retained ?? []) lines.push(`    ${r.table}.${r.column}: ${r.count} row(s) kept by policy (ADR 0018)`);
+    }
     else {
       lines.push(`  ${d.service}: ${d.remaining.reduce((n, r) => n + r.count, 0)} value(s) remain`);
       for (const r of d.remaining) lines.push(`    ${r.table}.${r.column}: ${r.count} row(s)`);
