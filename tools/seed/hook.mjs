@@ -322,3 +322,14 @@ SELECT count(*)::int AS n FROM call_match m
    AND CASE WHEN m.pair_version IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
             THEN m.pair_version >= coalesce(pair.version, 0)
             ELSE (pair.ended_before IS NULL OR m.matched_at > pair.ended_before) END`;
+
+/**
+ * admin-service's analytics history for an installation seeded before the seeder wrote one
+ * (lib/analytics.mjs backfillAnalyticsHistory; README "Analytics history"). options: { adminDbUrl,
+ * authDbUrl, profileDbUrl, matchingDbUrl, chatDbUrl }. Resolves { backfilled, written }; a
+ * failure is reported, never fatal.
+ */
+export async function backfillAnalytics(options) {
+  const { backfillAnalyticsHistory } = await import('./lib/analytics.mjs');
+  return backfillAnalyticsHistory(options);
+}

@@ -74,8 +74,11 @@ export function memberFacts(seed, members, { now, photos = true }) {
   for (const m of members) {
     const userId = m.userId;
     facts.push(fact(seed, 'user.registered', [userId], { userId, at: m.createdAt }));
-    facts.push(fact(seed, 'user.verified', [userId], { userId, at: m.verifiedAt }));
-    facts.push(fact(seed, 'onboarding.completed', [userId], { userId, at: m.updatedAt, props: { skipped: false } }));
+    if (m.verifiedAt) facts.push(fact(seed, 'user.verified', [userId], { userId, at: m.verifiedAt }));
+    // Seeded members complete onboarding; an account read back (backfill) says whether it did.
+    if (m.onboarded !== false && m.updatedAt) {
+      facts.push(fact(seed, 'onboarding.completed', [userId], { userId, at: m.updatedAt, props: { skipped: false } }));
+    }
     if (photos) {
       for (const p of m.photos) {
         facts.push(fact(seed, 'photo.uploaded', [p.id], { userId, subjectId: p.id, at: p.createdAt }));
@@ -302,5 +305,123 @@ export async function insertAnalyticsFacts(adminDb, facts) {
         slice.map((f) => JSON.stringify(f.props)),
       ],
     );
+  }
+}
+
+/** Accounts above which the backfill below does nothing (it reads whole tables into memory). */
+const BACKFILL_MAX_ACCOUNTS = 100_000;
+
+/**
+ * The analytics history of an installation seeded before the seeder wrote one (the seeder's
+ * `--if-empty` then leaves it alone): when admin-service's store knows fewer members than
+ * auth-service holds accounts (two counts, the whole cost of a start with nothing to do), the
+ * history is made from what the databases hold — accounts (auth), onboarding and photos
+ * (profile), swipes and matches (matching), messages (chat) — exactly as the seeder makes it
+ * from the members it generates, in one transaction. A fact already there is left alone.
+ *
+ * options: { adminDbUrl, authDbUrl, profileDbUrl, matchingDbUrl?, chatDbUrl?, seed?, now? }.
+ * Resolves { backfilled, written }; a failure is reported, never fatal.
+ */
+export async function backfillAnalyticsHistory({ adminDbUrl, authDbUrl, profileDbUrl, matchingDbUrl, chatDbUrl, seed = '42', now = Date.now() }) {
+  const say = (line) => process.stdout.write(`[mate] ${line}\n`);
+  if (!adminDbUrl || !authDbUrl || !profileDbUrl) return { backfilled: false, written: 0 };
+  const { default: pg } = await import('pg');
+  /** @type {import('pg').Client[]} */
+  const clients = [];
+  const open = async (url) => {
+    const client = new pg.Client({ connectionString: url, application_name: 'mate-backfill' });
+    clients.push(client);
+    await client.connect();
+    return client;
+  };
+  const hasTable = async (db, table) => (await db.query('SELECT to_regclass($1) IS NOT NULL AS present', [table])).rows[0].present;
+  try {
+    const admin = await open(adminDbUrl);
+    const auth = await open(authDbUrl);
+    if (!(await hasTable(admin, 'analytics_event'))) return { backfilled: false, written: 0 };
+    const accounts = (await auth.query('SELECT count(*)::int AS n FROM users')).rows[0].n;
+    const known = (
+      await admin.query(
+        "SELECT count(DISTINCT user_id)::int AS n FROM analytics_event WHERE type IN ('user.registered', 'user.verified')",
+      )
+    ).rows[0].n;
+    if (accounts === 0 || known >= accounts) return { backfilled: false, written: 0 };
+    if (accounts > BACKFILL_MAX_ACCOUNTS) {
+      say(`analytics history not backfilled: ${accounts} accounts is more than this backfill reads (${BACKFILL_MAX_ACCOUNTS})`);
+      return { backfilled: false, written: 0 };
+    }
+    say(`backfilling admin-service's analytics history: auth-service holds ${accounts} account(s), admin-service knows ${known}`);
+    const profile = await open(profileDbUrl);
+    const users = (await auth.query('SELECT id::text AS id, created_at, email_verified_at FROM users ORDER BY id')).rows;
+    const onboarding = new Map(
+      (await profile.query('SELECT user_id::text AS id, onboarding_completed, updated_at FROM profiles')).rows.map((r) => [r.id, r]),
+    );
+    const photosOf = new Map();
+    for (const p of (await profile.query('SELECT id::text AS id, user_id::text AS "userId", created_at FROM photos')).rows) {
+      photosOf.set(p.userId, [...(photosOf.get(p.userId) ?? []), { id: p.id, createdAt: p.created_at }]);
+    }
+    const members = users.map((u, i) => ({
+      n: i + 1,
+      userId: u.id,
+      createdAt: u.created_at,
+      verifiedAt: u.email_verified_at,
+      onboarded: onboarding.get(u.id)?.onboarding_completed === true,
+      updatedAt: onboarding.get(u.id)?.updated_at ?? null,
+      photos: photosOf.get(u.id) ?? [],
+    }));
+    let swipes = [];
+    let matches = [];
+    if (matchingDbUrl) {
+      const matching = await open(matchingDbUrl);
+      if ((await hasTable(matching, 'swipe')) && (await hasTable(matching, 'match'))) {
+        swipes = (
+          await matching.query(
+            'SELECT swiper_id::text AS "swiperId", target_id::text AS "targetId", liked, created_at AS at FROM swipe ORDER BY created_at, swiper_id, target_id',
+          )
+        ).rows;
+        matches = (await matching.query('SELECT id::text AS id, user_a::text AS "userA", user_b::text AS "userB", created_at AS at FROM match')).rows;
+      }
+    }
+    /** @type {import('./conversations.mjs').SeedConversation[]} */
+    let conversations = [];
+    if (chatDbUrl) {
+      const chat = await open(chatDbUrl);
+      if ((await hasTable(chat, 'conversation')) && (await hasTable(chat, 'message'))) {
+        const byId = new Map();
+        for (const c of (await chat.query('SELECT id::text AS id, member_a::text AS a, member_b::text AS b FROM conversation')).rows) {
+          byId.set(c.id, { id: c.id, memberA: c.a, memberB: c.b, messages: [] });
+        }
+        const messages = await chat.query(
+          `SELECT id::text AS id, conversation_id::text AS "conversationId", seq, sender_id::text AS "senderId",
+                  recipient_id::text AS "recipientId", created_at AS at
+             FROM message ORDER BY conversation_id, seq`,
+        );
+        for (const m of messages.rows) byId.get(m.conversationId)?.messages.push(m);
+        conversations = [...byId.values()];
+      }
+    }
+    const { facts, dropouts } = memberFacts(seed, members, { now });
+    const made = historyFacts(seed, { swipes, matches, conversations }, { now });
+    const all = [
+      ...facts,
+      ...made,
+      ...activityFacts(seed, members, busyDaysOf(made), { now }),
+      ...activityFacts(seed, dropouts.map((d) => ({ ...d, dropout: true })), new Map(), { now }),
+    ];
+    await admin.query('BEGIN');
+    try {
+      await insertAnalyticsFacts(admin, all);
+      await admin.query('COMMIT');
+    } catch (e) {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+    say(`admin-service: ${all.length} analytics fact(s) backfilled (${members.length} members, ${ANALYTICS_HISTORY_DAYS} days of activity)`);
+    return { backfilled: true, written: all.length };
+  } catch (e) {
+    say(`admin-service's analytics history was not backfilled (${e instanceof Error ? e.message : e}); restart to retry`);
+    return { backfilled: false, written: 0 };
+  } finally {
+    for (const c of clients) await c.end().catch(() => undefined);
   }
 }

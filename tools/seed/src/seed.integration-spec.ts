@@ -734,6 +734,39 @@ describe('npm run seed: the swipe history', () => {
       expect(safety['totalSuspensions']).toBe(0);
       expect((await metric('report-trends', 90)).length).toBeGreaterThan(0);
     });
+
+    it('is backfilled from the databases on an installation seeded before it (hook.mjs backfillAnalytics), once', async () => {
+      const hook = `file://${path.join(ROOT, 'tools/seed/hook.mjs')}`;
+      const options = { adminDbUrl: h.admin.url, authDbUrl: h.auth.url, profileDbUrl: h.profile.url, matchingDbUrl: h.matching.url, chatDbUrl: h.chat.url };
+      const backfill = async () => {
+        const source = `import { backfillAnalytics } from '${hook}';
+          const result = await backfillAnalytics(${JSON.stringify(options)});
+          process.stdout.write('\\nRESULT ' + JSON.stringify(result) + '\\n');`;
+        const r = await run(process.execPath, ['--input-type=module', '-e', source]);
+        if (r.code !== 0) throw new Error(`backfillAnalytics failed:\n${r.stdout}\n${r.stderr}`);
+        const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+        return { result: JSON.parse(line?.slice('RESULT '.length) ?? 'null') as { backfilled: boolean; written: number }, stdout: r.stdout };
+      };
+      // Nothing to do on the seeded store: it knows every account.
+      expect((await backfill()).result).toEqual({ backfilled: false, written: 0 });
+      // An installation seeded before the analytics history: the store knows only a live event or two.
+      await query(h.admin.url, "DELETE FROM analytics_event WHERE NOT (type = 'user.registered' AND user_id IN (SELECT user_id FROM analytics_event ORDER BY user_id LIMIT 2))");
+      const first = await backfill();
+      expect(first.result.backfilled).toBe(true);
+      expect(first.stdout).toContain(`[mate] admin-service: ${first.result.written} analytics fact(s) backfilled (${COUNT} members, 90 days of activity)`);
+      expect(await count(h.admin.url, "SELECT count(*)::int AS n FROM analytics_event WHERE type = 'match.created'")).toBe(
+        await count(h.matching.url, 'SELECT count(*)::int AS n FROM match'),
+      );
+      expect(await count(h.admin.url, "SELECT count(*)::int AS n FROM analytics_event WHERE type = 'message.sent'")).toBe(
+        await count(h.chat.url, 'SELECT count(*)::int AS n FROM message'),
+      );
+      const [overview] = (await metric('overview')).map(numbers);
+      expect(overview['totalUsers']).toBe(COUNT);
+      expect(overview['activeUsers30d']).toBeGreaterThan(0.3 * COUNT);
+      const [retention] = (await metric('retention')).map(numbers);
+      expect(retention['d1Retention']).toBeGreaterThan(retention['d30Retention']);
+      expect((await backfill()).result).toEqual({ backfilled: false, written: 0 });
+    });
   });
 
   it('makes every seeded match known to call-service, which lets each pair call (as match.created would)', async () => {
