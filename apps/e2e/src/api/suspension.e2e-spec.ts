@@ -177,8 +177,9 @@ describe('suspension across the platform (issue 13)', () => {
 
   it('a suspension ends the session and socket and is honoured by every service within a second; unsuspend restores it all', async () => {
     const [sueSocket, maxSocket] = await Promise.all([live(sue), live(max)]);
-    // Before: Viv sees Sue, Max's message and call reach her.
+    // Before: Viv sees Sue and her profile, Max's message and call reach her.
     expect(await suggested(viv)).toContain(sue.id);
+    expect((await call('GET', `/api/profile/${sue.id}`, viv)).status).toBe(200);
     expect(await sendRefusal(maxSocket, sue)).toBeNull();
     if (CALLS_DEPLOYED) expect(await callRefusal(maxSocket, max, sue)).toBeNull();
 
@@ -205,6 +206,7 @@ describe('suspension across the platform (issue 13)', () => {
         },
       },
       { name: 'not suggested', holds: async () => !(await suggested(viv)).includes(sue.id) },
+      { name: 'profile hidden', holds: async () => (await call('GET', `/api/profile/${sue.id}`, viv)).status === 404 },
       {
         name: 'message refused',
         holds: async () => {
@@ -250,6 +252,7 @@ describe('suspension across the platform (issue 13)', () => {
         },
       },
       { name: 'suggested again', holds: async () => (await suggested(viv)).includes(sue.id) },
+      { name: 'profile shown', holds: async () => (await call('GET', `/api/profile/${sue.id}`, viv)).status === 200 },
       { name: 'message accepted', holds: async () => (await sendRefusal(maxSocket, sue)) === null },
       ...(CALLS_DEPLOYED
         ? [
