@@ -6,15 +6,6 @@ import { User } from '../accounts/user.entity';
 import { Session } from '../sessions/session.entity';
 import { AuthToken } from '../tokens/auth-token.entity';
 
-/**
- * The account part with the member's activity (issue 13): the last active moment and the UTC days
- * they used the app. Not in AccountExportPart of contracts yet (the lead's file): added here so
- * the export keeps listing every account field auth stores.
- */
-export type AccountExportWithActivity = AccountExportPart & {
-  lastActiveAt: string | null;
-  activeDays: string[];
-};
 
 /**
  * The account's part of a member's data export: the account row, every session row (with its
@@ -28,7 +19,7 @@ export class AccountExporter implements MemberExporter<AccountExportPart> {
     private readonly sessionStore: SessionStore,
   ) {}
 
-  async exportMember(userId: string): Promise<AccountExportWithActivity> {
+  async exportMember(userId: string): Promise<AccountExportPart> {
     const m = this.dataSource.manager;
     const user = await m.findOne(User, { where: { id: userId } });
     if (!user) throw notFound('Account not found');

@@ -135,6 +135,10 @@ export interface AccountExportPart {
    * null while it is pending or once it was called off, replaced or left to expire.
    */
   emailChanges: { newEmail: string; requestedAt: string; completedAt: string | null }[];
+  /** The last day the member used the app (issue 13's member.active), or null before it was recorded. */
+  lastActiveAt?: string | null;
+  /** The UTC days (YYYY-MM-DD) on which the member used the app, as auth-service records them. */
+  activeDays?: string[];
 }
 
 /** `POST /api/gdpr/delete-account`. */
