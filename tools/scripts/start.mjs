@@ -103,6 +103,14 @@ try {
   await seeding.backfillSafetyPairs({ matchingDbUrl: databases['matching-service'], safetyDbUrl: databases['safety-service'] });
   // call-service too: a pair may call only while call-service knows one of its matches is live.
   await seeding.backfillCallMatches({ matchingDbUrl: databases['matching-service'], callDbUrl: databases['call-service'] });
+  // admin-service's analytics history: an installation seeded before issue 13 gets it once from the other databases.
+  await seeding.backfillAnalytics({
+    adminDbUrl: databases['admin-service'],
+    authDbUrl: databases['auth-service'],
+    profileDbUrl: databases['profile-service'],
+    matchingDbUrl: databases['matching-service'],
+    chatDbUrl: databases['chat-service'],
+  });
 
   await createDemoAccounts({
     gatewayUrl: `http://127.0.0.1:${ports.gateway}`,
