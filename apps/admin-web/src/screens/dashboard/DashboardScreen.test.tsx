@@ -1,8 +1,8 @@
 import { ApiError } from '@mate/api-client';
 import type { AdminReportDto, AdminStatsDto } from '@mate/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
 import { renderAdmin } from '../../testing/render';
 
@@ -37,6 +37,9 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     api = signedInAdminApi();
     api.admin.getStats.mockResolvedValue(stats);
   });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('shows the heading, the three buttons, the four statistic cards and Report Trends', async () => {
     api.admin.getReports.mockResolvedValue([]);
@@ -48,7 +51,8 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     expect(screen.getByRole('link', { name: 'Audit Logs' })).toHaveAttribute('href', '/admin/audit');
 
     const users = await screen.findByRole('group', { name: 'Total Users' });
-    expect(within(users).getByText('120')).toBeInTheDocument();
+    // The cards show '…' until the statistics are in.
+    expect(await within(users).findByText('120')).toBeInTheDocument();
     expect(within(users).getByText('80 active')).toBeInTheDocument();
     const reports = screen.getByRole('group', { name: 'Reports' });
     expect(within(reports).getByText('9')).toBeInTheDocument();
@@ -68,6 +72,7 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     api.admin.getReports.mockResolvedValue([]);
     renderAdmin(api);
     expect(await screen.findByText('No pending reports found')).toBeInTheDocument();
+    expect(await within(screen.getByRole('group', { name: 'Total Users' })).findByText('120')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Report Trends' })).not.toBeInTheDocument();
   });
 
@@ -141,6 +146,18 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     const second = screen.getByRole('listitem', { name: (_n, el) => el.textContent?.includes('Reported 2') ?? false });
     await user.click(within(second).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(api.admin.updateReport).toHaveBeenCalledWith('r2', 'dismissed', ''));
+    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(3));
+  });
+
+  it('reloads once more when the change was accepted (202) but not applied yet', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    api.admin.updateReport.mockResolvedValue({ applied: false, auditId: 'a1' });
+    renderAdmin(api);
+    await user.click(await screen.findByRole('button', { name: 'Mark Reviewed' }));
+    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(2));
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
     await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(3));
   });
 

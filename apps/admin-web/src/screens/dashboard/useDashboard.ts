@@ -1,6 +1,7 @@
 import { DASHBOARD_REPORTS_SHOWN, type ReportResolutionStatus, type ReportStatusFilter } from '@mate/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/ApiContext';
+import { useReloadWhenAccepted } from '../../lib/useReloadWhenAccepted';
 
 export const statsKey = ['admin', 'stats'] as const;
 export const reportsKey = (filter: ReportStatusFilter) => ['admin', 'reports', filter] as const;
@@ -29,8 +30,10 @@ export interface ResolveReportInput {
 export function useResolveReport() {
   const { admin } = useApi();
   const queryClient = useQueryClient();
+  const reloadWhenAccepted = useReloadWhenAccepted();
   return useMutation({
     mutationFn: ({ reportId, status, resolution }: ResolveReportInput) => admin.updateReport(reportId, status, resolution),
+    onSuccess: reloadWhenAccepted,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
 }

@@ -1,6 +1,7 @@
 import { PHOTO_QUEUE_REFRESH_MS } from '@mate/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/ApiContext';
+import { useReloadWhenAccepted } from '../../lib/useReloadWhenAccepted';
 
 export const photoQueueKey = ['admin', 'photos', 'pending'] as const;
 
@@ -20,7 +21,9 @@ export type PhotoDecision = { photoId: string; kind: 'approve' } | { photoId: st
 export function usePhotoDecision() {
   const { admin } = useApi();
   const queryClient = useQueryClient();
+  const reloadWhenAccepted = useReloadWhenAccepted();
   return useMutation({
+    onSuccess: reloadWhenAccepted,
     mutationFn: (decision: PhotoDecision) =>
       decision.kind === 'approve' ? admin.approvePhoto(decision.photoId) : admin.rejectPhoto(decision.photoId, decision.reason),
     onSettled: () => queryClient.invalidateQueries({ queryKey: photoQueueKey }),
