@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import sharp from 'sharp';
-import * as tf from '@tensorflow/tfjs';
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { NSFWJS } from 'nsfwjs';
 import { PHOTO_CLASSES, type PhotoClass, type PhotoScores } from '@mate/contracts';
+import type { ClassifierReply, ClassifierRequest } from './classifier-protocol';
 
 /** MobileNetV2's input: a 224 × 224 RGB square. */
 export const CLASSIFIER_INPUT_SIZE = 224;
@@ -15,78 +14,8 @@ export interface PhotoClassifier {
 }
 export const PHOTO_CLASSIFIER = Symbol('PHOTO_CLASSIFIER');
 
-// Loaded by path at run time: the model ships inside the nsfwjs package as two UMD bundles (the
-// topology and the weights, base64), and the wasm binaries inside the backend's package. Nothing is
-// fetched from the network.
-const load = createRequire(__filename);
-const modelDir = () => join(dirname(load.resolve('nsfwjs')), '..', 'models', 'mobilenet_v2');
-const wasmDir = () => `${join(dirname(load.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist')}/`;
-
-interface BundledModelJson {
-  modelTopology: object;
-  format?: string;
-  generatedBy?: string;
-  convertedBy?: string | null;
-  weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
-}
-
-/** A tfjs IOHandler over the model bundled in the nsfwjs package, read from the file system. */
-export function bundledModelHandler(dir = modelDir()): tf.io.IOHandler {
-  return {
-    load: async () => {
-      const json = load(join(dir, 'model.min.js')) as BundledModelJson;
-      const weightSpecs: tf.io.WeightsManifestEntry[] = [];
-      const parts: Buffer[] = [];
-      for (const group of json.weightsManifest) {
-        for (const path of group.paths) {
-          const base64 = load(join(dir, `${path}.min.js`)) as unknown;
-          if (typeof base64 !== 'string') throw new Error(`the model's weight bundle ${path} is not there`);
-          parts.push(Buffer.from(base64, 'base64'));
-        }
-        weightSpecs.push(...group.weights);
-      }
-      const weights = Buffer.concat(parts);
-      return {
-        modelTopology: json.modelTopology,
-        format: json.format,
-        generatedBy: json.generatedBy,
-        convertedBy: json.convertedBy ?? undefined,
-        weightSpecs,
-        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
-      };
-    },
-  };
-}
-
-let backendReady: Promise<void> | null = null;
-let modelReady: Promise<NSFWJS> | null = null;
-
-/** tfjs on its wasm backend, set up once per process. */
-function wasmBackend(): Promise<void> {
-  backendReady ??= (async () => {
-    setWasmPaths(wasmDir());
-    if (!(await tf.setBackend('wasm'))) throw new Error('the tfjs wasm backend did not start');
-    await tf.ready();
-  })().catch((e: unknown) => {
-    backendReady = null;
-    throw e;
-  });
-  return backendReady;
-}
-
-/** The model, loaded once per process on first use; concurrent first calls share one load. */
-function model(): Promise<NSFWJS> {
-  modelReady ??= (async () => {
-    await wasmBackend();
-    const net = new NSFWJS(bundledModelHandler(), { size: CLASSIFIER_INPUT_SIZE });
-    await net.load();
-    return net;
-  })().catch((e: unknown) => {
-    modelReady = null;
-    throw e;
-  });
-  return modelReady;
-}
+/** How long one request may take in the worker, the model's load included, before the worker is replaced. */
+export const CLASSIFIER_TIMEOUT_MS = 60_000;
 
 /** Raw RGB at the model's input size (the whole picture squeezed into the square, as nsfwjs does). */
 export async function decodeForClassifier(image: Buffer): Promise<Uint8Array> {
@@ -101,37 +30,149 @@ export async function decodeForClassifier(image: Buffer): Promise<Uint8Array> {
 }
 
 /**
- * nsfwjs (MobileNetV2, the model in its npm package) on @tensorflow/tfjs's wasm backend. Scores are
- * the five classes' probabilities; one inference at a time per process (the wasm backend runs on
- * one thread, so queueing them costs nothing and bounds the memory).
+ * The worker thread: the compiled `classifier.worker.js` beside this file in the build (tsc emits it
+ * with the rest of the app), or from the TypeScript source (jest, @swc-node/register) the `.ts` file,
+ * which the thread transpiles through @swc-node/register as the service's own source runs.
  */
-export class NsfwPhotoClassifier implements PhotoClassifier {
-  private tail: Promise<unknown> = Promise.resolve();
+function startWorker(): Worker {
+  const ext = extname(__filename);
+  const file = join(__dirname, `classifier.worker${ext}`);
+  if (ext !== '.ts') return new Worker(file);
+  const project = process.env['SWC_NODE_PROJECT'] ?? join(__dirname, '../../../../../tsconfig.base.json');
+  const bootstrap = `const load = require('node:module').createRequire(${JSON.stringify(file)});
+load('@swc-node/register');
+load(${JSON.stringify(file)});`;
+  return new Worker(bootstrap, { eval: true, env: { ...process.env, SWC_NODE_PROJECT: project } });
+}
 
-  /** Loads the model now (otherwise the first score does). */
+interface Pending {
+  id: number;
+  worker: Worker;
+  resolve: (reply: ClassifierReply & { error?: undefined }) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface NsfwPhotoClassifierOptions {
+  /** Per request, the model's load included (default CLASSIFIER_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+/**
+ * nsfwjs (MobileNetV2, the model in its npm package) on @tensorflow/tfjs's wasm backend, in a worker
+ * thread of its own, so that neither the model's load (1–2 s) nor an inference (100–200 ms) holds
+ * up the service's event loop (HTTP, other jobs). Scores are the five classes' probabilities.
+ *
+ * - One worker per classifier (one classifier per process), started on first use: commands and test
+ *   beds that never score a photo never load tfjs or the model; the first scan waits for the load
+ *   in the worker, off the main thread.
+ * - One request at a time (the wasm backend runs on one thread, so queueing costs nothing and
+ *   bounds the memory). sharp decodes on the main thread (it works on libuv's thread pool, not on
+ *   the event loop); the raw pixels are transferred to the worker, not copied.
+ * - A worker that crashes, exits or takes longer than the timeout fails the request in flight (the
+ *   photo-scan job is retried) and is replaced by a new one on the next call.
+ * - Application shutdown terminates the worker; calls after it reject.
+ */
+export class NsfwPhotoClassifier implements PhotoClassifier, OnApplicationShutdown {
+  private worker: Worker | undefined;
+  private pending: Pending | undefined;
+  private nextId = 1;
+  private tail: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly options: NsfwPhotoClassifierOptions = {}) {}
+
+  /** Starts the worker and waits for its model (otherwise the first score does). */
   async warmUp(): Promise<void> {
-    await model();
+    await this.serially(() => this.request(undefined));
   }
 
   score(image: Buffer): Promise<PhotoScores> {
-    const run = this.tail.then(() => this.scoreNow(image));
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
-
-  private async scoreNow(image: Buffer): Promise<PhotoScores> {
-    const pixels = await decodeForClassifier(image);
-    const net = await model();
-    const input = tf.tensor3d(pixels, [CLASSIFIER_INPUT_SIZE, CLASSIFIER_INPUT_SIZE, 3], 'int32');
-    try {
-      const predictions = await net.classify(input, PHOTO_CLASSES.length);
+    return this.serially(async () => {
+      const pixels = await decodeForClassifier(image);
+      const { predictions } = await this.request(pixels);
       const scores = Object.fromEntries(PHOTO_CLASSES.map((c) => [c, 0])) as Record<PhotoClass, number>;
       for (const p of predictions) {
         if ((PHOTO_CLASSES as readonly string[]).includes(p.className)) scores[p.className as PhotoClass] = p.probability;
       }
       return scores;
-    } finally {
-      input.dispose();
-    }
+    });
+  }
+
+  /** The worker's thread id while one runs (logs, tests). */
+  get workerThreadId(): number | undefined {
+    return this.worker?.threadId;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    this.fail(worker, new Error('the photo classifier was shut down'));
+    await worker?.terminate();
+  }
+
+  private serially<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(run);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  private request(pixels: Uint8Array | undefined): Promise<ClassifierReply & { error?: undefined }> {
+    if (this.closed) return Promise.reject(new Error('the photo classifier was shut down'));
+    const worker = (this.worker ??= this.spawn());
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timeoutMs = this.options.timeoutMs ?? CLASSIFIER_TIMEOUT_MS;
+      const timer = setTimeout(() => {
+        // A worker that does not answer is not trusted with the next photo either.
+        if (this.worker === worker) this.worker = undefined;
+        this.fail(worker, new Error(`the photo classifier did not answer within ${timeoutMs} ms`));
+        void worker.terminate();
+      }, timeoutMs);
+      this.pending = { id, worker, resolve, reject, timer };
+      worker.ref();
+      // A copy of the pixels of its own (sharp's buffer may share memory), moved to the worker.
+      const own = pixels?.slice();
+      const message: ClassifierRequest = { id, pixels: own, classes: PHOTO_CLASSES.length };
+      worker.postMessage(message, own ? [own.buffer] : []);
+    });
+  }
+
+  private spawn(): Worker {
+    const worker = startWorker();
+    worker.unref();
+    worker.on('message', (reply: ClassifierReply) => {
+      const pending = this.pending;
+      if (!pending || pending.worker !== worker || pending.id !== reply.id) return;
+      this.settle();
+      if (reply.error !== undefined) pending.reject(new Error(`the photo classifier failed: ${reply.error}`));
+      else pending.resolve(reply);
+    });
+    worker.on('error', (e) => this.lost(worker, e));
+    worker.on('exit', (code) => this.lost(worker, new Error(`its worker exited with code ${code}`)));
+    return worker;
+  }
+
+  /** The worker crashed or exited: the request in flight fails; the next call starts a new worker. */
+  private lost(worker: Worker, cause: Error): void {
+    if (this.worker === worker) this.worker = undefined;
+    this.fail(worker, new Error(`the photo classifier stopped: ${cause.message}`));
+  }
+
+  private fail(worker: Worker | undefined, error: Error): void {
+    const pending = this.pending;
+    if (!pending || pending.worker !== worker) return;
+    this.settle();
+    pending.reject(error);
+  }
+
+  private settle(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pending = undefined;
+    // Idle, the worker does not keep the process alive (a classifier nobody shut down).
+    pending.worker.unref();
   }
 }
