@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { DEPLOYED_SERVICES, EVENT_CATALOGUE, eventQueueName, ROLE_ADMIN, type AuthPrincipal, type ServiceName } from '@mate/contracts';
 import { createQueueConnection, LOGGER, REDIS, SessionStore } from '@mate/server-kit';
 import { AdminEnv } from '../admin.env';
+import { redactJobData } from './queue-redaction';
 
 /** Where the dashboard is served (browser navigation; the gateway forwards it without a bearer token). */
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -103,7 +104,7 @@ export class QueueDashboard implements OnModuleInit, OnApplicationShutdown {
     for (const q of this.queues) q.on('error', () => undefined);
     const board = new ExpressAdapter();
     board.setBasePath(QUEUE_DASHBOARD_PATH);
-    createBullBoard({ queues: this.queues.map((q) => new BullMQAdapter(q, { readOnlyMode: true })), serverAdapter: board });
+    createBullBoard({ queues: this.queues.map((q) => this.adapterOf(q)), serverAdapter: board });
     const router = board.getRouter() as (req: Request, res: Response, next: NextFunction) => void;
     express.use(QUEUE_DASHBOARD_PATH, (req: Request, res: Response, next: NextFunction) => {
       this.gate(req, res)
@@ -115,6 +116,14 @@ export class QueueDashboard implements OnModuleInit, OnApplicationShutdown {
           if (!res.headersSent) res.status(503).json({ error: 'The queue dashboard is unavailable right now' });
         });
     });
+  }
+
+  /** Read-only, and no job's data or result shows a secret (an email job's link is an account's key). */
+  private adapterOf(queue: Queue): BullMQAdapter {
+    const adapter = new BullMQAdapter(queue, { readOnlyMode: true });
+    adapter.setFormatter('data', (data) => redactJobData(data));
+    adapter.setFormatter('returnValue', (value) => redactJobData(value));
+    return adapter;
   }
 
   async onApplicationShutdown() {

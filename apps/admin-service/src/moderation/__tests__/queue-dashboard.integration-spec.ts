@@ -1,3 +1,6 @@
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { QueueName } from '@mate/contracts';
 import { SessionStore } from '@mate/server-kit';
 import type { SignedIn } from '@mate/server-kit/testing';
 import { startAdminTestBed, type AdminTestBed } from '../../__tests__/admin-test-bed';
@@ -48,6 +51,31 @@ describe('queue dashboard (admins only, one-time link then a cookie bound to the
     expect(names).toEqual(
       expect.arrayContaining(['jobs.account-admin', 'jobs.photo-admin', 'jobs.report-admin', 'jobs.email', 'events.admin-service', 'events.profile-service']),
     );
+  });
+
+  it("never shows a secret a job carries: an email job's reset link is masked", async () => {
+    const admin = await t.admin();
+    const { cookie } = await enter(t, admin);
+    const token = 'c2VjcmV0LXJlc2V0LXRva2VuLW9mLWEtbWVtYmVy';
+    const connection = new Redis(t.bed.env.REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue(QueueName.Email, { connection, prefix: t.bed.env.KEY_PREFIX });
+    try {
+      await queue.add('email', {
+        id: 'job-1',
+        queue: QueueName.Email,
+        createdAt: new Date().toISOString(),
+        data: { template: 'reset-password', to: 'member@example.com', name: 'Member', link: `https://mate.example/reset-password?token=${token}` },
+      });
+      const api = await browse(t, `/admin/queues/api/queues?activeQueue=${QueueName.Email}&status=waiting&page=1`, cookie);
+      expect(api.status).toBe(200);
+      expect(api.text).toContain('reset-password');
+      expect(api.text).not.toContain(token);
+      expect(api.text).toContain('[redacted]');
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+      connection.disconnect();
+    }
   });
 
   it('gives the link under both prefixes', async () => {
