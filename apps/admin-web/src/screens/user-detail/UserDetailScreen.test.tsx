@@ -68,6 +68,18 @@ describe('UserDetailScreen (spec 001 §2 Admin user detail)', () => {
     expect(field('Last Active')).toHaveTextContent('Never');
   });
 
+  it('shows N/A, not Never, and offers no suspension action when the account part did not answer', async () => {
+    api.admin.getUser.mockResolvedValue(
+      aDetail({ email: null, role: null, createdAt: null, lastActive: null, isVerified: null, isActive: null, isSuspended: null, unavailable: ['account'] }),
+    );
+    renderAdmin(api, { route: '/admin/users/u1' });
+    await screen.findByRole('heading', { name: 'Profile Information' });
+    expect(field('Last Active')).toHaveTextContent('N/A');
+    expect(screen.queryByRole('button', { name: 'Suspend User' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unsuspend User' })).not.toBeInTheDocument();
+    expect(screen.getByText(/could not be loaded \(account\)/)).toBeInTheDocument();
+  });
+
   it('shows the suspended banner and offers Unsuspend instead of Suspend', async () => {
     api.admin.getUser.mockResolvedValue(
       aDetail({ isSuspended: true, suspensionReason: 'Spam', suspendedAt: '2026-11-21T00:00:00.000Z' }),

@@ -79,6 +79,8 @@ export function UserDetailScreen() {
 
   const detail: AdminUserDetailDto = user.data;
   const displayName = detail.name ?? detail.email ?? 'this user';
+  // Without the account part, "never active" and "not suspended" are unknown, not facts.
+  const accountKnown = !detail.unavailable.includes('account');
 
   const run = (action: ModerationAction) => {
     moderate.mutate(action, {
@@ -143,7 +145,7 @@ export function UserDetailScreen() {
         <Card title="User Activity" titleLevel={2}>
           <dl className="detail-fields">
             <Field label="Joined">{formatDate(detail.createdAt)}</Field>
-            <Field label="Last Active">{formatDateTime(detail.lastActive, NEVER)}</Field>
+            <Field label="Last Active">{accountKnown ? formatDateTime(detail.lastActive, NEVER) : 'N/A'}</Field>
             <Field label="Matches">{count(detail.matchCount)}</Field>
             <Field label="Reports Made">{count(detail.reportsMade)}</Field>
             <Field label="Reports Received">{count(detail.reportsReceived)}</Field>
@@ -154,7 +156,7 @@ export function UserDetailScreen() {
 
         <Card title="Moderation Actions" titleLevel={2}>
           <div className="moderation-actions">
-            {detail.isSuspended ? (
+            {!accountKnown ? null : detail.isSuspended ? (
               <Button variant="secondary" loading={moderate.isPending} onClick={unsuspend} icon={<Icon name="check" size={18} />}>
                 Unsuspend User
               </Button>
