@@ -28,12 +28,22 @@ export type ActivityOutcome = 'recorded' | 'known-day' | 'no-account' | 'unreada
  * are skipped; the row lock (FOR KEY SHARE) makes a concurrent erasure wait for it or be seen.
  * $1 user, $2 day, $3 at.
  */
+/**
+ * Days of activity kept per member (the dedupe needs only today; the export lists these). A year
+ * and a bit, so a yearly retention or churn question can still be answered from auth's side.
+ */
+export const MEMBER_ACTIVITY_RETENTION_DAYS = 400;
+
 const RECORD_DAY_SQL = `
 WITH account AS (SELECT id FROM users WHERE id = $1::uuid FOR KEY SHARE),
 inserted AS (
   INSERT INTO member_activity_day (user_id, day, at) SELECT id, $2::date, $3::timestamptz FROM account
   ON CONFLICT (user_id, day) DO NOTHING
   RETURNING user_id
+), pruned AS (
+  -- Only the last MEMBER_ACTIVITY_RETENTION_DAYS days are kept: a member's older days go when
+  -- they are next active (the primary key's index makes it a short range delete of their own rows).
+  DELETE FROM member_activity_day WHERE user_id = $1::uuid AND day < $2::date - ${MEMBER_ACTIVITY_RETENTION_DAYS}
 ), touched AS (
   UPDATE users SET last_active_at = greatest(coalesce(last_active_at, $3::timestamptz), $3::timestamptz)
    WHERE id IN (SELECT user_id FROM inserted)

@@ -16,7 +16,7 @@ import {
   type AuthTestBed,
   type RegisteredMember,
 } from '../../__tests__/auth-test-bed';
-import { MEMBER_ACTIVITY_GROUP, MemberActivityConsumer } from '../member-activity.consumer';
+import { MEMBER_ACTIVITY_GROUP, MEMBER_ACTIVITY_RETENTION_DAYS, MemberActivityConsumer } from '../member-activity.consumer';
 
 jest.setTimeout(60_000);
 
@@ -144,6 +144,21 @@ describe('member activity: once-a-day member.active and the last activity (real 
       lastActiveAt: new Date(tomorrow).toISOString(),
       activeDays: all.map((f) => f.day),
     });
+  });
+
+  it(`keeps ${MEMBER_ACTIVITY_RETENTION_DAYS} days: a member's older days go when they are next active`, async () => {
+    const member = await bed.register(email('old-days'));
+    const id = member.user.id;
+    await waitFor(async () => ((await facts(id)).length === 1 ? true : undefined), { what: 'the sign-up day recorded' });
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const old = utcDay(today - (MEMBER_ACTIVITY_RETENTION_DAYS + 5) * DAY);
+    const kept = utcDay(today - (MEMBER_ACTIVITY_RETENTION_DAYS - 5) * DAY);
+    await ds.query(`INSERT INTO member_activity_day (user_id, day, at) VALUES ($1, $2, $2::date), ($1, $3, $3::date)`, [id, old, kept]);
+    const [sessionId] = await sessionIdOf(id);
+    const tomorrow = today + DAY + 60_000;
+    expect(await store.touch(sessionId, id, tomorrow)).not.toBeNull();
+    await waitFor(async () => ((await facts(id)).length === 2 ? true : undefined), { what: 'the next day recorded' });
+    expect(await days(id)).toEqual([kept, utcDay(today), utcDay(tomorrow)].filter((d, i, all) => all.indexOf(d) === i));
   });
 
   it('the real request path: a session last used yesterday notes today on its next request', async () => {
