@@ -166,9 +166,12 @@ export class QueueDashboard implements OnModuleInit, OnApplicationShutdown {
     return true;
   }
 
-  /** The admin's own session is still alive (not signed out, revoked or expired) and has role admin. */
+  /**
+   * The admin's own session is still alive (not signed out, revoked or expired) and has role admin.
+   * Peeked, not touched: the dashboard's polls must not keep the admin's session alive for ever.
+   */
   private async adminSessionAlive(binding: Binding): Promise<boolean> {
-    const session = await this.sessions.touch(binding.sessionId, binding.userId);
+    const session = await this.sessions.peek(binding.sessionId, binding.userId);
     return session?.role === ROLE_ADMIN;
   }
 }

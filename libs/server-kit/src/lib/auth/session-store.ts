@@ -179,6 +179,17 @@ export class SessionStore {
     });
   }
 
+  /**
+   * Whether the session is alive and the user's, without touching it: no sliding of its expiry,
+   * no activity note. For a check on someone's behalf that is not their own request (the admin
+   * queue dashboard checks the admin's session on each of its polls).
+   */
+  async peek(sessionId: string, userId: string): Promise<LiveSession | null> {
+    const [owner, role, verified] = await this.redis.hmget(this.key(sessionId), 'userId', 'role', 'verified');
+    if (!owner || owner !== userId) return null;
+    return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
+  }
+
   async lastActivity(sessionIds: string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (sessionIds.length === 0) return out;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { DAY } from '@mate/contracts';
 import { createTestRedisNamespace } from '@mate/testing';
@@ -63,5 +64,18 @@ describe('session store: member activity notes (real Redis)', () => {
     await store.revoke('s2', userId);
     expect(await store.touch('s2', userId, today + 20 * DAY)).toBeNull();
     expect(await notes()).toHaveLength(1);
+  });
+  it('peek says whether a session is alive and whose, and neither slides it nor notes activity', async () => {
+    const userId = randomUUID();
+    const now = Date.now();
+    await store.create('peeked', userId, 'admin', true, now);
+    await redis.pexpire(`${ns.prefix}:session:peeked`, 5_000);
+    const notes = await redis.xlen(memberActivityStreamKey(ns.prefix));
+    expect(await store.peek('peeked', userId)).toEqual({ role: 'admin', verified: true });
+    expect(await store.peek('peeked', randomUUID())).toBeNull();
+    expect(await store.peek('gone', userId)).toBeNull();
+    expect(await redis.pttl(`${ns.prefix}:session:peeked`)).toBeLessThanOrEqual(5_000);
+    expect(await redis.xlen(memberActivityStreamKey(ns.prefix))).toBe(notes);
+    expect(await redis.hget(`${ns.prefix}:session:peeked`, 'lastActivity')).toBe(String(now));
   });
 });
