@@ -1,6 +1,6 @@
 import type { MateApi } from '@mate/api-client';
 import { act, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, createQueryClient } from '../app/App';
 import { createFakeApi, signedInApi, type FakeApi } from '../testing/fake-api';
@@ -20,18 +20,33 @@ describe('NotificationPrompt', () => {
   let api: FakeApi;
 
   /** The prompt alone, in the app's providers (signed out: nothing else runs timers). */
-  function mount(options: FakePushOptions = {}) {
+  function mount(options: FakePushOptions = {}, route = '/dashboard') {
     const push = createFakePush(options);
     const queryClient = createQueryClient();
+    let navigate: NavigateFunction = () => undefined;
+    function NavigateHandle() {
+      navigate = useNavigate();
+      return null;
+    }
     const view = render(
       <AppProviders api={api as unknown as MateApi} queryClient={queryClient} push={push.browser}>
-        <MemoryRouter>
+        <MemoryRouter initialEntries={[route]}>
+          <NavigateHandle />
           <NotificationPrompt />
         </MemoryRouter>
       </AppProviders>,
     );
-    return { push, view };
+    return { push, view, navigate: (to: string) => act(() => navigate(to)) };
   }
+
+  it.each(['/onboarding', '/call/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c'])('waits while the member is on %s and opens once they leave it', async (route) => {
+    const { navigate } = mount({}, route);
+    await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
+    expect(prompt()).not.toBeInTheDocument();
+    await navigate('/discover');
+    await advance(0);
+    expect(prompt()).toBeInTheDocument();
+  });
 
   beforeEach(() => {
     api = createFakeApi();

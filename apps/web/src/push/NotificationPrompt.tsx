@@ -1,7 +1,17 @@
 import { NOTIFICATION_PROMPT_DELAY_MS } from '@mate/contracts';
 import { Alert, Button, Icon } from '@mate/ui';
 import { useEffect, useId, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { usePush } from './PushContext';
+
+/**
+ * Screens the prompt never covers: a member finishing onboarding or in a call is busy with
+ * something else (and the card would sit over the onboarding's Next button). It waits, and opens
+ * once the member is elsewhere.
+ */
+export const PROMPT_QUIET_ROUTES = ['/onboarding', '/call'] as const;
+
+const isQuiet = (pathname: string) => PROMPT_QUIET_ROUTES.some((route) => pathname === route || pathname.startsWith(`${route}/`));
 
 /** Spec 001 §3: the dismissal is remembered locally (the key is ours). */
 export const PROMPT_DISMISSED_KEY = 'notification_prompt_dismissed';
@@ -43,12 +53,13 @@ export function NotificationPrompt() {
     return () => clearTimeout(timer);
   }, []);
 
+  const quiet = isQuiet(useLocation().pathname);
   const eligible = push.checked && push.supported && push.permission === 'default' && !push.subscribed;
   useEffect(() => {
-    if (phase === 'waiting' && due && eligible && !wasDismissed()) setPhase('open');
-  }, [phase, due, eligible]);
+    if (phase === 'waiting' && due && eligible && !quiet && !wasDismissed()) setPhase('open');
+  }, [phase, due, eligible, quiet]);
 
-  if (phase !== 'open') return null;
+  if (phase !== 'open' || quiet) return null;
 
   const dismiss = () => {
     rememberDismissal();
