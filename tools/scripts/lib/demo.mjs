@@ -239,6 +239,31 @@ async function likeDemoMember(gatewayUrl, demo, admirers) {
   return liked;
 }
 
+/** Reports seeded members make for the admin's queue: [reporter, reported, reason, details] by position. */
+const DEMO_REPORTS = [
+  [0, 3, 'harassment', 'Kept messaging me after I said I was not interested.'],
+  [1, 3, 'fake_profile', 'The photos look like a stock model, and the story changed every message.'],
+  [2, 4, 'spam', 'Asked me to move to another app and sent a link to a crypto site.'],
+];
+
+/** A few pending reports among seeded members (through the API, as members make them), so the admin dashboard has work. */
+async function demoReports(gatewayUrl, authDbUrl) {
+  const [{ DEMO_PASSWORD }, { EMAIL_DOMAIN }] = await Promise.all([import('../../seed/lib/run.mjs'), import('../../seed/lib/population.mjs')]);
+  const members = await withClient(authDbUrl, async (db) =>
+    (await db.query(`SELECT id::text AS id, email FROM users WHERE lower(email) LIKE '%@' || $1 ORDER BY md5(email) LIMIT 5`, [EMAIL_DOMAIN])).rows,
+  );
+  if (members.length < 5) return 0;
+  let made = 0;
+  for (const [reporter, reported, reason, details] of DEMO_REPORTS) {
+    const login = await call(`${gatewayUrl}/api/auth/login`, 'POST', { body: { email: members[reporter].email, password: DEMO_PASSWORD } });
+    if (login.status !== 200) continue;
+    const res = await call(`${gatewayUrl}/api/safety/report/${members[reported].id}`, 'POST', { token: login.body.token, body: { reason, details } });
+    await call(`${gatewayUrl}/api/auth/logout`, 'POST', { token: login.body.token });
+    if (res.status === 201) made++;
+  }
+  return made;
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -459,6 +484,11 @@ export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, ma
     const admin = await ensureAccount(gatewayUrl, maildevUrl, DEMO_ACCOUNTS.admin);
     const skip = () => call(`${gatewayUrl}/api/profile/me/complete-onboarding`, 'POST', { token: admin.token });
     await until([200], skip, 'admin onboarding', { tries: 50 });
+    const pending = await call(`${gatewayUrl}/api/admin/reports?status=pending&limit=1`, 'GET', { token: admin.token });
+    if (pending.status === 200 && Array.isArray(pending.body) && pending.body.length === 0) {
+      const made = await demoReports(gatewayUrl, authDbUrl);
+      if (made > 0) log(`${made} seeded members reported others: the admin dashboard has pending reports to moderate`);
+    }
     await call(`${gatewayUrl}/api/auth/logout`, 'POST', { token: admin.token });
   } catch (e) {
     log(`the demo admin could not be prepared: ${e.message}`);

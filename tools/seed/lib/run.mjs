@@ -190,6 +190,22 @@ export async function seed(options, log = (line) => process.stdout.write(`[seed]
   }
 }
 
+/** users.last_active_at of the batch's members from their newest `member.active` fact of the history. */
+async function setLastActive(authDb, facts) {
+  const last = new Map();
+  for (const f of facts) {
+    if (f.type !== 'member.active' || !f.userId) continue;
+    if (!last.has(f.userId) || last.get(f.userId) < f.at) last.set(f.userId, f.at);
+  }
+  if (last.size === 0) return;
+  await authDb.query(
+    `UPDATE users u SET last_active_at = v.at
+       FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)
+      WHERE u.id = v.id`,
+    [[...last.keys()], [...last.values()].map((d) => d.toISOString())],
+  );
+}
+
 async function populate(options, { authDb, profileDb, matchingDb, chatDb, safetyDb, callDb, adminDb }, log, started) {
   const { members: total, batchSize, seed: seedValue } = options;
   if (options.photos && process.env.PHOTO_STORAGE === 's3') {
@@ -304,7 +320,11 @@ async function populate(options, { authDb, profileDb, matchingDb, chatDb, safety
       await inFlight; // one batch in the databases while the next one is made
       stats.dbWaitMs += Date.now() - t;
       inFlight = Promise.all([
-        insertUsers(authDb, batch, passwordHash),
+        (async () => {
+          await insertUsers(authDb, batch, passwordHash);
+          // The accounts' last activity, as auth-service keeps it from member.active: the newest active day of the history.
+          await setLastActive(authDb, analytics);
+        })(),
         (async () => {
           await insertProfiles(profileDb, batch);
           if (photos) stats.photos += await insertPhotos(profileDb, batch, photos.photoFileUrl, photos.storageKeyOf);
