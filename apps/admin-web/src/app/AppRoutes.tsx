@@ -2,13 +2,13 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { FullScreenLoading } from '../components/FullScreenLoading';
 import { PublicEntry, RequireAdmin } from '../routing/guards';
-import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AuditLogsScreen } from '../screens/audit/AuditLogsScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
 import { PhotoModerationScreen } from '../screens/photos/PhotoModerationScreen';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
 import { UserDetailScreen } from '../screens/user-detail/UserDetailScreen';
 import { AdminShell } from '../shell/AdminShell';
+import { RouteBoundary } from '@mate/ui';
 
 // The charts (recharts) are most of the bundle: loaded when the analytics screen opens.
 const AnalyticsScreen = lazy(async () => ({ default: (await import('../screens/analytics/AnalyticsScreen')).AnalyticsScreen }));

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { signedInAdminApi } from '../testing/fake-api';
 import { renderAdmin } from '../testing/render';
-import { ROUTE_ERROR_TEXT } from './RouteErrorBoundary';
+import { ROUTE_ERROR_TEXT } from '@mate/ui';
 
 const failure = vi.hoisted(() => ({ throwing: true }));
 

@@ -4,7 +4,6 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { AdminRedirect } from '../admin/AdminRedirect';
 import { PushNavigation } from '../push/PushContext';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
-import { RouteBoundary } from '../routing/RouteErrorBoundary';
 import { AccountScreen } from '../screens/account/AccountScreen';
 import { CallScreen } from '../screens/call/CallScreen';
 import { CallHistoryScreen } from '../screens/calls/CallHistoryScreen';
@@ -28,6 +27,7 @@ import { VerifyEmailChangeScreen } from '../screens/verify-email-change/VerifyEm
 import { VerifyEmailPromptScreen } from '../screens/verify-email-prompt/VerifyEmailPromptScreen';
 import { VerifyEmailScreen } from '../screens/verify-email/VerifyEmailScreen';
 import { AppShell } from '../shell/AppShell';
+import { RouteBoundary } from '@mate/ui';
 
 interface ScreenRoute {
   path: string;

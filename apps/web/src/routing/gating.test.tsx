@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
 import { adminAppNavigation } from '../admin/AdminRedirect';
 import { renderWithApp } from '../testing/render';
-import { ROUTE_ERROR_TEXT, RouteBoundary } from './RouteErrorBoundary';
+import { ROUTE_ERROR_TEXT, RouteBoundary } from '@mate/ui';
 
 const location = () => screen.getByTestId('location').textContent;
 

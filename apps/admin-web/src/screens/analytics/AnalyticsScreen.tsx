@@ -1,5 +1,5 @@
 import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_DAYS } from '@mate/contracts';
-import { Button, Card, Icon, ProgressBar, Select, Spinner } from '@mate/ui';
+import { Button, Card, Icon, ProgressBar, Select, Spinner, PageHeader } from '@mate/ui';
 import { useState, type ReactNode } from 'react';
 import {
   Area,
@@ -19,7 +19,6 @@ import {
   YAxis,
 } from 'recharts';
 import { useBrowser } from '../../browser/AdminBrowser';
-import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { count, decimal, percent } from '../../lib/format';

@@ -1,7 +1,6 @@
 import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, AUDIT_PAGE_SIZE, AUDIT_SEARCH_MAX_LENGTH, type AuditLogEntryDto, type AuditPersonDto } from '@mate/contracts';
-import { Badge, Button, Card, Input, Select, Spinner } from '@mate/ui';
+import { Badge, Button, Card, Input, Select, Spinner, PageHeader } from '@mate/ui';
 import { useState, type FormEvent } from 'react';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDateTime } from '../../lib/format';
 import { auditActionLabel } from '../../lib/labels';

@@ -1,12 +1,11 @@
 import { REPORT_STATUS_FILTERS, DEFAULT_REPORT_STATUS_FILTER, type ReportStatusFilter } from '@mate/contracts';
 import { AdminMessages } from '@mate/api-client';
-import { Button, Card, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { Button, Card, Icon, Spinner, buttonClassName, PageHeader } from '@mate/ui';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
 import { useBrowser } from '../../browser/AdminBrowser';
 import { ErrorCard } from '../../components/ErrorCard';
-import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { count, messageOf } from '../../lib/format';

@@ -1,12 +1,11 @@
 import { AdminMessages, displayMessage } from '@mate/api-client';
 import { PHOTO_CLASSES, PHOTO_REJECTION_REASON_MAX_LENGTH, type PendingPhotoDto } from '@mate/contracts';
-import { Button, Card, EmptyState, Icon, Spinner, Textarea, buttonClassName } from '@mate/ui';
+import { Button, Card, EmptyState, Icon, Spinner, Textarea, buttonClassName, PageHeader } from '@mate/ui';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
 import { useBrowser } from '../../browser/AdminBrowser';
 import { ErrorCard } from '../../components/ErrorCard';
-import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { count, formatDateTime, messageOf, orNA, percent } from '../../lib/format';

@@ -1,12 +1,11 @@
 import { AdminMessages, isApiError } from '@mate/api-client';
 import type { AdminUserDetailDto } from '@mate/contracts';
-import { Alert, Button, Card, Icon, Spinner } from '@mate/ui';
+import { Alert, Button, Card, Icon, Spinner, PageHeader } from '@mate/ui';
 import type { ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
 import { useBrowser } from '../../browser/AdminBrowser';
 import { ErrorCard } from '../../components/ErrorCard';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { NEVER, count, formatDate, formatDateTime, messageOf, orNA } from '../../lib/format';
 import { useModerateUser, useUserDetail, type ModerationAction } from './useUserDetail';

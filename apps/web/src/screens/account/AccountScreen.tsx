@@ -1,8 +1,7 @@
 import { AuthMessages } from '@mate/contracts';
-import { Alert, Button, Card, Icon, Input } from '@mate/ui';
+import { Alert, Button, Card, Icon, Input, PageHeader } from '@mate/ui';
 import { useState, type FormEvent } from 'react';
 import { useAuth } from '../../auth/AuthContext';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useRequestEmailChange } from './useRequestEmailChange';
 

@@ -1,10 +1,9 @@
 import { displayMessage, isApiError } from '@mate/api-client';
 import { CALL_HISTORY_PAGE_SIZE, CallMessages, CallTexts, formatCallTimer, formatSuccessRate } from '@mate/contracts';
-import { Alert, Button, Card, Chip, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { Alert, Button, Card, Chip, EmptyState, Icon, Spinner, buttonClassName, PageHeader } from '@mate/ui';
 import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { CALL_FILTERS, callRowView, filterCalls, type CallFilter } from './call-history';
 import { CallRow } from './CallRow';

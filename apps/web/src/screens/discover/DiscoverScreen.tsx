@@ -1,8 +1,7 @@
-import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName, PageHeader } from '@mate/ui';
 import type { SuggestionDto } from '@mate/contracts';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useMatchPopup } from '../../realtime/MatchPopup';
 import { ReportDialog } from '../../safety/SafetyDialogs';

@@ -1,9 +1,8 @@
 import { displayMessage } from '@mate/api-client';
 import type { FilterPreferencesDto } from '@mate/contracts';
-import { Alert, Button, Card, Chip, Icon, Slider, Spinner } from '@mate/ui';
+import { Alert, Button, Card, Chip, Icon, Slider, Spinner, PageHeader } from '@mate/ui';
 import { useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { FILTER_LISTS, FILTER_SLIDERS, toggleValue, type FilterList } from './filter-lists';
 import { useFilterPreferences, useSaveFilterPreferences } from './useFilterPreferences';

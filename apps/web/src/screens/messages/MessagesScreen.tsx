@@ -1,9 +1,8 @@
 import { ChatMessages, ChatTexts } from '@mate/contracts';
-import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName, PageHeader } from '@mate/ui';
 import { Link } from 'react-router-dom';
 import { useConversations } from '../../chat/useConversations';
 import { useNow } from '../../chat/useNow';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { ConversationRow } from './ConversationRow';
 

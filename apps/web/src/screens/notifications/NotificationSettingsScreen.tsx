@@ -1,8 +1,7 @@
 import { displayMessage } from '@mate/api-client';
 import { NOTIFICATION_PREFERENCE_KEYS, type NotificationPreferenceKey } from '@mate/contracts';
-import { Alert, Badge, Button, Card, Icon, Spinner } from '@mate/ui';
+import { Alert, Badge, Button, Card, Icon, Spinner, PageHeader } from '@mate/ui';
 import { useState } from 'react';
-import { PageHeader } from '../../components/PageHeader';
 import { Switch } from '../../components/Switch';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { PushMessages, usePush } from '../../push/PushContext';

@@ -9,9 +9,8 @@ import {
   SECOND,
   type PreferencesDto,
 } from '@mate/contracts';
-import { Alert, Button, Card, Chip, Icon, Input, Slider, Spinner } from '@mate/ui';
+import { Alert, Button, Card, Chip, Icon, Input, Slider, Spinner, PageHeader } from '@mate/ui';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { toggleValue } from '../../lib/toggle-value';
 import { genderLabel } from '../../profile/labels';

@@ -1,8 +1,7 @@
 import { displayMessage, GdprClientMessages } from '@mate/api-client';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
-import { Alert, Button, Card, Icon, Input } from '@mate/ui';
+import { Alert, Button, Card, Icon, Input, PageHeader } from '@mate/ui';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useDeleteAccount, useExportData } from './usePrivacy';
 

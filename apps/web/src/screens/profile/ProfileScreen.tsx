@@ -1,8 +1,7 @@
 import type { OwnProfileDto } from '@mate/contracts';
-import { Alert, Button, Card, Icon, ProgressBar, Spinner } from '@mate/ui';
+import { Alert, Button, Card, Icon, ProgressBar, Spinner, PageHeader } from '@mate/ui';
 import { useState } from 'react';
 import { useAuth } from '../../auth/AuthContext';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useProfileCompletion } from '../../profile/useProfileCompletion';
 import { PhotosCard } from './PhotosCard';

@@ -1,8 +1,7 @@
 import { displayMessage } from '@mate/api-client';
 import type { SessionDto } from '@mate/contracts';
-import { Alert, Badge, Button, Card, ConfirmDialog, Icon, Spinner } from '@mate/ui';
+import { Alert, Badge, Button, Card, ConfirmDialog, Icon, Spinner, PageHeader } from '@mate/ui';
 import { useState } from 'react';
-import { PageHeader } from '../../components/PageHeader';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { SessionItem } from './SessionItem';
 import { useDeleteOtherSessions, useDeleteSession, useMySessions } from './useSessions';

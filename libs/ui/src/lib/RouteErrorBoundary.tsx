@@ -1,4 +1,6 @@
-import { Button, Card, Icon } from '@mate/ui';
+import { Button } from './Button';
+import { Card } from './Card';
+import { Icon } from './icons';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 
@@ -52,7 +54,7 @@ export function RouteErrorFallback({ title, onRetry }: { title: string; onRetry:
   );
 }
 
-/** Spec 000 §2: every route has its own boundary with a route-specific title. */
+/** Spec 000 §2 and 001 §2: every route of both apps has its own boundary with a route-specific title. */
 export function RouteBoundary({ title, children }: { title: string; children: ReactNode }) {
   const { pathname } = useLocation();
   return (

@@ -1,4 +1,5 @@
-import { Icon, buttonClassName } from '@mate/ui';
+import { buttonClassName } from './Button';
+import { Icon } from './icons';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
