@@ -1,7 +1,8 @@
 #!/bin/sh
-# Deploys an overlay in order: config and backing services, then each service's migration Job
-# (deleted first: a Job's pod template is immutable), waiting for the migrations to succeed,
-# then every Deployment, waiting for the rollouts.
+# Deploys an overlay in order: config, network policies and backing services (prod-redis's Redis),
+# then each service's migration Job (deleted first: a Job's pod template is immutable), waiting
+# for the migrations to succeed, then every Deployment (API, worker and relay pods), waiting for
+# the rollouts. Nothing that runs a service's new image starts before its migration has succeeded.
 #   k8s/deploy.sh k8s/overlays/dev
 # Needs kubectl >= 1.27 (built-in kustomize) and a context pointing at the cluster.
 set -eu
@@ -14,7 +15,7 @@ trap 'rm -f "$rendered"' EXIT
 kubectl kustomize "$overlay" >"$rendered"
 
 echo "==> namespace, config, secrets and backing services ($ns)"
-kubectl apply -f "$rendered" -l 'app.kubernetes.io/component notin (gateway,service,web,migration)'
+kubectl apply -f "$rendered" -l 'app.kubernetes.io/component notin (gateway,service,worker,relay,web,migration)'
 for w in $(kubectl get deployment,statefulset -n "$ns" -l 'app.kubernetes.io/part-of!=mate' -o name); do
   kubectl rollout status -n "$ns" "$w" --timeout=5m
 done

@@ -15,6 +15,7 @@ import {
   Rendered,
 } from './lib/kustomize';
 import { App, discoverApps, PORTS, rootPath, scriptDatabases, urlVariable, walkFiles } from './lib/workspace';
+import { SERVICE_REGISTRY } from '@mate/contracts';
 
 const apps = discoverApps();
 const K8S = rootPath('k8s');
@@ -376,6 +377,160 @@ describe.each(targets.map(([name]) => name))('k8s %s', (target) => {
   });
 });
 
+/** The services whose processes run BullMQ workers and an outbox relay (every ServiceModule service). */
+const servicesWithWorkers = SERVICE_REGISTRY.filter((s) => s.status === 'deployed' && s.worker).map((s) => s.name);
+const envValue = (c: Container, name: string) => c.env?.find((e) => e.name === name)?.value;
+/** What a pod of a service's Deployment runs: the kit's two switches, as the container sets them. */
+const roleOf = (d: K8sResource) => ({
+  workers: envValue(mainContainer(d), 'WORKERS'),
+  relay: envValue(mainContainer(d), 'OUTBOX_RELAY'),
+});
+const hpaOf = (r: Rendered, deployment: string) =>
+  byKind(r, 'HorizontalPodAutoscaler').find((h) => {
+    const ref = (h.spec as { scaleTargetRef: { kind: string; name: string } }).scaleTargetRef;
+    return ref.kind === 'Deployment' && ref.name === deployment;
+  });
+const pdbsSelecting = (r: Rendered, d: K8sResource) =>
+  byKind(r, 'PodDisruptionBudget').filter((p) =>
+    selectorMatches(
+      (p.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels,
+      podTemplate(d)?.metadata?.labels,
+    ),
+  );
+
+describe.each(targets.map(([name]) => name))('k8s %s: API, worker and relay Deployments (issue 14)', (target) => {
+  const r = rendered.get(target) as Rendered;
+  const deploymentsOf = (service: string) =>
+    byKind(r, 'Deployment').filter((d) => labelsOf(d)['app.kubernetes.io/name'] === service);
+
+  it('there are services with workers to check', () => {
+    expect(servicesWithWorkers.length).toBeGreaterThan(0);
+  });
+
+  it.each(servicesWithWorkers)(
+    '%s: the API pods run neither; the workers and the relay each run in exactly one Deployment',
+    (service) => {
+      const api = find(r, 'Deployment', service) as K8sResource;
+      expect({ service, api: roleOf(api).relay }).toEqual({ service, api: 'off' });
+      const workers = deploymentsOf(service).filter((d) => roleOf(d).workers === 'on').map((d) => d.metadata.name);
+      const relays = deploymentsOf(service).filter((d) => roleOf(d).relay === 'on').map((d) => d.metadata.name);
+      // dev keeps profile-service's photo workers in its one API pod (photos on that pod's disk).
+      const expectedWorkers = target === 'overlays/dev' && service === 'profile-service' ? service : `${service}-worker`;
+      expect({ service, workers, relays }).toEqual({ service, workers: [expectedWorkers], relays: [`${service}-relay`] });
+      const worker = find(r, 'Deployment', `${service}-worker`);
+      if (worker) expect({ service, worker: roleOf(worker) }).toEqual({ service, worker: { workers: 'on', relay: 'off' } });
+      const relay = find(r, 'Deployment', `${service}-relay`) as K8sResource;
+      expect({ service, relay: roleOf(relay) }).toEqual({ service, relay: { workers: 'off', relay: 'on' } });
+      // Every Deployment of the service sets both switches explicitly (the kit defaults them to on).
+      for (const d of deploymentsOf(service)) {
+        expect({ deployment: d.metadata.name, set: Object.values(roleOf(d)).every((v) => v === 'on' || v === 'off') }).toEqual({
+          deployment: d.metadata.name,
+          set: true,
+        });
+      }
+    },
+  );
+
+  it.each(servicesWithWorkers)(
+    '%s: worker and relay pods run the API pod: same image, command, settings, secrets, ports and volumes',
+    (service) => {
+      const api = find(r, 'Deployment', service) as K8sResource;
+      const shape = (d: K8sResource) => {
+        const c = mainContainer(d);
+        return {
+          image: c.image,
+          args: c.args,
+          envFrom: c.envFrom,
+          env: (c.env ?? []).filter((e) => !['WORKERS', 'OUTBOX_RELAY', 'OUTBOX_POLL_MS'].includes(e.name)),
+          ports: c.ports,
+          securityContext: c.securityContext,
+          podSecurity: podTemplate(d)?.spec.securityContext,
+          volumes: podTemplate(d)?.spec.volumes,
+        };
+      };
+      for (const name of [`${service}-worker`, `${service}-relay`]) {
+        const d = find(r, 'Deployment', name);
+        if (!d) continue;
+        expect({ deployment: name, ...shape(d) }).toEqual({ deployment: name, ...shape(api) });
+      }
+    },
+  );
+
+  it('worker and relay pods: no Service, the kit health endpoints on the http port (the app listens with WORKERS on or off), requests and limits', () => {
+    const background = byKind(r, 'Deployment').filter((d) => ['worker', 'relay'].includes(kindOfDeployment(d) ?? ''));
+    expect(background.length).toBeGreaterThan(0);
+    for (const d of background) {
+      const c = mainContainer(d);
+      const name = d.metadata.name;
+      expect({
+        name,
+        readiness: c.readinessProbe?.httpGet,
+        liveness: c.livenessProbe?.httpGet,
+        startup: c.startupProbe?.httpGet,
+        services: byKind(r, 'Service')
+          .filter((s) => selectorMatches((s.spec as { selector: Record<string, string> }).selector, podTemplate(d)?.metadata?.labels))
+          .map((s) => s.metadata.name),
+      }).toEqual({
+        name,
+        readiness: { path: '/health/ready', port: 'http' },
+        liveness: { path: '/health/live', port: 'http' },
+        startup: { path: '/health/live', port: 'http' },
+        services: [],
+      });
+      expect(c.resources?.requests).toEqual(expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }));
+      expect(c.resources?.limits).toEqual(expect.objectContaining({ cpu: expect.anything(), memory: expect.anything() }));
+    }
+  });
+
+  it('each worker Deployment is scaled by its own CPU autoscaler and has a PodDisruptionBudget of its own', () => {
+    for (const d of byKind(r, 'Deployment').filter((x) => kindOfDeployment(x) === 'worker')) {
+      const name = d.metadata.name;
+      const hpa = hpaOf(r, name)?.spec as
+        | { minReplicas: number; maxReplicas: number; metrics: Array<{ resource?: { name: string } }> }
+        | undefined;
+      expect({ name, cpu: hpa?.metrics.map((m) => m.resource?.name), replicas: (d.spec as { replicas?: number }).replicas }).toEqual({
+        name,
+        cpu: ['cpu'],
+        replicas: undefined,
+      });
+      expect(hpa?.minReplicas).toBeGreaterThanOrEqual(1);
+      expect(hpa?.maxReplicas).toBeGreaterThan(hpa?.minReplicas ?? 0);
+      expect({ name, pdbs: pdbsSelecting(r, d).map((p) => p.metadata.name) }).toEqual({ name, pdbs: [name] });
+    }
+  });
+
+  it('each relay Deployment has a fixed replica count (2, one in dev), no autoscaler, and a PodDisruptionBudget of its own', () => {
+    for (const d of byKind(r, 'Deployment').filter((x) => kindOfDeployment(x) === 'relay')) {
+      const name = d.metadata.name;
+      expect({
+        name,
+        replicas: (d.spec as { replicas?: number }).replicas,
+        hpa: hpaOf(r, name)?.metadata.name,
+        pdbs: pdbsSelecting(r, d).map((p) => p.metadata.name),
+      }).toEqual({ name, replicas: target === 'overlays/dev' ? 1 : 2, hpa: undefined, pdbs: [name] });
+    }
+  });
+
+  it("no PodDisruptionBudget of an API Deployment also covers its worker or relay pods", () => {
+    for (const d of byKind(r, 'Deployment')) {
+      expect({ deployment: d.metadata.name, pdbs: pdbsSelecting(r, d).length <= 1 }).toEqual({
+        deployment: d.metadata.name,
+        pdbs: true,
+      });
+    }
+  });
+
+  it('every call-service process gets TURN_SECRET wherever TURN_URLS is configured (its settings refuse one without the other)', () => {
+    const config = (find(r, 'ConfigMap', 'mate-config')?.data ?? {}) as Record<string, string>;
+    const callContainers = allContainers(r.resources).filter(({ container }) => imageName(container.image ?? '').endsWith('/call-service') || imageName(container.image ?? '') === 'mate/call-service');
+    expect(callContainers.length).toBeGreaterThan(0);
+    for (const { resource, container } of callContainers) {
+      const has = Boolean(container.env?.some((e) => e.name === 'TURN_SECRET'));
+      expect({ where: idOf(resource), turnSecret: has }).toEqual({ where: idOf(resource), turnSecret: Boolean(config.TURN_URLS) });
+    }
+  });
+});
+
 describe('k8s overlays', () => {
   const prod = rendered.get('overlays/prod') as Rendered;
   const dev = rendered.get('overlays/dev') as Rendered;
@@ -473,6 +628,57 @@ describe('k8s overlays', () => {
         expect({ dir, key, env }).toEqual({ dir, key, env: { name: key, valueFrom: { secretKeyRef: { name: 'mate-secrets', key, optional: true } } } });
       }
     }
+  });
+
+  it('Redis never evicts: dev runs it with noeviction (no persistence); prod-redis persists it on a volume', () => {
+    const argsOf = (r: Rendered) => {
+      const w = [...byKind(r, 'Deployment'), ...byKind(r, 'StatefulSet')].find((x) => x.metadata.name === 'redis');
+      return w ? mainContainer(w).args ?? [] : undefined;
+    };
+    const flag = (args: string[], name: string) => args[args.indexOf(name) + 1];
+    const devArgs = argsOf(dev) as string[];
+    expect(flag(devArgs, '--maxmemory-policy')).toBe('noeviction');
+    expect(flag(devArgs, '--appendonly')).toBe('no');
+
+    // prod itself uses a managed Redis (k8s/README.md lists the settings it must have).
+    expect(argsOf(prod)).toBeUndefined();
+    const withRedis = rendered.get('overlays/prod-redis') as Rendered;
+    const sts = find(withRedis, 'StatefulSet', 'redis') as K8sResource;
+    expect(sts).toBeDefined();
+    const args = mainContainer(sts).args ?? [];
+    expect({
+      appendonly: flag(args, '--appendonly'),
+      appendfsync: flag(args, '--appendfsync'),
+      policy: flag(args, '--maxmemory-policy'),
+      dir: flag(args, '--dir'),
+      password: flag(args, '--requirepass'),
+    }).toEqual({ appendonly: 'yes', appendfsync: 'everysec', policy: 'noeviction', dir: '/data', password: '$(REDIS_PASSWORD)' });
+    // maxmemory below the memory limit: Redis refuses writes before the kernel kills it.
+    const toBytes = (q: string) => {
+      const m = /^(\d+)(mb|gb|Mi|Gi)$/.exec(q);
+      if (!m) throw new Error(`unreadable size ${q}`);
+      return Number(m[1]) * 1024 ** (['gb', 'Gi'].includes(m[2]) ? 3 : 2);
+    };
+    const limit = String(mainContainer(sts).resources?.limits?.memory);
+    expect(toBytes(flag(args, '--maxmemory'))).toBeLessThanOrEqual(0.8 * toBytes(limit));
+    const spec = sts.spec as {
+      replicas: number;
+      serviceName: string;
+      volumeClaimTemplates: Array<{ metadata: { name: string }; spec: { resources: { requests: { storage: string } } } }>;
+    };
+    expect(spec.replicas).toBe(1);
+    expect(find(withRedis, 'Service', spec.serviceName)).toBeDefined();
+    const claim = spec.volumeClaimTemplates.find((t) => t.metadata.name === 'data');
+    expect(claim?.spec.resources.requests.storage).toMatch(/Gi$/);
+    const mounts = (mainContainer(sts) as Container & { volumeMounts?: Array<{ name: string; mountPath: string }> }).volumeMounts;
+    expect(mounts).toEqual(expect.arrayContaining([{ name: 'data', mountPath: '/data' }]));
+    const probe = mainContainer(sts).readinessProbe?.exec?.command.join(' ');
+    expect(probe).toContain('redis-cli ping');
+    expect(pdbsSelecting(withRedis, sts).map((p) => (p.spec as { minAvailable?: number }).minAvailable)).toEqual([1]);
+    expect(mainContainer(sts).env?.find((e) => e.name === 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'mate-secrets',
+      key: 'REDIS_PASSWORD',
+    });
   });
 
   it('the dev PostgreSQL creates a database for every service', () => {

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findKustomizationFile, idOf, K8sResource, podTemplate, render, Rendered } from './lib/kustomize';
-import { rootPath } from './lib/workspace';
+import { internalCalls, rootPath } from './lib/workspace';
 
 /**
  * Issue 7 item 3: the services were reachable by anything on the cluster network. Only the
  * gateway may reach a service, and only the ingress controller the gateway (ADR 0009).
- * Issue 10: the one service-to-service call, safety-service → chat-service (ADR 0014), is admitted
- * for that pair alone.
+ * Issue 10: safety-service → chat-service (ADR 0014) is admitted for that pair alone; issues 12
+ * and 13 added auth-service's export calls and admin-service's reads, which no policy admitted
+ * until issue 14 derived the callers from the services' settings.
+ * Issue 14: worker and relay pods admit nobody; the optional in-cluster Redis admits Mate's pods.
  */
 interface LabelSelector {
   matchLabels?: Record<string, string>;
@@ -48,11 +50,18 @@ function selects(selector: LabelSelector | undefined, labels: Record<string, str
 }
 
 /**
- * Service-to-service calls the policies admit besides the gateway's: callee → its callers
- * (ADR 0014: safety-service reads chat-service's internal message snapshot for reports).
+ * Service-to-service calls the policies admit besides the gateway's: callee → its callers, read
+ * from the callers' settings (`<NAME>_SERVICE_URL`, the kit's ServiceClient). The calls are made by
+ * the caller's API pods, on a member's or an admin's request.
  */
-const INTERNAL_CALLERS: Record<string, string[]> = {
-  'chat-service': ['safety-service'],
+const INTERNAL_CALLERS = internalCalls();
+
+/**
+ * Callers whose worker pods make the call too, with the reason: safety-service's evidence worker
+ * (jobs.safety-evidence) asks chat-service again for a report snapshot it could not get at first.
+ */
+const CALLING_WORKERS: Record<string, string[]> = {
+  'chat-service': ['safety-service-worker'],
 };
 
 const K8S = rootPath('k8s');
@@ -66,9 +75,13 @@ const targets: Array<[string, string]> = [
 
 const component = (w: K8sResource) => podTemplate(w)?.metadata?.labels?.['app.kubernetes.io/component'] ?? '';
 const podLabels = (w: K8sResource) => podTemplate(w)?.metadata?.labels ?? {};
-/** Deployments of Mate's own long-running apps. */
+/** Deployments of Mate's own long-running apps (worker and relay pods included). */
 const appDeployments = (r: Rendered) =>
-  r.resources.filter((x) => x.kind === 'Deployment' && ['gateway', 'service', 'web'].includes(component(x)));
+  r.resources.filter(
+    (x) => x.kind === 'Deployment' && ['gateway', 'service', 'worker', 'relay', 'web'].includes(component(x)),
+  );
+/** Pods the policies may fence in: Mate's apps and the optional in-cluster Redis (overlays/prod-redis). */
+const FENCED = ['gateway', 'service', 'worker', 'relay', 'web', 'redis'];
 const policies = (r: Rendered) => r.resources.filter((x) => x.kind === 'NetworkPolicy');
 const specOf = (p: K8sResource) => p.spec as PolicySpec;
 /** The policies that restrict who may connect to this workload's pods. */
@@ -101,7 +114,11 @@ describe.each(targets)('k8s %s: network policies', (_target, dir) => {
     for (const service of services) {
       const where = idOf(service);
       expect({ where, policies: ingressPoliciesOf(r, service).length > 0 }).toEqual({ where, policies: true });
-      const allowed = ['gateway', ...(INTERNAL_CALLERS[service.metadata.name] ?? [])];
+      const allowed = [
+        'gateway',
+        ...(INTERNAL_CALLERS[service.metadata.name] ?? []),
+        ...(CALLING_WORKERS[service.metadata.name] ?? []),
+      ];
       for (const { policy, rule } of peersOf(r, service)) {
         // A rule without `from` admits everyone; a namespaceSelector or ipBlock admits more than named pods.
         expect({ where, policy, admitsEveryone: !rule.from?.length }).toEqual({ where, policy, admitsEveryone: false });
@@ -113,14 +130,51 @@ describe.each(targets)('k8s %s: network policies', (_target, dir) => {
             namespaceSelector: undefined,
             ipBlock: undefined,
           });
-          // Each rule names one workload (a selector matching several would admit more than meant).
-          expect({ where, policy, admitted: admitted.length === 1 && allowed.includes(admitted[0]) }).toEqual({ where, policy, admitted: true });
+          // Each peer names one app (a selector matching several would admit more than meant),
+          // and only workloads of it that make the call.
+          const apps = new Set(
+            appDeployments(r)
+              .filter((d) => admitted.includes(d.metadata.name))
+              .map((d) => podLabels(d)['app.kubernetes.io/name']),
+          );
+          expect({ where, policy, apps: apps.size, admitted: admitted.filter((a) => !allowed.includes(a)) }).toEqual({
+            where,
+            policy,
+            apps: 1,
+            admitted: [],
+          });
         }
         expect({ where, policy, ports: rule.ports }).toEqual({ where, policy, ports: [{ port: 'http', protocol: 'TCP' }] });
       }
       expect({ where, admitted: admittedTo(service) }).toEqual({
         where,
         admitted: allowed.filter((name) => appDeployments(r).some((d) => d.metadata.name === name)).sort(),
+      });
+    }
+  });
+
+  it('admits every internal call the services are configured to make (auth-service export, admin-service reads, safety-service snapshot)', () => {
+    expect(INTERNAL_CALLERS).toMatchObject({
+      'chat-service': expect.arrayContaining(['auth-service', 'safety-service']),
+      'profile-service': expect.arrayContaining(['admin-service', 'auth-service']),
+    });
+    for (const [callee, callers] of Object.entries(INTERNAL_CALLERS)) {
+      const target = appDeployments(r).find((d) => d.metadata.name === callee && component(d) === 'service');
+      if (!target) continue;
+      const admitted = admittedTo(target);
+      expect({ callee, missing: callers.filter((c) => !admitted.includes(c)) }).toEqual({ callee, missing: [] });
+    }
+  });
+
+  it('worker and relay pods admit no connection at all', () => {
+    const background = appDeployments(r).filter((d) => ['worker', 'relay'].includes(component(d)));
+    expect(background.length).toBeGreaterThan(0);
+    for (const w of background) {
+      const where = idOf(w);
+      expect({ where, fenced: ingressPoliciesOf(r, w).length > 0, rules: peersOf(r, w) }).toEqual({
+        where,
+        fenced: true,
+        rules: [],
       });
     }
   });
@@ -167,8 +221,39 @@ describe.each(targets)('k8s %s: network policies', (_target, dir) => {
       const selected = r.resources.filter((w) => podTemplate(w) && selects(specOf(p).podSelector, podLabels(w)));
       expect({ policy: p.metadata.name, selects: selected.length > 0 }).toEqual({ policy: p.metadata.name, selects: true });
       // Migration Jobs and dev's backing services (PostgreSQL, Redis, maildev) are not fenced in.
-      expect(selected.filter((w) => !['gateway', 'service', 'web'].includes(component(w))).map(idOf)).toEqual([]);
+      expect(selected.filter((w) => !FENCED.includes(component(w))).map(idOf)).toEqual([]);
     }
+  });
+});
+
+describe('k8s overlays/prod-redis: the in-cluster Redis', () => {
+  const r = render(path.join(K8S, 'overlays/prod-redis'));
+  const redis = r.resources.find((x) => x.kind === 'StatefulSet' && x.metadata.name === 'redis') as K8sResource;
+
+  it("admits Mate's gateway, services, workers, relays and migrations on the redis port, nothing else", () => {
+    expect(redis).toBeDefined();
+    const rules = peersOf(r, redis);
+    expect(rules.length).toBeGreaterThan(0);
+    const workloads = r.resources.filter((w) => podTemplate(w) && w !== redis);
+    const admitted = new Set<string>();
+    for (const { policy, rule } of rules) {
+      expect({ policy, ports: rule.ports }).toEqual({ policy, ports: [{ port: 'redis', protocol: 'TCP' }] });
+      for (const peer of rule.from ?? []) {
+        expect({ policy, namespaceSelector: peer.namespaceSelector, ipBlock: peer.ipBlock }).toEqual({
+          policy,
+          namespaceSelector: undefined,
+          ipBlock: undefined,
+        });
+        workloads.filter((w) => selects(peer.podSelector, podLabels(w))).forEach((w) => admitted.add(component(w)));
+      }
+    }
+    expect([...admitted].sort()).toEqual(['gateway', 'migration', 'relay', 'service', 'worker']);
+    // Every workload that is given REDIS_URL is admitted; the web apps are not.
+    const usesRedis = workloads.filter((w) =>
+      podTemplate(w)?.spec.containers.some((c) => c.env?.some((e) => e.name === 'REDIS_URL')),
+    );
+    expect(usesRedis.filter((w) => !admitted.has(component(w))).map(idOf)).toEqual([]);
+    expect(workloads.filter((w) => component(w) === 'web' && admitted.has('web'))).toEqual([]);
   });
 });
 

@@ -106,3 +106,24 @@ export function scriptDatabases(file: string): string[] {
   const m = /DATABASES="\$\{MATE_DATABASES:-([^}]*)\}"/.exec(text);
   return m ? m[1].trim().split(/\s+/) : [];
 }
+
+/**
+ * Which service calls which over HTTP (the kit's ServiceClient): a caller declares the callee's
+ * `<NAME>_SERVICE_URL` in its env class (`@IsServiceUrl()`), so the settings files are the list.
+ * Answers callee -> callers, each sorted.
+ */
+export function internalCalls(appsDir = path.join(ROOT, 'apps')): Record<string, string[]> {
+  const calleeOf = new Map<string, string>(SERVICE_REGISTRY.map((s) => [s.urlVariable, s.name]));
+  const calls: Record<string, string[]> = {};
+  for (const app of discoverApps(appsDir).filter((a) => a.kind === 'service')) {
+    const envFiles = walkFiles(path.join(appsDir, app.name, 'src'), (f) => f.endsWith('.env.ts'));
+    for (const file of envFiles) {
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/@IsServiceUrl\(\)\s+(\w+)\??:/g)) {
+        const callee = calleeOf.get(m[1]);
+        if (!callee) throw new Error(`${file}: ${m[1]} names no service in the registry`);
+        calls[callee] = [...new Set([...(calls[callee] ?? []), app.name])].sort();
+      }
+    }
+  }
+  return calls;
+}
