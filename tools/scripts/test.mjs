@@ -64,13 +64,15 @@ function runStage(args) {
 
 const FAILURE_LINE = /FAIL|✕|×|✗|●|Error|error TS|timed out|Timeout|Expected|Received|failed|problem/;
 
-function failureSummary(recent, failed) {
+function failureSummary(recent, failed, { brief = false } = {}) {
   for (const project of failed) {
     const lines = recent.get(project) ?? [];
     const said = lines.filter((line) => FAILURE_LINE.test(line) && !/\b0 failed\b/.test(line));
-    console.log(`\n[mate] npm test: what ${project} said about failures (${said.length} lines, the last 120):`);
-    for (const line of said.slice(-120)) console.log(line);
+    const shown = brief ? 40 : 120;
+    console.log(`\n[mate] npm test: what ${project} said about failures (${said.length} lines, the last ${shown}):`);
+    for (const line of said.slice(-shown)) console.log(line);
   }
+  if (brief) return;
   for (const project of failed) {
     const lines = recent.get(project) ?? [];
     console.log(`\n[mate] npm test: the last ${Math.min(40, lines.length)} lines of ${project}:`);
@@ -79,14 +81,21 @@ function failureSummary(recent, failed) {
 }
 
 let failedStages = 0;
+/** Failed stages' summaries, printed again at the very end: CI shows only the end of a run. */
+const failures = [];
 for (const [name, args] of stages) {
   log(`npm test: ${name}`);
   const { ok, recent, failed } = await runStage(args);
   if (!ok) {
     failedStages++;
     failureSummary(recent, failed);
+    failures.push({ name, recent, failed });
     log(`npm test: ${name} FAILED`);
   }
+}
+for (const { name, recent, failed } of failures) {
+  log(`npm test: again, what the failed stage "${name}" said:`);
+  failureSummary(recent, failed, { brief: true });
 }
 const seconds = Math.round((Date.now() - started) / 1000);
 log(`npm test: ${stages.length - failedStages} stages passed, ${failedStages} failed (${seconds} s)`);
