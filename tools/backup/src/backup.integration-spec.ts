@@ -125,6 +125,7 @@ describe('backup and restore', () => {
   const message = { id: randomUUID(), content: 'This message came back from a backup' };
 
   let target: OwnPostgresServer | undefined;
+  let starting: Promise<OwnPostgresServer> | undefined;
   let workDir: string;
   let outDir: string;
   let backupDir: string;
@@ -134,7 +135,9 @@ describe('backup and restore', () => {
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(os.tmpdir(), 'mate-backup-test-'));
     outDir = path.join(workDir, 'backups');
-    const starting = startOwnPostgresServer().then((server) => (target = server));
+    starting = startOwnPostgresServer().then((server) => (target = server));
+    // Awaited below; marked handled so that a failing migration does not leave it unobserved.
+    starting.catch(() => undefined);
     await withClient(SOURCE_SERVER, async (client) => {
       for (const { db } of services) await client.query(`CREATE DATABASE "${prefix}${db}"`);
     });
@@ -171,6 +174,7 @@ describe('backup and restore', () => {
   }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
+    await starting?.catch(() => undefined);
     await target?.stop();
     await withClient(SOURCE_SERVER, async (client) => {
       for (const name of await databasesNamed(SOURCE_SERVER, prefix))
