@@ -85,6 +85,20 @@ describe('k8s manifests: structure', () => {
     expect([...keys].filter((k) => !readme.includes(k))).toEqual([]);
   });
 
+  it("k8s/README.md's dev build loop builds every image the dev overlay runs", () => {
+    const readme = fs.readFileSync(rootPath('k8s/README.md'), 'utf8');
+    const loop = /for app in ([^;]+); do\n\s+docker build/.exec(readme);
+    expect(loop).not.toBeNull();
+    const built = (loop?.[1] ?? '').trim().split(/\s+/).map((app) => `mate/${app}`);
+    const dev = rendered.get('overlays/dev') as Rendered;
+    const devImages = new Set(
+      allContainers(dev.resources)
+        .map(({ container }) => imageName(container.image ?? ''))
+        .filter((image) => image.startsWith('mate/')),
+    );
+    expect([...devImages].filter((image) => !built.includes(image)).sort()).toEqual([]);
+  });
+
   it('k8s/deploy.sh is valid shell', () => {
     const r = spawnSync('sh', ['-n', rootPath('k8s/deploy.sh')], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
