@@ -58,7 +58,10 @@ describe('the service registry and docker/compose.yml', () => {
     expect(service?.build?.args).toEqual({ APP: name, PORT: String(s.port) });
     expect(service?.environment?.PORT).toBe(String(s.port));
     if (s.database) {
-      expect(service?.environment?.DATABASE_URL).toMatch(new RegExp(`@postgres:5432/${serviceDatabaseName(s)}$`));
+      // The port may be compose's variable with 5432 as its default.
+      expect(service?.environment?.DATABASE_URL).toMatch(
+        new RegExp(`@postgres:(5432|\\$\\{POSTGRES_PORT:-5432\\})/${serviceDatabaseName(s)}$`),
+      );
       expect(compose.services[`${name}-migrate`]?.command).toEqual(['migrate']);
       expect(service?.depends_on?.[`${name}-migrate`]?.condition).toBe('service_completed_successfully');
     }
