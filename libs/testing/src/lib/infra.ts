@@ -1,84 +1,119 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { homedir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
 import { Client } from 'pg';
 import Redis from 'ioredis';
+import {
+  containerEngineConfigured,
+  containerPolicy,
+  containerRuntime,
+  containersStarted,
+  RUN_CONTAINERS_VARIABLE,
+  runContainersNote,
+  startContainerInfra,
+  type ContainerInfra,
+} from './test-containers';
 
 /**
- * Real PostgreSQL and Redis for tests (never in-memory stand-ins). When a container engine
- * answers, testcontainers starts throwaway servers; otherwise the local servers named by
- * TEST_DATABASE_URL / DATABASE_URL and TEST_REDIS_URL / REDIS_URL are used. Each suite gets a
- * fresh database and its own Redis key prefix, so suites can run side by side.
+ * Real PostgreSQL and Redis for tests (never in-memory stand-ins). With `TESTCONTAINERS=on`, or by
+ * default (`auto`) whenever a container engine answers, they run in containers (test-containers.ts:
+ * images from TESTCONTAINERS_POSTGRES_IMAGE / TESTCONTAINERS_REDIS_IMAGE, one pair per test
+ * process); with `TESTCONTAINERS=off` or no engine, the local servers named by TEST_DATABASE_URL /
+ * DATABASE_URL and TEST_REDIS_URL / REDIS_URL are used. Each suite gets a fresh database and its
+ * own Redis key prefix, so suites can run side by side (docs/adr/0021).
  */
 export interface TestInfra {
   postgresAdminUrl: string;
   redisUrl: string;
   source: 'testcontainers' | 'local';
+  /** The PostgreSQL and Redis containers' ids (none for the local servers). */
+  containerIds: string[];
+  /** Removes this process's containers (a later testInfra() starts new ones); nothing for local servers. */
   stop(): Promise<void>;
 }
 
 let infraPromise: Promise<TestInfra> | null = null;
 
-/**
- * Whether testcontainers could find a container engine at all: the places its strategies look
- * (DOCKER_HOST, ~/.testcontainers.properties, the Docker sockets). Where there is none, loading
- * testcontainers to hear so costs ~0.8 s per test file (each one loads it afresh), several seconds
- * on a busy machine, and it is spent inside the suite's beforeAll.
- */
-function containerEngineConfigured(): boolean {
-  if (process.platform !== 'linux' && process.platform !== 'darwin') return true;
-  if (process.env.DOCKER_HOST) return true;
-  const home = homedir();
-  const places = [
-    join(home, '.testcontainers.properties'),
-    '/var/run/docker.sock',
-    ...(process.env.XDG_RUNTIME_DIR ? [join(process.env.XDG_RUNTIME_DIR, 'docker.sock')] : []),
-    join(home, '.docker', 'run', 'docker.sock'),
-    join(home, '.docker', 'desktop', 'docker.sock'),
-    join('/run', 'user', String(userInfo().uid), 'docker.sock'),
-  ];
-  return places.some((place) => existsSync(place));
-}
-
-async function containerEngineAvailable(): Promise<boolean> {
-  if (process.env.TESTCONTAINERS === 'off') return false;
+/** Whether the suite runs on containers; rejects when they are required (`on`) but no engine answers. */
+async function useContainers(): Promise<boolean> {
+  const policy = containerPolicy();
+  if (policy === 'off') return false;
+  if (policy === 'on') return true;
+  if (containersStarted()) return true;
   if (!containerEngineConfigured()) return false;
   try {
-    const { getContainerRuntimeClient } = await import('testcontainers');
-    await getContainerRuntimeClient();
+    await containerRuntime();
     return true;
   } catch {
     return false;
   }
 }
 
-async function startInfra(): Promise<TestInfra> {
-  if (await containerEngineAvailable()) {
-    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const { RedisContainer } = await import('@testcontainers/redis');
-    const [pg, redis] = await Promise.all([
-      new PostgreSqlContainer('postgres:16-alpine').start(),
-      new RedisContainer('redis:7-alpine').start(),
-    ]);
-    return {
-      postgresAdminUrl: pg.getConnectionUri(),
-      redisUrl: redis.getConnectionUrl(),
-      source: 'testcontainers',
-      async stop() {
-        await Promise.all([pg.stop(), redis.stop()]);
-      },
-    };
-  }
+function localInfra(): TestInfra {
   return {
     postgresAdminUrl:
       process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     redisUrl: process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     source: 'local',
+    containerIds: [],
     async stop() {
       /* the local servers outlive the tests */
     },
   };
+}
+
+/**
+ * One JSON line per test file's infrastructure, appended to TEST_INFRA_REPORT when set: the
+ * testcontainers CI stage reads it to prove where the suites ran.
+ */
+function report(entry: Record<string, unknown>) {
+  const file = process.env.TEST_INFRA_REPORT;
+  if (file) appendFileSync(file, `${JSON.stringify({ pid: process.pid, ...entry })}\n`);
+}
+
+async function startInfra(): Promise<TestInfra> {
+  if (!(await useContainers())) {
+    report({ source: 'local' });
+    return localInfra();
+  }
+  const containers = await startContainerInfra().catch((error: Error) => {
+    throw new Error(`test infrastructure: containers could not be started (TESTCONTAINERS=off uses the local servers): ${error.message}`);
+  });
+  report({
+    source: 'testcontainers',
+    reused: containers.reused,
+    networkMode: containers.networkMode,
+    containers: containers.containerIds,
+  });
+  return {
+    postgresAdminUrl: containers.postgresAdminUrl,
+    redisUrl: containers.redisUrl,
+    source: 'testcontainers',
+    containerIds: containers.containerIds,
+    async stop() {
+      infraPromise = null;
+      await containers.stop();
+    },
+  };
+}
+
+let runContainers: ContainerInfra | null = null;
+
+/**
+ * For a Jest global setup (jest-global-setup.ts): when the suites are to run on containers, starts
+ * one pair for the whole run, before any test file, and hands it to the test processes; each of
+ * them would otherwise start its own pair, inside its first suite's beforeAll.
+ */
+export async function startRunContainers(): Promise<void> {
+  if (!(await useContainers())) return;
+  runContainers = await startContainerInfra();
+  process.env[RUN_CONTAINERS_VARIABLE] = runContainersNote(runContainers);
+  report({ source: 'testcontainers', scope: 'run', networkMode: runContainers.networkMode, containers: runContainers.containerIds });
+}
+
+/** For a Jest global teardown: removes the run's containers (the reaper would, once Jest exits). */
+export async function stopRunContainers(): Promise<void> {
+  await runContainers?.stop();
+  runContainers = null;
 }
 
 export function testInfra(): Promise<TestInfra> {
