@@ -3,6 +3,10 @@
 // fresh databases and a fresh Redis key prefix (so it never touches a running `npm start`), runs
 // the API journeys (Jest) and the browser journeys (Playwright in Debian's Chromium), and tears
 // everything down again.
+//
+// `node apps/e2e/run.mjs --compose` runs the same journeys against the platform in containers
+// (docker/compose.yml + compose.host.yml, images built by `tools/scripts/containers.mjs build`):
+// gateway 3000, web 4200, admin 4300, maildev 1080, PostgreSQL and Redis in containers of their own.
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -25,24 +29,31 @@ import {
 } from '../../tools/scripts/lib/platform.mjs';
 import { startTranscriberStandIn } from './src/support/transcriber-stand-in.mjs';
 import { startPlatformControl } from './src/support/platform-control.mjs';
+import { startComposePlatform } from './src/support/compose-platform.mjs';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const id = randomBytes(3).toString('hex');
+const inContainers = process.argv[2] === '--compose';
 /** Keeps the e2e platform clear of a running `npm start` (3000, 3101-3199, 4200, 4300). */
 const E2E_PORT_OFFSET = 850;
-const ports = {
-  gateway: 3950,
-  web: 4250,
-  adminWeb: 4350,
-  smtp: 2025,
-  maildevWeb: 2080,
-  // Each service on its registry port moved up by E2E_PORT_OFFSET (auth-service 3101 -> 3951).
-  services: Object.fromEntries(SERVICES.map((s) => [s.name, s.port + E2E_PORT_OFFSET])),
-};
-const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_e2e_${id}_${db}`]));
-const keyPrefix = `e2e-${id}`;
+const ports = inContainers
+  ? // The ports compose.yml gives the apps; PostgreSQL and Redis beside the host's own servers.
+    { gateway: 3000, web: 4200, adminWeb: 4300, maildevWeb: 1080, postgres: 55432, redis: 56379 }
+  : {
+      gateway: 3950,
+      web: 4250,
+      adminWeb: 4350,
+      smtp: 2025,
+      maildevWeb: 2080,
+      // Each service on its registry port moved up by E2E_PORT_OFFSET (auth-service 3101 -> 3951).
+      services: Object.fromEntries(SERVICES.map((s) => [s.name, s.port + E2E_PORT_OFFSET])),
+    };
+/** compose.yml's database names (docker/postgres/create-databases.sh): mate_<db>. */
+const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, inContainers ? `mate_${db}` : `mate_e2e_${id}_${db}`]));
+/** compose.yml's services use the key prefix `mate`. */
+const keyPrefix = inContainers ? 'mate' : `e2e-${id}`;
 const photoDir = path.join(ROOT, 'dist/e2e', `uploads-${id}`);
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
 const webUrl = `http://localhost:${ports.web}`;
@@ -54,7 +65,7 @@ const adminEmail = `admin-${id}@e2e.mate.test`;
  * journeys; `node apps/e2e/run.mjs --api <pattern...>` runs only the API journeys whose path matches
  * (Jest's testPathPattern, `safety` say), and no browser journey.
  */
-const args = process.argv.slice(2);
+const args = process.argv.slice(inContainers ? 3 : 2);
 /**
  * Runs a test runner to its end without blocking this process: the transcriber stand-in answers
  * from here while the journeys run. Resolves with the exit status.
@@ -73,9 +84,95 @@ function vapidKeysOfThisRun() {
 const onlyApi = args[0] === '--api' ? args.slice(1) : null;
 const onlyJourneys = onlyApi ? [] : args;
 
+/** Runs the API journeys and then the browser journeys with `settings` (E2E_*); resolves with the failures. */
+async function runJourneys(settings) {
+  const env = { ...process.env, ...settings, CHROMIUM_PATH: CHROMIUM, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+  let failures = 0;
+  if (onlyJourneys.length === 0) {
+    log('e2e: API journeys through the gateway');
+    const api = await runTests(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci', ...(onlyApi ?? [])], env);
+    if (api !== 0) failures++;
+  }
+  if (!onlyApi) {
+    log('e2e: browser journeys in Chromium');
+    const browser = await runTests(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts', ...onlyJourneys], env);
+    if (browser !== 0) failures++;
+  }
+  return failures;
+}
+
+/**
+ * The journeys against the platform in containers. The images (MATE_REGISTRY/MATE_TAG, and
+ * POSTGRES_IMAGE, REDIS_IMAGE, MAILDEV_IMAGE) must exist: `node tools/scripts/containers.mjs build`.
+ * Resolves with the exit code.
+ */
+async function runAgainstContainers() {
+  const postgresPassword = randomBytes(12).toString('hex');
+  const databaseUrl = `postgres://mate:${postgresPassword}@127.0.0.1:${ports.postgres}/mate`;
+  let platform = null;
+  let transcriber = null;
+  let control = null;
+  let failures = 0;
+  try {
+    transcriber = await startTranscriberStandIn();
+    log('e2e: starting the platform in containers (docker compose)');
+    platform = await startComposePlatform({
+      project: `mate-e2e-${id}`,
+      photoDir,
+      logDir: path.join(ROOT, 'dist/e2e/logs'),
+      ports,
+      settings: {
+        JWT_SECRET: randomBytes(24).toString('hex'),
+        INTERNAL_TOKEN: randomBytes(24).toString('hex'),
+        POSTGRES_PASSWORD: postgresPassword,
+        POSTGRES_PORT: String(ports.postgres),
+        REDIS_PORT: String(ports.redis),
+        IP_RATE_LIMIT_MULTIPLIER: '100',
+        ADMIN_EMAILS: adminEmail,
+        LOG_LEVEL: 'warn',
+        TRANSCRIBE_URL: transcriber.url,
+        ...vapidKeysOfThisRun(),
+      },
+    });
+    control = await startPlatformControl(platform);
+    failures += await runJourneys({
+      E2E_PLATFORM_CONTROL_URL: control.url,
+      E2E_PLATFORM_CONTROL_SECRET: control.secret,
+      E2E_DATABASES: JSON.stringify(Object.fromEntries(Object.entries(dbNames).map(([db, name]) => [db, withDatabase(databaseUrl, name)]))),
+      E2E_REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
+      E2E_KEY_PREFIX: keyPrefix,
+      E2E_PHOTO_DIR: photoDir,
+      E2E_GATEWAY_URL: gatewayUrl,
+      E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
+      E2E_WEB_URL: webUrl,
+      E2E_ADMIN_WEB_URL: adminWebUrl,
+      E2E_ADMIN_EMAIL: adminEmail,
+      E2E_TRANSCRIBER_URL: transcriber.url,
+    });
+  } catch (e) {
+    process.stderr.write(`e2e: ${e.stack ?? e}\n`);
+    failures++;
+  } finally {
+    await control?.close();
+    await platform?.stop().catch((e) => process.stderr.write(`e2e: ${e.message}\n`));
+    await transcriber?.close();
+    rmSync(photoDir, { recursive: true, force: true });
+  }
+  if (failures) {
+    process.stderr.write('e2e: FAILED against the containers (their output is in dist/e2e/logs/compose.log)\n');
+    return 1;
+  }
+  log('e2e: all journeys passed against the containers');
+  return 0;
+}
+
 if (!existsSync(CHROMIUM)) {
   process.stderr.write(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium\n`);
   process.exit(1);
+}
+
+if (inContainers) {
+  process.exit(await runAgainstContainers());
 }
 
 await ensurePostgres(DATABASE_URL);
@@ -129,8 +226,7 @@ try {
     serviceEnv: { 'notification-service': vapidKeysOfThisRun() },
   });
   control = await startPlatformControl(platform);
-  const env = {
-    ...process.env,
+  failed += await runJourneys({
     E2E_PLATFORM_CONTROL_URL: control.url,
     E2E_PLATFORM_CONTROL_SECRET: control.secret,
     // Where the member-data verify command looks (`npm run gdpr -- verify`): this run's databases,
@@ -145,19 +241,7 @@ try {
     E2E_ADMIN_WEB_URL: adminWebUrl,
     E2E_ADMIN_EMAIL: adminEmail,
     E2E_TRANSCRIBER_URL: transcriber.url,
-    CHROMIUM_PATH: CHROMIUM,
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-  };
-  if (onlyJourneys.length === 0) {
-    log('e2e: API journeys through the gateway');
-    const api = await runTests(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci', ...(onlyApi ?? [])], env);
-    if (api !== 0) failed++;
-  }
-  if (!onlyApi) {
-    log('e2e: browser journeys in Chromium');
-    const browser = await runTests(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts', ...onlyJourneys], env);
-    if (browser !== 0) failed++;
-  }
+  });
 } catch (e) {
   process.stderr.write(`e2e: ${e.stack ?? e}\n`);
   failed++;

@@ -22,30 +22,40 @@ await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
 const nx = path.join(ROOT, 'node_modules/.bin/nx');
+/**
+ * MATE_E2E=containers (set by .ci/run when a container engine runs): the journeys run against every
+ * app's image under docker compose (tools/scripts/containers.mjs) instead of against processes
+ * started from dist; once is enough, and the images are what a platform team deploys.
+ */
+const inContainers = process.env.MATE_E2E === 'containers';
 const stages = [
-  ['lint, type checks, unit and integration tests', ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=2', '--output-style=stream']],
-  ['end-to-end journeys (API and browser)', ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']],
+  ['lint, type checks, unit and integration tests', nx, ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=2', '--output-style=stream']],
+  ...(inContainers
+    ? [
+        ['e2e lint and type checks', nx, ['run-many', '-t', 'lint,typecheck', '-p', 'e2e', '--output-style=stream']],
+        ['images, testcontainers and end-to-end journeys against docker compose', process.execPath, [path.join(ROOT, 'tools/scripts/containers.mjs'), 'ci']],
+      ]
+    : [['end-to-end journeys (API and browser)', nx, ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']]]),
 ];
 /**
  * Runs one Nx stage, streaming its output, and keeps each project's recent lines: CI shows only
  * the end of a run, so a failed stage ends with what its failed tasks said about the failure.
  */
-function runStage(args) {
-  const recent = new Map(); // project → its last lines, without colours
+function runStage(command, args) {
+  const recent = new Map(); // project → its last lines, without colours (`-`: lines of no project)
   const failed = new Set(); // the projects Nx lists under "Failed tasks:"
   const keep = (line) => {
     const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
     const failedTask = /^\s*-\s+([\w-]+):[\w-]+\s*$/.exec(plain);
     if (failedTask) failed.add(failedTask[1]);
-    const project = /^([\w-]+):\s/.exec(plain)?.[1];
-    if (!project) return;
+    const project = /^([\w-]+):\s/.exec(plain)?.[1] ?? '-';
     const lines = recent.get(project) ?? [];
     lines.push(plain);
     if (lines.length > 3000) lines.splice(0, lines.length - 3000);
     recent.set(project, lines);
   };
   return new Promise((resolve) => {
-    const child = spawn(nx, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     const follow = (stream, out) => {
       let pending = '';
       stream.on('data', (chunk) => {
@@ -58,7 +68,11 @@ function runStage(args) {
     };
     follow(child.stdout, process.stdout);
     follow(child.stderr, process.stderr);
-    child.on('close', (code) => resolve({ ok: code === 0, recent, failed }));
+    child.on('close', (code) => {
+      // A stage that is not Nx names no failed task: its own lines are the summary.
+      if (code !== 0 && failed.size === 0) failed.add('-');
+      resolve({ ok: code === 0, recent, failed });
+    });
   });
 }
 
@@ -83,9 +97,9 @@ function failureSummary(recent, failed, { brief = false } = {}) {
 let failedStages = 0;
 /** Failed stages' summaries, printed again at the very end: CI shows only the end of a run. */
 const failures = [];
-for (const [name, args] of stages) {
+for (const [name, command, args] of stages) {
   log(`npm test: ${name}`);
-  const { ok, recent, failed } = await runStage(args);
+  const { ok, recent, failed } = await runStage(command, args);
   if (!ok) {
     failedStages++;
     failureSummary(recent, failed);

@@ -17,10 +17,19 @@ interface ComposeService {
 }
 
 const COMPOSE = rootPath('docker/compose.yml');
-const compose = loadYaml(COMPOSE) as {
+/** Every `${VAR:-default}` (default not empty) as its default: what compose runs when the variable is unset. */
+function withDefaults<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(/\$\{[A-Z_]+:-([^}]+)\}/g, '$1') as T;
+  if (Array.isArray(value)) return value.map(withDefaults) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withDefaults(v)])) as T;
+  return value;
+}
+const raw = loadYaml(COMPOSE) as {
   services: Record<string, ComposeService>;
   volumes?: Record<string, unknown>;
 };
+const compose = withDefaults(raw);
 const services = compose.services;
 const apps = discoverApps();
 const CONDITIONS = ['service_started', 'service_healthy', 'service_completed_successfully'];
@@ -187,12 +196,43 @@ describe('docker/compose.yml', () => {
     const env = services['notification-service'].environment ?? {};
     expect(env.VAPID_PUBLIC_KEY).toBe('${VAPID_PUBLIC_KEY:-}');
     expect(env.VAPID_PRIVATE_KEY).toBe('${VAPID_PRIVATE_KEY:-}');
-    expect(env.VAPID_SUBJECT).toMatch(/^\$\{VAPID_SUBJECT:-mailto:.+\}$/);
+    expect(raw.services['notification-service'].environment?.VAPID_SUBJECT).toMatch(/^\$\{VAPID_SUBJECT:-mailto:.+\}$/);
   });
 
   it('publishes the gateway on this host only and has it believe no X-Forwarded-For (issue 7 item 1 review)', () => {
     // A private-range trust would take the word of any client reaching the port through Docker's proxy.
     expect(services.gateway.environment?.TRUST_PROXY).toBe('false');
     expect(services.gateway.ports).toEqual(['127.0.0.1:3000:3000']);
+  });
+});
+
+describe('docker/compose.host.yml (host networking, for engines without a bridge network)', () => {
+  const host = loadYaml(rootPath('docker/compose.host.yml')) as {
+    services: Record<string, { network_mode?: string; extra_hosts?: string[]; environment?: Record<string, string>; command?: string[] }>;
+  };
+  const optional = new Set(['coturn']);
+
+  it('is valid for compose v1 too: no top-level name (docker-compose 1.29 refuses it)', () => {
+    expect(Object.keys(raw)).not.toContain('name');
+    expect(Object.keys(host)).not.toContain('name');
+  });
+
+  it('puts every service of compose.yml on the host network and maps every compose name to 127.0.0.1', () => {
+    const names = Object.keys(services).filter((n) => !optional.has(n));
+    expect(Object.keys(host.services).sort()).toEqual(names.sort());
+    const reached = ['postgres', 'redis', 'maildev', 'gateway', ...apps.filter((a) => a.kind === 'service').map((a) => a.name)];
+    for (const [name, svc] of Object.entries(host.services)) {
+      expect({ name, network: svc.network_mode }).toEqual({ name, network: 'host' });
+      for (const target of reached) expect(svc.extra_hosts).toContain(`${target}:127.0.0.1`);
+    }
+  });
+
+  it('has every server listen on 127.0.0.1 only', () => {
+    for (const app of apps.filter((a) => a.name in services)) {
+      expect({ app: app.name, host: host.services[app.name]?.environment?.HOST }).toEqual({ app: app.name, host: '127.0.0.1' });
+    }
+    expect(host.services.postgres.command).toEqual(expect.arrayContaining(['listen_addresses=127.0.0.1']));
+    expect(host.services.redis.command).toEqual(expect.arrayContaining(['--bind', '127.0.0.1']));
+    expect(host.services.maildev.environment?.MAILDEV_IP).toBe('127.0.0.1');
   });
 });

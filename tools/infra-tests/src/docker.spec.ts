@@ -10,13 +10,34 @@ import { discoverApps, ROOT, rootPath, walkFiles } from './lib/workspace';
 
 const DOCKERFILE = rootPath('docker/Dockerfile');
 const df = parseDockerfile(DOCKERFILE);
+/** The default target: a service image. */
 const finalStage = df.stages[df.stages.length - 1];
+const webStage = df.stages.find((s) => s.name === 'web');
+/** The two image targets (service, web), each with the stages it is built FROM. */
+const imageStages = [finalStage, ...(webStage ? [webStage] : [])].map((stage) => ({
+  stage,
+  chain: stageAncestry(df, stage),
+}));
 const runs = df.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
 
 describe('docker/Dockerfile', () => {
-  it('is one multi-stage file whose runtime stage is node:20-bookworm-slim', () => {
+  it('is one multi-stage file whose two image targets (service, the default, and web) run on node:20-bookworm-slim', () => {
     expect(df.stages.length).toBeGreaterThanOrEqual(3);
-    expect(finalStage.fromResolved).toBe('node:20-bookworm-slim');
+    expect(finalStage.name).toBe('service');
+    expect(webStage).toBeDefined();
+    for (const { chain } of imageStages) {
+      expect(chain[chain.length - 1].fromResolved).toBe('node:20-bookworm-slim');
+    }
+  });
+
+  it('needs no frontend image from a registry (no `# syntax=` line) and builds every app at once with BUILD_STAGE=build-all', () => {
+    expect(fs.readFileSync(DOCKERFILE, 'utf8')).not.toMatch(/^#\s*syntax=/m);
+    expect(df.globalArgs.BUILD_STAGE).toBe('build-one');
+    const all = df.stages.find((s) => s.name === 'build-all');
+    // No APP in the stage: it is the same for every image, so it compiles once.
+    expect(all?.instructions.some((i) => i.keyword === 'ARG' && /^APP\b/.test(i.args))).toBe(false);
+    expect(all?.instructions.some((i) => i.keyword === 'RUN' && /nx run-many -t build/.test(i.args))).toBe(true);
+    expect(df.stages.find((s) => s.name === 'built')?.from).toBe('${BUILD_STAGE}');
   });
 
   it('builds the app named by --build-arg APP with nx (no daemon, no cloud)', () => {
@@ -55,31 +76,43 @@ describe('docker/Dockerfile', () => {
     expect(copies).toHaveLength(1);
     const from = /--from=(\S+)/.exec(copies[0].args)?.[1];
     const source = df.stages.find((s) => s.name === from);
-    expect(
-      source?.instructions.some((i) => i.keyword === 'RUN' && /npm install[^&]*--omit=dev/.test(i.args)),
-    ).toBe(true);
+    const sourceRuns = stageAncestry(df, source as (typeof df.stages)[number])
+      .flatMap((s) => s.instructions)
+      .filter((i) => i.keyword === 'RUN');
+    expect(sourceRuns.some((i) => /npm install[^&]*--omit=dev/.test(i.args))).toBe(true);
+    // ... and of those only the packages this app loads (docker/prune-deps.cjs).
+    expect(sourceRuns.some((i) => /prune-deps\.cjs/.test(i.args))).toBe(true);
     expect(
       finalStage.instructions.filter((i) => i.keyword === 'RUN' && /npm (install|ci)/.test(i.args)),
     ).toEqual([]);
   });
 
-  it('runs as a non-root user with a HEALTHCHECK and the entrypoint script', () => {
-    const users = finalStage.instructions.filter((i) => i.keyword === 'USER');
-    expect(users.length).toBeGreaterThan(0);
-    const user = users[users.length - 1].args.split(':')[0];
-    expect(['root', '0', '']).not.toContain(user);
-    const health = finalStage.instructions.filter((i) => i.keyword === 'HEALTHCHECK');
-    expect(health).toHaveLength(1);
-    expect(health[0].args).not.toMatch(/^NONE/i);
-    expect(health[0].args).toMatch(/healthcheck\.cjs/);
-    const entrypoint = finalStage.instructions.find((i) => i.keyword === 'ENTRYPOINT');
-    expect(entrypoint?.args).toMatch(/docker\/entrypoint\.sh/);
-    const env = finalStage.instructions
-      .filter((i) => i.keyword === 'ENV')
-      .map((i) => i.args)
-      .join(' ');
-    expect(env).toMatch(/NODE_ENV=production/);
-    expect(env).toMatch(/HOST=0\.0\.0\.0/);
+  it('runs as a non-root user with a HEALTHCHECK and the entrypoint script (service and web images)', () => {
+    for (const { stage, chain } of imageStages) {
+      const users = stage.instructions.filter((i) => i.keyword === 'USER');
+      expect(users.length).toBeGreaterThan(0);
+      const user = users[users.length - 1].args.split(':')[0];
+      expect(['root', '0', '']).not.toContain(user);
+      const inherited = chain.flatMap((s) => s.instructions);
+      const health = inherited.filter((i) => i.keyword === 'HEALTHCHECK');
+      expect(health).toHaveLength(1);
+      expect(health[0].args).not.toMatch(/^NONE/i);
+      expect(health[0].args).toMatch(/healthcheck\.cjs/);
+      const entrypoint = inherited.find((i) => i.keyword === 'ENTRYPOINT');
+      expect(entrypoint?.args).toMatch(/docker\/entrypoint\.sh/);
+      const env = inherited
+        .filter((i) => i.keyword === 'ENV')
+        .map((i) => i.args)
+        .join(' ');
+      expect(env).toMatch(/NODE_ENV=production/);
+      expect(env).toMatch(/HOST=0\.0\.0\.0/);
+      expect(stage.instructions.some((i) => i.keyword === 'ARG' && /^APP\b/.test(i.args))).toBe(true);
+    }
+  });
+
+  it('ships no node_modules in a web app image (the static server uses Node\'s own modules)', () => {
+    const chain = imageStages.find(({ stage }) => stage === webStage)?.chain ?? [];
+    expect(chain.flatMap((s) => s.instructions).filter((i) => i.keyword === 'COPY' && /node_modules/.test(i.args))).toEqual([]);
   });
 
   it('copies from the build context only files the ignore file keeps', () => {

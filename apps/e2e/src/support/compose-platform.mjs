@@ -1,0 +1,86 @@
+// The e2e runner's platform in containers (`node apps/e2e/run.mjs --compose`): docker/compose.yml
+// with docker/compose.host.yml, from images built beforehand (tools/scripts/containers.mjs build),
+// under a project name of its own, with its own secrets, its own PostgreSQL and Redis containers on
+// ports beside the host's, and a photo folder on the host that the journeys can inspect. Stopping
+// and starting a service (the member-data journey) is `docker-compose stop|start <service>`.
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, SERVICES, log, waitForHttp } from '../../../../tools/scripts/lib/platform.mjs';
+
+const COMPOSE_FILES = ['-f', path.join(ROOT, 'docker/compose.yml'), '-f', path.join(ROOT, 'docker/compose.host.yml')];
+
+/** docker-compose (v1, Debian's) where installed, else `docker compose` (v2). */
+function composeCommand() {
+  const v1 = spawnSync('docker-compose', ['version'], { stdio: 'ignore' });
+  return v1.status === 0 ? ['docker-compose'] : ['docker', 'compose'];
+}
+
+/**
+ * Starts the whole platform in containers and resolves once the gateway, the web app and the admin
+ * app answer. `settings` are compose's variables (secrets, ports, images, TRANSCRIBE_URL, ...).
+ */
+export async function startComposePlatform({ project, settings, photoDir, logDir, ports }) {
+  const [command, ...prefix] = composeCommand();
+  const env = { ...process.env, ...settings, UPLOADS_DIR: photoDir };
+  const compose = (args, options = {}) => {
+    const result = spawnSync(command, [...prefix, '-p', project, ...COMPOSE_FILES, ...args], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      ...options,
+    });
+    if (result.status !== 0) {
+      throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}): ${(result.stderr ?? '').slice(-2000)}`);
+    }
+    return result.stdout ?? '';
+  };
+  // The app containers run as uid 1000: the photo folder must be theirs.
+  mkdirSync(photoDir, { recursive: true });
+  chownSync(photoDir, 1000, 1000);
+  mkdirSync(logDir, { recursive: true });
+
+  const started = Date.now();
+  // `up` returns once every container is started, each after its dependencies were healthy (or,
+  // for the migrations, exited 0): compose's depends_on conditions order the start.
+  compose(['up', '-d', '--no-build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // Everything the containers print, for a failed run (dist/e2e/logs/compose.log).
+  const logs = spawn(command, [...prefix, '-p', project, ...COMPOSE_FILES, 'logs', '--no-color', '-f'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = createWriteStream(path.join(logDir, 'compose.log'));
+  logs.stdout.pipe(out);
+  logs.stderr.pipe(out);
+
+  await waitForHttp(`http://127.0.0.1:${ports.gateway}/health/ready`, { timeoutMs: 180_000 });
+  await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { timeoutMs: 60_000 });
+  await waitForHttp(`http://127.0.0.1:${ports.adminWeb}/health`, { timeoutMs: 60_000 });
+  log(`e2e: the platform is up in containers (${Math.round((Date.now() - started) / 1000)} s)`);
+
+  const servicePort = (name) => {
+    const service = SERVICES.find((s) => s.name === name);
+    if (!service) throw new Error(`${name} is not a service of the platform`);
+    return service.port;
+  };
+  return {
+    async stopService(name) {
+      servicePort(name);
+      compose(['stop', '-t', '20', name]);
+    },
+    async startService(name) {
+      const port = servicePort(name);
+      compose(['start', name]);
+      await waitForHttp(`http://127.0.0.1:${port}/health/ready`, { timeoutMs: 90_000 });
+    },
+    async stop() {
+      try {
+        compose(['down', '-v', '--remove-orphans', '-t', '20']);
+      } finally {
+        logs.kill('SIGTERM');
+        await new Promise((resolve) => out.end(resolve));
+      }
+    },
+  };
+}

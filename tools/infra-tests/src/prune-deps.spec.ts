@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { rootPath } from './lib/workspace';
+
+/** Writes a tree of files ({ 'a/b.json': '...' }) into a fresh folder. */
+function tree(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prune-deps-'));
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+const pkg = (name: string, fields: Record<string, unknown> = {}) => JSON.stringify({ name, version: '1.0.0', ...fields });
+const prune = (dir: string) =>
+  spawnSync(process.execPath, [rootPath('docker/prune-deps.cjs'), path.join(dir, 'dist'), path.join(dir, 'node_modules')], {
+    encoding: 'utf8',
+  });
+const present = (dir: string, p: string) => fs.existsSync(path.join(dir, 'node_modules', p));
+
+describe('docker/prune-deps.cjs (a service image keeps only what the service loads)', () => {
+  it('keeps the packages the code names, their dependencies, installed peers and nested copies, and drops the rest', () => {
+    const dir = tree({
+      'dist/main.js': `require("typeorm"); const c = require('node:crypto'); require("@nestjs/core/injector");`,
+      'dist/lib/x.js': `import('ioredis');`,
+      'node_modules/typeorm/package.json': pkg('typeorm', { dependencies: { tslib: '*' }, peerDependencies: { pg: '*', mysql2: '*' } }),
+      'node_modules/typeorm/node_modules/tslib/package.json': pkg('tslib'),
+      'node_modules/tslib/package.json': pkg('tslib'),
+      'node_modules/pg/package.json': pkg('pg', { dependencies: { 'pg-pool': '*' } }),
+      'node_modules/pg-pool/package.json': pkg('pg-pool'),
+      'node_modules/@nestjs/core/package.json': pkg('@nestjs/core', { optionalDependencies: { '@nestjs/platform-express': '*' } }),
+      'node_modules/@nestjs/platform-express/package.json': pkg('@nestjs/platform-express'),
+      'node_modules/@nestjs/swagger/package.json': pkg('@nestjs/swagger'),
+      'node_modules/ioredis/package.json': pkg('ioredis'),
+      'node_modules/@tensorflow/tfjs/package.json': pkg('@tensorflow/tfjs'),
+      'node_modules/nsfwjs/package.json': pkg('nsfwjs'),
+      'node_modules/.bin/tsc': '',
+    });
+    const result = prune(dir);
+    expect(result.status).toBe(0);
+    for (const kept of ['typeorm', 'typeorm/node_modules/tslib', 'pg', 'pg-pool', '@nestjs/core', '@nestjs/platform-express', 'ioredis'])
+      expect({ kept, present: present(dir, kept) }).toEqual({ kept, present: true });
+    // tslib is nested under typeorm, so the hoisted copy is nobody's; TensorFlow is another app's.
+    for (const dropped of ['tslib', '@nestjs/swagger', '@tensorflow', 'nsfwjs', '.bin'])
+      expect({ dropped, present: present(dir, dropped) }).toEqual({ dropped, present: false });
+    expect(result.stdout).toMatch(/names 3 packages; kept 6 top-level packages/);
+  });
+
+  it('fails the build when the code loads a package that is not installed', () => {
+    const dir = tree({
+      'dist/main.js': `require("left-pad");`,
+      'node_modules/typeorm/package.json': pkg('typeorm'),
+    });
+    const result = prune(dir);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/not installed: left-pad/);
+  });
+});
