@@ -1,0 +1,193 @@
+import { startChaosPlatform, type ChaosPlatform } from './platform';
+import { mintSessions, seedMembers, waitFor } from './population';
+import { Member } from './member';
+import { rssOf } from './processes';
+import { isServerFailure, Traffic } from './traffic';
+
+/**
+ * The soak (`npm run soak`): `members` members connected through the gateway (socket.io) for
+ * `durationMs` at a steady mix — each pair writes, each member reads a screen, some pairs call —
+ * on the chaos platform, nothing killed. Memory (RSS of every process) is read after the warm-up
+ * and at the end; every request is counted.
+ */
+
+export interface SoakOptions {
+  members: number;
+  durationMs: number;
+  log?: (line: string) => void;
+}
+
+export interface ProcessMemory {
+  name: string;
+  startBytes: number | null;
+  endBytes: number | null;
+  growthPercent: number | null;
+}
+
+export interface SoakResult {
+  members: number;
+  durationMs: number;
+  memory: ProcessMemory[];
+  requests: number;
+  failures: number;
+  refused: number;
+  messages: { handed: number; acked: number };
+  calls: { attempted: number; answered: number };
+  connectedAtEnd: number;
+  /** Under 10 % growth for every process and no failed request. */
+  ok: boolean;
+}
+
+/** Growth allowed over the run (issue 14). */
+export const MAX_GROWTH_PERCENT = 10;
+/** A member writes this often (its pair alternating), reads a screen this often, and a pair calls this often. */
+const MESSAGE_EVERY_MS = 20_000;
+const READ_EVERY_MS = 30_000;
+const CALL_EVERY_MS = 120_000;
+const WARM_UP_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const READS = ['/api/profile/me', '/api/matches/suggestions?limit=20', '/api/chat/conversations', '/api/chat/unread-count', '/api/calls/history', '/api/notifications/preferences'];
+
+/** Runs `work` over `items`, `limit` at a time. */
+async function limited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+export async function runSoak(options: SoakOptions): Promise<SoakResult> {
+  const log = options.log ?? (() => undefined);
+  let platform: ChaosPlatform | null = null;
+  const members: Member[] = [];
+  let running = true;
+  try {
+    platform = await startChaosPlatform({ log });
+    const p = platform;
+    const seeded = await seedMembers(p, options.members, log);
+    const sessions = await mintSessions(p, seeded);
+    const traffic = new Traffic();
+    for (const s of sessions) members.push(new Member(p.gateway.url, s, traffic));
+    for (const m of members) m.connect();
+    await waitFor(async () => members.every((m) => m.sync.connected), 300_000, `${members.length} members connected`);
+    log(`${members.length} members connected through the gateway`);
+
+    const pairs: [Member, Member][] = [];
+    for (let i = 0; i + 1 < members.length; i += 2) pairs.push([members[i], members[i + 1]]);
+    await limited(pairs, 8, async ([a, b]) => {
+      await a.http('POST', `/api/matches/like/${b.userId}`);
+      await b.http('POST', `/api/matches/like/${a.userId}`);
+    });
+    await waitFor(
+      async () => {
+        const open = await Promise.all(pairs.slice(-5).map(([a]) => a.http<unknown[]>('GET', '/api/chat/conversations')));
+        return open.every((r) => Array.isArray(r.body) && r.body.length > 0);
+      },
+      180_000,
+      'the pairs’ conversations',
+    );
+    await limited(pairs, 8, async ([a, b]) => {
+      await a.sync.open(b.userId);
+      await b.sync.open(a.userId);
+    });
+    log(`${pairs.length} pairs matched and chatting`);
+
+    const sent: { from: Member; to: Member; content: string }[] = [];
+    const calls = { attempted: 0, answered: 0 };
+    const loops: Promise<void>[] = [];
+    const pairLoop = async ([a, b]: [Member, Member], index: number) => {
+      await sleep(Math.random() * MESSAGE_EVERY_MS);
+      let n = 0;
+      let nextCall = Date.now() + Math.random() * CALL_EVERY_MS;
+      while (running) {
+        const [from, to] = n % 2 ? [b, a] : [a, b];
+        const content = `soak p${index} #${n++}`;
+        from.sync.send(to.userId, content);
+        sent.push({ from, to, content });
+        if (Date.now() >= nextCall) {
+          nextCall = Date.now() + CALL_EVERY_MS;
+          calls.attempted++;
+          if (await a.call(b, 5_000)) calls.answered++;
+        }
+        await sleep(MESSAGE_EVERY_MS / 2);
+      }
+    };
+    const readLoop = async (m: Member, k: number) => {
+      await sleep(Math.random() * READ_EVERY_MS);
+      while (running) {
+        await m.http('GET', READS[k++ % READS.length]);
+        await sleep(READ_EVERY_MS);
+      }
+    };
+    pairs.forEach((pair, i) => loops.push(pairLoop(pair, i)));
+    members.forEach((m, i) => loops.push(readLoop(m, i)));
+
+    await sleep(WARM_UP_MS);
+    const processes = [...p.processes(), { name: 'redis-server', pid: p.redis.pid }];
+    const startRss = processes.map((x) => rssOf(x.pid));
+    const soakStarted = Date.now();
+    const startRecords = traffic.records.length;
+    log(`warm-up done; memory read; soaking for ${options.durationMs / 1000} s`);
+    while (Date.now() - soakStarted < options.durationMs) {
+      await sleep(Math.min(60_000, options.durationMs - (Date.now() - soakStarted)));
+      const window = traffic.records.slice(startRecords);
+      log(
+        `${Math.round((Date.now() - soakStarted) / 1000)} s: ${window.length} requests, ${window.filter(isServerFailure).length} failed, ` +
+          `${members.filter((m) => m.socket.socket.connected).length} connected, gateway RSS ${Math.round((rssOf(p.gateway.pid) ?? 0) / 1048576)} MiB`,
+      );
+    }
+    const endRss = processes.map((x) => rssOf(x.pid));
+    const connectedAtEnd = members.filter((m) => m.socket.socket.connected).length;
+    running = false;
+    await Promise.all(loops);
+    await waitFor(
+      async () => sent.every((s) => s.from.sync.entries(s.to.userId).some((e) => e.message && e.content === s.content)),
+      60_000,
+      'every message acknowledged',
+    ).catch((e) => log(String(e)));
+    const records = traffic.records.slice(startRecords);
+    const memory = processes.map((x, i) => ({
+      name: x.name,
+      startBytes: startRss[i],
+      endBytes: endRss[i],
+      growthPercent: startRss[i] && endRss[i] ? ((endRss[i] - startRss[i]) / startRss[i]) * 100 : null,
+    }));
+    const acked = sent.filter((s) => s.from.sync.entries(s.to.userId).some((e) => e.message && e.content === s.content)).length;
+    const failures = records.filter(isServerFailure).length;
+    return {
+      members: members.length,
+      durationMs: options.durationMs,
+      memory,
+      requests: records.length,
+      failures,
+      refused: records.filter((r) => r.status >= 400 && r.status < 500).length,
+      messages: { handed: sent.length, acked },
+      calls,
+      connectedAtEnd,
+      ok: failures === 0 && acked === sent.length && memory.every((m) => m.growthPercent !== null && m.growthPercent < MAX_GROWTH_PERCENT),
+    };
+  } finally {
+    running = false;
+    for (const m of members) m.close();
+    await platform?.stop();
+  }
+}
+
+const mib = (b: number | null) => (b === null ? '-' : (b / 1048576).toFixed(1));
+
+export function formatSoak(r: SoakResult): string {
+  return [
+    `soak: ${r.members} members connected through the gateway, ${(r.durationMs / 60_000).toFixed(1)} min after a ${WARM_UP_MS / 1000} s warm-up`,
+    '',
+    '| process | RSS at start (MiB) | RSS at end (MiB) | growth |',
+    '|---|---|---|---|',
+    ...r.memory.map((m) => `| ${m.name} | ${mib(m.startBytes)} | ${mib(m.endBytes)} | ${m.growthPercent === null ? '-' : `${m.growthPercent.toFixed(1)} %`} |`),
+    '',
+    `requests: ${r.requests}, failed (5xx, network, unavailable): ${r.failures} (error rate ${r.requests ? ((r.failures / r.requests) * 100).toFixed(3) : 0} %), 4xx: ${r.refused}`,
+    `messages: ${r.messages.handed} sent, ${r.messages.acked} acknowledged; calls: ${r.calls.attempted} rung, ${r.calls.answered} answered; connected at the end: ${r.connectedAtEnd}`,
+    `verdict: ${r.ok ? 'ok' : 'FAILED'} (growth under ${MAX_GROWTH_PERCENT} % for every process, no failed request, every message acknowledged)`,
+  ].join('\n');
+}
