@@ -95,7 +95,20 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
     const kinds = fs
       .readdirSync(path.join(scratch, 'k8s/base/demo-service'))
       .flatMap((file) => yaml.loadAll(read(`k8s/base/demo-service/${file}`)) as { kind: string; metadata?: { name: string } }[]);
-    expect(kinds.map((d) => d.kind).sort()).toEqual(['Deployment', 'HorizontalPodAutoscaler', 'Job', 'Kustomization', 'PodDisruptionBudget', 'Service']);
+    // The API, its workers and its outbox relay (k8s/README.md, "Workers and relays").
+    expect(kinds.map((d) => d.kind).sort()).toEqual([
+      ...Array(3).fill('Deployment'),
+      ...Array(2).fill('HorizontalPodAutoscaler'),
+      'Job',
+      'Kustomization',
+      ...Array(3).fill('PodDisruptionBudget'),
+      'Service',
+    ]);
+    expect(kinds.filter((d) => d.kind === 'Deployment').map((d) => d.metadata?.name).sort()).toEqual([
+      'demo-service',
+      'demo-service-relay',
+      'demo-service-worker',
+    ]);
     expect((yaml.load(read('k8s/base/kustomization.yaml')) as { resources: string[] }).resources).toEqual(
       expect.arrayContaining(['demo-service', 'ledger-service']),
     );
