@@ -1,18 +1,16 @@
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { createTestDatabase, createTestRedisNamespace, testInfra } from './infra';
-import { containerPolicy, containerRuntime, TEST_INFRA_LABEL } from './test-containers';
+import { containerPolicy, containerRuntime, missingImage, TEST_INFRA_LABEL } from './test-containers';
 import { startTestMailbox } from './maildev';
 import { createTransport } from 'nodemailer';
 
-/** Where the suite should run: TESTCONTAINERS decides, and in auto mode whether an engine answers. */
+/** Where the suite should run: TESTCONTAINERS decides; in auto mode, whether an engine answers with the images. */
 async function expectedSource(): Promise<'testcontainers' | 'local'> {
   const policy = containerPolicy();
   if (policy !== 'auto') return policy === 'on' ? 'testcontainers' : 'local';
-  return containerRuntime().then(
-    () => 'testcontainers',
-    () => 'local',
-  );
+  const client = await containerRuntime().catch(() => null);
+  return client && !(await missingImage(client)) ? 'testcontainers' : 'local';
 }
 
 describe('test infrastructure', () => {

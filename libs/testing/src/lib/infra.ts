@@ -7,6 +7,7 @@ import {
   containerPolicy,
   containerRuntime,
   containersStarted,
+  missingImage,
   RUN_CONTAINERS_VARIABLE,
   runContainersNote,
   startContainerInfra,
@@ -40,12 +41,13 @@ async function useContainers(): Promise<boolean> {
   if (policy === 'on') return true;
   if (containersStarted()) return true;
   if (!containerEngineConfigured()) return false;
-  try {
-    await containerRuntime();
-    return true;
-  } catch {
-    return false;
-  }
+  const client = await containerRuntime().catch(() => null);
+  if (!client) return false;
+  // An engine that cannot have the images (no registry answers, none made locally) is no reason to
+  // fail every suite in auto mode; `on` fails instead, when the container does not start.
+  const missing = await missingImage(client);
+  if (missing) process.stderr.write(`test infrastructure: the local servers, although an engine answers: ${missing}\n`);
+  return !missing;
 }
 
 function localInfra(): TestInfra {
@@ -76,7 +78,10 @@ async function startInfra(): Promise<TestInfra> {
     return localInfra();
   }
   const containers = await startContainerInfra().catch((error: Error) => {
-    throw new Error(`test infrastructure: containers could not be started (TESTCONTAINERS=off uses the local servers): ${error.message}`);
+    throw new Error(
+      `test infrastructure: containers could not be started: ${error.message} ` +
+        '(images: TESTCONTAINERS_POSTGRES_IMAGE, TESTCONTAINERS_REDIS_IMAGE; TESTCONTAINERS=off uses the local servers)',
+    );
   });
   report({
     source: 'testcontainers',

@@ -94,6 +94,28 @@ export async function containerRuntime(): Promise<ContainerRuntimeClient> {
   }
 }
 
+export function containerImages() {
+  return {
+    postgres: process.env.TESTCONTAINERS_POSTGRES_IMAGE || DEFAULT_POSTGRES_IMAGE,
+    redis: process.env.TESTCONTAINERS_REDIS_IMAGE || DEFAULT_REDIS_IMAGE,
+  };
+}
+
+/** Null when both images are here (or were just pulled), else which one is missing and why. */
+export async function missingImage(client: ContainerRuntimeClient): Promise<string | null> {
+  const { ImageName } = await import('testcontainers');
+  for (const image of Object.values(containerImages())) {
+    const name = ImageName.fromString(image);
+    if (await client.image.exists(name)) continue;
+    try {
+      await client.image.pull(name);
+    } catch (error) {
+      return `${image} is not here and cannot be pulled (${(error as Error).message.trim()})`;
+    }
+  }
+  return null;
+}
+
 /** `host` when asked for, or (auto) when the engine has no `bridge` network to publish ports on. */
 async function networkMode(client: ContainerRuntimeClient): Promise<ContainerNetworkMode> {
   const setting = networkModeSetting();
@@ -230,9 +252,7 @@ async function postgresContainer(mode: ContainerNetworkMode) {
   // Host networking publishes nothing: the server takes a free port of the machine (PGPORT, which
   // the official image's and mate-local's entry points both honour) and listens on loopback only.
   const port = mode === 'host' ? await freePort() : 5432;
-  const container: GenericContainer = new GenericContainer(
-    process.env.TESTCONTAINERS_POSTGRES_IMAGE || DEFAULT_POSTGRES_IMAGE,
-  )
+  const container: GenericContainer = new GenericContainer(containerImages().postgres)
     .withLabels(labels())
     .withEnvironment({
       POSTGRES_USER: 'postgres',
@@ -263,9 +283,7 @@ async function redisContainer(mode: ContainerNetworkMode) {
   const { GenericContainer, Wait } = await import('testcontainers');
   const port = mode === 'host' ? await freePort() : 6379;
   const network = mode === 'host' ? ['--bind', '127.0.0.1'] : ['--protected-mode', 'no'];
-  const container: GenericContainer = new GenericContainer(
-    process.env.TESTCONTAINERS_REDIS_IMAGE || DEFAULT_REDIS_IMAGE,
-  )
+  const container: GenericContainer = new GenericContainer(containerImages().redis)
     .withLabels(labels())
     .withCommand(['redis-server', '--port', String(port), ...network, '--save', '', '--appendonly', 'no'])
     .withWaitStrategy(Wait.forLogMessage(/Ready to accept connections/))
