@@ -20,7 +20,16 @@ const started = Date.now();
 await ensurePostgres(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 await ensureRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
-const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+const env = {
+  ...process.env,
+  // libs/testing would start containers for every suite when an engine answers: the suites use the
+  // local servers, and one service's suites prove the containers (tools/scripts/testcontainers-stage.mjs).
+  TESTCONTAINERS: process.env.TESTCONTAINERS ?? 'off',
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  NX_TUI: 'false',
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+};
 const nx = path.join(ROOT, 'node_modules/.bin/nx');
 /**
  * MATE_E2E=containers (set by .ci/run when a container engine runs): the journeys run against every
