@@ -114,6 +114,9 @@ async function runAgainstContainers() {
   let control = null;
   let failures = 0;
   try {
+    // The admin journey makes its admin with auth-service's own grant-admin command, run here
+    // against the containers' auth database.
+    nx(['run', 'auth-service:build']);
     transcriber = await startTranscriberStandIn();
     log('e2e: starting the platform in containers (docker compose)');
     platform = await startComposePlatform({
@@ -129,6 +132,7 @@ async function runAgainstContainers() {
         REDIS_PORT: String(ports.redis),
         IP_RATE_LIMIT_MULTIPLIER: '100',
         ADMIN_EMAILS: adminEmail,
+        OUTBOX_POLL_MS: '100',
         LOG_LEVEL: 'warn',
         TRANSCRIBE_URL: transcriber.url,
         ...vapidKeysOfThisRun(),

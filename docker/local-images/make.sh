@@ -12,6 +12,7 @@
 #   mate-local/redis:7           Debian's redis-server (7.0)
 #   mate-local/maildev:2         maildev from the npm registry on mate-local/node:20
 #
+# Local images are tagged with a hash of this folder: a changed recipe makes them afresh.
 # It prints the variables that point the build and compose at whichever images it settled on
 # (NODE_IMAGE, POSTGRES_IMAGE, REDIS_IMAGE, MAILDEV_IMAGE), one per line, on stdout; progress goes
 # to stderr. Usage: docker/local-images/make.sh [--local]   (--local: skip the pulls)
@@ -25,6 +26,7 @@ say() { printf '[local-images] %s\n' "$*" >&2; }
 pulls=yes
 [ "${1:-}" = "--local" ] && pulls=no
 
+recipe="$(cd "$here" && cat make.sh docker-client.sh ./*.Dockerfile ./*.sh | sha256sum | cut -c1-10)"
 have() { "$docker" image inspect "$1" >/dev/null 2>&1; }
 # A pull that cannot reach a registry fails within seconds; the timeout bounds a hanging one.
 try_pull() { [ "$pulls" = yes ] && timeout 60 "$docker" pull -q "$1" >/dev/null 2>&1; }
@@ -60,8 +62,14 @@ make_debian() {
   root="$(mktemp -d /var/tmp/mate-debian.XXXXXX)"
   debootstrap --variant=minbase bookworm "$root" "$mirror" >/dev/null
   # What a -slim image leaves out: package caches and lists, documentation, locales.
-  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* \
+  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/cache/apt/*.bin "$root"/var/lib/apt/lists/* \
          "$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/info/*
+  # As the official Debian images: apt keeps no package cache in a layer.
+  cat > "$root/etc/apt/apt.conf.d/docker-clean" <<'APT'
+DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
+Dir::Cache::pkgcache ""; Dir::Cache::srcpkgcache "";
+APT
   find "$root/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name 'locale.alias' -exec rm -rf {} +
   tar -C "$root" -c . | "$docker" import \
     -c 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' -c 'CMD ["bash"]' - "$image" >/dev/null
@@ -83,10 +91,10 @@ make_redis() { build "$1" "$here/redis.Dockerfile" "$here" --build-arg "BASE=$DE
 make_maildev() { build "$1" "$here/maildev.Dockerfile" "$here" --build-arg "BASE=$NODE_IMAGE"; }
 
 "$docker" info >/dev/null 2>&1 || { say "no container engine answers"; exit 1; }
-DEBIAN_IMAGE="$(settle DEBIAN_IMAGE debian:bookworm-slim mate-local/debian:bookworm make_debian | cut -d= -f2)"
+DEBIAN_IMAGE="$(settle DEBIAN_IMAGE debian:bookworm-slim "mate-local/debian:bookworm-$recipe" make_debian | cut -d= -f2)"
 echo "DEBIAN_IMAGE=$DEBIAN_IMAGE"
-NODE_IMAGE="$(settle NODE_IMAGE node:20-bookworm-slim mate-local/node:20 make_node | cut -d= -f2)"
+NODE_IMAGE="$(settle NODE_IMAGE node:20-bookworm-slim "mate-local/node:20-$recipe" make_node | cut -d= -f2)"
 echo "NODE_IMAGE=$NODE_IMAGE"
-settle POSTGRES_IMAGE postgres:16-bookworm mate-local/postgres:15 make_postgres
-settle REDIS_IMAGE redis:7-bookworm mate-local/redis:7 make_redis
-settle MAILDEV_IMAGE maildev/maildev:2.2.1 mate-local/maildev:2 make_maildev
+settle POSTGRES_IMAGE postgres:16-bookworm "mate-local/postgres:15-$recipe" make_postgres
+settle REDIS_IMAGE redis:7-bookworm "mate-local/redis:7-$recipe" make_redis
+settle MAILDEV_IMAGE maildev/maildev:2.2.1 "mate-local/maildev:2-$recipe" make_maildev

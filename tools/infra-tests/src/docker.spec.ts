@@ -110,6 +110,13 @@ describe('docker/Dockerfile', () => {
     }
   });
 
+  it('points local photo storage at /app/uploads, the folder the app user may write (compose and k8s mount it)', () => {
+    const env = finalStage.instructions.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    expect(env).toMatch(/PHOTO_DIR=\/app\/uploads/);
+    const runs = stageAncestry(df, finalStage).flatMap((s) => s.instructions).filter((i) => i.keyword === 'RUN');
+    expect(runs.some((i) => /mkdir -p \/app\/uploads && chown 1000:1000 \/app\/uploads/.test(i.args))).toBe(true);
+  });
+
   it('ships no node_modules in a web app image (the static server uses Node\'s own modules)', () => {
     const chain = imageStages.find(({ stage }) => stage === webStage)?.chain ?? [];
     expect(chain.flatMap((s) => s.instructions).filter((i) => i.keyword === 'COPY' && /node_modules/.test(i.args))).toEqual([]);

@@ -3,12 +3,19 @@
 // under a project name of its own, with its own secrets, its own PostgreSQL and Redis containers on
 // ports beside the host's, and a photo folder on the host that the journeys can inspect. Stopping
 // and starting a service (the member-data journey) is `docker-compose stop|start <service>`.
+//
+// Compose v1 (Debian's docker-compose 1.29) refuses published ports on the host network, and an
+// override cannot remove compose.yml's `ports:` in v1; so the two files are merged once
+// (`docker-compose config`), the ports of host-network services dropped, and that one file (mode
+// 0600: it holds this run's secrets; removed at the end) is what every later command reads.
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, createWriteStream, mkdirSync } from 'node:fs';
+import { chownSync, createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { ROOT, SERVICES, log, waitForHttp } from '../../../../tools/scripts/lib/platform.mjs';
 
-const COMPOSE_FILES = ['-f', path.join(ROOT, 'docker/compose.yml'), '-f', path.join(ROOT, 'docker/compose.host.yml')];
+const yaml = createRequire(import.meta.url)('js-yaml');
+const SOURCE_FILES = ['-f', path.join(ROOT, 'docker/compose.yml'), '-f', path.join(ROOT, 'docker/compose.host.yml')];
 
 /** docker-compose (v1, Debian's) where installed, else `docker compose` (v2). */
 function composeCommand() {
@@ -23,8 +30,9 @@ function composeCommand() {
 export async function startComposePlatform({ project, settings, photoDir, logDir, ports }) {
   const [command, ...prefix] = composeCommand();
   const env = { ...process.env, ...settings, UPLOADS_DIR: photoDir };
+  let files = SOURCE_FILES;
   const compose = (args, options = {}) => {
-    const result = spawnSync(command, [...prefix, '-p', project, ...COMPOSE_FILES, ...args], {
+    const result = spawnSync(command, [...prefix, '-p', project, ...files, ...args], {
       cwd: ROOT,
       env,
       encoding: 'utf8',
@@ -40,23 +48,45 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
   chownSync(photoDir, 1000, 1000);
   mkdirSync(logDir, { recursive: true });
 
-  const started = Date.now();
-  // `up` returns once every container is started, each after its dependencies were healthy (or,
-  // for the migrations, exited 0): compose's depends_on conditions order the start.
-  compose(['up', '-d', '--no-build'], { stdio: ['ignore', 'inherit', 'inherit'] });
-  // Everything the containers print, for a failed run (dist/e2e/logs/compose.log).
-  const logs = spawn(command, [...prefix, '-p', project, ...COMPOSE_FILES, 'logs', '--no-color', '-f'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out = createWriteStream(path.join(logDir, 'compose.log'));
-  logs.stdout.pipe(out);
-  logs.stderr.pipe(out);
+  const merged = yaml.load(compose(['config']));
+  for (const service of Object.values(merged.services)) {
+    if (service.network_mode === 'host') delete service.ports;
+  }
+  const mergedFile = path.join(logDir, `compose.${project}.yml`);
+  writeFileSync(mergedFile, yaml.dump(merged, { lineWidth: -1 }), { mode: 0o600 });
+  files = ['-f', mergedFile];
 
-  await waitForHttp(`http://127.0.0.1:${ports.gateway}/health/ready`, { timeoutMs: 180_000 });
-  await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { timeoutMs: 60_000 });
-  await waitForHttp(`http://127.0.0.1:${ports.adminWeb}/health`, { timeoutMs: 60_000 });
+  const started = Date.now();
+  let logs = null;
+  const out = createWriteStream(path.join(logDir, 'compose.log'));
+  const down = () => {
+    try {
+      compose(['down', '-v', '--remove-orphans', '-t', '20']);
+    } finally {
+      logs?.kill('SIGTERM');
+      rmSync(mergedFile, { force: true });
+    }
+  };
+  try {
+    // `up` returns once every container is started, each after its dependencies were healthy (or,
+    // for the migrations, exited 0): compose's depends_on conditions order the start.
+    compose(['up', '-d', '--no-build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    // Everything the containers print, for a failed run (dist/e2e/logs/compose.log).
+    logs = spawn(command, [...prefix, '-p', project, ...files, 'logs', '--no-color', '-f'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    logs.stdout.pipe(out, { end: false });
+    logs.stderr.pipe(out, { end: false });
+    await waitForHttp(`http://127.0.0.1:${ports.gateway}/health/ready`, { timeoutMs: 180_000 });
+    await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { timeoutMs: 60_000 });
+    await waitForHttp(`http://127.0.0.1:${ports.adminWeb}/health`, { timeoutMs: 60_000 });
+  } catch (e) {
+    down();
+    out.end();
+    throw e;
+  }
   log(`e2e: the platform is up in containers (${Math.round((Date.now() - started) / 1000)} s)`);
 
   const servicePort = (name) => {
@@ -76,9 +106,8 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
     },
     async stop() {
       try {
-        compose(['down', '-v', '--remove-orphans', '-t', '20']);
+        down();
       } finally {
-        logs.kill('SIGTERM');
         await new Promise((resolve) => out.end(resolve));
       }
     },
