@@ -62,6 +62,18 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
   const down = () => {
     try {
       compose(['down', '-v', '--remove-orphans', '-t', '20']);
+    } catch (e) {
+      // Whatever compose could not take down: the project's containers and volumes by its label.
+      const label = `label=com.docker.compose.project=${project}`;
+      const ids = (kind) =>
+        spawnSync('docker', [kind, 'ls', '-aq', '--filter', label].filter((a) => kind !== 'volume' || a !== '-a'), {
+          encoding: 'utf8',
+        }).stdout.split('\n').filter(Boolean);
+      const containers = ids('container');
+      if (containers.length) spawnSync('docker', ['rm', '-f', ...containers], { stdio: 'ignore' });
+      const volumes = ids('volume');
+      if (volumes.length) spawnSync('docker', ['volume', 'rm', ...volumes], { stdio: 'ignore' });
+      throw e;
     } finally {
       logs?.kill('SIGTERM');
       rmSync(mergedFile, { force: true });
