@@ -268,10 +268,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     const records = traffic.records;
     const windowOf = (f: FaultRecord) => [f.killedAt, f.upAt, f.upAt + GRACE_MS] as const;
+    // A failure belongs to the window it overlaps; only one overlapping no window counts in a grace
+    // (the next fault may be killed before the last one's grace has passed).
+    const inAnyWindow = (r: RequestRecord) => faults.some((f) => r.endedAt >= f.killedAt && r.startedAt <= f.upAt);
     const rows: FaultRow[] = faults.map((f) => {
       const [from, up, graceEnd] = windowOf(f);
       const inSpan = records.filter((r) => r.endedAt >= from && r.startedAt <= graceEnd);
-      const failures = inSpan.filter(isServerFailure);
+      const failures = inSpan.filter((r) => isServerFailure(r) && (r.startedAt <= up || !inAnyWindow(r)));
       const handed = pairs.flatMap((x) => x.sent.filter((s) => s.handedAt >= from && s.handedAt <= up).map((s) => ({ s, pair: x })));
       return {
         fault: f.target,

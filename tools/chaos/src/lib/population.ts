@@ -104,7 +104,8 @@ export async function seedMembers(platform: ChaosPlatform, count: number, log: (
       }
       return true;
     },
-    180_000,
+    // The consumers apply about 20 members a second each on a loaded 2-core machine.
+    180_000 + count * 300,
     `every consumer to hold the ${count} seeded members`,
   );
   log(`seeded ${count} members and every consumer holds them (${Date.now() - started} ms)`);

@@ -44,7 +44,9 @@ export const MAX_GROWTH_PERCENT = 10;
 const MESSAGE_EVERY_MS = 20_000;
 const READ_EVERY_MS = 30_000;
 const CALL_EVERY_MS = 120_000;
-const WARM_UP_MS = 30_000;
+const WARM_UP_MS = 60_000;
+const QUIET_MS = 20_000;
+const MAX_WARM_UP_MS = 300_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const READS = ['/api/profile/me', '/api/matches/suggestions?limit=20', '/api/chat/conversations', '/api/chat/unread-count', '/api/calls/history', '/api/notifications/preferences'];
@@ -71,7 +73,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const sessions = await mintSessions(p, seeded);
     const traffic = new Traffic();
     for (const s of sessions) members.push(new Member(p.gateway.url, s, traffic));
-    for (const m of members) m.connect();
+    // Connected a few at a time, as members arrive, not 1,000 handshakes in the same millisecond.
+    await limited(members, 20, async (m) => {
+      const connected = new Promise<void>((resolve) => m.socket.socket.once('connect', () => resolve()));
+      m.connect();
+      await connected;
+    });
     await waitFor(async () => members.every((m) => m.sync.connected), 300_000, `${members.length} members connected`);
     log(`${members.length} members connected through the gateway`);
 
@@ -125,7 +132,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     pairs.forEach((pair, i) => loops.push(pairLoop(pair, i)));
     members.forEach((m, i) => loops.push(readLoop(m, i)));
 
+    // Warm-up: at least WARM_UP_MS, and until the start's backlog (1,000 resumes, first pages) has
+    // drained: QUIET_MS without a failed request.
+    const warmUpStarted = Date.now();
     await sleep(WARM_UP_MS);
+    await waitFor(
+      async () => {
+        const lastFailure = traffic.records.filter(isServerFailure).reduce((t, r) => Math.max(t, r.endedAt), 0);
+        return Date.now() - lastFailure >= QUIET_MS;
+      },
+      MAX_WARM_UP_MS,
+      `${QUIET_MS / 1000} s without a failed request`,
+    );
+    log(`warm-up took ${Math.round((Date.now() - warmUpStarted) / 1000)} s`);
     const processes = [...p.processes(), { name: 'redis-server', pid: p.redis.pid }];
     const startRss = processes.map((x) => rssOf(x.pid));
     const soakStarted = Date.now();
@@ -180,7 +199,7 @@ const mib = (b: number | null) => (b === null ? '-' : (b / 1048576).toFixed(1));
 
 export function formatSoak(r: SoakResult): string {
   return [
-    `soak: ${r.members} members connected through the gateway, ${(r.durationMs / 60_000).toFixed(1)} min after a ${WARM_UP_MS / 1000} s warm-up`,
+    `soak: ${r.members} members connected through the gateway, ${(r.durationMs / 60_000).toFixed(1)} min after a warm-up of at least ${WARM_UP_MS / 1000} s and until ${QUIET_MS / 1000} s passed without a failed request`,
     '',
     '| process | RSS at start (MiB) | RSS at end (MiB) | growth |',
     '|---|---|---|---|',
