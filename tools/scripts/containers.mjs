@@ -2,7 +2,9 @@
 // Mate in containers, as CI runs it (`.ci/run`, after `npm test`):
 //
 //   node tools/scripts/containers.mjs ci       engine → base images → every app's image → sizes →
-//                                              testcontainers stage → e2e journeys against compose
+//                                              testcontainers stage → the accounts journey against
+//                                              compose (sign-up, email, sign-in, sessions); with
+//                                              --all-journeys every API and browser journey
 //   node tools/scripts/containers.mjs engine   start dockerd when none answers (root, no bridge)
 //   node tools/scripts/containers.mjs build    base images and every app's image, then their sizes
 //
@@ -172,8 +174,9 @@ try {
     log('containers: a service\'s integration tests on testcontainers');
     if ((await runNode('tools/scripts/testcontainers-stage.mjs', [], imageEnv)) !== 0) failures++;
   }
-  log('containers: the e2e journeys against docker compose');
-  if ((await runNode('apps/e2e/run.mjs', ['--compose'], imageEnv)) !== 0) failures++;
+  const allJourneys = process.argv.includes('--all-journeys');
+  log(`containers: ${allJourneys ? 'every e2e journey' : 'the accounts journey'} against docker compose`);
+  if ((await runNode('apps/e2e/run.mjs', ['--compose', ...(allJourneys ? [] : ['--api', 'accounts'])], imageEnv)) !== 0) failures++;
   log(`containers: ${failures ? 'FAILED' : 'passed'} (${Math.round((Date.now() - started) / 1000)} s)`);
   process.exit(failures ? 1 : 0);
 } catch (e) {

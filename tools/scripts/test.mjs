@@ -31,20 +31,9 @@ const env = {
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
 };
 const nx = path.join(ROOT, 'node_modules/.bin/nx');
-/**
- * MATE_E2E=containers (set by .ci/run when a container engine runs): the journeys run against every
- * app's image under docker compose (tools/scripts/containers.mjs) instead of against processes
- * started from dist; once is enough, and the images are what a platform team deploys.
- */
-const inContainers = process.env.MATE_E2E === 'containers';
 const stages = [
   ['lint, type checks, unit and integration tests', nx, ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=2', '--output-style=stream']],
-  ...(inContainers
-    ? [
-        ['e2e lint and type checks', nx, ['run-many', '-t', 'lint,typecheck', '-p', 'e2e', '--output-style=stream']],
-        ['images, testcontainers and end-to-end journeys against docker compose', process.execPath, [path.join(ROOT, 'tools/scripts/containers.mjs'), 'ci']],
-      ]
-    : [['end-to-end journeys (API and browser)', nx, ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']]]),
+  ['end-to-end journeys (API and browser)', nx, ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']],
 ];
 /**
  * Runs one Nx stage, streaming its output, and keeps each project's recent lines: CI shows only
