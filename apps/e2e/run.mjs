@@ -29,7 +29,7 @@ import {
 } from '../../tools/scripts/lib/platform.mjs';
 import { startTranscriberStandIn } from './src/support/transcriber-stand-in.mjs';
 import { startPlatformControl } from './src/support/platform-control.mjs';
-import { startComposePlatform } from './src/support/compose-platform.mjs';
+import { startComposePlatform } from './compose-platform.mjs';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { ROOT, SERVICES, log, waitForHttp } from '../../../../tools/scripts/lib/platform.mjs';
+import { ROOT, SERVICES, log, waitForHttp } from '../../tools/scripts/lib/platform.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 const SOURCE_FILES = ['-f', path.join(ROOT, 'docker/compose.yml'), '-f', path.join(ROOT, 'docker/compose.host.yml')];
