@@ -25,6 +25,7 @@ interface RegistryEntry {
 export const REGISTRY_FILE = 'libs/contracts/src/lib/service-registry.json';
 const CATALOGUE_FILE = 'libs/contracts/src/lib/events.ts';
 const COMPOSE_FILE = 'docker/compose.yml';
+const COMPOSE_HOST_FILE = 'docker/compose.host.yml';
 const DATABASE_SCRIPTS = ['docker/postgres/create-databases.sh', 'k8s/overlays/dev/backing/create-databases.sh'];
 const K8S_BASE = 'k8s/base';
 /** The first port of the services' range (ARCHITECTURE §1: 3101-3108, new ones after). */
@@ -61,6 +62,7 @@ export async function serviceGenerator(tree: Tree, options: ServiceGeneratorOpti
   generateFiles(tree, path.join(__dirname, 'files'), `apps/${name}`, vars);
   generateFiles(tree, path.join(__dirname, 'k8s'), `${K8S_BASE}/${name}`, vars);
   addToCompose(tree, entry);
+  addToComposeHost(tree, entry.name);
   for (const script of DATABASE_SCRIPTS) addDatabase(tree, script, `mate_${entry.database}`);
   addToKustomize(tree, entry);
 }
@@ -152,7 +154,7 @@ function addToCompose(tree: Tree, entry: RegistryEntry) {
     environment: &${name}-env
       <<: *env
       PORT: '${port}'
-      DATABASE_URL: postgres://mate:\${POSTGRES_PASSWORD:-mate}@postgres:5432/mate_${database}
+      DATABASE_URL: postgres://mate:\${POSTGRES_PASSWORD:-mate}@postgres:\${POSTGRES_PORT:-5432}/mate_${database}
     healthcheck: *ready
     depends_on:
       ${name}-migrate:
@@ -178,6 +180,23 @@ function addToCompose(tree: Tree, entry: RegistryEntry) {
     text = insertAfterLast(text, /^ {2}[A-Z_]+_SERVICE_URL: .*\n/gm, `  ${urlVariable}: http://${name}:${port}\n`, COMPOSE_FILE);
   }
   tree.write(COMPOSE_FILE, text);
+}
+
+/**
+ * compose.host.yml (host networking, ADR 0022) names every service of compose.yml: the new one and
+ * its migration join it, on 127.0.0.1, and every container maps its name to 127.0.0.1.
+ */
+function addToComposeHost(tree: Tree, name: string) {
+  if (!tree.exists(COMPOSE_HOST_FILE)) return;
+  let text = read(tree, COMPOSE_HOST_FILE);
+  text = insertAfterLast(text, /^ {4}- '[a-z-]+:127\.0\.0\.1'\n/gm, `    - '${name}:127.0.0.1'\n`, COMPOSE_HOST_FILE);
+  text = insertBefore(
+    text,
+    '  web:\n',
+    `  ${name}:\n    <<: *host\n    environment: { HOST: 127.0.0.1 }\n  ${name}-migrate:\n    <<: *host\n`,
+    COMPOSE_HOST_FILE,
+  );
+  tree.write(COMPOSE_HOST_FILE, text);
 }
 
 function addDatabase(tree: Tree, script: string, database: string) {
