@@ -55,8 +55,8 @@ export default [
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
-    // The e2e runner reuses the platform launcher of tools/scripts (plain scripts, not a project).
-    files: ['apps/e2e/run.mjs'],
+    // The e2e runners (processes, compose) reuse the platform launcher of tools/scripts (plain scripts, not a project).
+    files: ['apps/e2e/run.mjs', 'apps/e2e/compose-platform.mjs'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
