@@ -54,7 +54,9 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
     // Each start waits on its dependencies' health: checked every 2 s instead of every 10 s the
     // platform is up a minute sooner; as many seconds of failures as before mark one unhealthy.
     const check = service.healthcheck;
-    if (check && !check.disable) {
+    // compose v1 writes a disabled check (the one-shot migrations) as `test: [NONE]`.
+    const disabled = !check || check.disable || (Array.isArray(check.test) && check.test[0] === 'NONE');
+    if (!disabled) {
       const seconds = (value) => Number(/^(\d+)s$/.exec(String(value ?? ''))?.[1] ?? 10);
       check.retries = Math.ceil((seconds(check.interval) * (check.retries ?? 3)) / 2);
       check.interval = '2s';
