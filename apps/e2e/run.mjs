@@ -84,9 +84,30 @@ function vapidKeysOfThisRun() {
 const onlyApi = args[0] === '--api' ? args.slice(1) : null;
 const onlyJourneys = onlyApi ? [] : args;
 
-/** Runs the API journeys and then the browser journeys with `settings` (E2E_*); resolves with the failures. */
-async function runJourneys(settings) {
-  const env = { ...process.env, ...settings, CHROMIUM_PATH: CHROMIUM, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+/**
+ * Runs the API journeys and then the browser journeys against this run's platform (wherever it
+ * runs: processes or containers); resolves with the failures.
+ */
+async function runJourneys({ control, transcriber, databaseUrl, redisUrl }) {
+  const env = {
+    ...process.env,
+    E2E_PLATFORM_CONTROL_URL: control.url,
+    E2E_PLATFORM_CONTROL_SECRET: control.secret,
+    // Where the member-data verify command looks (`npm run gdpr -- verify`): this run's databases,
+    // Redis prefix and photo folder.
+    E2E_DATABASES: JSON.stringify(Object.fromEntries(Object.entries(dbNames).map(([db, name]) => [db, withDatabase(databaseUrl, name)]))),
+    E2E_REDIS_URL: redisUrl,
+    E2E_KEY_PREFIX: keyPrefix,
+    E2E_PHOTO_DIR: photoDir,
+    E2E_GATEWAY_URL: gatewayUrl,
+    E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
+    E2E_WEB_URL: webUrl,
+    E2E_ADMIN_WEB_URL: adminWebUrl,
+    E2E_ADMIN_EMAIL: adminEmail,
+    E2E_TRANSCRIBER_URL: transcriber.url,
+    CHROMIUM_PATH: CHROMIUM,
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  };
   let failures = 0;
   if (onlyJourneys.length === 0) {
     log('e2e: API journeys through the gateway');
@@ -139,20 +160,7 @@ async function runAgainstContainers() {
       },
     });
     control = await startPlatformControl(platform);
-    failures += await runJourneys({
-      E2E_PLATFORM_CONTROL_URL: control.url,
-      E2E_PLATFORM_CONTROL_SECRET: control.secret,
-      E2E_DATABASES: JSON.stringify(Object.fromEntries(Object.entries(dbNames).map(([db, name]) => [db, withDatabase(databaseUrl, name)]))),
-      E2E_REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
-      E2E_KEY_PREFIX: keyPrefix,
-      E2E_PHOTO_DIR: photoDir,
-      E2E_GATEWAY_URL: gatewayUrl,
-      E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
-      E2E_WEB_URL: webUrl,
-      E2E_ADMIN_WEB_URL: adminWebUrl,
-      E2E_ADMIN_EMAIL: adminEmail,
-      E2E_TRANSCRIBER_URL: transcriber.url,
-    });
+    failures += await runJourneys({ control, transcriber, databaseUrl, redisUrl: `redis://127.0.0.1:${ports.redis}` });
   } catch (e) {
     process.stderr.write(`e2e: ${e.stack ?? e}\n`);
     failures++;
@@ -230,22 +238,7 @@ try {
     serviceEnv: { 'notification-service': vapidKeysOfThisRun() },
   });
   control = await startPlatformControl(platform);
-  failed += await runJourneys({
-    E2E_PLATFORM_CONTROL_URL: control.url,
-    E2E_PLATFORM_CONTROL_SECRET: control.secret,
-    // Where the member-data verify command looks (`npm run gdpr -- verify`): this run's databases,
-    // Redis prefix and photo folder.
-    E2E_DATABASES: JSON.stringify(Object.fromEntries(Object.entries(dbNames).map(([db, name]) => [db, withDatabase(DATABASE_URL, name)]))),
-    E2E_REDIS_URL: REDIS_URL,
-    E2E_KEY_PREFIX: keyPrefix,
-    E2E_PHOTO_DIR: photoDir,
-    E2E_GATEWAY_URL: gatewayUrl,
-    E2E_MAILDEV_URL: `http://127.0.0.1:${ports.maildevWeb}`,
-    E2E_WEB_URL: webUrl,
-    E2E_ADMIN_WEB_URL: adminWebUrl,
-    E2E_ADMIN_EMAIL: adminEmail,
-    E2E_TRANSCRIBER_URL: transcriber.url,
-  });
+  failed += await runJourneys({ control, transcriber, databaseUrl: DATABASE_URL, redisUrl: REDIS_URL });
 } catch (e) {
   process.stderr.write(`e2e: ${e.stack ?? e}\n`);
   failed++;
