@@ -36,8 +36,8 @@ export class CallEnv extends TranscriptionEnv {
   CALL_DISCONNECT_GRACE_MS = CALL_DISCONNECT_GRACE_MS;
 
   /**
-   * How often each replica sweeps active calls for ring timeouts and disconnected members; 0 turns
-   * the timer off (tests call the sweeper themselves with a manual clock).
+   * How often each replica with WORKERS=on sweeps active calls for ring timeouts and disconnected
+   * members; 0 turns the timer off (tests call the sweeper themselves with a manual clock).
    */
   @Transform(({ value }) => Number(value))
   @IsInt()

@@ -15,8 +15,9 @@ import {
 import { CallsService } from './calls.service';
 
 /**
- * The call timers, by sweeping the database (the state survives restarts; every replica may
- * sweep, the conditional UPDATEs let one end each call and only that one pushes):
+ * The call timers, by sweeping the database (the state survives restarts; every replica with
+ * WORKERS=on sweeps, the conditional UPDATEs let one end each call and only that one pushes; API-only
+ * replicas and one-off commands such as `migrate` do not):
  * - a call not answered within CALL_RING_TIMEOUT_MS becomes missed; both get call:ended;
  * - a member of an active call with no socket (presence) is recorded offline from the first
  *   sweep that sees it; once offline longer than CALL_DISCONNECT_GRACE_MS the call ends
@@ -39,7 +40,7 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit() {
-    if (this.env.CALL_SWEEP_INTERVAL_MS > 0) {
+    if (this.env.WORKERS === 'on' && this.env.CALL_SWEEP_INTERVAL_MS > 0) {
       this.timer = setInterval(() => void this.sweepQuietly(), this.env.CALL_SWEEP_INTERVAL_MS);
       this.timer.unref();
     }
