@@ -2,4 +2,5 @@
 export * from './testing/service-app';
 export * from './testing/service-test-bed';
 export * from './testing/service-process';
+export * from './testing/managed-process';
 export * from './testing/forwarded';

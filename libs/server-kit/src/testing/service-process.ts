@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { WORKSPACE } from './managed-process';
 import { waitFor } from './service-app';
-
-const WORKSPACE = path.resolve(__dirname, '../../../..');
 
 export interface ServiceProcess {
   url: string;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { DEPLOYED_SERVICES, serviceDatabaseName } from '@mate/contracts';
 import { freePort, startOwnRedisServer, type OwnRedisServer } from '@mate/testing';
-import { answers, builtMain, runNode, startManaged, WORKSPACE, type ManagedProcess } from './processes';
+import { answers, builtMain, runNode, startManaged, WORKSPACE, type ManagedProcess } from '@mate/server-kit/testing';
 
 /**
  * The whole platform of one chaos or soak run, all its own: every deployed service of the registry

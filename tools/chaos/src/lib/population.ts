@@ -3,9 +3,8 @@ import { Client } from 'pg';
 import Redis from 'ioredis';
 import { ROLE_MEMBER } from '@mate/contracts';
 import { SessionStore } from '@mate/server-kit';
-import { issueSession } from '@mate/server-kit/testing';
+import { builtMain, issueSession, runNode, WORKSPACE } from '@mate/server-kit/testing';
 import type { ChaosPlatform } from './platform';
-import { builtMain, runNode, WORKSPACE } from './processes';
 
 /**
  * The members of a run. They are written in bulk by the demo seeder (tools/seed: accounts with

@@ -1,7 +1,7 @@
+import { rssOf } from '@mate/server-kit/testing';
 import { startChaosPlatform, type ChaosPlatform } from './platform';
 import { mintSessions, seedMembers, waitFor } from './population';
 import { Member } from './member';
-import { rssOf } from './processes';
 import { isServerFailure, Traffic } from './traffic';
 
 /**

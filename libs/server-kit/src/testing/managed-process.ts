@@ -3,10 +3,10 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStrea
 import path from 'node:path';
 
 /**
- * The platform's processes as the chaos suite runs them: each built app (`dist/apps/<name>/main.js`)
- * in a child process of its own on a fixed port, which can be killed like a crash (SIGKILL) and
- * started again on the same port with the same environment. Everything started here is ended by
- * its own pid, also when the suite's process dies without stopping it.
+ * A built app (`dist/apps/<name>/main.js`) in a child process of its own on a fixed port, which
+ * can be killed like a crash (SIGKILL) and started again on the same port with the same
+ * environment: how the fault suites (tools/chaos, tools/chaos-chat) run the platform. Everything
+ * started here is ended by its own pid, also when the suite's process dies without stopping it.
  */
 
 export const WORKSPACE = path.resolve(__dirname, '../../../..');
