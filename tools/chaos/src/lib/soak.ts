@@ -2,6 +2,7 @@ import { rssOf } from '@mate/server-kit/testing';
 import { startChaosPlatform, type ChaosPlatform } from './platform';
 import { mintSessions, seedMembers, waitFor } from './population';
 import { Member } from './member';
+import { formatRedisUsage, readRedisUsage, type RedisUsage } from './redis-usage';
 import { isServerFailure, Traffic } from './traffic';
 
 /**
@@ -34,6 +35,8 @@ export interface SoakResult {
   messages: { handed: number; acked: number };
   calls: { attempted: number; answered: number };
   connectedAtEnd: number;
+  /** What Redis held after the warm-up and at the end, by key shape. */
+  redis: { start: RedisUsage; end: RedisUsage };
   /** Under 10 % growth for every process and no failed request. */
   ok: boolean;
 }
@@ -151,6 +154,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     log(`warm-up took ${Math.round((Date.now() - warmUpStarted) / 1000)} s${quiet ? '' : ` (never ${QUIET_MS / 1000} s without a failed request)`}`);
     const processes = [...p.processes(), { name: 'redis-server', pid: p.redis.pid }];
     const startRss = processes.map((x) => rssOf(x.pid));
+    const startRedis = await readRedisUsage(p.redis.url);
     const soakStarted = Date.now();
     const startRecords = traffic.records.length;
     log(`warm-up done; memory read; soaking for ${options.durationMs / 1000} s`);
@@ -163,6 +167,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       );
     }
     const endRss = processes.map((x) => rssOf(x.pid));
+    const endRedis = await readRedisUsage(p.redis.url);
     const connectedAtEnd = members.filter((m) => m.socket.socket.connected).length;
     running = false;
     await Promise.all(loops);
@@ -190,6 +195,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       messages: { handed: sent.length, acked },
       calls,
       connectedAtEnd,
+      redis: { start: startRedis, end: endRedis },
       ok: failures === 0 && acked === sent.length && memory.every((m) => m.growthPercent !== null && m.growthPercent < MAX_GROWTH_PERCENT),
     };
   } finally {
@@ -211,6 +217,9 @@ export function formatSoak(r: SoakResult): string {
     '',
     `requests: ${r.requests}, failed (5xx, network, unavailable): ${r.failures} (error rate ${r.requests ? ((r.failures / r.requests) * 100).toFixed(3) : 0} %), 4xx: ${r.refused}`,
     `messages: ${r.messages.handed} sent, ${r.messages.acked} acknowledged; calls: ${r.calls.attempted} rung, ${r.calls.answered} answered; connected at the end: ${r.connectedAtEnd}`,
+    '',
+    formatRedisUsage(r.redis.start, r.redis.end),
+    '',
     `verdict: ${r.ok ? 'ok' : 'FAILED'} (growth under ${MAX_GROWTH_PERCENT} % for every process, no failed request, every message acknowledged)`,
   ].join('\n');
 }
