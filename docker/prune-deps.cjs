@@ -7,7 +7,8 @@
 //
 // A package is kept when the app's compiled code names it in require()/import(), or when a kept
 // package depends on it: dependencies, optionalDependencies and peerDependencies that are installed
-// (TypeORM loads its driver `pg` and Nest its platform by computed names; both are such peers).
+// (TypeORM loads its driver `pg` and Nest its platform by computed names; both are such peers), or
+// when a kept package's own code names it without declaring it and it is installed (a hoisted copy).
 // Whole packages are kept, never single files, so a package that reads its own files at run time
 // (nsfwjs' model, the TensorFlow wasm binaries) keeps them. Prints what it kept and freed.
 'use strict';
@@ -35,13 +36,6 @@ function files(dir, endings) {
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 const SPECIFIER = /\b(?:require|import)\s*\(\s*['"]([^'"./][^'"]*)['"]\s*\)|\bfrom\s+['"]([^'"./][^'"]*)['"]/g;
-const named = new Set();
-for (const file of files(distDir, ['.js', '.cjs', '.mjs'])) {
-  for (const match of fs.readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
-    const specifier = match[1] ?? match[2];
-    if (!builtins.has(specifier) && !builtins.has(specifier.split('/')[0])) named.add(packageOf(specifier));
-  }
-}
 
 /** Where `name` resolves from a package folder: its own node_modules, then each one above it. */
 function resolveFrom(folder, name) {
@@ -53,11 +47,25 @@ function resolveFrom(folder, name) {
   return fs.existsSync(path.join(top, 'package.json')) ? top : null;
 }
 
+/** The bare package names the code below `folder` requires or imports (nested node_modules aside). */
+function namedBy(folder) {
+  const names = new Set();
+  for (const file of files(folder, ['.js', '.cjs', '.mjs'])) {
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+      const specifier = match[1] ?? match[2];
+      if (!builtins.has(specifier) && !builtins.has(specifier.split('/')[0])) names.add(packageOf(specifier));
+    }
+  }
+  return names;
+}
+
+const named = namedBy(distDir);
 const kept = new Set(); // package folders
 const missing = [];
+const undeclared = []; // `name (for <package>)` of the hoisted copies kept
 const queue = [...named].map((name) => ({ name, from: modulesDir }));
 while (queue.length) {
-  const { name, from } = queue.shift();
+  const { name, from, by } = queue.shift();
   const folder = resolveFrom(from, name);
   if (!folder) {
     if (from === modulesDir) missing.push(name);
@@ -65,9 +73,16 @@ while (queue.length) {
   }
   if (kept.has(folder)) continue;
   kept.add(folder);
+  if (by) undeclared.push(`${name} (for ${by})`);
   const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
   const wanted = { ...manifest.peerDependencies, ...manifest.optionalDependencies, ...manifest.dependencies };
   for (const dependency of Object.keys(wanted)) queue.push({ name: dependency, from: folder });
+  // What its code loads without declaring it (a bundle such as @tensorflow/tfjs's tf.node.js
+  // requires `long`, a dependency of tfjs-core, and finds it only because npm hoisted a copy):
+  // kept when installed where Node would find it, as it is found in the workspace.
+  for (const loaded of namedBy(folder)) {
+    if (!(loaded in wanted) && loaded !== manifest.name) queue.push({ name: loaded, from: folder, by: manifest.name });
+  }
 }
 
 // The top-level entries to keep: each kept package that lives directly in node_modules (nested
@@ -106,5 +121,6 @@ if (missing.length) {
   process.exit(1);
 }
 process.stdout.write(
-  `prune-deps: ${path.basename(distDir)} names ${named.size} packages; kept ${keepTop.size} top-level packages, freed ${(freed / 1e6).toFixed(0)} MB\n`,
+  `prune-deps: ${path.basename(distDir)} names ${named.size} packages; kept ${keepTop.size} top-level packages, freed ${(freed / 1e6).toFixed(0)} MB\n` +
+    (undeclared.length ? `prune-deps: kept as loaded without being declared: ${undeclared.join(', ')}\n` : ''),
 );

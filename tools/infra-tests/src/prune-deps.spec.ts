@@ -48,6 +48,26 @@ describe('docker/prune-deps.cjs (a service image keeps only what the service loa
     expect(result.stdout).toMatch(/names 3 packages; kept 6 top-level packages/);
   });
 
+  it('keeps a package that a kept package loads without declaring it (a hoisted copy), and nothing it merely mentions that is not installed', () => {
+    const dir = tree({
+      'dist/main.js': `require("@tensorflow/tfjs");`,
+      // tfjs's bundle requires `long` (tfjs-core's dependency) and finds npm's hoisted copy; the
+      // optional `xor4096` is not installed and stays a name only.
+      'node_modules/@tensorflow/tfjs/package.json': pkg('@tensorflow/tfjs', { dependencies: { '@tensorflow/tfjs-core': '*' } }),
+      'node_modules/@tensorflow/tfjs/dist/tf.node.js': `var Long = require('long'); try { require('xor4096'); } catch {}`,
+      'node_modules/@tensorflow/tfjs-core/package.json': pkg('@tensorflow/tfjs-core', { dependencies: { long: '4' } }),
+      'node_modules/@tensorflow/tfjs-core/node_modules/long/package.json': pkg('long'),
+      'node_modules/long/package.json': pkg('long'),
+      'node_modules/left-pad/package.json': pkg('left-pad'),
+    });
+    const result = prune(dir);
+    expect(result.status).toBe(0);
+    for (const kept of ['@tensorflow/tfjs', '@tensorflow/tfjs-core/node_modules/long', 'long'])
+      expect({ kept, present: present(dir, kept) }).toEqual({ kept, present: true });
+    expect(present(dir, 'left-pad')).toBe(false);
+    expect(result.stdout).toMatch(/kept as loaded without being declared: long \(for @tensorflow\/tfjs\)/);
+  });
+
   it('fails the build when the code loads a package that is not installed', () => {
     const dir = tree({
       'dist/main.js': `require("left-pad");`,
