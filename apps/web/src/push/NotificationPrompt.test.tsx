@@ -7,7 +7,7 @@ import { createFakeApi, signedInApi, type FakeApi } from '../testing/fake-api';
 import { aPushSubscription, createFakePush, type FakePushOptions } from '../testing/fake-push';
 import { renderWithApp } from '../testing/render';
 import { NOTIFICATION_PROMPT_DELAY_MS } from '@mate/contracts';
-import { NotificationPrompt, PROMPT_DISMISSED_KEY } from './NotificationPrompt';
+import { NotificationPrompt, PROMPT_DISMISSED_KEY, PROMPT_OPEN_BODY_CLASS } from './NotificationPrompt';
 
 const prompt = () => screen.queryByRole('region', { name: 'Enable Notifications' });
 
@@ -69,6 +69,16 @@ describe('NotificationPrompt', () => {
     expect(screen.getByRole('button', { name: 'Enable Notifications' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Maybe Later' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Dismiss notification prompt' })).toBeInTheDocument();
+  });
+
+  it('gives the page room at its end while open, so a form’s last button can scroll clear of the card', async () => {
+    mount();
+    expect(document.body).not.toHaveClass(PROMPT_OPEN_BODY_CLASS);
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    expect(document.body).toHaveClass(PROMPT_OPEN_BODY_CLASS);
+    await act(async () => screen.getByRole('button', { name: 'Maybe Later' }).click());
+    expect(prompt()).not.toBeInTheDocument();
+    expect(document.body).not.toHaveClass(PROMPT_OPEN_BODY_CLASS);
   });
 
   it.each<[string, FakePushOptions]>([

@@ -32,6 +32,12 @@ function rememberDismissal(): void {
   }
 }
 
+/**
+ * On <body> while the card is open: the page gets room at its end (app.css), so its last controls
+ * (a form's Save button) can be scrolled out from under the floating card instead of hiding behind it.
+ */
+export const PROMPT_OPEN_BODY_CLASS = 'notification-prompt-open';
+
 type PromptPhase = 'waiting' | 'open' | 'closed';
 
 /**
@@ -59,7 +65,14 @@ export function NotificationPrompt() {
     if (phase === 'waiting' && due && eligible && !quiet && !wasDismissed()) setPhase('open');
   }, [phase, due, eligible, quiet]);
 
-  if (phase !== 'open' || quiet) return null;
+  const open = phase === 'open' && !quiet;
+  useEffect(() => {
+    if (!open) return;
+    document.body.classList.add(PROMPT_OPEN_BODY_CLASS);
+    return () => document.body.classList.remove(PROMPT_OPEN_BODY_CLASS);
+  }, [open]);
+
+  if (!open) return null;
 
   const dismiss = () => {
     rememberDismissal();
