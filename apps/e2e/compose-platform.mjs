@@ -15,6 +15,8 @@ import { createRequire } from 'node:module';
 import { ROOT, SERVICES, log, waitForHttp } from '../../tools/scripts/lib/platform.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
+/** The servers the apps really wait for (their checks are cheap: pg_isready, redis-cli). */
+const INFRASTRUCTURE = ['postgres', 'redis'];
 const SOURCE_FILES = ['-f', path.join(ROOT, 'docker/compose.yml'), '-f', path.join(ROOT, 'docker/compose.host.yml')];
 
 /** docker-compose (v1, Debian's) where installed, else `docker compose` (v2). */
@@ -51,15 +53,13 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
   const merged = yaml.load(compose(['config']));
   for (const service of Object.values(merged.services)) {
     if (service.network_mode === 'host') delete service.ports;
-    // Each start waits on its dependencies' health: checked every 2 s instead of every 10 s the
-    // platform is up a minute sooner; as many seconds of failures as before mark one unhealthy.
-    const check = service.healthcheck;
-    // compose v1 writes a disabled check (the one-shot migrations) as `test: [NONE]`.
-    const disabled = !check || check.disable || (Array.isArray(check.test) && check.test[0] === 'NONE');
-    if (!disabled) {
-      const seconds = (value) => Number(/^(\d+)s$/.exec(String(value ?? ''))?.[1] ?? 10);
-      check.retries = Math.ceil((seconds(check.interval) * (check.retries ?? 3)) / 2);
-      check.interval = '2s';
+    // An app that waits on another app's health check waits for its first check (every 10 s):
+    // the gateway a minute after the services. Here the apps start as soon as the migrations are
+    // done and PostgreSQL and Redis are healthy, and this runner waits for every app's readiness
+    // over HTTP itself. (Checking every 2 s instead cost a core of this 2-core machine: each check
+    // is a process started in a container, and the journeys then timed out.)
+    for (const [name, dependency] of Object.entries(service.depends_on ?? {})) {
+      if (dependency.condition === 'service_healthy' && !INFRASTRUCTURE.includes(name)) dependency.condition = 'service_started';
     }
   }
   const mergedFile = path.join(logDir, `compose.${project}.yml`);
@@ -101,9 +101,13 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
     });
     logs.stdout.pipe(out, { end: false });
     logs.stderr.pipe(out, { end: false });
-    await waitForHttp(`http://127.0.0.1:${ports.gateway}/health/ready`, { timeoutMs: 180_000 });
-    await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { timeoutMs: 60_000 });
-    await waitForHttp(`http://127.0.0.1:${ports.adminWeb}/health`, { timeoutMs: 60_000 });
+    await Promise.all([
+      ...SERVICES.map((s) => waitForHttp(`http://127.0.0.1:${s.port}/health/ready`, { timeoutMs: 180_000 })),
+      waitForHttp(`http://127.0.0.1:${ports.gateway}/health/ready`, { timeoutMs: 180_000 }),
+      waitForHttp(`http://127.0.0.1:${ports.web}/health`, { timeoutMs: 180_000 }),
+      waitForHttp(`http://127.0.0.1:${ports.adminWeb}/health`, { timeoutMs: 180_000 }),
+      waitForHttp(`http://127.0.0.1:${ports.maildevWeb}/healthz`, { timeoutMs: 180_000 }),
+    ]);
   } catch (e) {
     down();
     out.end();
