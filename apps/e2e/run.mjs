@@ -35,7 +35,9 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const id = randomBytes(3).toString('hex');
-const inContainers = process.argv[2] === '--compose';
+/** `--compose`, or E2E_PLATFORM=containers (how `.ci/run` has `npm test` use the images it built). */
+const composeFlag = process.argv[2] === '--compose';
+const inContainers = composeFlag || process.env.E2E_PLATFORM === 'containers';
 /** Keeps the e2e platform clear of a running `npm start` (3000, 3101-3199, 4200, 4300). */
 const E2E_PORT_OFFSET = 850;
 const ports = inContainers
@@ -56,8 +58,15 @@ const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, inContaine
 const keyPrefix = inContainers ? 'mate' : `e2e-${id}`;
 const photoDir = path.join(ROOT, 'dist/e2e', `uploads-${id}`);
 const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
-const webUrl = `http://localhost:${ports.web}`;
-const adminWebUrl = `http://localhost:${ports.adminWeb}`;
+/**
+ * The apps' origins. In containers the apps find the gateway on their page's own host name, and
+ * the browser's socket client (engine.io) hears the browser's `offline` event for every host but
+ * `localhost`: the chat journey's lost network is noticed at once on 127.0.0.1, as it is for a
+ * member on a real host, and only after the heartbeat's 45 s on `localhost`.
+ */
+const appHost = inContainers ? '127.0.0.1' : 'localhost';
+const webUrl = `http://${appHost}:${ports.web}`;
+const adminWebUrl = `http://${appHost}:${ports.adminWeb}`;
 /** The address auth-service makes an admin once it is verified (ADMIN_EMAILS), for the admin journeys. */
 const adminEmail = `admin-${id}@e2e.mate.test`;
 /**
@@ -65,7 +74,7 @@ const adminEmail = `admin-${id}@e2e.mate.test`;
  * journeys; `node apps/e2e/run.mjs --api <pattern...>` runs only the API journeys whose path matches
  * (Jest's testPathPattern, `safety` say), and no browser journey.
  */
-const args = process.argv.slice(inContainers ? 3 : 2);
+const args = process.argv.slice(composeFlag ? 3 : 2);
 /**
  * Runs a test runner to its end without blocking this process: the transcriber stand-in answers
  * from here while the journeys run. Resolves with the exit status.
@@ -156,6 +165,9 @@ async function runAgainstContainers() {
         OUTBOX_POLL_MS: '100',
         LOG_LEVEL: 'warn',
         TRANSCRIBE_URL: transcriber.url,
+        WEB_URL: webUrl,
+        ADMIN_WEB_URL: adminWebUrl,
+        CORS_ORIGINS: `${webUrl},${adminWebUrl}`,
         ...vapidKeysOfThisRun(),
       },
     });

@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// Mate in containers, as CI runs it (`.ci/run`, after `npm test`):
+// Mate in containers (ADR 0022):
 //
-//   node tools/scripts/containers.mjs ci       engine → base images → every app's image → sizes →
-//                                              testcontainers stage → the accounts journey against
-//                                              compose (sign-up, email, sign-in, sessions); with
-//                                              --all-journeys every API and browser journey
+//   node tools/scripts/containers.mjs prepare [--env-file F]
+//        engine → base images → every app's image → sizes and checks → one service's integration
+//        tests on testcontainers; F receives the images' variables (MATE_TAG, POSTGRES_IMAGE, ...)
+//        for `E2E_PLATFORM=containers npm test`, whose journeys then run against docker compose.
+//        Exit 0: ready; 3: no container engine can be started here (it says why); 1: a failure.
+//   node tools/scripts/containers.mjs ci [journey args]
+//        prepare, then the e2e journeys against compose (apps/e2e/run.mjs --compose [args]).
 //   node tools/scripts/containers.mjs engine   start dockerd when none answers (root, no bridge)
 //   node tools/scripts/containers.mjs build    base images and every app's image, then their sizes
 //
-// Where no container engine can be started, `ci` says why and exits 0: only this stage is skipped.
+// `.ci/run` runs `prepare` and then `npm test` with E2E_PLATFORM=containers, so CI's journeys run
+// against the images; where no engine can be started they run against processes, as on a laptop.
 // The engine runs with --bridge=none --iptables=false: every container uses the host's network
 // (docker/compose.host.yml), so all traffic stays on 127.0.0.1.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, openSync } from 'node:fs';
+import { existsSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, SERVICES, log } from './lib/platform.mjs';
 
@@ -145,19 +149,22 @@ function runNode(script, args, env) {
   });
 }
 
-const command = process.argv[2] ?? 'ci';
+/** The exit status of `prepare` where no engine can be started: only the container stage is skipped. */
+const NO_ENGINE = 3;
+
+const [command = 'ci', ...rest] = process.argv.slice(2);
 const started = Date.now();
 try {
+  if (!['ci', 'prepare', 'engine', 'build'].includes(command)) throw new Error(`unknown command ${command} (prepare, ci, engine, build)`);
   const reason = await ensureEngine();
   if (reason) {
     log(`containers: skipped: ${reason}`);
-    process.exit(command === 'ci' ? 0 : 1);
+    process.exit(NO_ENGINE);
   }
   if (command === 'engine') process.exit(0);
   const images = baseImages();
   buildAll(images);
   if (command === 'build') process.exit(0);
-  if (command !== 'ci') throw new Error(`unknown command ${command} (ci, engine, build)`);
 
   const imageEnv = {
     DOCKER: docker,
@@ -169,15 +176,19 @@ try {
     TESTCONTAINERS_POSTGRES_IMAGE: images.POSTGRES_IMAGE,
     TESTCONTAINERS_REDIS_IMAGE: images.REDIS_IMAGE,
   };
-  let failures = 0;
-  if (existsSync(path.join(ROOT, 'tools/scripts/testcontainers-stage.mjs'))) {
-    log('containers: a service\'s integration tests on testcontainers');
-    if ((await runNode('tools/scripts/testcontainers-stage.mjs', [], imageEnv)) !== 0) failures++;
+  log("containers: a service's integration tests on testcontainers");
+  let failures = (await runNode('tools/scripts/testcontainers-stage.mjs', [], imageEnv)) === 0 ? 0 : 1;
+  if (command === 'prepare') {
+    const envFile = rest[0] === '--env-file' ? rest[1] : null;
+    if (envFile) {
+      writeFileSync(envFile, `${Object.entries(imageEnv).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
+      log(`containers: the images' variables are in ${envFile}`);
+    }
+  } else {
+    log('containers: the e2e journeys against docker compose');
+    if ((await runNode('apps/e2e/run.mjs', ['--compose', ...rest], imageEnv)) !== 0) failures++;
   }
-  const allJourneys = process.argv.includes('--all-journeys');
-  log(`containers: ${allJourneys ? 'every e2e journey' : 'the accounts journey'} against docker compose`);
-  if ((await runNode('apps/e2e/run.mjs', ['--compose', ...(allJourneys ? [] : ['--api', 'accounts'])], imageEnv)) !== 0) failures++;
-  log(`containers: ${failures ? 'FAILED' : 'passed'} (${Math.round((Date.now() - started) / 1000)} s)`);
+  log(`containers: ${command} ${failures ? 'FAILED' : 'passed'} (${Math.round((Date.now() - started) / 1000)} s)`);
   process.exit(failures ? 1 : 0);
 } catch (e) {
   log(`containers: FAILED: ${e.message}`);
