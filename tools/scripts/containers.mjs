@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Mate in containers (ADR 0022):
 //
-//   node tools/scripts/containers.mjs prepare [--env-file F]
+//   node tools/scripts/containers.mjs prepare [--write-env F]
 //        engine → base images → every app's image → sizes and checks → one service's integration
 //        tests on testcontainers; F receives the images' variables (MATE_TAG, POSTGRES_IMAGE, ...)
 //        for `E2E_PLATFORM=containers npm test`, whose journeys then run against docker compose.
@@ -179,7 +179,8 @@ try {
   log("containers: a service's integration tests on testcontainers");
   let failures = (await runNode('tools/scripts/testcontainers-stage.mjs', [], imageEnv)) === 0 ? 0 : 1;
   if (command === 'prepare') {
-    const envFile = rest[0] === '--env-file' ? rest[1] : null;
+    // Not --env-file: Node 20 takes that for its own option wherever it stands.
+    const envFile = rest[0] === '--write-env' ? rest[1] : null;
     if (envFile) {
       writeFileSync(envFile, `${Object.entries(imageEnv).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
       log(`containers: the images' variables are in ${envFile}`);
