@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { EVENT_JOB_OPTIONS } from '@mate/server-kit';
 
 /**
  * What a Redis holds, grouped by key shape (ids and numbers folded: `mate:bull:events.chat-service:{n}`),
@@ -44,6 +45,40 @@ export async function readRedisUsage(url: string): Promise<RedisUsage> {
     redis.disconnect();
   }
 }
+
+/**
+ * The event queues' jobs (`<prefix>:events.<service>:<job id>`) and their completed sets: each
+ * queue keeps up to `EVENT_JOB_OPTIONS.removeOnComplete.count` completed jobs for a day, by design
+ * (the relay's redelivery window, `npm run events`), so Redis grows with traffic until every queue
+ * holds that many and then stays. The soak counts that apart from everything else Redis holds.
+ */
+const EVENT_JOB = /:events\.[\w-]+:\{id\}$/;
+const EVENT_COMPLETED = /:events\.[\w-]+:completed$/;
+export const RETAINED_JOBS_PER_QUEUE = EVENT_JOB_OPTIONS.removeOnComplete.count;
+
+export interface RetainedEventJobs {
+  /** Bytes of the event queues' job hashes and completed sets. */
+  bytes: number;
+  /** The most job hashes one event queue holds (retained and in flight). */
+  largestQueue: number;
+}
+
+export function retainedEventJobs(usage: RedisUsage): RetainedEventJobs {
+  let bytes = 0;
+  let largestQueue = 0;
+  for (const [shape, group] of usage.groups) {
+    if (EVENT_JOB.test(shape)) {
+      bytes += group.bytes;
+      largestQueue = Math.max(largestQueue, group.keys);
+    } else if (EVENT_COMPLETED.test(shape)) {
+      bytes += group.bytes;
+    }
+  }
+  return { bytes, largestQueue };
+}
+
+/** What Redis holds apart from the event queues' retained jobs, in bytes of `used_memory`. */
+export const otherThanRetainedJobs = (usage: RedisUsage) => usage.usedMemoryBytes - retainedEventJobs(usage).bytes;
 
 const mib = (b: number) => (b / 1048576).toFixed(2);
 
