@@ -30,7 +30,13 @@ export interface ProcessMemory {
   startBytes: number | null;
   endBytes: number | null;
   growthPercent: number | null;
+  /** The V8 heap in use (Node processes): median of the first and of the last minute. */
+  heapStartBytes: number | null;
+  heapEndBytes: number | null;
+  heapGrowthPercent: number | null;
 }
+
+const growth = (start: number | null, end: number | null) => (start && end ? ((end - start) / start) * 100 : null);
 
 export interface SoakResult {
   members: number;
@@ -76,6 +82,20 @@ export interface MemorySample {
   at: number;
   /** each process's RSS in bytes (null while it was gone) */
   rss: (number | null)[];
+  /** each Node process's V8 heap in use (its /metrics' nodejs_heap_size_used_bytes; null for Redis) */
+  heap?: (number | null)[];
+}
+
+/** A Node process's V8 heap in use, from its Prometheus metrics; null when it does not answer. */
+async function heapUsedOf(url: string | null): Promise<number | null> {
+  if (!url) return null;
+  try {
+    const res = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2_000) });
+    const value = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(await res.text())?.[1];
+    return value ? Number(value) : null;
+  } catch {
+    return null;
+  }
 }
 
 export function median(values: number[]): number | null {
@@ -86,10 +106,16 @@ export function median(values: number[]): number | null {
 }
 
 /** Each process's median RSS over the samples taken between `from` and `to` (ms into the soak). */
-export function medianRss(samples: MemorySample[], processes: number, from: number, to: number): (number | null)[] {
+export function medianRss(
+  samples: MemorySample[],
+  processes: number,
+  from: number,
+  to: number,
+  read: (s: MemorySample) => (number | null)[] = (s) => s.rss,
+): (number | null)[] {
   const inWindow = samples.filter((s) => s.at >= from && s.at <= to);
   return Array.from({ length: processes }, (_, i) =>
-    median(inWindow.map((s) => s.rss[i]).filter((v): v is number => v !== null)),
+    median(inWindow.map((s) => read(s)[i] ?? null).filter((v): v is number => v !== null)),
   );
 }
 
@@ -199,13 +225,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const soakStarted = Date.now();
     const startRecords = traffic.records.length;
     const samples: MemorySample[] = [];
-    const sample = () => samples.push({ at: Date.now() - soakStarted, rss: processes.map((x) => rssOf(x.pid)) });
-    sample();
+    const urls = processes.map((x) => ('url' in x ? x.url : null));
+    const sample = async () => {
+      const at = Date.now() - soakStarted;
+      const rss = processes.map((x) => rssOf(x.pid));
+      samples.push({ at, rss, heap: await Promise.all(urls.map(heapUsedOf)) });
+    };
+    await sample();
     log(`warm-up done; soaking for ${options.durationMs / 1000} s, memory read every ${MEMORY_SAMPLE_MS / 1000} s`);
     let nextReport = 60_000;
     while (Date.now() - soakStarted < options.durationMs) {
       await sleep(Math.min(MEMORY_SAMPLE_MS, options.durationMs - (Date.now() - soakStarted)));
-      sample();
+      await sample();
       if (Date.now() - soakStarted < nextReport) continue;
       nextReport += 60_000;
       const window = traffic.records.slice(startRecords);
@@ -216,6 +247,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     }
     const startRss = medianRss(samples, processes.length, 0, MEMORY_WINDOW_MS);
     const endRss = medianRss(samples, processes.length, options.durationMs - MEMORY_WINDOW_MS, Infinity);
+    const heapOf = (s: MemorySample) => s.heap ?? [];
+    const startHeap = medianRss(samples, processes.length, 0, MEMORY_WINDOW_MS, heapOf);
+    const endHeap = medianRss(samples, processes.length, options.durationMs - MEMORY_WINDOW_MS, Infinity, heapOf);
     const endRedis = await readRedisUsage(p.redis.url);
     const connectedAtEnd = members.filter((m) => m.socket.socket.connected).length;
     running = false;
@@ -231,7 +265,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       name: x.name,
       startBytes: startRss[i],
       endBytes: endRss[i],
-      growthPercent: startRss[i] && endRss[i] ? ((endRss[i] - startRss[i]) / startRss[i]) * 100 : null,
+      growthPercent: growth(startRss[i], endRss[i]),
+      heapStartBytes: startHeap[i],
+      heapEndBytes: endHeap[i],
+      heapGrowthPercent: growth(startHeap[i], endHeap[i]),
     }));
     const acked = sent.filter((s) => s.from.sync.entries(s.to.userId).some((e) => e.message && e.content === s.content)).length;
     const failures = records.filter(isServerFailure).length;
@@ -263,15 +300,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   }
 }
 
+const percent = (p: number | null) => (p === null ? '-' : `${p.toFixed(1)} %`);
 const mib = (b: number | null) => (b === null ? '-' : (b / 1048576).toFixed(1));
 
 export function formatSoak(r: SoakResult): string {
   return [
     `soak: ${r.members} members connected through the gateway, ${(r.durationMs / 60_000).toFixed(1)} min after a warm-up of at least ${WARM_UP_MS / 1000} s and until ${QUIET_MS / 1000} s passed without a failed request`,
     '',
-    '| process | RSS, first minute (median MiB) | RSS, last minute (median MiB) | growth |',
-    '|---|---|---|---|',
-    ...r.memory.map((m) => `| ${m.name} | ${mib(m.startBytes)} | ${mib(m.endBytes)} | ${m.growthPercent === null ? '-' : `${m.growthPercent.toFixed(1)} %`} |`),
+    '| process | RSS, first minute (median MiB) | RSS, last minute (median MiB) | growth | V8 heap used, first minute (median MiB) | last minute | growth |',
+    '|---|---|---|---|---|---|---|',
+    ...r.memory.map(
+      (m) =>
+        `| ${m.name} | ${mib(m.startBytes)} | ${mib(m.endBytes)} | ${percent(m.growthPercent)} | ${mib(m.heapStartBytes)} | ${mib(m.heapEndBytes)} | ${percent(m.heapGrowthPercent)} |`,
+    ),
     '',
     `requests: ${r.requests}, failed (5xx, network, unavailable): ${r.failures} (error rate ${r.requests ? ((r.failures / r.requests) * 100).toFixed(3) : 0} %), 4xx: ${r.refused}`,
     `messages: ${r.messages.handed} sent, ${r.messages.acked} acknowledged; calls: ${r.calls.attempted} rung, ${r.calls.answered} answered; connected at the end: ${r.connectedAtEnd}`,
