@@ -32,7 +32,7 @@ const env = {
 };
 const nx = path.join(ROOT, 'node_modules/.bin/nx');
 const stages = [
-  ['lint, type checks, unit and integration tests', nx, ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=3', '--output-style=stream']],
+  ['lint, type checks, unit and integration tests', nx, ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=2', '--output-style=stream']],
   ['end-to-end journeys (API and browser)', nx, ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']],
 ];
 /**
