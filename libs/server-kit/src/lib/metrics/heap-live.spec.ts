@@ -1,0 +1,53 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { register } from 'prom-client';
+import { collectProcessMetrics, MetricName } from './metrics';
+
+// A full collection on demand, without starting Jest with --expose-gc.
+setFlagsFromString('--expose-gc');
+const fullGc = runInNewContext('gc') as () => void;
+
+async function liveAfterGc(): Promise<number> {
+  const metric = await register.getSingleMetric(MetricName.heapLiveAfterGc)?.get();
+  return metric?.values[0]?.value ?? 0;
+}
+
+/** The next value the gauge takes after a full collection (the gc entry reaches the observer asynchronously). */
+async function afterFullGc(): Promise<number> {
+  const before = await liveAfterGc();
+  fullGc();
+  for (let i = 0; i < 200; i++) {
+    await new Promise((r) => setImmediate(r));
+    const now = await liveAfterGc();
+    if (now !== before) return now;
+  }
+  throw new Error('no heap reading after a full collection');
+}
+
+const MiB = 1024 * 1024;
+
+/** Allocates `mib` MiB and lets go of it: garbage. */
+function makeGarbage(mib: number): number {
+  return Array.from({ length: mib }, () => new Array<number>(MiB / 8).fill(2.5)).length;
+}
+
+describe('the heap held after a full collection (mate_nodejs_heap_live_after_gc_bytes)', () => {
+  beforeAll(() => collectProcessMetrics());
+
+  it('rises by what the process holds and falls once it lets go, where garbage does not count', async () => {
+    const baseline = await afterFullGc();
+    expect(baseline).toBeGreaterThan(0);
+
+    // 40 MiB the process keeps, and 40 MiB of garbage made alongside.
+    let held: number[][] | null = Array.from({ length: 40 }, () => new Array<number>(MiB / 8).fill(1.5));
+    expect(makeGarbage(40)).toBe(40);
+    const holding = await afterFullGc();
+    expect(holding - baseline).toBeGreaterThan(35 * MiB);
+    expect(holding - baseline).toBeLessThan(50 * MiB);
+
+    expect(held).toHaveLength(40);
+    held = null;
+    const released = await afterFullGc();
+    expect(released - baseline).toBeLessThan(5 * MiB);
+  });
+});
