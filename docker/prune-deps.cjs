@@ -8,7 +8,10 @@
 // A package is kept when the app's compiled code names it in require()/import(), or when a kept
 // package depends on it: dependencies, optionalDependencies and peerDependencies that are installed
 // (TypeORM loads its driver `pg` and Nest its platform by computed names; both are such peers), or
-// when a kept package's own code names it without declaring it and it is installed (a hoisted copy).
+// when a kept package's own code names it without declaring it and it is installed (a hoisted copy):
+// the code, there, is what the package's entry points (main, exports, the subpaths required of it)
+// reach by relative require/import, not every file it ships (its tests, CLIs, bundled demos and
+// build plugins would keep TypeScript, ESLint and React in every image).
 // Whole packages are kept, never single files, so a package that reads its own files at run time
 // (nsfwjs' model, the TensorFlow wasm binaries) keeps them. Prints what it kept and freed.
 'use strict';
@@ -36,6 +39,56 @@ function files(dir, endings) {
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 const SPECIFIER = /\b(?:require|import)\s*\(\s*['"]([^'"./][^'"]*)['"]\s*\)|\bfrom\s+['"]([^'"./][^'"]*)['"]/g;
+const RELATIVE = /\b(?:require|import)\s*\(\s*['"](\.{1,2}(?:\/[^'"]*)?)['"]\s*\)|\bfrom\s+['"](\.{1,2}(?:\/[^'"]*)?)['"]/g;
+
+const isFile = (p) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true;
+
+/** The file Node would load for a path (as given, with an extension, a folder's index or main). */
+function resolveFile(p) {
+  for (const candidate of [p, `${p}.js`, `${p}.cjs`, `${p}.mjs`, `${p}.json`]) if (isFile(candidate)) return candidate;
+  const manifest = path.join(p, 'package.json');
+  if (isFile(manifest)) {
+    const main = JSON.parse(fs.readFileSync(manifest, 'utf8')).main;
+    const target = main && resolveFile(path.join(p, main));
+    if (target) return target;
+  }
+  for (const index of ['index.js', 'index.cjs', 'index.mjs']) if (isFile(path.join(p, index))) return path.join(p, index);
+  return null;
+}
+
+/** A package's entry files: its main, every target of its exports map, and `subpaths` required of it. */
+function entryFiles(folder, manifest, subpaths) {
+  const targets = new Set([manifest.main ?? 'index.js', ...subpaths]);
+  const collect = (value) => {
+    if (typeof value === 'string') targets.add(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(manifest.exports);
+  return [...targets].filter((t) => typeof t === 'string' && !t.includes('*')).map((t) => resolveFile(path.join(folder, t))).filter(Boolean);
+}
+
+/** Code files of each kept package already read, so a subpath asked for later reads only what is new. */
+const scanned = new Map();
+
+/** The bare specifiers of the code reachable from `entries` inside `folder`, by relative require/import. */
+function reachedSpecifiers(folder, entries) {
+  const seen = scanned.get(folder) ?? new Set();
+  scanned.set(folder, seen);
+  const specifiers = new Set();
+  const pending = [...entries];
+  while (pending.length) {
+    const file = pending.pop();
+    if (seen.has(file) || !/\.[cm]?js$/.test(file)) continue;
+    seen.add(file);
+    const text = fs.readFileSync(file, 'utf8');
+    for (const match of text.matchAll(SPECIFIER)) specifiers.add(match[1] ?? match[2]);
+    for (const match of text.matchAll(RELATIVE)) {
+      const target = resolveFile(path.resolve(path.dirname(file), match[1] ?? match[2]));
+      if (target && target.startsWith(folder + path.sep) && !target.slice(folder.length).includes(`${path.sep}node_modules${path.sep}`)) pending.push(target);
+    }
+  }
+  return [...specifiers].filter((s) => !builtins.has(s) && !builtins.has(s.split('/')[0]));
+}
 
 /** Where `name` resolves from a package folder: its own node_modules, then each one above it. */
 function resolveFrom(folder, name) {
@@ -47,41 +100,55 @@ function resolveFrom(folder, name) {
   return fs.existsSync(path.join(top, 'package.json')) ? top : null;
 }
 
-/** The bare package names the code below `folder` requires or imports (nested node_modules aside). */
-function namedBy(folder) {
-  const names = new Set();
+/** The bare specifiers the app's code below `folder` requires or imports. */
+function namedSpecifiers(folder) {
+  const specifiers = new Set();
   for (const file of files(folder, ['.js', '.cjs', '.mjs'])) {
     for (const match of fs.readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
       const specifier = match[1] ?? match[2];
-      if (!builtins.has(specifier) && !builtins.has(specifier.split('/')[0])) names.add(packageOf(specifier));
+      if (!builtins.has(specifier) && !builtins.has(specifier.split('/')[0])) specifiers.add(specifier);
     }
   }
-  return names;
+  return specifiers;
 }
 
-const named = namedBy(distDir);
+const named = new Set([...namedSpecifiers(distDir)].map(packageOf));
 const kept = new Set(); // package folders
 const missing = [];
 const undeclared = []; // `name (for <package>)` of the hoisted copies kept
-const queue = [...named].map((name) => ({ name, from: modulesDir }));
+const subpathOf = (specifier) => specifier.split('/').slice(specifier.startsWith('@') ? 2 : 1).join('/');
+const queue = [...namedSpecifiers(distDir)].map((specifier) => ({ specifier, from: modulesDir }));
 while (queue.length) {
-  const { name, from, by } = queue.shift();
+  const { specifier, from, by } = queue.shift();
+  const name = packageOf(specifier);
   const folder = resolveFrom(from, name);
   if (!folder) {
     if (from === modulesDir) missing.push(name);
     continue;
   }
-  if (kept.has(folder)) continue;
-  kept.add(folder);
-  if (by) undeclared.push(`${name} (for ${by})`);
   const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
   const wanted = { ...manifest.peerDependencies, ...manifest.optionalDependencies, ...manifest.dependencies };
-  for (const dependency of Object.keys(wanted)) queue.push({ name: dependency, from: folder });
+  const subpath = subpathOf(specifier);
+  const first = !kept.has(folder);
+  if (first) {
+    kept.add(folder);
+    if (by) undeclared.push(`${name} (for ${by})`);
+    for (const dependency of Object.keys(wanted)) queue.push({ specifier: dependency, from: folder });
+  } else if (!subpath) {
+    continue;
+  }
   // What its code loads without declaring it (a bundle such as @tensorflow/tfjs's tf.node.js
   // requires `long`, a dependency of tfjs-core, and finds it only because npm hoisted a copy):
   // kept when installed where Node would find it, as it is found in the workspace.
-  for (const loaded of namedBy(folder)) {
-    if (!(loaded in wanted) && loaded !== manifest.name) queue.push({ name: loaded, from: folder, by: manifest.name });
+  const entries = first ? entryFiles(folder, manifest, subpath ? [subpath] : []) : entryFiles(folder, { main: subpath }, []);
+  for (const loaded of reachedSpecifiers(folder, entries)) {
+    const loadedName = packageOf(loaded);
+    // Itself or a declared dependency by a subpath: that subpath's code is read in turn.
+    if (loadedName === manifest.name || loadedName in wanted) {
+      if (subpathOf(loaded)) queue.push({ specifier: loaded, from: folder });
+    } else {
+      queue.push({ specifier: loaded, from: folder, by: manifest.name });
+    }
   }
 }
 

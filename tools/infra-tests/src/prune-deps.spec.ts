@@ -48,24 +48,40 @@ describe('docker/prune-deps.cjs (a service image keeps only what the service loa
     expect(result.stdout).toMatch(/names 3 packages; kept 6 top-level packages/);
   });
 
-  it('keeps a package that a kept package loads without declaring it (a hoisted copy), and nothing it merely mentions that is not installed', () => {
+  it('keeps a package that a kept package’s code loads without declaring it (a hoisted copy), counting only the code its entry points reach', () => {
     const dir = tree({
-      'dist/main.js': `require("@tensorflow/tfjs");`,
+      'dist/main.js': `require("@tensorflow/tfjs"); require("@nestjs/swagger/dist/decorators");`,
       // tfjs's bundle requires `long` (tfjs-core's dependency) and finds npm's hoisted copy; the
       // optional `xor4096` is not installed and stays a name only.
-      'node_modules/@tensorflow/tfjs/package.json': pkg('@tensorflow/tfjs', { dependencies: { '@tensorflow/tfjs-core': '*' } }),
-      'node_modules/@tensorflow/tfjs/dist/tf.node.js': `var Long = require('long'); try { require('xor4096'); } catch {}`,
+      'node_modules/@tensorflow/tfjs/package.json': pkg('@tensorflow/tfjs', { main: 'dist/tf.node.js', dependencies: { '@tensorflow/tfjs-core': '*' } }),
+      'node_modules/@tensorflow/tfjs/dist/tf.node.js': `var Long = require('long'); try { require('xor4096'); } catch {} require('./random');`,
+      // Reached from the entry by a relative require: what it loads counts too.
+      'node_modules/@tensorflow/tfjs/dist/random.js': `module.exports = require('seedrandom');`,
+      // Shipped but reached from no entry point: a test and a build plugin.
+      'node_modules/@tensorflow/tfjs/test/tf.spec.js': `require('chai');`,
       'node_modules/@tensorflow/tfjs-core/package.json': pkg('@tensorflow/tfjs-core', { dependencies: { long: '4' } }),
       'node_modules/@tensorflow/tfjs-core/node_modules/long/package.json': pkg('long'),
+      'node_modules/@nestjs/swagger/package.json': pkg('@nestjs/swagger'),
+      'node_modules/@nestjs/swagger/index.js': `module.exports = {};`,
+      // A subpath the app requires is an entry point as well.
+      'node_modules/@nestjs/swagger/dist/decorators/index.js': `require('../constants'); require('lodash/merge');`,
+      'node_modules/@nestjs/swagger/dist/constants.js': `require('path-to-regexp');`,
+      'node_modules/@nestjs/swagger/dist/plugin/index.js': `require('typescript');`,
       'node_modules/long/package.json': pkg('long'),
+      'node_modules/seedrandom/package.json': pkg('seedrandom'),
+      'node_modules/lodash/package.json': pkg('lodash'),
+      'node_modules/path-to-regexp/package.json': pkg('path-to-regexp'),
+      'node_modules/typescript/package.json': pkg('typescript'),
+      'node_modules/chai/package.json': pkg('chai'),
       'node_modules/left-pad/package.json': pkg('left-pad'),
     });
     const result = prune(dir);
     expect(result.status).toBe(0);
-    for (const kept of ['@tensorflow/tfjs', '@tensorflow/tfjs-core/node_modules/long', 'long'])
+    for (const kept of ['@tensorflow/tfjs', '@tensorflow/tfjs-core/node_modules/long', 'long', 'seedrandom', 'lodash', 'path-to-regexp'])
       expect({ kept, present: present(dir, kept) }).toEqual({ kept, present: true });
-    expect(present(dir, 'left-pad')).toBe(false);
-    expect(result.stdout).toMatch(/kept as loaded without being declared: long \(for @tensorflow\/tfjs\)/);
+    for (const dropped of ['typescript', 'chai', 'left-pad'])
+      expect({ dropped, present: present(dir, dropped) }).toEqual({ dropped, present: false });
+    expect(result.stdout).toMatch(/kept as loaded without being declared: .*long \(for @tensorflow\/tfjs\)/);
   });
 
   it('fails the build when the code loads a package that is not installed', () => {
