@@ -9,8 +9,8 @@
 // package depends on it: dependencies, optionalDependencies and peerDependencies that are installed
 // (TypeORM loads its driver `pg` and Nest its platform by computed names; both are such peers), or
 // when a kept package's own code names it without declaring it and it is installed (a hoisted copy):
-// the code, there, is what the package's entry points (main, exports, the subpaths required of it)
-// reach by relative require/import, not every file it ships (its tests, CLIs, bundled demos and
+// the code, there, is what its entry points (main or the exports map's ".", and the subpaths
+// required of it) reach by relative require/import, not every file it ships (its tests, CLIs, bundled demos and
 // build plugins would keep TypeScript, ESLint and React in every image).
 // Whole packages are kept, never single files, so a package that reads its own files at run time
 // (nsfwjs' model, the TensorFlow wasm binaries) keeps them. Prints what it kept and freed.
@@ -19,11 +19,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { builtinModules } = require('node:module');
 
-const [distDir, modulesDir, flag] = process.argv.slice(2);
-if (!distDir || !modulesDir) {
+const [distArg, modulesArg, flag] = process.argv.slice(2);
+if (!distArg || !modulesArg) {
   process.stderr.write('usage: node docker/prune-deps.cjs <dist folder> <node_modules> [--dry-run]\n');
   process.exit(2);
 }
+// Absolute, as the paths a relative require resolves to are.
+const distDir = path.resolve(distArg);
+const modulesDir = path.resolve(modulesArg);
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 /** Every file below `dir` whose name ends with one of `endings`. */
@@ -56,14 +59,20 @@ function resolveFile(p) {
   return null;
 }
 
-/** A package's entry files: its main, every target of its exports map, and `subpaths` required of it. */
-function entryFiles(folder, manifest, subpaths) {
-  const targets = new Set([manifest.main ?? 'index.js', ...subpaths]);
+/**
+ * The files Node loads for `require('<package>')` (subpath '') or `require('<package>/<subpath>')`:
+ * the matching entry of the exports map (each of its conditions), else main or the path itself.
+ */
+function entryFiles(folder, manifest, subpath) {
+  const exportsField = manifest.exports;
+  const bySubpath = exportsField && typeof exportsField === 'object' && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'));
+  const exported = bySubpath ? exportsField[subpath ? `./${subpath}` : '.'] : subpath ? undefined : exportsField;
+  const targets = new Set(subpath ? [subpath] : [manifest.main ?? 'index.js']);
   const collect = (value) => {
     if (typeof value === 'string') targets.add(value);
     else if (value && typeof value === 'object') Object.values(value).forEach(collect);
   };
-  collect(manifest.exports);
+  collect(exported);
   return [...targets].filter((t) => typeof t === 'string' && !t.includes('*')).map((t) => resolveFile(path.join(folder, t))).filter(Boolean);
 }
 
@@ -140,7 +149,7 @@ while (queue.length) {
   // What its code loads without declaring it (a bundle such as @tensorflow/tfjs's tf.node.js
   // requires `long`, a dependency of tfjs-core, and finds it only because npm hoisted a copy):
   // kept when installed where Node would find it, as it is found in the workspace.
-  const entries = first ? entryFiles(folder, manifest, subpath ? [subpath] : []) : entryFiles(folder, { main: subpath }, []);
+  const entries = [...(first ? entryFiles(folder, manifest, '') : []), ...(subpath ? entryFiles(folder, manifest, subpath) : [])];
   for (const loaded of reachedSpecifiers(folder, entries)) {
     const loadedName = packageOf(loaded);
     // Itself or a declared dependency by a subpath: that subpath's code is read in turn.

@@ -32,7 +32,10 @@ describe('docker/prune-deps.cjs (a service image keeps only what the service loa
       'node_modules/pg-pool/package.json': pkg('pg-pool'),
       'node_modules/@nestjs/core/package.json': pkg('@nestjs/core', { optionalDependencies: { '@nestjs/platform-express': '*' } }),
       'node_modules/@nestjs/platform-express/package.json': pkg('@nestjs/platform-express'),
-      'node_modules/@nestjs/swagger/package.json': pkg('@nestjs/swagger'),
+      // An exports map: "." and the subpaths required count, not every subpath it offers (./plugin).
+      'node_modules/@nestjs/swagger/package.json': pkg('@nestjs/swagger', {
+        exports: { '.': { require: './index.js' }, './plugin': './dist/plugin/index.js', './dist/*': './dist/*.js' },
+      }),
       'node_modules/ioredis/package.json': pkg('ioredis'),
       'node_modules/@tensorflow/tfjs/package.json': pkg('@tensorflow/tfjs'),
       'node_modules/nsfwjs/package.json': pkg('nsfwjs'),
@@ -61,7 +64,10 @@ describe('docker/prune-deps.cjs (a service image keeps only what the service loa
       'node_modules/@tensorflow/tfjs/test/tf.spec.js': `require('chai');`,
       'node_modules/@tensorflow/tfjs-core/package.json': pkg('@tensorflow/tfjs-core', { dependencies: { long: '4' } }),
       'node_modules/@tensorflow/tfjs-core/node_modules/long/package.json': pkg('long'),
-      'node_modules/@nestjs/swagger/package.json': pkg('@nestjs/swagger'),
+      // An exports map: "." and the subpaths required count, not every subpath it offers (./plugin).
+      'node_modules/@nestjs/swagger/package.json': pkg('@nestjs/swagger', {
+        exports: { '.': { require: './index.js' }, './plugin': './dist/plugin/index.js', './dist/*': './dist/*.js' },
+      }),
       'node_modules/@nestjs/swagger/index.js': `module.exports = {};`,
       // A subpath the app requires is an entry point as well.
       'node_modules/@nestjs/swagger/dist/decorators/index.js': `require('../constants'); require('lodash/merge');`,
