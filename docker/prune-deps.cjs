@@ -8,10 +8,10 @@
 // A package is kept when the app's compiled code names it in require()/import(), or when a kept
 // package depends on it: dependencies, optionalDependencies and peerDependencies that are installed
 // (TypeORM loads its driver `pg` and Nest its platform by computed names; both are such peers), or
-// when a kept package's own code names it without declaring it and it is installed (a hoisted copy):
-// the code, there, is what its entry points (main or the exports map's ".", and the subpaths
-// required of it) reach by relative require/import, not every file it ships (its tests, CLIs, bundled demos and
-// build plugins would keep TypeScript, ESLint and React in every image).
+// when a kept package's own code names it without declaring it and it is installed (a hoisted copy).
+// Its code, there, is what its entry points (main or the exports map's ".", and the subpaths
+// required of it) reach by relative require/import, not every file it ships: its tests, CLIs,
+// bundled demos and build plugins would keep TypeScript, ESLint and React in every image.
 // Whole packages are kept, never single files, so a package that reads its own files at run time
 // (nsfwjs' model, the TensorFlow wasm binaries) keeps them. Prints what it kept and freed.
 'use strict';
@@ -121,12 +121,13 @@ function namedSpecifiers(folder) {
   return specifiers;
 }
 
-const named = new Set([...namedSpecifiers(distDir)].map(packageOf));
+const appSpecifiers = namedSpecifiers(distDir);
+const named = new Set([...appSpecifiers].map(packageOf));
 const kept = new Set(); // package folders
 const missing = [];
 const undeclared = []; // `name (for <package>)` of the hoisted copies kept
 const subpathOf = (specifier) => specifier.split('/').slice(specifier.startsWith('@') ? 2 : 1).join('/');
-const queue = [...namedSpecifiers(distDir)].map((specifier) => ({ specifier, from: modulesDir }));
+const queue = [...appSpecifiers].map((specifier) => ({ specifier, from: modulesDir }));
 while (queue.length) {
   const { specifier, from, by } = queue.shift();
   const name = packageOf(specifier);
