@@ -1,3 +1,4 @@
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { register } from 'prom-client';
@@ -12,16 +13,30 @@ async function liveAfterGc(): Promise<number> {
   return metric?.values[0]?.value ?? 0;
 }
 
-/** The next value the gauge takes after a full collection (the gc entry reaches the observer asynchronously). */
+/**
+ * The gauge's value after a full collection made now. The collection's gc entry reaches every
+ * observer in one delivery; this waits for that very entry (not one of an earlier collection the
+ * allocations set off, still on its way) and reads the gauge once the delivery is over.
+ */
 async function afterFullGc(): Promise<number> {
-  const before = await liveAfterGc();
+  // A turn first: what the caller just let go of can still be referenced until its code yields.
+  await new Promise((r) => setImmediate(r));
+  const calledAt = performance.now();
+  const delivered = new Promise<void>((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      const ours = list
+        .getEntries()
+        .some((e) => e.startTime >= calledAt && (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
+      if (!ours) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe({ entryTypes: ['gc'] });
+  });
   fullGc();
-  for (let i = 0; i < 200; i++) {
-    await new Promise((r) => setImmediate(r));
-    const now = await liveAfterGc();
-    if (now !== before) return now;
-  }
-  throw new Error('no heap reading after a full collection');
+  await delivered;
+  await new Promise((r) => setImmediate(r));
+  return liveAfterGc();
 }
 
 const MiB = 1024 * 1024;
