@@ -1,8 +1,8 @@
-import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { register } from 'prom-client';
-import { collectProcessMetrics, MetricName } from './metrics';
+import { collectProcessMetrics, isFullCollection, MetricName } from './metrics';
 
 // A full collection on demand, without starting Jest with --expose-gc.
 setFlagsFromString('--expose-gc');
@@ -24,9 +24,7 @@ async function afterFullGc(): Promise<{ gauge: number; truth: number }> {
   const calledAt = performance.now();
   const delivered = new Promise<void>((resolve) => {
     const observer = new PerformanceObserver((list) => {
-      const ours = list
-        .getEntries()
-        .some((e) => e.startTime >= calledAt && (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
+      const ours = list.getEntries().some((e) => e.startTime >= calledAt && isFullCollection(e));
       if (!ours) return;
       observer.disconnect();
       resolve();

@@ -8,7 +8,7 @@ import {
   type GaugeConfiguration,
   type HistogramConfiguration,
 } from 'prom-client';
-import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { withTimeout } from '../timeout';
 
@@ -69,16 +69,18 @@ export function collectProcessMetrics(): void {
  * memory is left out: a dead Buffer's memory is freed after the collection, so a read at that
  * moment still counts it.)
  */
+/** A `gc` performance entry of a full (mark-compact) collection. */
+export function isFullCollection(entry: PerformanceEntry): boolean {
+  return (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+}
+
 function observeHeapLiveAfterGc(): void {
   const live = gauge({
     name: MetricName.heapLiveAfterGc,
     help: 'V8 heap in use right after the latest full (mark-compact) garbage collection',
   });
   const observer = new PerformanceObserver((list) => {
-    const full = list
-      .getEntries()
-      .some((e) => (e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR);
-    if (full) live.set(getHeapStatistics().used_heap_size);
+    if (list.getEntries().some(isFullCollection)) live.set(getHeapStatistics().used_heap_size);
   });
   observer.observe({ entryTypes: ['gc'] });
 }
