@@ -74,7 +74,8 @@ function runStage(command, args) {
   });
 }
 
-const FAILURE_LINE = /FAIL|✕|×|✗|●|Error|error TS|timed out|Timeout|Expected|Received|failed|problem/;
+// `thrown:` and a lower-case `timeout`: how Jest words a test that ran out of time.
+const FAILURE_LINE = /FAIL|✕|×|✗|●|Error|error TS|timed out|[Tt]imeout|thrown:|Expected|Received|failed|problem/;
 
 function failureSummary(recent, failed, { brief = false } = {}) {
   for (const project of failed) {
