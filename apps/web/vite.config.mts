@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { ISOLATED_TESTS } from './src/testing/isolated-tests';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -69,7 +70,6 @@ export default defineConfig(({ mode }) => ({
   },
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup.ts'],
     css: false,
     restoreMocks: true,
@@ -77,5 +77,14 @@ export default defineConfig(({ mode }) => ({
     // while CI runs another project's suites beside it on two cores: Vitest's default 5 s ends
     // such a test before its own waits do.
     testTimeout: 20_000,
+    // Most files share one jsdom and one module graph per worker (isolate: false): 49 s where a
+    // fresh environment per file took 158 s, of which 46 s building jsdoms and 21 s re-importing
+    // React and the app. The app keeps no state in its modules, and src/testing/setup.ts resets what
+    // a page leaves (storage, timers, the DOM). The files that mock a module or stub a global keep
+    // a graph of their own (src/testing/isolated-tests.ts, docs/adr/0023).
+    projects: [
+      { extends: true, test: { name: 'web', isolate: false, include: ['src/**/*.test.{ts,tsx}'], exclude: ISOLATED_TESTS } },
+      { extends: true, test: { name: 'web (isolated)', include: ISOLATED_TESTS } },
+    ],
   },
 }));
