@@ -70,13 +70,16 @@ describe('backfill after seeding (npm start)', () => {
     await Promise.all(
       SERVICES.map(async (svc) => databases.set(svc, await createTestDatabase(`backfill_${svc.replace(/-service$/, '')}`))),
     );
-    for (const svc of SERVICES) {
-      const r = await run(process.execPath, [path.join(ROOT, 'dist/apps', svc, 'main.js'), 'migrate'], {
-        DATABASE_URL: dbUrl(svc),
-        LOG_LEVEL: 'warn',
-      });
-      if (r.code !== 0) throw new Error(`${svc} migrate failed:\n${r.stdout}\n${r.stderr}`);
-    }
+    // Each service's own database: the migrations and, below, the starts run side by side.
+    await Promise.all(
+      SERVICES.map(async (svc) => {
+        const r = await run(process.execPath, [path.join(ROOT, 'dist/apps', svc, 'main.js'), 'migrate'], {
+          DATABASE_URL: dbUrl(svc),
+          LOG_LEVEL: 'warn',
+        });
+        if (r.code !== 0) throw new Error(`${svc} migrate failed:\n${r.stdout}\n${r.stderr}`);
+      }),
+    );
     const seeded = await run(process.execPath, [
       path.join(ROOT, 'tools/seed/seed.mjs'),
       '--members',
@@ -89,7 +92,7 @@ describe('backfill after seeding (npm start)', () => {
       ...(databases.has('admin-service') ? ['--admin-db', dbUrl('admin-service')] : ['--no-analytics']),
     ]);
     if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stderr}`);
-    for (const svc of SERVICES) await start(svc);
+    await Promise.all(SERVICES.map(start));
   });
 
   afterAll(async () => {
