@@ -20,4 +20,9 @@ module.exports = {
   testMatch: ['**/?(*.)+(spec|integration-spec).ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   clearMocks: true,
+  // 30 s per test and hook, not Jest's 5 s: a guard against a hang, never a speed target (those
+  // are benchmarks, tools/bench). Integration specs start and close Nest apps on real PostgreSQL,
+  // Redis and BullMQ; with CI's two cores shared by two projects' suites, closing one took over
+  // 5 s (notification-service's openapi spec, 2026-11-24).
+  testTimeout: 30_000,
 };
