@@ -28,6 +28,13 @@ export interface AuthContextValue {
   refreshProfile(): Promise<ProfileDto>;
   /** Forgets the local session without calling the server (e.g. after email verification). */
   clearSession(): void;
+  /** Where the signed-out guard sends the member: `/`, or what `leaveTo` chose for this sign-out. */
+  signedOutPath: string;
+  /**
+   * The next sign-out, whoever ends the session (this screen, the realtime channel, a refused call),
+   * lands on `path`; `null` takes the choice back. Account deletion uses it for /login (spec 001 §4).
+   */
+  leaveTo(path: string | null): void;
   /** Applies a known change to the profile held in memory (a patch, or one made from the current profile). */
   updateProfile(patch: Partial<ProfileDto> | ((current: ProfileDto) => Partial<ProfileDto>)): void;
 }
@@ -56,6 +63,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const generation = useRef(0);
   const tokenRef = useRef(session.token);
   const started = useRef(false);
+  const exitPath = useRef<string | null>(null);
+  const [signedOutPath, setSignedOutPath] = useState('/');
 
   const loadProfile = useCallback(
     async (mode: 'init' | 'refresh'): Promise<ProfileDto | null> => {
@@ -83,16 +92,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     generation.current += 1;
     tokenRef.current = null;
     clearStoredAuth();
+    // In the same render as the signed-out session, so the guard never sees one without the other.
+    setSignedOutPath(exitPath.current ?? '/');
     setSession({ user: null, token: null });
     setProfile(null);
     setProfileStatus('idle');
     queryClient.clear();
   }, [queryClient]);
 
+  const leaveTo = useCallback((path: string | null) => {
+    exitPath.current = path;
+  }, []);
+
   const startSession = useCallback(
     async ({ token, user }: AuthResponse) => {
       generation.current += 1;
       tokenRef.current = token;
+      exitPath.current = null;
       writeStoredAuth(token, user);
       queryClient.clear();
       setSession({ user, token });
@@ -190,9 +206,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       logout,
       refreshProfile,
       clearSession,
+      signedOutPath,
+      leaveTo,
       updateProfile,
     }),
-    [session, profile, profileStatus, initializing, login, register, logout, refreshProfile, clearSession, updateProfile],
+    [
+      session,
+      profile,
+      profileStatus,
+      initializing,
+      login,
+      register,
+      logout,
+      refreshProfile,
+      clearSession,
+      signedOutPath,
+      leaveTo,
+      updateProfile,
+    ],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -24,11 +24,11 @@ export function PublicEntry({ children }: { children: ReactNode }) {
   return <Navigate to={homePathFor(profile)} replace />;
 }
 
-/** Everything that is not public: signed-out visitors go to `/`. */
+/** Everything that is not public: signed-out visitors go to `/` (to /login after deleting the account). */
 export function RequireSignedIn() {
-  const { initializing, user } = useAuth();
+  const { initializing, user, signedOutPath } = useAuth();
   if (initializing) return <FullScreenLoading />;
-  if (!user) return <Navigate to="/" replace />;
+  if (!user) return <Navigate to={signedOutPath} replace />;
   return <Outlet />;
 }
 

@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { MateApi } from '@mate/api-client';
 import { AppProviders, createQueryClient } from '../app/App';
@@ -8,9 +8,12 @@ import type { PushBrowser } from '../push/push-browser';
 import type { SocketClientFactory } from '../realtime/RealtimeContext';
 import type { FakeApi } from './fake-api';
 
-/** Shows the current path, so tests can assert where a redirect went. */
-export function LocationProbe() {
+/** Shows the current path, so tests can assert where a redirect went; `visited` collects every path shown. */
+export function LocationProbe({ visited }: { visited?: string[] }) {
   const location = useLocation();
+  useEffect(() => {
+    visited?.push(location.pathname + location.search);
+  }, [visited, location]);
   return <output data-testid="location">{location.pathname + location.search}</output>;
 }
 
@@ -31,12 +34,15 @@ export function renderWithApp(
 ) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
-  return render(
+  /** Every path the app has shown, in order (redirects included). */
+  const visited: string[] = [];
+  const result = render(
     <AppProviders api={api as unknown as MateApi} queryClient={queryClient} realtime={realtime} push={push}>
       <MemoryRouter initialEntries={[...history, route]} initialIndex={history.length}>
         {children ?? <AppRoutes />}
-        <LocationProbe />
+        <LocationProbe visited={visited} />
       </MemoryRouter>
     </AppProviders>,
   );
+  return Object.assign(result, { visited });
 }

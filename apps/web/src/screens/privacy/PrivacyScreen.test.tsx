@@ -138,7 +138,7 @@ describe('PrivacyScreen (/settings/privacy)', () => {
     it('sends the typed email as confirmation; on success the token (both keys) and user are removed and the member lands on /login', async () => {
       const user = userEvent.setup();
       api.gdpr.deleteAccount.mockResolvedValue({ message: GdprMessages.accountDeleted });
-      renderWithApp(api, { route: ROUTE });
+      const { visited } = renderWithApp(api, { route: ROUTE });
       await user.type(await expand(user), 'ada@example.com');
       await user.click(within(deleteCard()).getByRole('button', { name: 'Permanently Delete' }));
 
@@ -149,13 +149,14 @@ describe('PrivacyScreen (/settings/privacy)', () => {
       expect(window.localStorage.getItem(AUTH_USER_KEY)).toBeNull();
       // The sign-in screen, not a signed-in one.
       expect(await screen.findByRole('button', { name: /sign in/i })).toBeInTheDocument();
+      expect(visited).not.toContain('/');
     });
 
-    it('still lands on /login when the ended session signs the member out before the answer arrives', async () => {
+    it('lands on /login, never on /, when the ended session signs the member out before the answer arrives', async () => {
       const user = userEvent.setup();
       let answer!: (value: { message: string }) => void;
       api.gdpr.deleteAccount.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
-      renderWithApp(api, { route: ROUTE });
+      const { visited } = renderWithApp(api, { route: ROUTE });
       await user.type(await expand(user), 'ada@example.com');
       await user.click(within(deleteCard()).getByRole('button', { name: 'Permanently Delete' }));
 
@@ -163,11 +164,27 @@ describe('PrivacyScreen (/settings/privacy)', () => {
       act(() => {
         window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token: 'stored-token' } }));
       });
-      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
       answer({ message: GdprMessages.accountDeleted });
 
-      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/));
+      expect(await screen.findByRole('button', { name: /sign in/i })).toBeInTheDocument();
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/login$/);
+      expect(visited).not.toContain('/');
       expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+    });
+
+    it('a failed deletion takes the /login destination back: signing out later lands on /', async () => {
+      const user = userEvent.setup();
+      api.gdpr.deleteAccount.mockRejectedValueOnce(new ApiError('Failed to delete account', 500));
+      renderWithApp(api, { route: ROUTE });
+      await user.type(await expand(user), 'ada@example.com');
+      await user.click(within(deleteCard()).getByRole('button', { name: 'Permanently Delete' }));
+      expect(await within(deleteCard()).findByRole('alert')).toHaveTextContent('Failed to delete account');
+
+      act(() => {
+        window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token: 'stored-token' } }));
+      });
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/));
     });
 
     it("shows the server's error as is, or 'Failed to delete account', and keeps the member signed in", async () => {
