@@ -9,7 +9,7 @@ import { useResendVerification } from './useResendVerification';
 
 /** `/verify-email-prompt` (spec 000 §2): waits for the member to open the emailed link. */
 export function VerifyEmailPromptScreen() {
-  const { user, refreshProfile, logout } = useAuth();
+  const { user, refreshProfile, logout, leaveTo } = useAuth();
   const navigate = useNavigate();
   const resend = useResendVerification();
   const [checking, setChecking] = useState(true);
@@ -32,9 +32,11 @@ export function VerifyEmailPromptScreen() {
     };
   }, [refreshProfile, navigate]);
 
+  // Spec 000 §2: clears the stored session and goes to /login. The signed-out guard takes the
+  // member there, in the same render as the sign-out (a navigate after it would race its Navigate to /).
   const backToLogin = async () => {
+    leaveTo('/login');
     await logout();
-    await navigate('/login', { replace: true });
   };
 
   if (checking) {
