@@ -1,6 +1,6 @@
 import { Avatar, Icon, Logo, useBodyScrollLock } from '@mate/ui';
 import { useCallback, useEffect, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
 import { UnreadBadge } from '../chat/UnreadBadge';
 import { unreadBadgeText } from '../chat/unread';
@@ -18,7 +18,6 @@ const NAV_ID = 'main-navigation';
 export function NavBar() {
   const { user, profile, isAdmin, logout } = useAuth();
   const photoUrl = usePhotoUrl();
-  const navigate = useNavigate();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const unread = useUnreadCount();
@@ -51,10 +50,10 @@ export function NavBar() {
     return () => query.removeEventListener?.('change', onChange);
   }, []);
 
-  const onLogout = async () => {
+  // The signed-out guard then takes the member to the sign-in screen at /.
+  const onLogout = () => {
     setOpen(false);
-    await logout();
-    await navigate('/', { replace: true });
+    void logout();
   };
 
   const displayName = profile?.name || user?.name || 'Friend';
@@ -141,7 +140,7 @@ export function NavBar() {
           })}
         </div>
 
-        <button type="button" className="app-nav__link app-nav__logout" onClick={() => void onLogout()}>
+        <button type="button" className="app-nav__link app-nav__logout" onClick={onLogout}>
           <Icon name="logout" size={20} />
           <span>Logout</span>
         </button>

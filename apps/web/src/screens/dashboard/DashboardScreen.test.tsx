@@ -1,8 +1,16 @@
 import { ApiError } from '@mate/api-client';
-import { ChatMessages, MatchingMessages, type ConversationSummaryDto } from '@mate/contracts';
+import {
+  AUTH_TOKEN_KEY,
+  AUTH_USER_KEY,
+  ChatMessages,
+  LEGACY_TOKEN_KEY,
+  MatchingMessages,
+  type ConversationSummaryDto,
+} from '@mate/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { signedInApi, type FakeApi } from '../../testing/fake-api';
+import { aProfile, aUser, signedInApi, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 describe('DashboardScreen stats', () => {
@@ -89,5 +97,55 @@ describe('DashboardScreen stats', () => {
     renderWithApp(api, { route: '/dashboard' });
     await waitFor(() => expect(within(count('Messages')).getByLabelText('Not available')).toHaveTextContent('—'));
     expect(count('Matches')).toHaveTextContent('3');
+  });
+});
+
+/** Spec 000 §1: the header with Sign Out, and the welcome card. */
+describe('DashboardScreen header and welcome card', () => {
+  let api: FakeApi;
+  const stub = (fake: FakeApi) => {
+    fake.matching.getMatchStats.mockResolvedValue({ matches: 0, likesReceived: 0, likesSent: 0 });
+    fake.chat.getConversations.mockResolvedValue([]);
+    fake.profile.getCompletion.mockResolvedValue({ percentage: 40 });
+    return fake;
+  };
+  beforeEach(() => {
+    api = stub(signedInApi());
+  });
+
+  it("greets the member by name, with the email and the user id's first 8 characters and an ellipsis", async () => {
+    renderWithApp(api, { route: '/dashboard' });
+    expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+    expect(screen.getByText('AI-Driven Dating Platform')).toBeInTheDocument();
+    expect(screen.getByText('ada@example.com', { selector: 'dd' })).toBeInTheDocument();
+    expect(screen.getByText('a1b2c3d4...', { selector: 'dd' })).toBeInTheDocument();
+  });
+
+  it("says 'Friend' when the member has no name", async () => {
+    api = stub(signedInApi(aProfile({ name: '' }), aUser({ name: '' })));
+    renderWithApp(api, { route: '/dashboard' });
+    expect(await screen.findByRole('heading', { name: 'Welcome, Friend!' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['answered', (fake: FakeApi) => fake.auth.logout.mockResolvedValue(undefined)],
+    ['failed', (fake: FakeApi) => fake.auth.logout.mockRejectedValue(new ApiError('Network error', 0))],
+  ])('Sign Out clears the token, the user and the profile and shows the sign-in screen at / (the call %s)', async (_case, arrange) => {
+    arrange(api);
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/dashboard' });
+    await screen.findByRole('heading', { name: 'Welcome, Ada!' });
+    const header = screen.getByRole('heading', { level: 1, name: 'Mate' }).closest('.dashboard__header') as HTMLElement;
+    await user.click(within(header).getByRole('button', { name: 'Sign Out' }));
+
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
+    expect(api.auth.logout).toHaveBeenCalledTimes(1);
+    expect([AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY, AUTH_USER_KEY].map((key) => window.localStorage.getItem(key))).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(screen.queryByRole('heading', { name: /Welcome, / })).not.toBeInTheDocument();
   });
 });

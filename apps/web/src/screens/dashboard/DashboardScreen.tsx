@@ -1,6 +1,5 @@
 import { DASHBOARD_USER_ID_PREFIX_LENGTH } from '@mate/contracts';
 import { Avatar, Badge, Button, Card, Icon, Logo, Spinner, type IconName } from '@mate/ui';
-import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { conversationsWithMessages, useConversations } from '../../chat/useConversations';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -34,7 +33,6 @@ const PHASE_ONE: Array<{ label: string; done: boolean }> = [
 /** `/dashboard`: the early placeholder dashboard of spec 000 §1. */
 export function DashboardScreen() {
   const { user, profile, logout } = useAuth();
-  const navigate = useNavigate();
   const completion = useProfileCompletion();
   const stats = useMatchStats();
   const conversations = useConversations();
@@ -48,11 +46,6 @@ export function DashboardScreen() {
     Messages: conversations.data ? conversationsWithMessages(conversations.data) : undefined,
     Likes: stats.data?.likesReceived,
   };
-  const signOut = async () => {
-    await logout();
-    await navigate('/', { replace: true });
-  };
-
   return (
     <div className="screen dashboard">
       <Card as="div" className="dashboard__header">
@@ -63,7 +56,7 @@ export function DashboardScreen() {
             <p className="dashboard__subtitle">AI-Driven Dating Platform</p>
           </div>
         </div>
-        <Button variant="secondary" icon={<Icon name="logout" size={18} />} onClick={() => void signOut()}>
+        <Button variant="secondary" icon={<Icon name="logout" size={18} />} onClick={() => void logout()}>
           Sign Out
         </Button>
       </Card>
