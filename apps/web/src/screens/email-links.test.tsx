@@ -1,9 +1,9 @@
 import { ApiError } from '@mate/api-client';
-import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
+import { AUTH_TOKEN_KEY, AUTH_USER_KEY, AuthMessages, LEGACY_TOKEN_KEY } from '@mate/contracts';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
+import { aProfile, aUser, createFakeApi, signedInApi, storeSession, type FakeApi } from '../testing/fake-api';
 import { renderWithApp } from '../testing/render';
 
 const location = () => screen.getByTestId('location').textContent;
@@ -103,8 +103,42 @@ describe('pages opened from email links', () => {
       expect(await screen.findByRole('heading', { name: 'Password Reset!' })).toBeInTheDocument();
       expect(api.auth.resetPassword).toHaveBeenCalledWith({ token: 'good', newPassword: 'long-enough' });
 
-      await advanceTimers(3000);
+      await advanceTimers(2900);
+      expect(location()).toBe('/reset-password?token=good');
+      await advanceTimers(100);
       expect(location()).toBe('/');
+    });
+
+    it("says 'Validating reset link...' while the token is checked, and 'Failed to validate reset link' when the server cannot be reached", async () => {
+      let fail: (error: ApiError) => void = () => undefined;
+      api.auth.verifyResetToken.mockReturnValue(new Promise((_resolve, reject) => (fail = reject)));
+      renderWithApp(api, { route: '/reset-password?token=t2' });
+      expect(await screen.findByText('Validating reset link...')).toBeInTheDocument();
+      expect(screen.queryByLabelText('New Password')).not.toBeInTheDocument();
+      expect(api.auth.verifyResetToken).toHaveBeenCalledWith('t2');
+
+      act(() => fail(new ApiError('Network error', 0)));
+      expect(await screen.findByText('Failed to validate reset link')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Request New Link' })).toBeInTheDocument();
+    });
+
+    it("shows the server's refusal as is, or 'Failed to reset password', and stays on the form", async () => {
+      const user = userEvent.setup();
+      api.auth.verifyResetToken.mockResolvedValue({ valid: true });
+      const expired = 'This password reset link is invalid or has expired.';
+      api.auth.resetPassword
+        .mockRejectedValueOnce(new ApiError(expired, 400, expired))
+        .mockRejectedValueOnce(new ApiError('Network error', 0));
+      renderWithApp(api, { route: '/reset-password?token=good' });
+      await user.type(await screen.findByLabelText('New Password'), 'long-enough');
+      await user.type(screen.getByLabelText('Confirm Password'), 'long-enough');
+
+      await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(expired);
+      await user.click(screen.getByRole('button', { name: 'Reset Password' }));
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Failed to reset password$/));
+      expect(screen.queryByRole('heading', { name: 'Password Reset!' })).not.toBeInTheDocument();
+      expect(location()).toBe('/reset-password?token=good');
     });
   });
 
@@ -242,5 +276,22 @@ describe('/settings/account', () => {
       expect(api.auth.requestEmailChange).toHaveBeenCalledWith({ newEmail: 'new@example.com' }, 'the-token'),
     );
     expect(await screen.findByText('Check your new inbox')).toBeInTheDocument();
+  });
+
+  it("shows the server's error as is, or 'Failed to request email change', and keeps the typed address", async () => {
+    const user = userEvent.setup();
+    const api = signedInApi();
+    api.auth.requestEmailChange
+      .mockRejectedValueOnce(new ApiError(AuthMessages.emailTaken, 409, AuthMessages.emailTaken))
+      .mockRejectedValueOnce(new ApiError('Network error', 0));
+    renderWithApp(api, { route: '/settings/account' });
+    const field = await screen.findByRole('textbox', { name: 'New Email Address' });
+    await user.type(field, 'taken@example.com');
+
+    await user.click(screen.getByRole('button', { name: 'Change Email' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(AuthMessages.emailTaken);
+    await user.click(screen.getByRole('button', { name: 'Change Email' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Failed to request email change$/));
+    expect(field).toHaveValue('taken@example.com');
   });
 });

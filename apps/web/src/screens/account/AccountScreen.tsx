@@ -1,3 +1,4 @@
+import { displayMessage } from '@mate/api-client';
 import { AuthMessages } from '@mate/contracts';
 import { Alert, Button, Card, Icon, Input, PageHeader } from '@mate/ui';
 import { useState, type FormEvent } from 'react';
@@ -38,7 +39,7 @@ export function AccountScreen() {
           <Alert tone="success">{request.data?.message || AuthMessages.emailChangeRequested}</Alert>
         )}
         {request.isError && (
-          <Alert tone="error">{request.error.message || 'Failed to request email change'}</Alert>
+          <Alert tone="error">{displayMessage(request.error, 'Failed to request email change')}</Alert>
         )}
         <form className="account__form" onSubmit={onSubmit}>
           <Input
