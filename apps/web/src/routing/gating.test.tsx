@@ -88,6 +88,44 @@ describe('routing and gating (spec 000 §2)', () => {
       await waitFor(() => expect(location()).toBe('/verify-email-prompt'));
     });
 
+    it('routes / to /onboarding for a verified member who has not finished onboarding', async () => {
+      signedIn(aProfile({ isVerified: true, onboardingCompleted: false }));
+      renderWithApp(api, { route: '/' });
+      await waitFor(() => expect(location()).toBe('/onboarding'));
+    });
+
+    it('offers Try Again when the profile fails to load twice, and loads it then', async () => {
+      const user = userEvent.setup();
+      signedIn();
+      api.profile.getMyProfile
+        .mockRejectedValueOnce(new Error('Service unavailable'))
+        .mockRejectedValueOnce(new Error('Service unavailable'))
+        .mockResolvedValue(aProfile());
+      renderWithApp(api, { route: '/dashboard' });
+
+      // The first failure is retried a second later; the second one shows this.
+      expect(
+        await screen.findByRole('heading', { name: "We couldn't load your profile" }, { timeout: 3_000 }),
+      ).toBeInTheDocument();
+      expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Try Again' }));
+      expect(await screen.findByRole('heading', { name: 'Welcome, Ada!' })).toBeInTheDocument();
+      expect(location()).toBe('/dashboard');
+    });
+
+    it('lets the member sign out when the profile cannot be loaded', async () => {
+      const user = userEvent.setup();
+      signedIn();
+      api.profile.getMyProfile.mockRejectedValue(new Error('Service unavailable'));
+      api.auth.logout.mockResolvedValue(undefined);
+      renderWithApp(api, { route: '/dashboard' });
+
+      await user.click(await screen.findByRole('button', { name: 'Sign Out' }, { timeout: 3_000 }));
+      expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+      expect(location()).toBe('/');
+      expect(api.auth.logout).toHaveBeenCalledTimes(1);
+    });
+
     it("opens /call/{userId} for an active member: with no call there it says 'Call ended' and goes back to /dashboard", async () => {
       signedIn();
       renderWithApp(api, { route: '/call/u-42' });
