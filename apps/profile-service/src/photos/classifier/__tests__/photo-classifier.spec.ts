@@ -1,5 +1,6 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId, Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { PHOTO_CLASSES, photoRisk } from '@mate/contracts';
 import { NsfwPhotoClassifier } from '../photo-classifier';
@@ -67,27 +68,33 @@ describe('NsfwPhotoClassifier (nsfwjs MobileNetV2 on tfjs wasm, offline)', () =>
   describe('in a worker thread of its own', () => {
     afterEach(() => jest.restoreAllMocks());
 
-    it("keeps the event loop free while the model loads and while it classifies", async () => {
+    it('loads and runs the model only in its worker thread', () => {
+      // tfjs and nsfwjs hold the event loop for 60–210 ms a call: no module the main thread loads
+      // may import them, or the model file that does. Only the worker's entry point does.
+      const dir = join(__dirname, '..');
+      const importers = readdirSync(dir)
+        .filter((file) => file.endsWith('.ts'))
+        .filter((file) => /from '(@tensorflow\/|nsfwjs|\.\/classifier-model)/.test(readFileSync(join(dir, file), 'utf8')));
+      expect(importers.sort()).toEqual(['classifier-model.ts', 'classifier.worker.ts']);
+    });
+
+    it('keeps the event loop turning while the model loads and while it classifies', async () => {
       const fresh = new NsfwPhotoClassifier();
-      const delay = monitorEventLoopDelay({ resolution: 10 });
       let ticks = 0;
       const ticker = setInterval(() => ticks++, 10);
-      delay.enable();
       const started = performance.now();
       try {
         await fresh.warmUp();
-        for (let i = 0; i < 5; i++) await fresh.score(landscape);
+        expect(fresh.workerThreadId).toBeGreaterThan(threadId);
+        for (let i = 0; i < 10; i++) await fresh.score(landscape);
       } finally {
-        delay.disable();
         clearInterval(ticker);
         await fresh.onApplicationShutdown();
       }
       const elapsed = performance.now() - started;
-      const maxDelayMs = delay.max / 1e6;
-      // With tfjs on the main thread the longest stall was ~210 ms (the model's load; then 100–200 ms
-      // a photo); in the worker, 17–33 ms were measured (load average 5). The bound leaves room for
-      // a busy machine and garbage collection, and the 10 ms ticker must keep ticking.
-      expect(maxDelayMs).toBeLessThan(75);
+      // A 10 ms ticker keeps ticking. Its longest gap is no test here: on this 2-core machine it
+      // was 17–33 ms quiet, and 82–439 ms with the e2e stage running beside (load average 22),
+      // from the scheduler, not the model; 57–77 % of the ticks came even then.
       expect(ticks).toBeGreaterThan(elapsed / 10 / 3);
     }, 60_000);
 
