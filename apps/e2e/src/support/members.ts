@@ -5,6 +5,8 @@ import { tokenOf, uniqueEmail, waitForLink } from './mailbox';
 
 /** The gateway of the platform under test. */
 export const GATEWAY = process.env.E2E_GATEWAY_URL ?? 'http://127.0.0.1:3000';
+/** How long a new member's verification may take to reach profile-service (a set-up step). */
+const VERIFIED_PROPAGATION_TIMEOUT_MS = 20_000;
 
 export interface Member {
   id: string;
@@ -74,12 +76,15 @@ export async function createMember(spec: MemberSpec, hue: string, password: stri
     password,
     token: login.body.token,
   };
-  // profile-service learns of the verification through the user.verified event.
+  // profile-service learns of the verification through the user.verified event. No promise of
+  // the product is timed here: 5 s was once too short seconds after the platform started (ten
+  // sign-ups at once) and right after the member-data spec restarted profile-service.
   await expect
     .poll(
       async () =>
         (await call<{ isVerified?: boolean }>('GET', `/api/profile/me?t=${Date.now()}`, member)).body
           ?.isVerified,
+      { timeout: VERIFIED_PROPAGATION_TIMEOUT_MS },
     )
     .toBe(true);
 
