@@ -142,6 +142,10 @@ export function storeSession(user: UserDto = aUser(), token = 'stored-token'): v
   window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(user));
 }
 
+/** What storage holds of a session: the token under both keys, and the user (all null once signed out). */
+export const storedSession = (): Array<string | null> =>
+  [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY, AUTH_USER_KEY].map((key) => window.localStorage.getItem(key));
+
 /**
  * The fake API of a member who is already signed in and onboarded: the session is in storage and
  * `me` and `getMyProfile` answer, so the app shell lets a screen render; the rest fails until stubbed.

@@ -1,16 +1,9 @@
 import { ApiError } from '@mate/api-client';
-import {
-  AUTH_TOKEN_KEY,
-  AUTH_USER_KEY,
-  ChatMessages,
-  LEGACY_TOKEN_KEY,
-  MatchingMessages,
-  type ConversationSummaryDto,
-} from '@mate/contracts';
+import { ChatMessages, MatchingMessages, type ConversationSummaryDto } from '@mate/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { aProfile, aUser, signedInApi, type FakeApi } from '../../testing/fake-api';
+import { aProfile, aUser, signedInApi, storedSession, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 describe('DashboardScreen stats', () => {
@@ -141,11 +134,7 @@ describe('DashboardScreen header and welcome card', () => {
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/);
     expect(api.auth.logout).toHaveBeenCalledTimes(1);
-    expect([AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY, AUTH_USER_KEY].map((key) => window.localStorage.getItem(key))).toEqual([
-      null,
-      null,
-      null,
-    ]);
+    expect(storedSession()).toEqual([null, null, null]);
     expect(screen.queryByRole('heading', { name: /Welcome, / })).not.toBeInTheDocument();
   });
 });

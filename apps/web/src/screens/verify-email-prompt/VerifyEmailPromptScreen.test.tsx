@@ -1,9 +1,9 @@
 import { ApiError } from '@mate/api-client';
-import { AUTH_TOKEN_KEY, AUTH_USER_KEY, AuthMessages, LEGACY_TOKEN_KEY } from '@mate/contracts';
+import { AuthMessages } from '@mate/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { aProfile, signedInApi, type FakeApi } from '../../testing/fake-api';
+import { aProfile, signedInApi, storedSession, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 const ROUTE = '/verify-email-prompt';
@@ -79,10 +79,6 @@ describe('VerifyEmailPromptScreen (/verify-email-prompt)', () => {
     expect(location()).toBe('/login');
     expect(visited).not.toContain('/');
     expect(api.auth.logout).toHaveBeenCalledTimes(1);
-    expect([AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY, AUTH_USER_KEY].map((key) => window.localStorage.getItem(key))).toEqual([
-      null,
-      null,
-      null,
-    ]);
+    expect(storedSession()).toEqual([null, null, null]);
   });
 });
