@@ -44,6 +44,8 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 interface Session {
   user: UserDto | null;
   token: string | null;
+  /** Signed out: where the guard sends the member (`/` unless `leaveTo` chose otherwise). */
+  signedOutPath?: string;
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -64,7 +66,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const tokenRef = useRef(session.token);
   const started = useRef(false);
   const exitPath = useRef<string | null>(null);
-  const [signedOutPath, setSignedOutPath] = useState('/');
 
   const loadProfile = useCallback(
     async (mode: 'init' | 'refresh'): Promise<ProfileDto | null> => {
@@ -92,9 +93,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     generation.current += 1;
     tokenRef.current = null;
     clearStoredAuth();
-    // In the same render as the signed-out session, so the guard never sees one without the other.
-    setSignedOutPath(exitPath.current ?? '/');
-    setSession({ user: null, token: null });
+    // Part of the signed-out session itself: the guard never sees one without the other.
+    setSession({ user: null, token: null, signedOutPath: exitPath.current ?? '/' });
     setProfile(null);
     setProfileStatus('idle');
     queryClient.clear();
@@ -206,7 +206,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       logout,
       refreshProfile,
       clearSession,
-      signedOutPath,
+      signedOutPath: session.signedOutPath ?? '/',
       leaveTo,
       updateProfile,
     }),
@@ -220,7 +220,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       logout,
       refreshProfile,
       clearSession,
-      signedOutPath,
       leaveTo,
       updateProfile,
     ],

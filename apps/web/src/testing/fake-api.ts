@@ -1,4 +1,4 @@
-import type { MateApi } from '@mate/api-client';
+import { ApiError, type MateApi } from '@mate/api-client';
 import type { AuthResponse, OwnProfileDto, PhotoDto, SuggestionDto, UserDto } from '@mate/contracts';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
 import { vi, type Mock } from 'vitest';
@@ -141,6 +141,12 @@ export function storeSession(user: UserDto = aUser(), token = 'stored-token'): v
   window.localStorage.setItem(LEGACY_TOKEN_KEY, token);
   window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(user));
 }
+
+/** The two ends of a sign-out call, for `it.each`: the local session is cleared after either (spec 000 §4). */
+export const logoutOutcomes: Array<[string, (api: FakeApi) => void]> = [
+  ['the call answered', (api) => api.auth.logout.mockResolvedValue(undefined)],
+  ['the call failed', (api) => api.auth.logout.mockRejectedValue(new ApiError('Network error', 0))],
+];
 
 /** What storage holds of a session: the token under both keys, and the user (all null once signed out). */
 export const storedSession = (): Array<string | null> =>

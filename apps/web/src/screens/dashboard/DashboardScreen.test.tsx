@@ -3,7 +3,7 @@ import { ChatMessages, MatchingMessages, type ConversationSummaryDto } from '@ma
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { aProfile, aUser, signedInApi, storedSession, type FakeApi } from '../../testing/fake-api';
+import { aProfile, aUser, logoutOutcomes, signedInApi, storedSession, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 describe('DashboardScreen stats', () => {
@@ -120,10 +120,7 @@ describe('DashboardScreen header and welcome card', () => {
     expect(await screen.findByRole('heading', { name: 'Welcome, Friend!' })).toBeInTheDocument();
   });
 
-  it.each([
-    ['answered', (fake: FakeApi) => fake.auth.logout.mockResolvedValue(undefined)],
-    ['failed', (fake: FakeApi) => fake.auth.logout.mockRejectedValue(new ApiError('Network error', 0))],
-  ])('Sign Out clears the token, the user and the profile and shows the sign-in screen at / (the call %s)', async (_case, arrange) => {
+  it.each(logoutOutcomes)('Sign Out clears the token, the user and the profile and shows the sign-in screen at / (%s)', async (_case, arrange) => {
     arrange(api);
     const user = userEvent.setup();
     renderWithApp(api, { route: '/dashboard' });

@@ -3,7 +3,7 @@ import { AuthMessages } from '@mate/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { aProfile, signedInApi, storedSession, type FakeApi } from '../../testing/fake-api';
+import { aProfile, logoutOutcomes, signedInApi, storedSession, type FakeApi } from '../../testing/fake-api';
 import { renderWithApp } from '../../testing/render';
 
 const ROUTE = '/verify-email-prompt';
@@ -66,10 +66,7 @@ describe('VerifyEmailPromptScreen (/verify-email-prompt)', () => {
     expect(api.verification.resend).toHaveBeenCalledTimes(3);
   });
 
-  it.each([
-    ['the server signs the session out', (a: FakeApi) => a.auth.logout.mockResolvedValue(undefined)],
-    ['the sign-out call fails', (a: FakeApi) => a.auth.logout.mockRejectedValue(new ApiError('Network error', 0))],
-  ])('Back to Login clears the stored session and goes to /login, never to / (%s)', async (_case, arrange) => {
+  it.each(logoutOutcomes)('Back to Login clears the stored session and goes to /login, never to / (%s)', async (_case, arrange) => {
     arrange(api);
     const user = userEvent.setup();
     const { visited } = renderWithApp(api, { route: ROUTE });

@@ -34,9 +34,9 @@ export function VerifyEmailPromptScreen() {
 
   // Spec 000 §2: clears the stored session and goes to /login. The signed-out guard takes the
   // member there, in the same render as the sign-out (a navigate after it would race its Navigate to /).
-  const backToLogin = async () => {
+  const backToLogin = () => {
     leaveTo('/login');
-    await logout();
+    void logout();
   };
 
   if (checking) {
@@ -71,7 +71,7 @@ export function VerifyEmailPromptScreen() {
           <Button size="lg" fullWidth loading={resend.isPending} onClick={() => resend.mutate()}>
             Resend Verification Email
           </Button>
-          <Button size="lg" variant="secondary" fullWidth onClick={() => void backToLogin()}>
+          <Button size="lg" variant="secondary" fullWidth onClick={backToLogin}>
             Back to Login
           </Button>
         </div>
