@@ -93,8 +93,15 @@ interface Pair {
   index: number;
   a: Member;
   b: Member;
-  /** When this pair likes each other: at the start, or during the faults (a match made under fire). */
-  matchAt: number;
+  /**
+   * The fault whose kill starts this pair's likes (a match made under fire), or null for a pair that
+   * likes at once. Tied to the fault, not to a time: how fast a target recovers must not decide
+   * whether a pair gets its turn before the run ends.
+   */
+  matchDuring: number | null;
+  /** Resolved when the pair's turn comes: at once, or when its fault's target is killed. */
+  turn: Promise<void>;
+  beginTurn: () => void;
   matched: boolean;
   chatting: boolean;
   sent: { from: Member; to: Member; content: string; handedAt: number }[];
@@ -105,6 +112,20 @@ function grouped(records: RequestRecord[]): string[] {
   const counts = new Map<string, number>();
   for (const r of records) counts.set(`${r.what} ${r.status}`, (counts.get(`${r.what} ${r.status}`) ?? 0) + 1);
   return [...counts].sort((x, y) => y[1] - x[1]).map(([k, n]) => `${k} ×${n}`);
+}
+
+/**
+ * When each pair (members two by two) likes its partner: null for at once (half of them, rounded
+ * up), else the index of the fault whose kill starts its likes, the late pairs spread evenly over
+ * the faults in order. Every index is a fault the run makes, so every pair gets its turn.
+ */
+export function pairTurns(memberCount: number, faultCount: number): (number | null)[] {
+  const pairCount = Math.floor(memberCount / 2);
+  const late = faultCount ? Math.floor(memberCount / 4) : 0;
+  return Array.from({ length: pairCount }, (_, index) => {
+    const lateIndex = index - (pairCount - late);
+    return lateIndex < 0 ? null : Math.floor(((lateIndex + 0.5) / late) * faultCount);
+  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -129,15 +150,17 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     await waitFor(async () => members.every((m) => m.sync.connected), 60_000, 'every member connected');
     log(`${members.length} members signed in and connected`);
 
-    // Half the pairs match at once; the others one after the other while the faults run.
+    // Half the pairs match at once; the others one after the other while the faults run, each
+    // starting its likes when its fault's target is killed (spread evenly over the faults).
     const pairs: Pair[] = [];
-    const faultsSpan = options.faults.length * (options.steadyMs + 3_000);
-    const late = Math.floor(members.length / 4);
+    const plan = pairTurns(members.length, options.faults.length);
     for (let i = 0; i + 1 < members.length; i += 2) {
       const index = i / 2;
-      const lateIndex = index - (members.length / 2 - late);
-      const matchAt = lateIndex < 0 ? 0 : options.steadyMs + Math.round(((lateIndex + 0.5) / late) * faultsSpan);
-      pairs.push({ index, a: members[i], b: members[i + 1], matchAt, matched: false, chatting: false, sent: [] });
+      const matchDuring = plan[index];
+      let beginTurn = () => {};
+      const turn = new Promise<void>((resolve) => (beginTurn = resolve));
+      if (matchDuring === null) beginTurn();
+      pairs.push({ index, a: members[i], b: members[i + 1], matchDuring, turn, beginTurn, matched: false, chatting: false, sent: [] });
     }
     const sent = (): SentMessage[] =>
       pairs.flatMap((pair) =>
@@ -158,7 +181,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
     const t0 = Date.now();
     const pairLoop = async (pair: Pair) => {
-      await sleep(pair.matchAt);
+      await pair.turn;
       // Suggestions, then each likes the other (a like refused while matching is down is tried again).
       while (running && !pair.matched) {
         await pair.a.http('GET', '/api/matches/suggestions?limit=20');
@@ -217,7 +240,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     for (const pair of pairs) loops.push(pairLoop(pair));
     members.forEach((m, i) => loops.push(readLoop(m, i)));
 
-    await waitFor(async () => pairs.filter((x) => x.matchAt === 0).every((x) => x.chatting), 90_000, 'the first pairs chatting');
+    await waitFor(async () => pairs.filter((x) => x.matchDuring === null).every((x) => x.chatting), 90_000, 'the first pairs chatting');
     log(`warm-up done after ${Date.now() - t0} ms: ${pairs.filter((x) => x.chatting).length} pairs chatting`);
 
     const faults: FaultRecord[] = [];
@@ -229,10 +252,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       }
     }, 100);
 
-    for (const target of options.faults) {
+    for (const [faultIndex, target] of options.faults.entries()) {
       await sleep(options.steadyMs);
       const f: FaultRecord = { target, killedAt: Date.now(), exitedAt: 0, upAt: 0, handedBeforeUp: 0, recoveredAt: null };
       faults.push(f);
+      for (const pair of pairs) if (pair.matchDuring === faultIndex) pair.beginTurn();
       await p.kill(target);
       f.exitedAt = Date.now();
       await p.start(target);
@@ -241,6 +265,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       log(`${target}: killed, exited after ${f.exitedAt - f.killedAt} ms, ready again after ${f.upAt - f.killedAt} ms`);
     }
     await sleep(options.steadyMs);
+    // Every pair has had its turn: the run ends only once the pairs that matched under fire chat
+    // too (each has handed over a message), however quickly the last fault recovered.
+    await waitFor(async () => pairs.every((x) => x.sent.length > 0), 120_000, 'every pair matched and chatting').catch((e) => log(String(e)));
     running = false;
     await Promise.all(loops);
     const settleStarted = Date.now();
