@@ -129,3 +129,118 @@ describe('the connection-time lookup (DNS rebinding)', () => {
     expect(['127.0.0.1', '::1']).toContain(result.address);
   });
 });
+
+/**
+ * Issue 24 item 5: `https://[::ffff:0:7f00:1]/` (IPv4-translated) reached 127.0.0.1. Every
+ * non-public IPv4 address is tried in every spelling a URL or a socket can give it: IPv4 in its
+ * number forms, and each IPv6 range that carries an IPv4 address.
+ */
+describe('every spelling of a non-public IPv4 address is refused (issue 24 item 5)', () => {
+  const NON_PUBLIC_IPV4 = [
+    ['this network', '0.0.0.0'],
+    ['this network, other', '0.1.2.3'],
+    ['private 10/8', '10.0.0.1'],
+    ['CGNAT', '100.64.0.1'],
+    ['loopback', '127.0.0.1'],
+    ['loopback, end of 127/8', '127.255.255.254'],
+    ['link-local, cloud metadata', '169.254.169.254'],
+    ['private 172.16/12', '172.16.0.1'],
+    ['IETF protocol assignments', '192.0.0.8'],
+    ['documentation', '192.0.2.1'],
+    ['private 192.168/16', '192.168.1.1'],
+    ['benchmarking', '198.18.0.1'],
+    ['multicast', '224.0.0.1'],
+    ['reserved', '240.0.0.1'],
+    ['broadcast', '255.255.255.255'],
+  ] as const;
+
+  const octets = (v4: string) => v4.split('.').map(Number) as [number, number, number, number];
+  const hex16 = (v4: string): [string, string] => {
+    const [a, b, c, d] = octets(v4);
+    return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+  };
+  /** The ways a URL can name an IPv4 address (the WHATWG parser turns them all into dotted form). */
+  const ipv4Spellings = (v4: string): [string, string][] => {
+    const [a, b, c, d] = octets(v4);
+    const n = ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
+    return [
+      ['dotted', v4],
+      ['decimal', String(n)],
+      ['hex', `0x${n.toString(16)}`],
+      ['octal octets', [a, b, c, d].map((o) => `0${o.toString(8)}`).join('.')],
+      ['hex octets', [a, b, c, d].map((o) => `0x${o.toString(16)}`).join('.')],
+      ['two parts', `${a}.${(b << 16) + (c << 8) + d}`],
+      ['trailing dot', `${v4}.`],
+    ];
+  };
+  /** Each IPv6 range that embeds an IPv4 address, with the address in it. */
+  const ipv6Embeddings = (v4: string): [string, string][] => {
+    const [hi, lo] = hex16(v4);
+    const [a, b, c, d] = octets(v4);
+    // Teredo: 2001:0:<server v4>:<flags>:<port ^ ffff>:<client v4 ^ ffffffff>
+    const teredoClient = [((a << 8) | b) ^ 0xffff, ((c << 8) | d) ^ 0xffff].map((g) => g.toString(16));
+    return [
+      ['IPv4-mapped, dotted', `::ffff:${v4}`],
+      ['IPv4-mapped, hex', `::ffff:${hi}:${lo}`],
+      ['IPv4-mapped, written out', `0:0:0:0:0:ffff:${hi}:${lo}`],
+      ['IPv4-mapped, upper case', `::FFFF:${hi.toUpperCase()}:${lo.toUpperCase()}`],
+      ['IPv4-translated, hex', `::ffff:0:${hi}:${lo}`],
+      ['IPv4-translated, dotted', `::ffff:0:${v4}`],
+      ['IPv4-compatible, dotted', `::${v4}`],
+      ['IPv4-compatible, hex', `::${hi}:${lo}`],
+      ['NAT64, dotted', `64:ff9b::${v4}`],
+      ['NAT64, hex', `64:ff9b::${hi}:${lo}`],
+      ['local NAT64', `64:ff9b:1::${hi}:${lo}`],
+      ['6to4', `2002:${hi}:${lo}::1`],
+      ['Teredo, as server', `2001:0:${hi}:${lo}::1`],
+      ['Teredo, as client', `2001:0:4136:e378:8000:63bf:${teredoClient.join(':')}`],
+      ['ISATAP', `2a00:1450:4001:80b:0:5efe:${v4}`],
+      ['ISATAP, global bit', `2a00:1450:4001:80b:200:5efe:${hi}:${lo}`],
+    ];
+  };
+
+  const endpoints: [string, string][] = NON_PUBLIC_IPV4.flatMap(([range, v4]) => [
+    ...ipv4Spellings(v4).flatMap(([form, host]): [string, string][] => [
+      [`${range} ${v4}, ${form}`, `https://${host}/push`],
+      [`${range} ${v4}, ${form}, port 443`, `https://${host}:443/push`],
+    ]),
+    ...ipv6Embeddings(v4).flatMap(([form, host]): [string, string][] => [
+      [`${range} ${v4}, ${form}`, `https://[${host}]/push`],
+      [`${range} ${v4}, ${form}, port 443`, `https://[${host}]:443/push`],
+    ]),
+  ]);
+
+  it.each(endpoints)('refuses %s as an endpoint: %s', (_what, endpoint) => {
+    expect(isAllowedEndpoint(endpoint, strict)).toBe(false);
+  });
+
+  it.each(
+    NON_PUBLIC_IPV4.flatMap(([range, v4]) =>
+      ipv6Embeddings(v4).map(([form, address]): [string, string] => [`${range}, ${form}`, address]),
+    ),
+  )('refuses %s as an address connected to: %s', (_what, address) => {
+    expect(isAllowedAddress(address, strict)).toBe(false);
+  });
+
+  it('the reported form, `https://[::ffff:0:7f00:1]/`, is refused with and without loopback allowed', () => {
+    expect(isAllowedEndpoint('https://[::ffff:0:7f00:1]/', strict)).toBe(false);
+    expect(isAllowedEndpoint('https://[::ffff:0:7f00:1]/', loopbackAllowed)).toBe(false);
+    expect(isAllowedAddress('::ffff:0:7f00:1', strict)).toBe(false);
+  });
+
+  it('loopback allowed (tests) opens loopback written as IPv4 or IPv4-mapped, and no other embedding', () => {
+    expect(isAllowedAddress('::ffff:127.0.0.1', loopbackAllowed)).toBe(true);
+    for (const [form, address] of ipv6Embeddings('127.0.0.1').filter(([f]) => !f.startsWith('IPv4-mapped'))) {
+      expect([form, isAllowedAddress(address, loopbackAllowed)]).toEqual([form, false]);
+    }
+  });
+
+  it('a public IPv4 address is taken where the embedding reaches it, and refused where it is a tunnel or deprecated', () => {
+    const taken = ['IPv4-mapped', 'IPv4-translated', 'NAT64, ', 'ISATAP'];
+    for (const [form, address] of ipv6Embeddings('8.8.8.8')) {
+      const expected = taken.some((t) => form.startsWith(t));
+      expect([form, isAllowedAddress(address, strict)]).toEqual([form, expected]);
+      expect([form, isAllowedEndpoint(`https://[${address}]/push`, strict)]).toEqual([form, expected]);
+    }
+  });
+});
