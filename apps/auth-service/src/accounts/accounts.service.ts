@@ -371,14 +371,30 @@ export class AccountsService {
   }
 
   /** The admin:grant command. */
-  async grantAdmin(email: string): Promise<UserDto> {
+  grantAdmin(email: string): Promise<UserDto> {
+    return this.setRoleByEmail(email, ROLE_ADMIN);
+  }
+
+  /**
+   * The admin:revoke command. An address in ADMIN_EMAILS is refused: its next sign-in would make
+   * it admin again, so the revocation would not hold.
+   */
+  async revokeAdmin(email: string): Promise<UserDto> {
+    if (this.admins.has(email.trim().toLowerCase())) {
+      throw badRequest(`${email.trim()} is listed in ADMIN_EMAILS, which makes it admin again at sign-in; remove it there first`);
+    }
+    return this.setRoleByEmail(email, ROLE_MEMBER);
+  }
+
+  /** The account's role, and at once the role of its live sessions (the tokens carry no role of their own). */
+  private async setRoleByEmail(email: string, role: Role): Promise<UserDto> {
     const user = await this.users
       .createQueryBuilder('u')
       .where('lower(u.email) = :email', { email: email.trim().toLowerCase() })
       .getOne();
     if (!user) throw notFound(`No account with email ${email}`);
-    await this.users.update({ id: user.id }, { role: ROLE_ADMIN });
-    await this.sessionStore.setRole(user.id, ROLE_ADMIN);
-    return toUserDto({ ...user, role: ROLE_ADMIN });
+    await this.users.update({ id: user.id }, { role });
+    await this.sessionStore.setRole(user.id, role);
+    return toUserDto({ ...user, role });
   }
 }

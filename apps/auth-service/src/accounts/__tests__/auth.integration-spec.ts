@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AuthMessages, MINUTE } from '@mate/contracts';
-import { PERSON_NAME_MESSAGE } from '@mate/server-kit';
+import { PERSON_NAME_MESSAGE, SessionStore } from '@mate/server-kit';
 import { call, type ServiceTestBed } from '@mate/server-kit/testing';
 import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed } from '../../__tests__/auth-test-bed';
 import { AccountsService } from '../accounts.service';
@@ -290,5 +290,24 @@ describe('auth-service', () => {
     const { token } = await bed.register('grant@mate.test');
     await svc.app.get(AccountsService).grantAdmin('GRANT@mate.test');
     expect((await call(url, 'GET', '/api/auth/me', { token })).body).toMatchObject({ role: 'admin' });
+  });
+
+  it('revokes the admin role from the command, effective on live sessions at once; an ADMIN_EMAILS address is refused (issue 24)', async () => {
+    const accounts = svc.app.get(AccountsService);
+    const { token } = await bed.register('revoke@mate.test');
+    await accounts.grantAdmin('revoke@mate.test');
+    const [{ id: sessionId, user_id: userId }] = await svc.dataSource.query(
+      `SELECT s.id, s.user_id FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = 'revoke@mate.test'`,
+    );
+    const sessions = svc.app.get(SessionStore);
+    expect(await sessions.touch(sessionId, userId)).toMatchObject({ role: 'admin' });
+
+    expect(await accounts.revokeAdmin(' REVOKE@mate.test ')).toMatchObject({ role: 'member' });
+
+    // The live session says member before any request could bring it in line with the account.
+    expect(await sessions.touch(sessionId, userId)).toMatchObject({ role: 'member' });
+    expect((await call(url, 'GET', '/api/auth/me', { token })).body).toMatchObject({ role: 'member' });
+    await expect(accounts.revokeAdmin('boss@mate.test')).rejects.toMatchObject({ response: { error: expect.stringContaining('ADMIN_EMAILS') } });
+    await expect(accounts.revokeAdmin('nobody@mate.test')).rejects.toMatchObject({ response: { error: 'No account with email nobody@mate.test' } });
   });
 });
