@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { AuthMessages, GdprMessages, QueueName } from '@mate/contracts';
-import { badRequest, CLOCK, eraseMemberTraces, LOGGER, OutboxService, REDIS, SessionStore, unauthorized, type Clock } from '@mate/server-kit';
+import { AuthMessages, GdprMessages, QueueName, ROLE_ADMIN } from '@mate/contracts';
+import { badRequest, CLOCK, eraseMemberTraces, forbidden, LOGGER, OutboxService, REDIS, SessionStore, unauthorized, type Clock } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { AUTH_RATE_LIMITS } from '../accounts/rate-limits';
 import { User } from '../accounts/user.entity';
@@ -35,6 +35,9 @@ export class AccountDeletionService {
   async deleteAccount(userId: string, confirmEmail: string): Promise<void> {
     await this.erase(userId, (user) => {
       if (!user) throw unauthorized(AuthMessages.authRequired);
+      // The role goes first (admin:revoke): the other admins see one of theirs leave, and an
+      // admin's erasure is never a side effect of a stolen admin session.
+      if (user.role === ROLE_ADMIN) throw forbidden(GdprMessages.adminCannotDeleteAccount);
       if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw badRequest(GdprMessages.confirmEmailMismatch);
     });
   }

@@ -36,7 +36,7 @@ export class GdprController {
   @Post('delete-account')
   @HttpCode(200)
   @ApiOkResponse({ type: MessageResponseDto })
-  @ApiErrors(400, 401, 503)
+  @ApiErrors(400, 401, 403, 503)
   async deleteAccount(@CurrentUser() principal: AuthPrincipal, @Body() dto: DeleteAccountDto) {
     await this.deletion.deleteAccount(principal.userId, dto.confirmEmail);
     return { message: GdprMessages.accountDeleted };

@@ -151,4 +151,7 @@ export const GdprMessages = {
   accountDeleted: 'Your account has been deleted',
   exportUnavailable: 'Your data export is not available right now. Please try again in a few minutes.',
   tooManyExports: 'Too many export requests. Please try again later.',
+  /** Issue 24: an admin's account keeps the audit trail's author; the role goes first, by the command line. */
+  adminCannotDeleteAccount:
+    'An admin account cannot be deleted while it has the admin role. Have the role revoked first (npm run admin:revoke), then delete the account.',
 } as const;

@@ -20,6 +20,7 @@ import {
 import { OutboxService, SessionStore, sessionRevokedChannel } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { DataSource } from 'typeorm';
+import { AccountsService } from '../../accounts/accounts.service';
 import { SessionsService } from '../../sessions/sessions.service';
 import { MemberDataExportService } from '../member-data-export.service';
 import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed, type RegisteredMember } from '../../__tests__/auth-test-bed';
@@ -257,6 +258,22 @@ describe('privacy and data: /api/gdpr (issue 12)', () => {
       const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE name = 'user.deleted'`);
       expect(n).toBe(0);
       expect(await columnsHolding(member.user.id)).toEqual(expect.arrayContaining(['users.id', 'sessions.user_id', 'auth_tokens.user_id']));
+    });
+
+    it('refuses an admin account with a clear 403 until the role is revoked, then erases it (issue 24)', async () => {
+      const member = await memberWithEverything('admin-self');
+      const accounts = bed.svc.app.get(AccountsService);
+      await accounts.grantAdmin(member.address);
+
+      const refused = await deleteAccount(member.token, { confirmEmail: member.address });
+
+      expect(refused).toMatchObject({ status: 403, body: { error: GdprMessages.adminCannotDeleteAccount } });
+      expect(await bed.call('GET', '/api/auth/me', { token: member.token })).toMatchObject({ status: 200, body: { role: 'admin' } });
+      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE name = 'user.deleted' AND body->'payload'->>'userId' = $1`, [member.user.id]);
+      expect(n).toBe(0);
+
+      await accounts.revokeAdmin(member.address);
+      expect(await deleteAccount(member.token, { confirmEmail: member.address })).toMatchObject({ status: 200, body: { message: GdprMessages.accountDeleted } });
     });
 
     it.each([
