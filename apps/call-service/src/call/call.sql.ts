@@ -66,6 +66,22 @@ export const ACTIVE_OF_SQL = `
 SELECT id FROM call_record
 WHERE status = 'in_progress' AND (caller_id IN ($1::uuid, $2::uuid) OR recipient_id IN ($1::uuid, $2::uuid))`;
 
+/**
+ * Whether this caller's busy attempt on this callee is already recorded for the calls that keep
+ * them busy now: a failed call from $1 to $2 since the oldest of those active calls started
+ * (issue 24 item 7: one entry per caller while the callee stays in their call, not one per
+ * retry). $1 caller, $2 callee.
+ */
+export const BUSY_RECORDED_SQL = `
+SELECT EXISTS (
+  SELECT 1 FROM call_record r
+  WHERE r.caller_id = $1::uuid AND r.recipient_id = $2::uuid AND r.status = 'failed'
+    AND r.started_at >= (
+      SELECT min(a.started_at) FROM call_record a
+      WHERE a.status = 'in_progress'
+        AND (a.caller_id IN ($1::uuid, $2::uuid) OR a.recipient_id IN ($1::uuid, $2::uuid)))
+) AS recorded`;
+
 /** A new call (a busy attempt is recorded already final). $1 id, $2 caller, $3 recipient, $4 status, $5 started at (server). */
 export const INSERT_CALL_SQL = `
 INSERT INTO call_record (id, caller_id, recipient_id, status, started_at, ended_at, duration_seconds)

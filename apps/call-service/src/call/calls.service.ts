@@ -29,6 +29,7 @@ import {
   ACTIVE_BETWEEN_SQL,
   ACTIVE_OF_SQL,
   ANSWERED_CALL_OF_SQL,
+  BUSY_RECORDED_SQL,
   END_SQL,
   HISTORY_SQL,
   INSERT_CALL_SQL,
@@ -92,8 +93,9 @@ export class CallsService implements ActiveCalls {
 
   /**
    * call:initiate. Refused (nothing recorded) for oneself and for a pair that is not matched or
-   * where one blocks the other. When either member is already in a call the attempt is recorded
-   * as failed and refused as busy. Otherwise the call rings: `call:incoming` with the caller's
+   * where one blocks the other. When either member is already in a call the attempt is refused
+   * as busy, and recorded as failed once per caller and callee while those calls last: retries
+   * are not written again (issue 24 item 7; the callee's history is not theirs to fill). Otherwise the call rings: `call:incoming` with the caller's
    * profile name goes to every socket of the callee.
    */
   async initiate(callerId: string, to: string): Promise<{ callId: string }> {
@@ -108,6 +110,10 @@ export class CallsService implements ActiveCalls {
       if (!callable) return 'refused' as const;
       const active: unknown[] = await m.query(ACTIVE_OF_SQL, [a, b]);
       const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
+      if (status === 'failed') {
+        const [{ recorded }]: { recorded: boolean }[] = await m.query(BUSY_RECORDED_SQL, [callerId, to]);
+        if (recorded) return 'busy' as const;
+      }
       await m.query(INSERT_CALL_SQL, [id, callerId, to, status, now]);
       if (status === 'failed') {
         // Recorded already final: its call.ended goes with it.
