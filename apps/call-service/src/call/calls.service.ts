@@ -95,8 +95,9 @@ export class CallsService implements ActiveCalls {
    * call:initiate. Refused (nothing recorded) for oneself and for a pair that is not matched or
    * where one blocks the other. When either member is already in a call the attempt is refused
    * as busy, and recorded as failed once per caller and callee while those calls last: retries
-   * are not written again (issue 24 item 7; the callee's history is not theirs to fill). Otherwise the call rings: `call:incoming` with the caller's
-   * profile name goes to every socket of the callee.
+   * are not written again (issue 24 item 7; the callee's history is not theirs to fill).
+   * Otherwise the call rings: `call:incoming` with the caller's profile name goes to every socket
+   * of the callee.
    */
   async initiate(callerId: string, to: string): Promise<{ callId: string }> {
     if (callerId === to) throw badRequest(CallMessages.callSelf);
