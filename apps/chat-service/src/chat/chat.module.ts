@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RealtimeModule } from '@mate/server-kit';
+import { pairGateProvider, RealtimeModule } from '@mate/server-kit';
 import { ChatController } from './chat.controller';
 import { ChatNotifier } from './chat-notifier';
 import { ChatRateLimiter } from './chat-rate-limits';
@@ -20,6 +20,7 @@ import { ChatMemberErasure } from '../member-data/chat-member-erasure';
     ChatRateLimiter,
     ChatSocketEvents,
     ChatMemberErasure,
+    pairGateProvider,
   ],
   // The event handlers (the kit's EventsModule imports this module) tell the typing relay of
   // pairs that opened or closed, and erase a deleted member.

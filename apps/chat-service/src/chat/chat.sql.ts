@@ -30,14 +30,14 @@ export interface MessageRow extends StoredMessage {
  *
  * Parameters: $1 message id, $2 member_a, $3 member_b (the ordered pair), $4 sender, $5 recipient,
  * $6 client id, $7 content, $8 outbox id, $9 message.sent envelope.
- * Answers one row: `conversation` (the locked row with the recipient's read position and
- * history_from_seq, or null when the pair has none), `sender_name`, `inserted` (the new message, or null) and `existing` (the
+ * Answers one row: `conversation` (the locked row with the recipient's read position,
+ * history_from_seq and the pair version its match was made under, or null when the pair has none), `sender_name`, `inserted` (the new message, or null) and `existing` (the
  * sender's earlier message with this client id, in whichever conversation, or null).
  */
 export const SEND_SQL = `
 WITH conv AS (
   SELECT c.id, c.member_a, c.member_b, c.last_seq, c.a_read_seq, c.b_read_seq, c.closed_at, c.last_message_at,
-         c.history_from_seq, c.anonymised_at
+         c.history_from_seq, c.anonymised_at, c.match_pair_version
   FROM conversation c WHERE c.member_a = $2::uuid AND c.member_b = $3::uuid
   FOR UPDATE OF c
 ), existing AS (
@@ -75,6 +75,7 @@ WITH conv AS (
   FROM inserted i, conv
 )
 SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL OR c.anonymised_at IS NOT NULL, 'history_from_seq', c.history_from_seq,
+                                 'match_pair_version', c.match_pair_version,
                                  'recipient_read_seq', CASE WHEN c.member_a = $5::uuid THEN c.a_read_seq ELSE c.b_read_seq END)
           FROM conv c) AS conversation,
        (SELECT name FROM chat_member WHERE user_id = $4::uuid) AS sender_name,
@@ -257,10 +258,13 @@ SELECT coalesce(u.last_seq, old.last_seq) AS last_seq,
        CASE WHEN u.last_seq IS NULL THEN old.last_seq ELSE old.previous END AS previous
 FROM old LEFT JOIN updated u ON true`;
 
-/** Whether a pair has an open conversation both members are in (typing). $1 member_a, $2 member_b. */
-/** Whether typing may be relayed in the pair: an open conversation, neither member suspended (issue 13). */
+/**
+ * Whether typing may be relayed in the pair: an open conversation, neither member suspended (issue 13);
+ * and the pair version its match was made under (for the pair gate). $1 member_a, $2 member_b.
+ */
 export const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL AND anonymised_at IS NULL)
-  AND NOT EXISTS (SELECT 1 FROM chat_member WHERE user_id IN ($1::uuid, $2::uuid) AND suspended) AS open`;
+  AND NOT EXISTS (SELECT 1 FROM chat_member WHERE user_id IN ($1::uuid, $2::uuid) AND suspended) AS open,
+  (SELECT match_pair_version FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid) AS match_pair_version`;
 
 /*
  * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,

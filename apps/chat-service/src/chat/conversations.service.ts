@@ -6,7 +6,7 @@ import {
   type MarkReadResultDto,
   type UnreadCountDto,
 } from '@mate/contracts';
-import { forbidden, namedQuery, notFound } from '@mate/server-kit';
+import { forbidden, namedQuery, notFound, PairGate, pairGateRefuses } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import { ChatNotifier } from './chat-notifier';
 import { orderedPair } from './chat-db';
@@ -30,7 +30,7 @@ export const CONVERSATION_LIST_MAX = 500;
 @Injectable()
 export class ConversationsService {
   /** Open pairs the typing relay looked up lately: key `a:b`, value the time it stops trusting it. */
-  private readonly openPairs = new Map<string, { open: boolean; until: number }>();
+  private readonly openPairs = new Map<string, { open: boolean; matchPairVersion: number | null; until: number }>();
   /** Moves on every pair change this replica applies: a lookup that raced one is not cached. */
   private pairEpoch = 0;
   /** Members this replica just suspended: key the member id, value until when (suspensionChanged). */
@@ -41,6 +41,7 @@ export class ConversationsService {
     private readonly notifier: ChatNotifier,
     private readonly env: ChatEnv,
     private readonly limits: ChatRateLimiter,
+    private readonly gate: PairGate,
   ) {}
 
   async list(callerId: string): Promise<ConversationSummaryDto[]> {
@@ -89,11 +90,14 @@ export class ConversationsService {
 
   /**
    * Relays typing / stop typing to the other member of an open conversation; 403 otherwise. Each
-   * event counts against the member's typing limit first (429 past it, nothing relayed).
+   * event counts against the member's typing limit first (429 past it, nothing relayed). The pair
+   * gate (ADR 0024) is read in the same round trip as the limit, never cached: a block or unmatch
+   * that has answered stops typing at once on every replica.
    */
   async typing(callerId: string, otherId: string, typing: boolean): Promise<void> {
-    await this.limits.typing(callerId);
-    if (!(await this.isOpenPair(callerId, otherId))) throw forbidden(ChatMessages.notMatched);
+    const [, gate] = await Promise.all([this.limits.typing(callerId), callerId === otherId ? null : this.gate.read(callerId, otherId)]);
+    const pair = await this.openPair(callerId, otherId);
+    if (!pair.open || pairGateRefuses(gate, pair.matchPairVersion)) throw forbidden(ChatMessages.notMatched);
     await this.notifier.typing(otherId, callerId, typing);
   }
 
@@ -102,24 +106,28 @@ export class ConversationsService {
    * several a second and are ephemeral. A close applied on this replica is seen at once
    * (pairChanged); one applied on another replica within CHAT_TYPING_PAIR_CACHE_MS.
    */
-  private async isOpenPair(x: string, y: string): Promise<boolean> {
-    if (x === y) return false;
-    if (this.justSuspended.size > 0 && [x, y].some((id) => (this.justSuspended.get(id) ?? 0) > Date.now())) return false;
+  private async openPair(x: string, y: string): Promise<{ open: boolean; matchPairVersion: number | null }> {
+    const closed = { open: false, matchPairVersion: null };
+    if (x === y) return closed;
+    if (this.justSuspended.size > 0 && [x, y].some((id) => (this.justSuspended.get(id) ?? 0) > Date.now())) return closed;
     const [a, b] = orderedPair(x, y);
     const key = `${a}:${b}`;
     const cached = this.openPairs.get(key);
-    if (cached && cached.until > Date.now()) return cached.open;
+    if (cached && cached.until > Date.now()) return cached;
     const epoch = this.pairEpoch;
-    const [row] = await namedQuery<{ open: boolean }>(this.dataSource, 'chat_open_pair', OPEN_PAIR_SQL, [a, b]);
-    const open = row?.open ?? false;
+    const [row] = await namedQuery<{ open: boolean; match_pair_version: number | null }>(this.dataSource, 'chat_open_pair', OPEN_PAIR_SQL, [
+      a,
+      b,
+    ]);
+    const pair = { open: row?.open ?? false, matchPairVersion: row?.match_pair_version ?? null };
     const ttl = this.env.CHAT_TYPING_PAIR_CACHE_MS;
     const now = Date.now();
     if (ttl > 0 && epoch === this.pairEpoch) {
       if (this.openPairs.size >= 10_000) this.openPairs.clear();
       // A refusal is kept for a shorter time, so a pair that just matched types soon.
-      this.openPairs.set(key, { open, until: now + (open ? ttl : Math.min(ttl, 1_000)) });
+      this.openPairs.set(key, { ...pair, until: now + (pair.open ? ttl : Math.min(ttl, 1_000)) });
     }
-    return open;
+    return pair;
   }
 
   /**
@@ -147,6 +155,6 @@ export class ConversationsService {
     const key = `${a}:${b}`;
     const ttl = this.env.CHAT_TYPING_PAIR_CACHE_MS;
     if (open || ttl === 0) this.openPairs.delete(key);
-    else this.openPairs.set(key, { open: false, until: Date.now() + Math.min(ttl, 1_000) });
+    else this.openPairs.set(key, { open: false, matchPairVersion: null, until: Date.now() + Math.min(ttl, 1_000) });
   }
 }

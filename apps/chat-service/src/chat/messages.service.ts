@@ -11,7 +11,17 @@ import {
   type ConversationPageDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { badRequest, conflict, forbidden, namedQuery, notFound, OutboxService } from '@mate/server-kit';
+import {
+  badRequest,
+  conflict,
+  driverPool,
+  forbidden,
+  namedQuery,
+  notFound,
+  OutboxService,
+  PairGate,
+  pairGateRefuses,
+} from '@mate/server-kit';
 import { ChatNotifier } from './chat-notifier';
 import { orderedPair } from './chat-db';
 import { toChatMessage, type StoredMessage } from './chat-mapper';
@@ -32,7 +42,14 @@ const MAX_SEQ = 2_147_483_647;
 
 /** What the send statement answers (SEND_SQL). */
 interface SendRow {
-  conversation: { id: string; closed: boolean; history_from_seq: number; recipient_read_seq: number } | null;
+  conversation: {
+    id: string;
+    closed: boolean;
+    history_from_seq: number;
+    recipient_read_seq: number;
+    /** The pair version the conversation's match was made under (null: a match from before versions). */
+    match_pair_version: number | null;
+  } | null;
   sender_name: string | null;
   inserted: StoredMessage | null;
   existing: StoredMessage | null;
@@ -52,6 +69,7 @@ export class MessagesService {
     private readonly outbox: OutboxService,
     private readonly notifier: ChatNotifier,
     private readonly limits: ChatRateLimiter,
+    private readonly gate: PairGate,
   ) {}
 
   async send(senderId: string, payload: SendMessageDto): Promise<ChatMessageDto> {
@@ -72,8 +90,13 @@ export class MessagesService {
 
   /**
    * The send statement (SEND_SQL: the conversation's row lock, the insert, the conversation's
-   * move and the outbox row in one statement, one round trip), then what it answered: the new
-   * message, or the stored one of a retry.
+   * move and the outbox row in one statement), then what it answered: the new message, or the
+   * stored one of a retry.
+   *
+   * A new message commits only if the pair gate (ADR 0024) does not close the conversation's match:
+   * the gate is read after the statement, while it holds the row lock, and before COMMIT, so a
+   * block or unmatch that has answered before that read refuses the message even when this
+   * replica's projection has not applied its event yet. A failing read rolls back (503).
    */
   private async store(senderId: string, recipientId: string, clientId: string, content: string): Promise<ChatMessageDto> {
     const [a, b] = orderedPair(senderId, recipientId);
@@ -89,17 +112,28 @@ export class MessagesService {
       first: false,
       sentAt: '',
     });
-    const [row] = await namedQuery<SendRow>(this.dataSource, 'chat_send', SEND_SQL, [
-      messageId,
-      a,
-      b,
-      senderId,
-      recipientId,
-      clientId,
-      content,
-      event.id,
-      event.body,
-    ]);
+    const params = [messageId, a, b, senderId, recipientId, clientId, content, event.id, event.body];
+    const client = await driverPool(this.dataSource).connect();
+    let row: SendRow;
+    let gateCloses = false;
+    let released = false;
+    try {
+      await client.query('BEGIN');
+      [row] = (await client.query<SendRow>({ name: 'chat_send', text: SEND_SQL, values: params })).rows;
+      gateCloses = row.inserted !== null && pairGateRefuses(await this.gate.read(a, b), row.conversation?.match_pair_version ?? null);
+      await client.query(gateCloses ? 'ROLLBACK' : 'COMMIT');
+    } catch (e) {
+      // A failed statement or gate read leaves the transaction open: end it, or drop the connection.
+      await client.query('ROLLBACK').catch(() => {
+        client.release(true);
+        released = true;
+      });
+      throw e;
+    } finally {
+      if (!released) client.release();
+    }
+    // Refused as a closed conversation is: the sender learns no more than "not matched".
+    if (gateCloses) throw forbidden(ChatMessages.notMatched);
     const { conversation } = row;
     // A closed conversation (unmatch, block: safety's pair events) refuses like a missing one, nothing stored.
     // So does a pair of whom either is suspended (issue 13): the sender learns no more than that.
