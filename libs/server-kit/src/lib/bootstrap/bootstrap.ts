@@ -17,6 +17,7 @@ import { OPENAPI_PATH, openApiHandler } from '../openapi/openapi';
 import { installClientErrorHandler, installExpectationHandler } from './client-errors';
 import { internalTrustMiddleware } from './internal-trust';
 import { jsonBodyParser } from './json-body';
+import { nulTextMiddleware } from './nul-text';
 
 export interface HttpOptions {
   /** Origins allowed by CORS; none when omitted (services sit behind the gateway). */
@@ -62,6 +63,9 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
     });
   }
   options.beforeRoutes?.(app);
+  // After the gateway's edge, which forwards unchanged: the owning service refuses, for its own
+  // routes as for anyone's (ADR 0009, "NUL characters").
+  app.use(nulTextMiddleware());
   if (options.parseBodies !== false) {
     // JSON only (uploads are multipart, parsed by their own routes): a form-encoded body is not
     // read, so it fails validation like an empty one.

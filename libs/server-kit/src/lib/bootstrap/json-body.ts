@@ -2,6 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { REQUEST_ID_HEADER } from '@mate/contracts';
 import { badRequest } from '../errors/app.exception';
 import { BodyErrorMessages, toErrorBody } from '../errors/error.filter';
+import { containsNul, NulTextMessages } from './nul-text';
 
 /**
  * Deepest nesting of objects and arrays a JSON body may have. The deepest DTO is three levels;
@@ -52,8 +53,9 @@ export function jsonDepthExceeds(raw: Uint8Array, max: number): boolean {
 
 /**
  * What is wrong with a parsed body, if anything: nesting deeper than MAX_JSON_DEPTH, a prototype
- * key anywhere (an unknown field, as the validation pipe says of any other), or a string or key
- * holding a lone UTF-16 surrogate, which is not text (validator's isEmail threw URIError on one).
+ * key anywhere (an unknown field, as the validation pipe says of any other), a string or key
+ * holding a lone UTF-16 surrogate, which is not text (validator's isEmail threw URIError on one),
+ * or a NUL (U+0000), which PostgreSQL refuses in text and jsonb (it answered 503).
  * A loop over an explicit stack, not recursion: the parser's byte scan keeps deep bodies out, but
  * this must not overflow the stack if anything deep ever reaches it (a recursive version did, at
  * about 5,000 levels, on a UTF-16 body the scan could not read).
@@ -64,6 +66,7 @@ export function hostileJsonProblem(value: unknown): string | undefined {
     const { value: node, path, depth } = next;
     if (typeof node === 'string') {
       if (!isWellFormed(node)) return JsonBodyMessages.invalidText;
+      if (containsNul(node)) return NulTextMessages.bodyField(path);
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
@@ -76,6 +79,7 @@ export function hostileJsonProblem(value: unknown): string | undefined {
       for (const key of Object.keys(node)) {
         const at = path ? `${path}.${key}` : key;
         if (!isWellFormed(key)) return JsonBodyMessages.invalidText;
+        if (containsNul(key)) return NulTextMessages.bodyFieldName;
         if (PROTOTYPE_KEYS.has(key)) return JsonBodyMessages.unknownField(at);
         children.push({ value: (node as Record<string, unknown>)[key], path: at, depth: depth + 1 });
       }
@@ -99,11 +103,11 @@ class BodyRefusedError extends Error {
 
 /**
  * The services' JSON body parser: at most 100 KB of UTF-8 (415 for any other charset), objects
- * and arrays only, no more than MAX_JSON_DEPTH levels, no prototype keys, well-formed text, and
- * no Content-Encoding (415: no client compresses requests, and an inflate error used to surface
- * as a 500). Every refusal is a 4xx with the usual `{ error }` body, and nothing it does can
- * throw past it: body-parser calls us outside its own try/catch, so a throw here would be
- * uncaught and end the process.
+ * and arrays only, no more than MAX_JSON_DEPTH levels, no prototype keys, well-formed text
+ * without NUL characters, and no Content-Encoding (415: no client compresses requests, and an
+ * inflate error used to surface as a 500). Every refusal is a 4xx with the usual `{ error }`
+ * body, and nothing it does can throw past it: body-parser calls us outside its own try/catch, so
+ * a throw here would be uncaught and end the process.
  */
 export function jsonBodyParser(): RequestHandler {
   const parser = express.json({

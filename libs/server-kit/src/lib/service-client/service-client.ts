@@ -8,6 +8,8 @@ import {
   type ServiceName,
 } from '@mate/contracts';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
+import { containsNul, findNul, NulTextMessages, PERCENT_NUL } from '../bootstrap/nul-text';
+import { badRequest } from '../errors/app.exception';
 import { currentRequestId } from '../logging/logger';
 
 /** How long a call may take, body included, unless the caller says otherwise. */
@@ -77,7 +79,8 @@ export function IsServiceUrl(): PropertyDecorator {
  * deployment's INTERNAL_TOKEN (the only credential `/internal/**` routes accept) and the current
  * request id, so the callee logs its part under the same id. A timeout, a refused connection, a
  * non-2xx answer or an unreadable body is a ServiceCallError, which the caller handles: nothing is
- * retried here (whether a retry is safe is the caller's to say).
+ * retried here (whether a retry is safe is the caller's to say). A call that would carry a NUL
+ * (U+0000) is not sent: a 400 AppException (ADR 0009).
  *
  * Add it to a module's providers; it needs only what CoreModule provides.
  */
@@ -117,6 +120,8 @@ export class ServiceClient {
     body: unknown,
     { timeoutMs = SERVICE_CALL_DEFAULT_TIMEOUT_MS, query }: ServiceCallOptions,
   ): Promise<T> {
+    const nul = nulProblem(path, query, body);
+    if (nul) throw badRequest(nul);
     if (!path.startsWith('/')) throw new Error(`a service path starts with '/': ${path}`);
     if (UNSAFE_PATH.test(path)) throw new Error(`a service path has no dot segments, query, fragment, spaces or controls: ${JSON.stringify(path)}`);
     const url = `${this.baseUrl(service)}${path}${queryString(query)}`;
@@ -176,6 +181,23 @@ export class ServiceClient {
  */
 // eslint-disable-next-line no-control-regex
 const UNSAFE_PATH = /[?#\\\s\u0000-\u001f\u007f]|(^|\/)(\.|%2e){1,2}(\/|$)/i;
+
+/**
+ * A NUL (U+0000) in what a call would send: the path (raw or `%00`), a query parameter, or any
+ * string or key of the body. Every service refuses one at its edge, so none should get here; if
+ * a value from elsewhere (a job, an event) carries one, the call is refused before it is sent, as
+ * a 400 of the request that led to it, and the callee never sees it (PostgreSQL would refuse it).
+ */
+function nulProblem(path: string, query: ServiceQuery | undefined, body: unknown): string | undefined {
+  if (containsNul(path) || PERCENT_NUL.test(path)) return NulTextMessages.path;
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (containsNul(name)) return NulTextMessages.queryParameterName;
+    if (typeof value === 'string' && containsNul(value)) return NulTextMessages.queryParameter(name);
+  }
+  const inBody = findNul(body);
+  if (inBody) return inBody.inKey ? NulTextMessages.bodyFieldName : NulTextMessages.bodyField(inBody.path || '(the body)');
+  return undefined;
+}
 
 function queryString(query: ServiceQuery | undefined): string {
   if (!query) return '';

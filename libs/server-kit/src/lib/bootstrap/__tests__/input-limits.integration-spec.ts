@@ -7,6 +7,7 @@ import { startServiceTestBed, type ServiceTestBed } from '../../../testing/servi
 import { BodyErrorMessages } from '../../errors/error.filter';
 import { ClientErrorMessages, installClientErrorHandler } from '../client-errors';
 import { jsonBodyParser, JsonBodyMessages, MAX_JSON_DEPTH } from '../json-body';
+import { NulTextMessages } from '../nul-text';
 import { probeService } from './probe-service';
 
 /**
@@ -198,6 +199,53 @@ describe('input limits of every service (real PostgreSQL and Redis)', () => {
       ['[{"__proto__":1}]', 'Unknown field: [0].__proto__'],
     ])('%s', async (raw, error) => {
       expect(await post(raw)).toMatchObject({ status: 400, body: { error, code: ErrorCode.ValidationFailed } });
+    });
+  });
+
+  /**
+   * Issue 24 item 3: a NUL reached PostgreSQL, which refuses it in text and jsonb, and came back
+   * as a 5xx with an error-level log. The probe's notes routes put path, query and body text
+   * straight into a query, as a search or a stored note does.
+   */
+  describe('NUL characters (U+0000) are a 400 before any handler', () => {
+    const NOTES = '/api/probe/items/abc/notes';
+    const addNote = (raw: string) =>
+      fetch(`${bed.url}${NOTES}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw }).then(async (res) => ({
+        status: res.status,
+        body: (await res.json()) as Record<string, unknown>,
+      }));
+
+    it('reads text without one as before (the routes reach PostgreSQL)', async () => {
+      expect(await bed.call('GET', `${NOTES}?q=caf%C3%A9`)).toMatchObject({ status: 200, body: { id: 'abc', q: 'café' } });
+      expect(await addNote('{"text":"hello","tags":["a"]}')).toMatchObject({ status: 200, body: { id: 'abc', note: { text: 'hello', tags: ['a'] } } });
+      // A literal "%00" (sent as %2500) and an escaped backslash before "u0000" are text, not NUL.
+      expect(await bed.call('GET', `${NOTES}?q=%2500`)).toMatchObject({ status: 200, body: { q: '%00' } });
+      expect(await addNote('{"text":"\\\\u0000"}')).toMatchObject({ status: 200, body: { note: { text: '\\u0000' } } });
+    });
+
+    it.each([
+      ['a field', '{"text":"a\\u0000b"}', NulTextMessages.bodyField('text')],
+      ['a field of a nested object', '{"text":"x","address":{"city":"\\u0000"}}', NulTextMessages.bodyField('address.city')],
+      ['an item of an array', '{"text":"x","tags":["ok","\\u0000"]}', NulTextMessages.bodyField('tags[1]')],
+      ['a key', '{"text":"x","ta\\u0000gs":[]}', NulTextMessages.bodyFieldName],
+      ['a key of a nested object', '{"text":"x","address":{"\\u0000":"y"}}', NulTextMessages.bodyFieldName],
+    ])('in the JSON body: %s', async (_where, raw, error) => {
+      expect(await addNote(raw)).toMatchObject({ status: 400, body: { error, code: ErrorCode.ValidationFailed } });
+    });
+
+    it.each([
+      ['a query parameter', `${NOTES}?q=a%00b`, NulTextMessages.queryParameter('q')],
+      ['a repeated query parameter', `${NOTES}?q=a&q=%00`, NulTextMessages.queryParameter('q')],
+      ['a query parameter name', `${NOTES}?q%00=a`, NulTextMessages.queryParameterName],
+      ['a path parameter', '/api/probe/items/a%00b/notes', NulTextMessages.path],
+      ['a path parameter of a POST', '/api/probe/items/%00/notes', NulTextMessages.path],
+      ['a path no route has', '/api/nowhere/%00', NulTextMessages.path],
+    ])('in the URL: %s', async (_where, url, error) => {
+      const method = url.startsWith('/api/probe/items/%00') ? 'POST' : 'GET';
+      expect(await bed.call(method, url, method === 'POST' ? { body: { text: 'x' } } : {})).toMatchObject({
+        status: 400,
+        body: { error, code: ErrorCode.ValidationFailed },
+      });
     });
   });
 

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Inject, Module, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Module, Param, Post, Query, Req } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsEmail, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsArray, IsEmail, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import type { Request } from 'express';
 import type Redis from 'ioredis';
+import { DataSource } from 'typeorm';
 import { SERVICES } from '@mate/contracts';
 import { Public } from '../../auth/decorators';
 import { DatabaseEnv, SERVICE_ENV } from '../../config/config';
@@ -23,6 +24,12 @@ export class ProbeSignInDto {
   @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
 }
 
+export class ProbeNoteDto {
+  @IsString() @MaxLength(500) text!: string;
+  @IsOptional() @IsArray() @IsString({ each: true }) tags?: string[];
+  @IsOptional() @ValidateNested() @Type(() => AddressDto) address?: AddressDto;
+}
+
 /**
  * A service's sign-in in miniature: a per-address limit keyed by `req.ip`, as auth-service's
  * login is, and an answer that shows what the handler saw.
@@ -31,7 +38,11 @@ export class ProbeSignInDto {
 class ProbeController {
   private readonly limits: RateLimits<'signIn'>;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(SERVICE_ENV) env: DatabaseEnv) {
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(SERVICE_ENV) env: DatabaseEnv,
+    private readonly db: DataSource,
+  ) {
     this.limits = new RateLimits(redis, env.KEY_PREFIX, { signIn: { points: PROBE_SIGN_INS_PER_MINUTE, durationSeconds: 60 } });
   }
 
@@ -47,6 +58,22 @@ class ProbeController {
   @Get('items/:id')
   item(@Param('id') id: string) {
     return { id };
+  }
+
+  /** Text from the path, the query and the body straight into PostgreSQL, as a search or a note is. */
+  @Public()
+  @Get('items/:id/notes')
+  async notes(@Param('id') id: string, @Query('q') q?: string) {
+    const [row] = (await this.db.query('SELECT $1::text AS id, $2::text AS q', [id, q ?? null])) as { id: string; q: string | null }[];
+    return row;
+  }
+
+  @Public()
+  @Post('items/:id/notes')
+  @HttpCode(200)
+  async addNote(@Param('id') id: string, @Body() body: ProbeNoteDto) {
+    const [row] = (await this.db.query('SELECT $1::text AS id, $2::jsonb AS note', [id, JSON.stringify(body)])) as { id: string; note: unknown }[];
+    return row;
   }
 }
 

@@ -5,6 +5,8 @@ import { DEFAULT_PORTS, REQUEST_ID_HEADER, SERVICES } from '@mate/contracts';
 import { BaseServiceEnv } from '../../config/config';
 import { runWithRequestId } from '../../logging/logger';
 import { internalTrustMiddleware } from '../../bootstrap/internal-trust';
+import { NulTextMessages } from '../../bootstrap/nul-text';
+import { AppException } from '../../errors/app.exception';
 import { ServiceCallError, ServiceClient } from '../service-client';
 
 const INTERNAL_TOKEN = 'service-client-test-credential-0123456789';
@@ -18,6 +20,7 @@ describe('ServiceClient (a real HTTP server on loopback)', () => {
   let url: string;
   let hanging: http.ServerResponse[] = [];
   const seen: { headers: http.IncomingHttpHeaders; query: Record<string, unknown> }[] = [];
+  const posted: string[] = [];
 
   beforeAll(async () => {
     const app = express();
@@ -25,6 +28,11 @@ describe('ServiceClient (a real HTTP server on loopback)', () => {
     app.get('/internal/echo', (req, res) => {
       seen.push({ headers: { ...req.headers }, query: { ...req.query } });
       res.json({ ok: true, query: req.query });
+    });
+    app.post('/internal/echo', (req, res) => {
+      req.resume();
+      posted.push(req.path);
+      res.json({ ok: true });
     });
     app.get('/refuses', (_req, res) => {
       res.status(404).json({ error: 'Conversation not found', code: 'NOT_FOUND' });
@@ -139,5 +147,37 @@ describe('ServiceClient (a real HTTP server on loopback)', () => {
     expect(seen.length).toBe(before);
     // Dots inside a segment are an ordinary name.
     await expect(failureOf(client().get(SERVICES.chat, '/refuses/..x/a.b'))).resolves.toMatchObject({ failure: 'status', status: 404 });
+  });
+
+  it('sends nothing that carries a NUL (issue 24 item 3): path, query or body, refused as a 400 of the request that led to it', async () => {
+    posted.length = 0;
+    const before = seen.length;
+    const refusal = async (call: Promise<unknown>) => {
+      const e = await call.then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(AppException);
+      return { status: (e as AppException).getStatus(), error: ((e as AppException).getResponse() as { error: string }).error };
+    };
+    await expect(refusal(client().get(SERVICES.chat, '/internal/echo/%00'))).resolves.toEqual({ status: 400, error: NulTextMessages.path });
+    await expect(refusal(client().get(SERVICES.chat, '/internal/echo', { query: { q: 'ann\u0000' } }))).resolves.toEqual({
+      status: 400,
+      error: NulTextMessages.queryParameter('q'),
+    });
+    await expect(refusal(client().post(SERVICES.chat, '/internal/echo', { reason: { text: ['ok', 'spam\u0000'] } }))).resolves.toEqual({
+      status: 400,
+      error: NulTextMessages.bodyField('reason.text[1]'),
+    });
+    await expect(refusal(client().post(SERVICES.chat, '/internal/echo', { ['k\u0000']: 1 }))).resolves.toEqual({
+      status: 400,
+      error: NulTextMessages.bodyFieldName,
+    });
+    expect(seen.length).toBe(before);
+    expect(posted).toHaveLength(0);
+    // The same calls without one are sent.
+    await expect(client().get(SERVICES.chat, '/internal/echo', { query: { q: 'ann' } })).resolves.toMatchObject({ ok: true });
+    await expect(client().post(SERVICES.chat, '/internal/echo', { reason: { text: ['ok'] } })).resolves.toEqual({ ok: true });
+    expect(posted).toHaveLength(1);
   });
 });
