@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PresenceReader, RealtimeModule } from '@mate/server-kit';
+import { pairGateProvider, PresenceReader, RealtimeModule } from '@mate/server-kit';
 import { CallController } from './call.controller';
 import { CallEndedFacts } from './call-ended-facts';
 import { CallNotifier } from './call-notifier';
@@ -24,6 +24,7 @@ import { CallMemberErasure } from '../member-data/call-member-erasure';
     CallSweeper,
     { provide: CALL_PRESENCE, useExisting: PresenceReader },
     CallMemberErasure,
+    pairGateProvider,
   ],
   exports: [CallNotifier, CallMemberErasure, CallEndedFacts],
 })

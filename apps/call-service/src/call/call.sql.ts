@@ -18,14 +18,16 @@ const liveMatch = (m: string, at: string, pv: string) =>
              ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
 
 /**
- * Whether the pair may call: one of its matches is live and neither member is suspended (issue 13).
- * $1 member_a, $2 member_b.
+ * Whether the pair may call: one of its matches is live and neither member is suspended (issue 13),
+ * and the match was made under a pair version at least the pair gate's closing version (ADR 0024;
+ * 0 when the gate is open or unset). $1 member_a, $2 member_b, $3 the gate's closing version.
  */
 export const PAIR_CALLABLE_SQL = `
 SELECT EXISTS (
   SELECT 1 FROM call_match m
   LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
   WHERE m.member_a = $1::uuid AND m.member_b = $2::uuid AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')}
+    AND coalesce(m.pair_version, 0) >= $3::int
 ) AND NOT EXISTS (SELECT 1 FROM call_member WHERE user_id IN ($1::uuid, $2::uuid) AND suspended) AS callable`;
 
 /** Serializes everything that decides a member's active call (both members, in id order). */

@@ -16,6 +16,7 @@ import {
   conflict,
   forbidden,
   notFound,
+  PairGate,
   RateLimits,
   REDIS,
   type Clock,
@@ -83,6 +84,7 @@ export class CallsService implements ActiveCalls {
     private readonly env: CallEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(REDIS) redis: Redis,
+    private readonly gate: PairGate,
   ) {
     this.limits = new RateLimits(redis, `${env.KEY_PREFIX}:call`, {
       callsPerMinute: { points: env.CALL_CALLS_PER_MINUTE, durationSeconds: 60 },
@@ -101,13 +103,16 @@ export class CallsService implements ActiveCalls {
    */
   async initiate(callerId: string, to: string): Promise<{ callId: string }> {
     if (callerId === to) throw badRequest(CallMessages.callSelf);
-    await this.limits.consume('callsPerMinute', callerId, CallMessages.tooManyCalls);
+    const [, floor] = await Promise.all([
+      this.limits.consume('callsPerMinute', callerId, CallMessages.tooManyCalls),
+      this.gateFloor(callerId, to),
+    ]);
     const [a, b] = orderedPair(callerId, to);
     const id = randomUUID();
     const now = this.clock.now();
     const outcome = await this.dataSource.transaction(async (m) => {
       await m.query(MEMBER_LOCK_SQL, [a, b]);
-      const [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b]);
+      const [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
       if (!callable) return 'refused' as const;
       const active: unknown[] = await m.query(ACTIVE_OF_SQL, [a, b]);
       const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
@@ -140,6 +145,7 @@ export class CallsService implements ActiveCalls {
 
   /** call:accept: only the callee of the pair's ringing call, while it still rings. */
   async accept(calleeId: string, callerId: string): Promise<void> {
+    if (await this.gateCloses(calleeId, callerId, await this.gateFloor(calleeId, callerId))) throw conflict(CallMessages.noActiveCall);
     const rows: unknown[] = await this.dataSource.query(ACCEPT_SQL, [
       calleeId,
       callerId,
@@ -166,20 +172,28 @@ export class CallsService implements ActiveCalls {
 
   /** call:signal: relayed only between the two members of their active call. */
   async signal(userId: string, to: string, signal: unknown): Promise<void> {
-    await this.limits.consume('signalsPer10Seconds', userId, TOO_MANY_SIGNALS);
+    const [, floor] = await Promise.all([
+      this.limits.consume('signalsPer10Seconds', userId, TOO_MANY_SIGNALS),
+      this.gateFloor(userId, to),
+    ]);
     const size = Buffer.byteLength(JSON.stringify(signal ?? null) ?? 'null');
     if (size > SIGNAL_MAX_BYTES) throw badRequest(SIGNAL_TOO_LARGE);
-    if (!(await this.activeBetween(userId, to))) throw conflict(CallMessages.noActiveCall);
+    if (!(await this.activeBetween(userId, to)) || (await this.gateCloses(userId, to, floor))) {
+      throw conflict(CallMessages.noActiveCall);
+    }
     await this.notifier.push(to, 'call:signal', { from: userId, signal });
   }
 
   /** subtitle: relayed only to the other member of an answered active call, normalized. */
   async subtitle(userId: string, recipientId: string, text: string): Promise<void> {
-    await this.limits.consume('subtitlesPer10Seconds', userId, TOO_MANY_SUBTITLES);
+    const [, floor] = await Promise.all([
+      this.limits.consume('subtitlesPer10Seconds', userId, TOO_MANY_SUBTITLES),
+      this.gateFloor(userId, recipientId),
+    ]);
     const clean = normalizeSubtitle(text);
     if (clean.length > SUBTITLE_MAX_LENGTH) throw badRequest(CallMessages.subtitleTooLong);
     const active = await this.activeBetween(userId, recipientId);
-    if (!active?.answered) throw conflict(CallMessages.noActiveCall);
+    if (!active?.answered || (await this.gateCloses(userId, recipientId, floor))) throw conflict(CallMessages.noActiveCall);
     if (clean.length > 0) await this.notifier.push(recipientId, 'subtitle', { userId, text: clean });
   }
 
@@ -232,6 +246,29 @@ export class CallsService implements ActiveCalls {
       await this.facts.publish(m, ended);
       return ended;
     });
+  }
+
+  /**
+   * The pair gate's closing version (ADR 0024), 0 when it is open or unset: a block or unmatch that
+   * has answered ends what the pair may do here before this service's projection applies its event.
+   * Read in the same round trip as the event's rate limit; a failed read rejects (503).
+   */
+  private async gateFloor(x: string, y: string): Promise<number> {
+    if (x === y) return 0;
+    const gate = await this.gate.read(x, y);
+    return gate && !gate.open ? gate.version : 0;
+  }
+
+  /**
+   * Whether the gate closed the pair's match (only asked when the gate holds a closing version):
+   * no live match made at or after that version. The active call then hears nothing more from
+   * either member; the consumer ends it when the pair event arrives.
+   */
+  private async gateCloses(x: string, y: string, floor: number): Promise<boolean> {
+    if (floor === 0) return false;
+    const [a, b] = orderedPair(x, y);
+    const [{ callable }]: { callable: boolean }[] = await this.dataSource.query(PAIR_CALLABLE_SQL, [a, b, floor]);
+    return !callable;
   }
 
   private async activeBetween(a: string, b: string): Promise<{ id: string; answered: boolean } | null> {
