@@ -18,7 +18,7 @@ if (!existsSync(path.join(ROOT, 'node_modules/.bin/nx'))) {
 const platform = await import('./lib/platform.mjs');
 const { log, ensurePostgres, ensureRedis, ensureDatabases, nx, startPlatform, SERVICES, SERVICE_DATABASES } = platform;
 const { createDemoAccounts, DEMO_ACCOUNTS } = await import('./lib/demo.mjs');
-const { ensureVapidKeys } = await import('./lib/vapid-keys.mjs');
+const { npmStartSecrets } = await import('./lib/dev-secrets.mjs');
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -61,9 +61,10 @@ try {
   const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, `mate_${db}`]));
   await ensureDatabases(DATABASE_URL, Object.values(dbNames));
 
-  // Web push: the key pair made on the first start, kept in .data/secrets (never printed).
-  const vapid = ensureVapidKeys(path.join(ROOT, '.data'));
-  if (vapid.created) log('made a web push (VAPID) key pair in .data/secrets/vapid.json');
+  // The JWT secret, the internal credential and the web push (VAPID) pair: made on the first
+  // start, kept in .data/secrets (never printed); a variable set in the environment wins.
+  const secrets = npmStartSecrets(path.join(ROOT, '.data'));
+  if (secrets.created.length) log(`made ${secrets.created.join(', ')} for this machine, kept in .data/secrets/`);
 
   log('starting maildev, the services, the gateway, the web app and the admin app...');
   running = await startPlatform({
@@ -77,11 +78,9 @@ try {
     logDir: path.join(ROOT, '.data/logs'),
     extraEnv: {
       ADMIN_EMAILS: [process.env.ADMIN_EMAILS, DEMO_ACCOUNTS.admin.email].filter(Boolean).join(','),
-      JWT_SECRET: process.env.JWT_SECRET ?? 'dev-only-jwt-secret-change-me',
+      ...secrets.extraEnv,
     },
-    serviceEnv: {
-      'notification-service': { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey },
-    },
+    serviceEnv: secrets.serviceEnv,
   });
   const seeding = await import('../seed/hook.mjs');
   const databases = Object.fromEntries(

@@ -47,11 +47,13 @@ describe('npm start: the web push (VAPID) key pair (ADR 0017)', () => {
     expect(fs.existsSync(path.join(dataDir, 'secrets'))).toBe(false);
   });
 
-  it('start.mjs passes the pair to the services and never prints it; the data folder is git-ignored', () => {
+  it('start.mjs passes the pair to notification-service and never prints it; the data folder is git-ignored', () => {
+    // npm start's secrets (tools/scripts/lib/dev-secrets.mjs) hand the pair to notification-service alone.
+    const secrets = fs.readFileSync(rootPath('tools/scripts/lib/dev-secrets.mjs'), 'utf8');
+    expect(secrets).toContain("'notification-service': { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey }");
     const start = fs.readFileSync(rootPath('tools/scripts/start.mjs'), 'utf8');
-    expect(start).toContain('VAPID_PUBLIC_KEY: vapid.publicKey');
-    expect(start).toContain('VAPID_PRIVATE_KEY: vapid.privateKey');
-    expect(start).not.toMatch(/(log|write)\([^)]*vapid\.(privateKey|publicKey)/);
+    expect(start).toContain('serviceEnv: secrets.serviceEnv');
+    expect(`${start}${secrets}`).not.toMatch(/(log|write)\([^)]*(vapid\.(privateKey|publicKey)|serviceEnv)/);
     expect(fs.readFileSync(rootPath('.gitignore'), 'utf8')).toMatch(/^\.data\/$/m);
   });
 });
