@@ -4,6 +4,7 @@ import { MemberDataModule, ServiceModule } from '@mate/server-kit';
 import { CreateSafety1795700000000 } from './migrations/1795700000000-CreateSafety';
 import { SafetyUnmatchedBy1796100000000 } from './migrations/1796100000000-SafetyUnmatchedBy';
 import { SafetyReportAdmin1796400000000 } from './migrations/1796400000000-SafetyReportAdmin';
+import { SafetyPairShown1796500000000 } from './migrations/1796500000000-SafetyPairShown';
 import { SafetyAdminModule } from './admin/safety-admin.module';
 import { SafetyMemberExporter } from './member-data/safety-member-exporter';
 import { SafetyEnv } from './safety.env';
@@ -20,7 +21,7 @@ export class AppModule {
       envClass: SafetyEnv,
       env,
       entities: SAFETY_ENTITIES,
-      migrations: [CreateSafety1795700000000, SafetyUnmatchedBy1796100000000, SafetyReportAdmin1796400000000],
+      migrations: [CreateSafety1795700000000, SafetyUnmatchedBy1796100000000, SafetyReportAdmin1796400000000, SafetyPairShown1796500000000],
       features: [SafetyModule, SafetyAdminModule, MemberDataModule.forExporter(SafetyMemberExporter)],
       handlers: SafetyEventHandlers,
     });

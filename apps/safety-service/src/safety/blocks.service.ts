@@ -7,7 +7,7 @@ import {
   type BlockedUserDto,
   type UnblockResultDto,
 } from '@mate/contracts';
-import { badRequest, CLOCK, lockMembersAgainstErasure, notFound, OutboxService, type Clock } from '@mate/server-kit';
+import { badRequest, CLOCK, lockMembersAgainstErasure, notFound, OutboxService, PairGate, type Clock } from '@mate/server-kit';
 import { MembersRepository } from './members.repository';
 import { pairState, PairsRepository, withBlocker } from './pairs.repository';
 import { SafetyRateLimiter } from './safety-rate-limits';
@@ -42,23 +42,35 @@ export class BlocksService {
     private readonly pairs: PairsRepository,
     private readonly outbox: OutboxService,
     private readonly limits: SafetyRateLimiter,
+    private readonly gate: PairGate,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Blocks `blockedId`; a repeated block answers the same block and publishes nothing. */
+  /**
+   * Blocks `blockedId`; a repeated block answers the same block and publishes nothing. The answer
+   * shows the blocked member as the pair last showed them (`pair.shown`, taken when the pair became
+   * blocked), so it is the same whether or not they block the caller too (issue 24 item 4).
+   *
+   * After the commit and before the answer the pair gate closes at the pair's version (ADR 0024):
+   * from the moment the block has answered, chat and calls refuse the pair, whatever their
+   * projections have applied yet. A repeated block closes it again (its first answer may have been
+   * the 503 of a failed gate write).
+   */
   async block(blockerId: string, blockedId: string, reasonText: string | undefined): Promise<BlockedUserDto> {
     if (blockerId === blockedId) throw badRequest(SafetyMessages.blockSelf);
     const reason = memberText(reasonText, BLOCK_REASON_MAX_LENGTH, SafetyMessages.blockReasonTooLong);
     await this.limits.blockAction(blockerId);
     const member = await this.members.find(blockedId);
     if (!member) throw notFound(SafetyMessages.memberNotFound);
-    return this.dataSource.transaction(async (manager) => {
+    const outcome = await this.dataSource.transaction(async (manager) => {
       // A member deleted since they were looked up is unknown: no block row may outlive the erasure.
       if (await lockMembersAgainstErasure(manager, [blockerId, blockedId])) throw notFound(SafetyMessages.memberNotFound);
       const pair = await this.pairs.lock(manager, blockerId, blockedId);
-      // As in the blocked list: nothing of a member who blocks the caller too.
-      const blocksCaller = pair.blockedBy.includes(blockedId);
-      const shown = { name: blocksCaller ? null : member.name, profile_picture: blocksCaller ? null : member.photo };
+      // Already blocked (by the other member, or a repeated block): as the pair showed them then.
+      const shown = pair.blockedBy.length > 0 && pair.shown ? pair.shown : await this.members.shownOf(manager, pair.userIds);
+      const seen = shown[blockedId] ?? null;
+      const answer = (row: { id: string; created_at: Date }) =>
+        toBlockedUser({ ...row, blocked_id: blockedId, name: seen?.name ?? null, profile_picture: seen?.photo ?? null });
       const at = this.clock.now();
       const inserted: { id: string; created_at: Date }[] = await manager.query(
         `INSERT INTO block (id, blocker_id, blocked_id, reason, created_at) VALUES (gen_random_uuid(), $1, $2, $3, $4)
@@ -70,19 +82,21 @@ export class BlocksService {
           'SELECT id, created_at FROM block WHERE blocker_id = $1 AND blocked_id = $2',
           [blockerId, blockedId],
         );
-        return toBlockedUser({ ...existing, blocked_id: blockedId, ...shown });
+        return { block: answer(existing), version: await this.pairs.version(manager, pair) };
       }
       const blockedBy = withBlocker(pair.blockedBy, blockerId, true);
-      await this.pairs.setBlockedBy(manager, pair, blockedBy, true, at);
-      await this.outbox.publish(manager, 'user.blocked', {
+      await this.pairs.setBlockedBy(manager, pair, blockedBy, true, at, shown);
+      const event = await this.outbox.publish(manager, 'user.blocked', {
         ...pairState(pair, blockedBy),
         blockerId,
         blockedId,
         endedMatchId: pair.matchId,
         blockedAt: at.toISOString(),
       });
-      return toBlockedUser({ ...inserted[0], blocked_id: blockedId, ...shown });
+      return { block: answer(inserted[0]), version: event.aggregateVersion ?? (await this.pairs.version(manager, pair)) };
     });
+    await this.gate.close(blockerId, blockedId, outcome.version);
+    return outcome.block;
   }
 
   /** Lifts the caller's block of `blockedId`; the match stays ended. */
@@ -106,7 +120,7 @@ export class BlocksService {
       if (deleted.length === 0) return { unblocked: false };
       const at = this.clock.now();
       const blockedBy = withBlocker(pair.blockedBy, blockerId, false);
-      await this.pairs.setBlockedBy(manager, pair, blockedBy, false, at);
+      await this.pairs.setBlockedBy(manager, pair, blockedBy, false, at, pair.shown);
       await this.outbox.publish(manager, 'user.unblocked', {
         ...pairState(pair, blockedBy),
         blockerId,
@@ -118,17 +132,17 @@ export class BlocksService {
   }
 
   /**
-   * The caller's blocks, newest first, at most BLOCKED_LIST_MAX. A member who blocks the caller too
-   * is listed without name and photo ('Unknown User'): profile-service refuses them to the caller
-   * (404), and blocking back must not become a way to watch the blocker's profile.
+   * The caller's blocks, newest first, at most BLOCKED_LIST_MAX, each member as the pair showed them
+   * when it became blocked (`pair.shown`): the list neither follows their profile afterwards nor
+   * changes when they block the caller back (profile-service refuses them to the caller either
+   * way, 404), so it tells nothing of what the other member did (issue 24 item 4).
    */
   async blockedUsers(blockerId: string): Promise<BlockedUserDto[]> {
     const rows: BlockListRow[] = await this.dataSource.query(
       `SELECT b.id, b.blocked_id, b.created_at,
-              CASE WHEN r.id IS NULL THEN m.name END AS name, CASE WHEN r.id IS NULL THEN m.profile_picture END AS profile_picture
+              p.shown -> b.blocked_id::text ->> 'name' AS name, p.shown -> b.blocked_id::text ->> 'photo' AS profile_picture
          FROM block b
-         LEFT JOIN safety_member m ON m.user_id = b.blocked_id
-         LEFT JOIN block r ON r.blocker_id = b.blocked_id AND r.blocked_id = b.blocker_id
+         LEFT JOIN pair p ON p.pair_id = least(b.blocker_id, b.blocked_id)::text || ':' || greatest(b.blocker_id, b.blocked_id)::text
         WHERE b.blocker_id = $1
         ORDER BY b.created_at DESC, b.id DESC
         LIMIT $2`,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ProfileUpdatedPayload } from '@mate/contracts';
+import type { ShownMembers } from './pairs.repository';
 import type { ReportedProfileSnapshot } from './safety.entities';
 
 export interface KnownMember {
@@ -34,6 +35,17 @@ export class MembersRepository {
       await this.dataSource.query('SELECT user_id, name, profile_picture, profile FROM safety_member WHERE user_id = $1', [userId]);
     const r = rows[0];
     return r ? { userId: r.user_id, name: r.name, photo: r.profile_picture, profile: r.profile } : null;
+  }
+
+  /** The members' names and photos as safety knows them now (a member it does not know: null). */
+  async shownOf(manager: EntityManager, userIds: string[]): Promise<ShownMembers> {
+    const rows: { user_id: string; name: string | null; profile_picture: string | null }[] = await manager.query(
+      'SELECT user_id, name, profile_picture FROM safety_member WHERE user_id = ANY($1::uuid[])',
+      [userIds],
+    );
+    const shown: ShownMembers = Object.fromEntries(userIds.map((id) => [id, null]));
+    for (const r of rows) shown[r.user_id] = { name: r.name, photo: r.profile_picture };
+    return shown;
   }
 
   /** Written only by a newer profile version (the consumer checks it too; this keeps the row honest). */

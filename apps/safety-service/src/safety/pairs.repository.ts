@@ -9,7 +9,12 @@ export interface PairRow {
   blockedBy: string[];
   matchId: string | null;
   endedMatchId: string | null;
+  /** Each member as the other could last see them, taken when the pair became blocked (null while neither blocks). */
+  shown: ShownMembers | null;
 }
+
+/** A member's name and photo as the pair's other member last saw them, by member id. */
+export type ShownMembers = Record<string, { name: string | null; photo: string | null } | null>;
 
 interface PairRecord {
   pair_id: string;
@@ -18,9 +23,10 @@ interface PairRecord {
   blocked_by: string[];
   match_id: string | null;
   ended_match_id: string | null;
+  shown: ShownMembers | null;
 }
 
-const COLUMNS = 'pair_id, member_a, member_b, blocked_by, match_id, ended_match_id';
+const COLUMNS = 'pair_id, member_a, member_b, blocked_by, match_id, ended_match_id, shown';
 
 const toRow = (r: PairRecord): PairRow => ({
   pairId: r.pair_id,
@@ -28,6 +34,7 @@ const toRow = (r: PairRecord): PairRow => ({
   blockedBy: r.blocked_by,
   matchId: r.match_id,
   endedMatchId: r.ended_match_id,
+  shown: r.shown,
 });
 
 /** The pair state a pair event carries whole. */
@@ -70,15 +77,35 @@ export class PairsRepository {
     return rows.length ? toRow(rows[0]) : null;
   }
 
-  /** A block or an unblock: the new block state; a block also ends the current match. */
-  async setBlockedBy(manager: EntityManager, pair: PairRow, blockedBy: string[], endsMatch: boolean, at: Date): Promise<void> {
+  /**
+   * A block or an unblock: the new block state; a block also ends the current match. `shown` is
+   * kept while either member blocks the other and cleared when neither does.
+   */
+  async setBlockedBy(
+    manager: EntityManager,
+    pair: PairRow,
+    blockedBy: string[],
+    endsMatch: boolean,
+    at: Date,
+    shown: ShownMembers | null,
+  ): Promise<void> {
+    const kept = blockedBy.length > 0 ? shown : null;
     await manager.query(
       endsMatch
-        ? `UPDATE pair SET blocked_by = $2::uuid[], ended_match_id = coalesce(match_id, ended_match_id), match_id = NULL,
-             matched_at = NULL, ended_at = $3, updated_at = now() WHERE pair_id = $1`
-        : 'UPDATE pair SET blocked_by = $2::uuid[], updated_at = now() WHERE pair_id = $1',
-      endsMatch ? [pair.pairId, blockedBy, at] : [pair.pairId, blockedBy],
+        ? `UPDATE pair SET blocked_by = $2::uuid[], shown = $3::jsonb, ended_match_id = coalesce(match_id, ended_match_id), match_id = NULL,
+             matched_at = NULL, ended_at = $4, updated_at = now() WHERE pair_id = $1`
+        : 'UPDATE pair SET blocked_by = $2::uuid[], shown = $3::jsonb, updated_at = now() WHERE pair_id = $1',
+      endsMatch ? [pair.pairId, blockedBy, kept, at] : [pair.pairId, blockedBy, kept],
     );
+  }
+
+  /** The pair's current version (its newest pair event; 0 before any), read under the pair's lock. */
+  async version(manager: EntityManager, pair: PairRow): Promise<number> {
+    const rows: { version: string }[] = await manager.query(
+      "SELECT version FROM aggregate_version WHERE aggregate_type = 'pair' AND aggregate_id = $1",
+      [pair.pairId],
+    );
+    return rows.length ? Number(rows[0].version) : 0;
   }
 
   /** An unmatch by `memberId`: the current match ends. */

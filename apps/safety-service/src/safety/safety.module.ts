@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ServiceClient } from '@mate/server-kit';
+import { pairGateProvider, ServiceClient } from '@mate/server-kit';
 import { BlocksService } from './blocks.service';
 import { EvidenceWorker } from './evidence.worker';
 import { MembersRepository } from './members.repository';
@@ -25,6 +25,7 @@ import { SafetyMemberErasure } from '../member-data/safety-member-erasure';
     SafetyRateLimiter,
     ServiceClient,
     SafetyMemberErasure,
+    pairGateProvider,
   ],
   exports: [MembersRepository, PairsRepository, SafetyMemberErasure],
 })

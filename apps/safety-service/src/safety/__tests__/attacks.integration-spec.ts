@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { QueueName, SafetyMessages, type BlockedUserDto, type ReportResultDto } from '@mate/contracts';
 import { call, waitFor } from '@mate/server-kit/testing';
-import { startSafetyTestBed, type SafetyMember, type SafetyTestBed } from '../../__tests__/safety-test-bed';
+import { aProfile, startSafetyTestBed, type SafetyMember, type SafetyTestBed } from '../../__tests__/safety-test-bed';
 import { ReportsService } from '../reports.service';
 
 /**
@@ -175,6 +175,25 @@ describe('safety under attack (real PostgreSQL and Redis; chat played by a real 
     }
   });
 
+  it('the block answer is the same whether or not the other member blocked first (issue 24 item 4)', async () => {
+    // Bob blocks Ann after she blocked him; Dan blocks Cat, who never blocked anyone.
+    const ann = await t.member({ name: 'Ann', photo: 'https://cdn.example/ann.jpg' });
+    const bob = await t.member({ name: 'Bob' });
+    const cat = await t.member({ name: 'Cat', photo: 'https://cdn.example/cat.jpg' });
+    const dan = await t.member({ name: 'Dan' });
+    expect((await t.api(ann, 'POST', `/api/safety/block/${bob.userId}`)).status).toBe(200);
+    const afterTheirs = await t.api<BlockedUserDto>(bob, 'POST', `/api/safety/block/${ann.userId}`);
+    const alone = await t.api<BlockedUserDto>(dan, 'POST', `/api/safety/block/${cat.userId}`);
+    const shape = (b: BlockedUserDto, name: string) => ({ ...b, id: 'id', blockedId: 'member', createdAt: 'time', name: b.name === name ? 'theirs' : b.name, photo: b.photo ? 'a photo' : null });
+    expect([afterTheirs.status, shape(afterTheirs.body, 'Ann')]).toEqual([alone.status, shape(alone.body, 'Cat')]);
+    expect(alone.body).toMatchObject({ name: 'Cat', photo: 'https://cdn.example/cat.jpg' });
+    const lists = [await t.api<BlockedUserDto[]>(bob, 'GET', '/api/safety/blocked'), await t.api<BlockedUserDto[]>(dan, 'GET', '/api/safety/blocked')];
+    expect(lists.map((l) => l.body.map((b) => shape(b, b.blockedId === ann.userId ? 'Ann' : 'Cat')))).toEqual([
+      [shape(alone.body, 'Cat')],
+      [shape(alone.body, 'Cat')],
+    ]);
+  });
+
   it('a blocked member probing the blocker learns nothing profile-service would not tell them', async () => {
     const ann = await t.member({ name: 'Ann', photo: 'https://cdn.example/ann.jpg' });
     const bob = await t.member({ name: 'Bob' });
@@ -194,23 +213,23 @@ describe('safety under attack (real PostgreSQL and Redis; chat played by a real 
       unmatchStranger.body.error,
     ]);
 
-    // Blocking back: the block is kept, but Ann's name and photo are not Bob's to see (profile-service
-    // answers 404 for her), neither in the answer nor in his list.
+    // Blocking back: the block is kept, and the answer is what any block answers (issue 24 item 4):
+    // Ann as the pair showed her when it became blocked, so it does not tell Bob that she blocked
+    // him (a null name beside her profile's 404 did, where a suspended member showed a name).
     const back = await t.api<BlockedUserDto>(bob, 'POST', `/api/safety/block/${ann.userId}`);
     expect(back.status).toBe(200);
-    expect(back.body).toMatchObject({ blockedId: ann.userId, name: null, photo: null });
-    // Ann's profile changes while they block each other: still nothing of it reaches Bob.
+    expect(back.body).toMatchObject({ blockedId: ann.userId, name: 'Ann', photo: 'https://cdn.example/ann.jpg' });
+    // Ann's profile changes while they block each other: nothing of it reaches Bob.
+    await t.deliver('profile.updated', { ...aProfile(ann.userId, 'Annabel', 'https://cdn.example/annabel.jpg') }, 2);
     const list = await t.api<BlockedUserDto[]>(bob, 'GET', '/api/safety/blocked');
-    expect(list.body).toEqual([expect.objectContaining({ blockedId: ann.userId, name: null, photo: null })]);
+    expect(list.body).toEqual([expect.objectContaining({ blockedId: ann.userId, name: 'Ann', photo: 'https://cdn.example/ann.jpg' })]);
+    expect((await t.api<BlockedUserDto>(bob, 'POST', `/api/safety/block/${ann.userId}`)).body).toMatchObject({ name: 'Ann' });
     // Ann's own list shows Bob (he is hers to see: she chose the block; he does not hide from her).
     const annList = await t.api<BlockedUserDto[]>(ann, 'GET', '/api/safety/blocked');
-    expect(annList.body).toEqual([expect.objectContaining({ blockedId: bob.userId })]);
-    // Once Ann lifts her block, Bob's list shows her again (as profile-service does).
+    expect(annList.body).toEqual([expect.objectContaining({ blockedId: bob.userId, name: 'Bob' })]);
+    // Ann lifting her block changes nothing in Bob's list either.
     expect((await t.api(ann, 'DELETE', `/api/safety/block/${bob.userId}`)).body).toEqual({ unblocked: true });
-    const after = await t.api<BlockedUserDto[]>(bob, 'GET', '/api/safety/blocked');
-    expect(after.body).toEqual([
-      expect.objectContaining({ blockedId: ann.userId, name: 'Ann', photo: 'https://cdn.example/ann.jpg' }),
-    ]);
+    expect((await t.api<BlockedUserDto[]>(bob, 'GET', '/api/safety/blocked')).body).toEqual(list.body);
   });
 
   it('a message jsonb cannot keep (NUL, an unpaired surrogate) does not make the pair unreportable', async () => {
