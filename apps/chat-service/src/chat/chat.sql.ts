@@ -89,25 +89,32 @@ export const EXISTING_SQL = `
 SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
 FROM message WHERE sender_id = $1::uuid AND client_id = $2::text`;
 
+/** The seq of a conversation's last message its members can see (0 while a re-match hides them all). */
+const VISIBLE_LAST_SEQ = 'CASE WHEN c.last_seq > c.history_from_seq THEN c.last_seq ELSE 0 END AS last_seq';
+
 /**
  * The caller's open conversations, newest activity first, from both sides of the pair (each side
  * walks its own partial index), with the other member's name and picture and the last message.
- * $1 caller, $2 the most rows.
+ * `last_seq` is the seq of the last message the caller can see: 0 while a re-match hides everything
+ * before it (history_from_seq). A suspended member shows no name and no picture, as their profile
+ * answers 404 to everyone (issue 24 item 10). $1 caller, $2 the most rows.
  */
 export const CONVERSATIONS_SQL = `
 WITH mine AS (
-  (SELECT c.id, c.member_b AS other, c.a_unread AS unread, c.last_seq, c.last_message_id, c.matched_at,
+  (SELECT c.id, c.member_b AS other, c.a_unread AS unread, ${VISIBLE_LAST_SEQ}, c.last_message_id, c.matched_at,
           coalesce(c.last_message_at, c.matched_at) AS activity, c.anonymised_at IS NOT NULL AS read_only
      FROM conversation c WHERE c.member_a = $1::uuid AND c.closed_at IS NULL
     ORDER BY coalesce(c.last_message_at, c.matched_at) DESC LIMIT $2)
   UNION ALL
-  (SELECT c.id, c.member_a AS other, c.b_unread AS unread, c.last_seq, c.last_message_id, c.matched_at,
+  (SELECT c.id, c.member_a AS other, c.b_unread AS unread, ${VISIBLE_LAST_SEQ}, c.last_message_id, c.matched_at,
           coalesce(c.last_message_at, c.matched_at) AS activity, c.anonymised_at IS NOT NULL AS read_only
      FROM conversation c WHERE c.member_b = $1::uuid AND c.closed_at IS NULL
     ORDER BY coalesce(c.last_message_at, c.matched_at) DESC LIMIT $2)
 )
 SELECT mine.other, mine.unread, mine.last_seq, mine.matched_at, mine.activity, mine.read_only,
-       cm.name, cm.profile_picture, m.content AS last_content, m.sender_id AS last_sender_id
+       CASE WHEN cm.suspended THEN NULL ELSE cm.name END AS name,
+       CASE WHEN cm.suspended THEN NULL ELSE cm.profile_picture END AS profile_picture,
+       m.content AS last_content, m.sender_id AS last_sender_id
 FROM mine
 LEFT JOIN chat_member cm ON cm.user_id = mine.other
 LEFT JOIN message m ON m.id = mine.last_message_id

@@ -58,7 +58,10 @@ export interface ConversationSummaryDto {
   /** The last message's time, or the match's time while there is none. */
   lastMessageTime: string;
   lastMessageSenderId: string | null;
-  /** The highest sequence number of the conversation (0 while empty). */
+  /**
+   * The seq of the last message the member can see (0 while none: empty, or a re-match hides all
+   * before it). The page's `lastSeq` is where a client holding nothing resumes.
+   */
   lastSeq: number;
   matchedAt: string;
   /**

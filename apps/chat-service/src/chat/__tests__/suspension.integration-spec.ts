@@ -1,6 +1,7 @@
 import { ChatMessages, type ChatMessageDto, type ConversationSummaryDto } from '@mate/contracts';
 import {
   ackError,
+  aProfile,
   startChatTestBed,
   type ChatMember,
   type ChatTestBed,
@@ -105,6 +106,18 @@ describe('chat honours a suspension (real gateway, PostgreSQL, Redis, sockets)',
     expect((await send(annSocket, bob, 'thanks')).content).toBe('thanks');
     expect(await annSocket.emit('typing', { recipientId: bob.userId })).toEqual({ ok: true });
     await bobSocket.next('user_typing', (p) => p.userId === ann.userId);
+  });
+
+  it('lists a suspended member without name and picture, as their profile answers 404 to everyone; unsuspend shows them again (issue 24 item 10)', async () => {
+    const [ann, bob] = await bed.pair('Ann', 'Bob');
+    await bed.deliver('profile.updated', { ...aProfile(ann.userId, 'Ann', 'https://cdn.example/ann.jpg') }, 2);
+    const row = async () =>
+      (await bed.api<ConversationSummaryDto[]>(bob, 'GET', '/api/chat/conversations')).body.find((r) => r.userId === ann.userId);
+    expect(await row()).toMatchObject({ userName: 'Ann', profilePicture: 'https://cdn.example/ann.jpg' });
+    expect(await suspend(ann, 1)).toBe('handled');
+    expect(await row()).toMatchObject({ userName: null, profilePicture: null });
+    expect(await unsuspend(ann, 2)).toBe('handled');
+    expect(await row()).toMatchObject({ userName: 'Ann', profilePicture: 'https://cdn.example/ann.jpg' });
   });
 
   it("leaves the suspended member's other pairs alone only for members not suspended: a third member's chat goes on", async () => {
