@@ -30,6 +30,8 @@ export interface OwnerProcess {
   url: string;
   /** Delivers an event to the owner's consumer queue, as the relay would. */
   deliver<N extends EventName>(name: N, payload: EventPayloads[N], aggregate?: { type: string; id: string; version: number }): Promise<void>;
+  /** One of the owner's own one-off commands on its database (auth's `grant-admin <email>`, `revoke-admin <email>`). */
+  command(name: string, args?: string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startOwner(service: ServiceName, infra: SharedInfra, env: 
       if (aggregate) Object.assign(envelope, { aggregateType: aggregate.type, aggregateId: aggregate.id, aggregateVersion: aggregate.version });
       await queue.add(eventName, envelope, { jobId: envelope.id });
     },
+    command: (command, args = []) => runCommand(main, command, settings, args),
     async stop() {
       try {
         await queue.close();

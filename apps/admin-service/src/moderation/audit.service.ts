@@ -13,6 +13,8 @@ interface AuditRow {
   id: string;
   action: AuditAction;
   admin_id: string;
+  admin_name: string | null;
+  admin_email: string | null;
   target_user_id: string | null;
   ip_address: string | null;
   user_agent: string | null;
@@ -52,7 +54,7 @@ export class AuditService {
       AND ($2::timestamptz IS NULL OR created_at >= $2)
       AND ($3::timestamptz IS NULL OR created_at < $3)
       AND ($4::text IS NULL OR admin_id = ANY($5::uuid[]) OR target_user_id = ANY($5::uuid[])
-           OR resource_id ILIKE $4 OR details::text ILIKE $4)`;
+           OR admin_name ILIKE $4 OR admin_email ILIKE $4 OR resource_id ILIKE $4 OR details::text ILIKE $4)`;
     const params = [query.action ?? null, from, until, pattern, people];
     const [rows, count] = await Promise.all([
       this.dataSource.query(
@@ -62,11 +64,16 @@ export class AuditService {
       this.dataSource.query(`SELECT count(*)::int AS total FROM audit_log WHERE ${where}`, params) as Promise<{ total: number }[]>,
     ]);
     const person = await this.people.lookUp(rows.flatMap((r) => [r.admin_id, r.target_user_id]));
+    // The author as they were when they acted (kept with the entry); the owners' answer only for an entry without it.
+    const author = (r: AuditRow) => {
+      const now = person(r.admin_id);
+      return { id: r.admin_id, name: r.admin_name ?? now.name, email: r.admin_email ?? now.email, deleted: now.deleted };
+    };
     return {
       logs: rows.map((r) => ({
         id: r.id,
         action: r.action,
-        admin: { id: r.admin_id, ...person(r.admin_id) },
+        admin: author(r),
         targetUser: r.target_user_id ? { id: r.target_user_id, ...person(r.target_user_id) } : null,
         createdAt: r.created_at.toISOString(),
         ipAddress: r.ip_address,

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createParamDecorator, Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import type { AdminCommandResultDto, AuditAction, AuditResourceType, AuthPrincipal, JobPayloads, QueueName } from '@mate/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AUDIT_OUTCOME_REFUSED, type AdminCommandResultDto, type AuditAction, type AuditResourceType, type AuthPrincipal, type JobPayloads, type QueueName } from '@mate/contracts';
 import { conflict, LOGGER, OutboxService } from '@mate/server-kit';
 import { AdminEnv } from '../admin.env';
+import { People, type Person } from './people';
 
 /** The longest user agent an audit entry keeps. */
 export const AUDIT_USER_AGENT_MAX_LENGTH = 512;
@@ -30,12 +31,16 @@ export const Actor = createParamDecorator((_data: unknown, ctx: ExecutionContext
   };
 });
 
-export interface AuditedCommand<Q extends QueueName> {
+/** What an audit entry says of the action (the actor and the time are added when it is written). */
+export interface AuditEntry {
   action: AuditAction;
   targetUserId: string | null;
   resourceType: AuditResourceType;
   resourceId: string;
   details: Record<string, unknown>;
+}
+
+export interface AuditedCommand<Q extends QueueName> extends AuditEntry {
   /** Takes the one decision on this resource (a report, a photo): another admin's concurrent or later one is refused with this 409 text. */
   decision?: string;
   queue: Q;
@@ -61,26 +66,14 @@ export class AuditedCommands {
     private readonly outbox: OutboxService,
     @Inject(AdminEnv) private readonly env: AdminEnv,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly people: People,
   ) {}
 
   async run<Q extends QueueName>(actor: AdminActor, command: AuditedCommand<Q>): Promise<CommandOutcome> {
     const auditId = randomUUID();
+    const author = await this.author(actor);
     const jobId = await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO audit_log (id, action, admin_id, target_user_id, ip_address, user_agent, resource_type, resource_id, details)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
-        [
-          auditId,
-          command.action,
-          actor.adminId,
-          command.targetUserId,
-          actor.ipAddress,
-          actor.userAgent,
-          command.resourceType,
-          command.resourceId,
-          JSON.stringify(command.details),
-        ],
-      );
+      await this.writeEntry(manager, auditId, actor, author, command);
       if (command.decision !== undefined) {
         // A concurrent insert of the same key waits for the other transaction; once it commits this one inserts nothing.
         const taken: unknown[] = await manager.query(
@@ -95,6 +88,50 @@ export class AuditedCommands {
     this.logger.info({ action: command.action, adminId: actor.adminId, auditId, resourceType: command.resourceType }, 'admin command written');
     const applied = await this.waitForCompletion(command.queue, jobId);
     return { status: applied ? 200 : 202, body: { applied, auditId } };
+  }
+
+  /**
+   * An attempt the service refuses (issue 24: an admin account as a target), recorded before the
+   * refusal is answered: its entry, with `details.outcome` 'refused' and the reason, and no command.
+   */
+  async refuse(actor: AdminActor, entry: AuditEntry, error: string): Promise<string> {
+    const auditId = randomUUID();
+    const author = await this.author(actor);
+    await this.writeEntry(this.dataSource.manager, auditId, actor, author, {
+      ...entry,
+      details: { ...entry.details, outcome: AUDIT_OUTCOME_REFUSED, error },
+    });
+    this.logger.warn({ action: entry.action, adminId: actor.adminId, auditId, resourceType: entry.resourceType }, 'admin command refused');
+    return auditId;
+  }
+
+  /**
+   * The acting admin's name and email now, kept with the entry: the trail keeps its author after
+   * the account is gone (issue 24). Unknown when auth and profile did not answer (nulls; filled
+   * later by AuditAuthorBackfill while the account still exists).
+   */
+  private async author(actor: AdminActor): Promise<Person> {
+    return (await this.people.lookUp([actor.adminId]))(actor.adminId);
+  }
+
+  private async writeEntry(manager: EntityManager, auditId: string, actor: AdminActor, author: Person, entry: AuditEntry): Promise<void> {
+    await manager.query(
+      `INSERT INTO audit_log (id, action, admin_id, admin_name, admin_email, target_user_id, ip_address, user_agent, resource_type, resource_id, details)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)`,
+      [
+        auditId,
+        entry.action,
+        actor.adminId,
+        author.name,
+        author.email,
+        entry.targetUserId,
+        actor.ipAddress,
+        actor.userAgent,
+        entry.resourceType,
+        entry.resourceId,
+        JSON.stringify(entry.details),
+      ],
+    );
   }
 
   /** True once the job completed within ADMIN_COMMAND_WAIT_MS; false when it did not (yet), or failed (retried by the outbox's redrive). */

@@ -129,7 +129,7 @@ export class AdminUsersController {
   @HttpCode(HttpStatus.OK)
   @Applied()
   @Accepted()
-  @ApiErrors(400, 404, 409, 503)
+  @ApiErrors(400, 403, 404, 409, 503)
   async suspend(
     @Actor() actor: AdminActor,
     @Param('id', MemberIdPipe) id: string,
@@ -143,7 +143,7 @@ export class AdminUsersController {
   @HttpCode(HttpStatus.OK)
   @Applied()
   @Accepted()
-  @ApiErrors(400, 404, 409, 503)
+  @ApiErrors(400, 403, 404, 409, 503)
   async unsuspend(
     @Actor() actor: AdminActor,
     @Param('id', MemberIdPipe) id: string,
@@ -156,7 +156,7 @@ export class AdminUsersController {
   @Delete('users/:id')
   @Applied()
   @Accepted()
-  @ApiErrors(400, 404, 503)
+  @ApiErrors(400, 403, 404, 503)
   async delete(
     @Actor() actor: AdminActor,
     @Param('id', MemberIdPipe) id: string,

@@ -2,11 +2,13 @@ import type { Type } from '@nestjs/common';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { MigrationInterface } from 'typeorm';
 import { CreateModeration1797000000000 } from './migrations/1797000000000-CreateModeration';
+import { AuditAuthorSnapshot1797200000000 } from './migrations/1797200000000-AuditAuthorSnapshot';
 
 /**
  * One admin action (spec 001 §3 Audit log entry), written in the transaction of the command it
- * sends. Append-only: the database refuses UPDATE, DELETE and TRUNCATE (a trigger). Only ids are
- * kept; names and emails are read from their owners when the log is shown.
+ * sends. Append-only: the database refuses UPDATE, DELETE and TRUNCATE (a trigger), except filling
+ * in an author still unknown. The acting admin's name and email are kept as they were (issue 24);
+ * a target's are read from their owners when the log is shown.
  */
 @Entity({ name: 'audit_log' })
 export class AuditLogRow {
@@ -18,6 +20,12 @@ export class AuditLogRow {
 
   @Column({ name: 'admin_id', type: 'uuid' })
   adminId!: string;
+
+  @Column({ name: 'admin_name', type: 'text', nullable: true })
+  adminName!: string | null;
+
+  @Column({ name: 'admin_email', type: 'text', nullable: true })
+  adminEmail!: string | null;
 
   @Column({ name: 'target_user_id', type: 'uuid', nullable: true })
   targetUserId!: string | null;
@@ -59,4 +67,4 @@ export class ModerationDecisionRow {
 
 /** The moderation side's tables (audit log, decisions) and their migrations, oldest first. */
 export const MODERATION_ENTITIES: Type<unknown>[] = [AuditLogRow, ModerationDecisionRow];
-export const MODERATION_MIGRATIONS: Type<MigrationInterface>[] = [CreateModeration1797000000000];
+export const MODERATION_MIGRATIONS: Type<MigrationInterface>[] = [CreateModeration1797000000000, AuditAuthorSnapshot1797200000000];

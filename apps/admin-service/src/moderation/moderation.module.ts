@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ServiceClient } from '@mate/server-kit';
+import { AuditAuthorBackfill } from './audit-author-backfill';
 import { AuditService } from './audit.service';
 import { AuditedCommands } from './audited-command';
 import {
@@ -31,6 +32,7 @@ import { AdminUsersService } from './users.service';
     AdminPhotosService,
     AdminStatsService,
     AuditService,
+    AuditAuthorBackfill,
     ResourceIdPipe,
     QueueDashboard,
   ],

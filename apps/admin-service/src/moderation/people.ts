@@ -4,6 +4,8 @@ import { OwnersClient } from './owners.client';
 export interface Person {
   name: string | null;
   email: string | null;
+  /** auth answered and has no such account: the member was deleted (not merely unknown right now). */
+  deleted: boolean;
 }
 
 /** Looks up names and emails of members by id, for the admin views. */
@@ -14,7 +16,7 @@ export class People {
   /**
    * Name and email of each id (auth's accounts and profile's names in parallel): the profile's name
    * wins, the account's is the fallback. An id no part knows (gone, or its part did not answer)
-   * gets nulls.
+   * gets nulls; `deleted` only when auth answered without it.
    */
   async lookUp(ids: (string | null | undefined)[]): Promise<(id: string | null) => Person> {
     const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
@@ -28,6 +30,7 @@ export class People {
       }
     }
     if (profiles.ok) for (const p of profiles.value) if (p.name) names.set(p.userId, p.name);
-    return (id) => (id ? { name: names.get(id) ?? null, email: emails.get(id) ?? null } : { name: null, email: null });
+    return (id) =>
+      id ? { name: names.get(id) ?? null, email: emails.get(id) ?? null, deleted: accounts.ok && !emails.has(id) } : { name: null, email: null, deleted: false };
   }
 }

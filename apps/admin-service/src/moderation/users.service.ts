@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { QueueName, type AdminUserDetailDto, type AdminUserPart, type AdminUserSummaryDto, type AdminAccountPart } from '@mate/contracts';
-import { badRequest, conflict, notFound, serviceUnavailable } from '@mate/server-kit';
-import { AuditedCommands, type AdminActor, type CommandOutcome } from './audited-command';
+import { QueueName, ROLE_ADMIN, type AdminUserDetailDto, type AdminUserPart, type AdminUserSummaryDto, type AdminAccountPart } from '@mate/contracts';
+import { badRequest, conflict, forbidden, notFound, serviceUnavailable } from '@mate/server-kit';
+import { AuditedCommands, type AdminActor, type AuditEntry, type CommandOutcome } from './audited-command';
 import { OwnersClient, type Part } from './owners.client';
 
 export const USER_NOT_FOUND = 'User not found';
 export const ALREADY_SUSPENDED = 'This user is already suspended';
 export const NOT_SUSPENDED = 'This user is not suspended';
 export const NOT_YOURSELF = 'You cannot do this to your own account';
+export const ADMIN_NOT_A_TARGET =
+  'Admin accounts cannot be suspended, unsuspended or deleted through the admin API; revoke the admin role first (npm run admin:revoke -- <email>)';
 const ACCOUNTS_UNAVAILABLE = 'Accounts are unavailable right now (auth-service did not answer); try again';
 
 /** A member as admins see them (composed from four owners) and the account commands (auth-service carries them out). */
@@ -72,51 +74,38 @@ export class AdminUsersService {
   }
 
   async suspend(actor: AdminActor, userId: string, reason: string): Promise<CommandOutcome> {
-    const account = await this.existingAccount(actor, userId);
+    const entry = { action: 'suspend_user', targetUserId: userId, resourceType: 'user', resourceId: userId, details: { reason } } as const;
+    const account = await this.targetAccount(actor, entry);
     if (account.isSuspended) throw conflict(ALREADY_SUSPENDED);
-    return this.commands.run(actor, {
-      action: 'suspend_user',
-      targetUserId: userId,
-      resourceType: 'user',
-      resourceId: userId,
-      details: { reason },
-      queue: QueueName.AccountAdmin,
-      job: { kind: 'suspend', userId, reason, adminId: actor.adminId },
-    });
+    return this.commands.run(actor, { ...entry, queue: QueueName.AccountAdmin, job: { kind: 'suspend', userId, reason, adminId: actor.adminId } });
   }
 
   async unsuspend(actor: AdminActor, userId: string): Promise<CommandOutcome> {
-    const account = await this.existingAccount(actor, userId);
+    const entry = { action: 'unsuspend_user', targetUserId: userId, resourceType: 'user', resourceId: userId, details: {} } as const;
+    const account = await this.targetAccount(actor, entry);
     if (!account.isSuspended) throw conflict(NOT_SUSPENDED);
-    return this.commands.run(actor, {
-      action: 'unsuspend_user',
-      targetUserId: userId,
-      resourceType: 'user',
-      resourceId: userId,
-      details: {},
-      queue: QueueName.AccountAdmin,
-      job: { kind: 'unsuspend', userId, adminId: actor.adminId },
-    });
+    return this.commands.run(actor, { ...entry, queue: QueueName.AccountAdmin, job: { kind: 'unsuspend', userId, adminId: actor.adminId } });
   }
 
   async delete(actor: AdminActor, userId: string): Promise<CommandOutcome> {
-    await this.existingAccount(actor, userId);
-    return this.commands.run(actor, {
-      action: 'delete_user',
-      targetUserId: userId,
-      resourceType: 'user',
-      resourceId: userId,
-      details: {},
-      queue: QueueName.AccountAdmin,
-      job: { kind: 'delete', userId, adminId: actor.adminId },
-    });
+    const entry = { action: 'delete_user', targetUserId: userId, resourceType: 'user', resourceId: userId, details: {} } as const;
+    await this.targetAccount(actor, entry);
+    return this.commands.run(actor, { ...entry, queue: QueueName.AccountAdmin, job: { kind: 'delete', userId, adminId: actor.adminId } });
   }
 
-  /** The account as auth has it now (404 when none; 503 when auth did not answer); never the admin's own. */
-  private async existingAccount(actor: AdminActor, userId: string): Promise<AdminAccountPart> {
-    if (userId === actor.adminId) throw badRequest(NOT_YOURSELF);
-    const account = await this.owners.account(userId);
+  /**
+   * The account as auth has it now (404 when none; 503 when auth did not answer); never the admin's
+   * own, nor another admin's: two admins could otherwise lock each other out or one erase the
+   * others (issue 24). That attempt is audited, then refused with 403.
+   */
+  private async targetAccount(actor: AdminActor, entry: AuditEntry & { targetUserId: string }): Promise<AdminAccountPart> {
+    if (entry.targetUserId === actor.adminId) throw badRequest(NOT_YOURSELF);
+    const account = await this.owners.account(entry.targetUserId);
     if (!account.ok) throw account.notFound ? notFound(USER_NOT_FOUND) : serviceUnavailable(undefined, ACCOUNTS_UNAVAILABLE);
+    if (account.value.role === ROLE_ADMIN) {
+      await this.commands.refuse(actor, entry, ADMIN_NOT_A_TARGET);
+      throw forbidden(ADMIN_NOT_A_TARGET);
+    }
     return account.value;
   }
 }

@@ -334,12 +334,22 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, string>> = {
   force_logout: 'Forced Logout',
 };
 export type AuditResourceType = 'user' | 'report' | 'photo';
+/**
+ * `details.outcome` of an entry that records an attempt the service refused (issue 24: an admin
+ * account as the target of suspend, unsuspend or delete): nothing was done; `details.error` says why.
+ */
+export const AUDIT_OUTCOME_REFUSED = 'refused';
 
 export interface AuditPersonDto {
   id: string;
-  /** null when the account is gone or its part did not answer. */
+  /**
+   * The acting admin's as they were when they acted (kept with the entry); a target's as the
+   * owners have it now. null when not known (gone, or its part did not answer).
+   */
   name: string | null;
   email: string | null;
+  /** The account no longer exists (auth answered without it): shown as 'Deleted member'. */
+  deleted: boolean;
 }
 
 export interface AuditLogEntryDto {

@@ -32,9 +32,9 @@ function collectOutput(child: ChildProcess): () => string {
   return () => output;
 }
 
-/** Runs a one-off command of a service (`migrate`, `republish`) to completion. */
-export async function runCommand(main: string, command: string, env: Record<string, string>): Promise<void> {
-  const child = run(main, [command], env);
+/** Runs a one-off command of a service (`migrate`, `republish`, `grant-admin <email>`) to completion. */
+export async function runCommand(main: string, command: string, env: Record<string, string>, args: string[] = []): Promise<void> {
+  const child = run(main, [command, ...args], env);
   const output = collectOutput(child);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${main} ${command} exited with ${code}:\n${output()}`);

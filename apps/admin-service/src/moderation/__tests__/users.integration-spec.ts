@@ -3,7 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  AUDIT_OUTCOME_REFUSED,
   AuthMessages,
+  GdprMessages,
+  ROLE_MEMBER,
   SERVICES,
   type AdminCommandResultDto,
   type AdminStatsDto,
@@ -15,7 +18,8 @@ import {
 import { call, waitFor, type SignedIn } from '@mate/server-kit/testing';
 import { closedServiceUrl, startAdminTestBed, type AdminTestBed } from '../../__tests__/admin-test-bed';
 import { adminEnvFor, sharedInfra, startOwner, type OwnerProcess, type SharedInfra } from '../../__tests__/owner-processes';
-import { ALREADY_SUSPENDED, NOT_SUSPENDED } from '../users.service';
+import { AuditAuthorBackfill } from '../audit-author-backfill';
+import { ADMIN_NOT_A_TARGET, ALREADY_SUSPENDED, NOT_SUSPENDED } from '../users.service';
 
 const UA = 'Mozilla/5.0 (admin-test) users';
 
@@ -180,5 +184,97 @@ describe('admin users against the real auth, profile, matching and safety servic
       admin: { id: admin.userId },
       details: { reason: 'For the log' },
     });
+  });
+  /**
+   * A second admin, made with auth-service's own command (`npm run admin:grant`), with a verified
+   * session of theirs that the command made admin at once like any live one.
+   */
+  async function anAdmin(name: string): Promise<{ userId: string; token: string; email: string; signedIn: SignedIn }> {
+    const account = await anAccount(name);
+    const signedIn = await t.bed.signIn(account.userId, ROLE_MEMBER);
+    await auth.command('grant-admin', [account.email]);
+    return { ...account, signedIn };
+  }
+
+  const refusedEntries = async (targetUserId: string) =>
+    (await t.bed.dataSource.query(`SELECT action, admin_id, details FROM audit_log WHERE target_user_id = $1 ORDER BY created_at`, [targetUserId])) as {
+      action: string;
+      admin_id: string;
+      details: Record<string, unknown>;
+    }[];
+
+  it('refuses to suspend, unsuspend or delete another admin (403, audited as refused) until the role is revoked (issue 24)', async () => {
+    const other = await anAdmin('Other Admin');
+    const attempts = [
+      ['POST', `/api/admin/users/${other.userId}/suspend`, { reason: 'Lock them out' }, 'suspend_user'],
+      ['POST', `/admin/users/${other.userId}/unsuspend`, undefined, 'unsuspend_user'],
+      ['DELETE', `/api/admin/users/${other.userId}`, undefined, 'delete_user'],
+    ] as const;
+    for (const [method, path, body] of attempts) {
+      const res = await t.api<{ error: string }>(admin, method, path, { body });
+      expect({ path, status: res.status, body: res.body }).toMatchObject({ path, status: 403, body: { error: ADMIN_NOT_A_TARGET } });
+    }
+    expect(await refusedEntries(other.userId)).toEqual(
+      attempts.map(([, , body, action]) => ({
+        action,
+        admin_id: admin.userId,
+        details: { ...(body ?? {}), outcome: AUDIT_OUTCOME_REFUSED, error: ADMIN_NOT_A_TARGET },
+      })),
+    );
+    expect((await detail(other.userId)).body).toMatchObject({ role: 'admin', isSuspended: false });
+    expect((await call(auth.url, 'GET', '/api/auth/me', { token: other.token })).status).toBe(200);
+    expect((await t.api(other.signedIn, 'GET', '/admin/reports')).status).toBe(200);
+
+    // `npm run admin:revoke`: a member again, at once on the live session (the admin API refuses it), and a target like any.
+    await auth.command('revoke-admin', [other.email]);
+    expect((await t.api(other.signedIn, 'GET', '/admin/reports')).status).toBe(403);
+    const suspended = await t.api<AdminCommandResultDto>(admin, 'POST', `/admin/users/${other.userId}/suspend`, { body: { reason: 'Now a member' } });
+    expect(suspended.status).toBe(200);
+    expect((await detail(other.userId)).body).toMatchObject({ role: 'member', isSuspended: true });
+  }, 120_000);
+
+  it("keeps the acting admin's name and email after they delete their account, and shows a deleted target as deleted (issue 24)", async () => {
+    const ada = await anAdmin('Ada Author');
+    const member = await anAccount('Gone Member');
+    const deleted = await t.api<AdminCommandResultDto>(ada.signedIn, 'DELETE', `/admin/users/${member.userId}`);
+    expect([200, 202]).toContain(deleted.status);
+    await waitFor(async () => (await detail(member.userId)).status === 404, { what: 'the member to be gone' });
+
+    // An admin cannot delete their own account while they hold the role; revoked, they can.
+    const own = await call<{ error: string }>(auth.url, 'POST', '/api/gdpr/delete-account', { token: ada.token, body: { confirmEmail: ada.email } });
+    expect(own).toMatchObject({ status: 403, body: { error: GdprMessages.adminCannotDeleteAccount } });
+    await auth.command('revoke-admin', [ada.email]);
+    expect((await call(auth.url, 'POST', '/api/gdpr/delete-account', { token: ada.token, body: { confirmEmail: ada.email } })).status).toBe(200);
+    await waitFor(async () => (await detail(ada.userId)).status === 404, { what: "Ada's account to be gone" });
+
+    const page = await t.api<AuditLogPageDto>(admin, 'GET', `/api/admin/audit?search=${encodeURIComponent(ada.email)}`);
+    expect(page.status).toBe(200);
+    expect(page.body.logs).toEqual([
+      expect.objectContaining({
+        id: deleted.body.auditId,
+        action: 'delete_user',
+        admin: { id: ada.userId, name: 'Ada Author', email: ada.email, deleted: true },
+        targetUser: { id: member.userId, name: null, email: null, deleted: true },
+      }),
+    ]);
+  }, 120_000);
+
+  it('gives entries written without their author the admin still known, and lets nothing else of an entry change (issue 24)', async () => {
+    const known = await anAccount('Known Author');
+    const [id, other] = [randomUUID(), randomUUID()];
+    for (const [entryId, adminId] of [[id, known.userId], [other, randomUUID()]])
+      await t.bed.dataSource.query(
+        `INSERT INTO audit_log (id, action, admin_id, target_user_id, resource_type, resource_id, details) VALUES ($1, 'suspend_user', $2::uuid, NULL, 'user', $2::text, '{}')`,
+        [entryId, adminId],
+      );
+
+    expect(await t.bed.app.get(AuditAuthorBackfill).run()).toBeGreaterThanOrEqual(1);
+
+    expect(await audit(id)).toMatchObject({ admin_name: 'Known Author', admin_email: known.email });
+    expect(await audit(other)).toMatchObject({ admin_name: null, admin_email: null }); // an admin nobody knows any more
+    const refused = /audit_log is append-only/;
+    await expect(t.bed.dataSource.query(`UPDATE audit_log SET admin_name = 'Someone Else' WHERE id = $1`, [id])).rejects.toThrow(refused);
+    await expect(t.bed.dataSource.query(`UPDATE audit_log SET details = '{"x":1}', admin_name = 'Y' WHERE id = $1`, [other])).rejects.toThrow(refused);
+    await expect(t.bed.dataSource.query('DELETE FROM audit_log WHERE id = $1', [id])).rejects.toThrow(refused);
   });
 });

@@ -169,6 +169,7 @@ export class AuditPersonResponseDto implements AuditPersonDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty(nullableText) name!: string | null;
   @ApiProperty(nullableText) email!: string | null;
+  @ApiProperty({ description: 'The account no longer exists' }) deleted!: boolean;
 }
 
 export class AuditLogEntryResponseDto implements AuditLogEntryDto {
