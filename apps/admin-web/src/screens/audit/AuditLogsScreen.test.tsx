@@ -9,8 +9,8 @@ function anEntry(n: number, overrides: Partial<AuditLogEntryDto> = {}): AuditLog
   return {
     id: `l${n}`,
     action: 'suspend_user',
-    admin: { id: 'a1', name: 'Ada Admin', email: 'admin@mate.test' },
-    targetUser: { id: 'u1', name: 'Sam Member', email: 'sam@mate.test' },
+    admin: { id: 'a1', name: 'Ada Admin', email: 'admin@mate.test', deleted: false },
+    targetUser: { id: 'u1', name: 'Sam Member', email: 'sam@mate.test', deleted: false },
     createdAt: '2026-11-22T09:00:00.000Z',
     ipAddress: '10.0.0.7',
     userAgent: 'Firefox',
@@ -51,6 +51,25 @@ describe('AuditLogsScreen (spec 001 §2 Audit logs)', () => {
     expect(screen.getAllByText(/"reason": "Spam messages"/)[0]).toBeVisible();
     expect(screen.getByText('Audit logs auto-refresh every 30 seconds.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/admin');
+  });
+
+  it('shows a deleted target as Deleted member, a deleted admin under the name they acted with, and a refused attempt as Refused (issue 24)', async () => {
+    api.admin.getAuditLogs.mockResolvedValue(
+      page([
+        anEntry(1, {
+          action: 'delete_user',
+          admin: { id: 'a2', name: 'Ada Author', email: 'ada@mate.test', deleted: true },
+          targetUser: { id: 'u2', name: null, email: null, deleted: true },
+          details: {},
+        }),
+        anEntry(2, { details: { reason: 'Lock out', outcome: 'refused', error: 'Admin accounts cannot be suspended' } }),
+      ]),
+    );
+    renderAdmin(api, { route: '/admin/audit' });
+    expect(await screen.findByText('Deleted member')).toBeInTheDocument();
+    expect(screen.getByText('Ada Author (ada@mate.test), account deleted')).toBeInTheDocument();
+    expect(screen.queryByText('Unknown User')).not.toBeInTheDocument();
+    expect(screen.getAllByText('Refused', { selector: '.mate-badge' })).toHaveLength(1);
   });
 
   it('says No audit logs found', async () => {

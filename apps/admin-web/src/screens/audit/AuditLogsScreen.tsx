@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, AUDIT_PAGE_SIZE, AUDIT_SEARCH_MAX_LENGTH, type AuditLogEntryDto, type AuditPersonDto } from '@mate/contracts';
+import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS, AUDIT_OUTCOME_REFUSED, AUDIT_PAGE_SIZE, AUDIT_SEARCH_MAX_LENGTH, type AuditLogEntryDto, type AuditPersonDto } from '@mate/contracts';
 import { Badge, Button, Card, Input, Select, Spinner, PageHeader } from '@mate/ui';
 import { useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -11,8 +11,14 @@ const ACTION_OPTIONS = AUDIT_ACTIONS.map((action) => ({ value: action, label: AU
 
 function who(person: AuditPersonDto | null): string {
   if (!person) return 'N/A';
-  const name = person.name ?? 'Unknown User';
-  return person.email ? `${name} (${person.email})` : name;
+  // A deleted target has no name left; a deleted admin keeps the one they acted under.
+  const name = person.name ?? (person.deleted ? 'Deleted member' : 'Unknown User');
+  const named = person.email ? `${name} (${person.email})` : name;
+  return person.deleted && person.name ? `${named}, account deleted` : named;
+}
+
+function refused(entry: AuditLogEntryDto): boolean {
+  return entry.details.outcome === AUDIT_OUTCOME_REFUSED;
 }
 
 function AuditEntry({ entry }: { entry: AuditLogEntryDto }) {
@@ -20,6 +26,7 @@ function AuditEntry({ entry }: { entry: AuditLogEntryDto }) {
     <li className="audit-entry">
       <div className="audit-entry__head">
         <Badge tone="accent">{auditActionLabel(entry.action)}</Badge>
+        {refused(entry) && <Badge tone="warning">Refused</Badge>}
         <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
       </div>
       <p className="audit-entry__line">
