@@ -215,6 +215,39 @@ const variant: fc.Arbitrary<Variant> = fc.record({
   typedAsUpload: fc.boolean(),
 });
 
+/** Routes a member's token cannot pass at the gateway (admins only): NUL cases there check no 5xx only. */
+const ADMIN_ONLY = /^\/(api\/)?admin(\/|$)/;
+const SOME_ID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * A NUL in each place of each route: every path parameter in turn (`%00` inside an id, the others
+ * a well-formed one), the query string (`%00` in a value and in a name), and for routes that take
+ * a body a raw `\u0000` escape in a JSON value and in a JSON key.
+ */
+function nulCases(routes: Route[]): { route: Route; request: FuzzRequest }[] {
+  const json = { 'content-type': 'application/json' };
+  return routes.flatMap((route) => {
+    const params = route.path.match(/\{[^}]+\}/g) ?? [];
+    const pathWith = (nulAt: number) => {
+      let i = 0;
+      return route.path.replace(/\{[^}]+\}/g, () => (i++ === nulAt ? `${SOME_ID.slice(0, 8)}%00${SOME_ID.slice(8)}` : SOME_ID));
+    };
+    const plain = pathWith(-1);
+    const requests: FuzzRequest[] = [
+      ...params.map((_, at) => ({ method: route.method, path: pathWith(at), headers: {} })),
+      { method: route.method, path: `${plain}?q=ann%00&limit=5`, headers: {} },
+      { method: route.method, path: `${plain}?search%00=1`, headers: {} },
+    ];
+    if (route.method !== 'GET') {
+      requests.push(
+        { method: route.method, path: plain, headers: json, body: Buffer.from('{"reason":"spam\\u0000","email":"a\\u0000@b.co","status":"reviewed"}') },
+        { method: route.method, path: plain, headers: json, body: Buffer.from('{"resolution":{"note":["ok","\\u0000"]},"k\\u0000":1}') },
+      );
+    }
+    return requests.map((request) => ({ route, request }));
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('every route survives generated input (fast-check)', () => {
@@ -294,6 +327,37 @@ describe('every route survives generated input (fast-check)', () => {
         }
       }
     }
+  }, 120_000);
+
+  /**
+   * Issue 24 item 3: a NUL reached PostgreSQL and was answered 503. Every route, once per place a
+   * NUL can ride in (each path parameter, the query string, a JSON body's value and key), signed
+   * in and out: never a 5xx. Where the gateway forwards (a member's own routes, signed in), the
+   * owning service must be the one that refused, with the kit's 400 naming the NUL.
+   */
+  it('answers a NUL in every route\'s path parameters, query string and JSON body with a 4xx, never a 5xx', async () => {
+    const cases = nulCases(routes);
+    expect(cases.length).toBeGreaterThan(routes.length * 2);
+    const refusedByService: string[] = [];
+    const notReached: string[] = [];
+    for (const { route, request: nul } of cases) {
+      for (const signedIn of [false, true]) {
+        const send = async () =>
+          client.send({ ...nul, headers: { ...nul.headers, ...(signedIn ? { authorization: `Bearer ${await memberToken()}` } : {}) } });
+        let answer = await send();
+        if (signedIn && answer.status === 401) {
+          token = '';
+          answer = await send();
+        }
+        check(route, nul, answer);
+        if (!signedIn || ADMIN_ONLY.test(route.path)) continue;
+        const where = `${nul.method} ${nul.path} ${describeRequest(nul)}`;
+        if (answer.status === 400 && /NUL characters/.test(answer.text)) refusedByService.push(where);
+        else notReached.push(`${where} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+      }
+    }
+    expect(notReached).toEqual([]);
+    expect(refusedByService.length).toBeGreaterThan(routes.length);
   }, 120_000);
 
   it('never answers a 5xx, and every 4xx is JSON with an error, for generated bodies, query strings and headers', async () => {
