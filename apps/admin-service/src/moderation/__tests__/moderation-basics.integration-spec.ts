@@ -92,7 +92,7 @@ describe('admin-service moderation: documentation, validation, audit log, parts 
       expect(res.body.logs[0]).toEqual({
         id: ids.a,
         action: 'resolve_report',
-        admin: { id: other, name: null, email: null },
+        admin: { id: other, name: null, email: null, deleted: false }, // auth away: not known to be deleted
         targetUser: null,
         createdAt: '2030-01-10T08:00:00.000Z',
         ipAddress: '203.0.113.9',
