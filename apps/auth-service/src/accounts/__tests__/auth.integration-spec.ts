@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AuthMessages, MINUTE } from '@mate/contracts';
-import { PERSON_NAME_MESSAGE, SessionStore } from '@mate/server-kit';
+import { NulTextMessages, PERSON_NAME_MESSAGE, SessionStore } from '@mate/server-kit';
 import { call, type ServiceTestBed } from '@mate/server-kit/testing';
 import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed } from '../../__tests__/auth-test-bed';
 import { AccountsService } from '../accounts.service';
@@ -43,9 +43,13 @@ describe('auth-service', () => {
 
     it('refuses control characters in names with a 400 instead of failing with a 500', async () => {
       const res = await call(url, 'POST', '/api/auth/register', {
-        body: { email: 'nul@mate.test', password: PASSWORD, name: '\u0000Ev\u0007e ' },
+        body: { email: 'nul@mate.test', password: PASSWORD, name: '\u0001Ev\u0007e ' },
       });
       expect(res).toMatchObject({ status: 400, body: { error: PERSON_NAME_MESSAGE } });
+      const nul = await call(url, 'POST', '/api/auth/register', {
+        body: { email: 'nul@mate.test', password: PASSWORD, name: 'Ev\u0000e' },
+      });
+      expect(nul).toMatchObject({ status: 400, body: { error: NulTextMessages.bodyField('name') } });
     });
 
     it('reads JSON only: a form-encoded or unsupported-charset body is a 4xx', async () => {

@@ -7,6 +7,7 @@ import {
   type EventEnvelope,
   type SyncMessagesResult,
 } from '@mate/contracts';
+import { NulTextMessages } from '@mate/server-kit';
 import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
@@ -98,7 +99,10 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
     const annSocket = await bed.connect(ann);
     const script = '<script>alert("x")</script> <b>bold</b> & \'quotes\'';
     expect((await send(annSocket, bob, script)).content).toBe(script);
-    expect((await send(annSocket, bob, '  \u0000he\u0007llo\u202E\tworld\n  ')).content).toBe('hello\tworld');
+    expect((await send(annSocket, bob, '  \u0001he\u0007llo\u202E\tworld\n  ')).content).toBe('hello\tworld');
+    // NUL is no control character to strip but input PostgreSQL cannot hold: refused (issue 24 item 3).
+    const nul = ackError(await annSocket.emit('send_message', { recipientId: bob.userId, content: 'he\u0000llo' }));
+    expect(nul.error).toBe(NulTextMessages.bodyField('content'));
 
     const emoji2000 = '😀'.repeat(2000);
     expect((await send(annSocket, bob, emoji2000)).content).toBe(emoji2000);
@@ -109,7 +113,7 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
     // 2,000 characters after trimming are accepted even when the raw text was longer.
     expect((await send(annSocket, bob, `   ${'b'.repeat(2000)}   `)).content).toBe('b'.repeat(2000));
 
-    const empty = ackError(await annSocket.emit('send_message', { recipientId: bob.userId, content: ' \u0000\u202E\n\t ' }));
+    const empty = ackError(await annSocket.emit('send_message', { recipientId: bob.userId, content: ' \u0001\u202E\n\t ' }));
     expect(empty.error).toBe(ChatMessages.emptyMessage);
 
     const page = await bed.api<ConversationPageDto>(bob, 'GET', `/api/chat/conversation/${ann.userId}`);

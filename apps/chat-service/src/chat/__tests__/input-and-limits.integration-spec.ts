@@ -9,7 +9,7 @@ import {
   type ChatMessageDto,
   type ClientEventName,
 } from '@mate/contracts';
-import { documentationGaps, LOGGER, OPENAPI_PATH, RealtimeEmitter } from '@mate/server-kit';
+import { documentationGaps, LOGGER, NulTextMessages, OPENAPI_PATH, RealtimeEmitter } from '@mate/server-kit';
 import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
@@ -86,7 +86,8 @@ describe('chat input, limits and push failures', () => {
     await refused('send_message', { ...valid, clientId: 'x'.repeat(65) }, ChatMessages.invalidClientId);
     await refused('send_message', { ...valid, clientId: 7 }, ChatMessages.invalidClientId);
     await refused('send_message', { ...valid, senderId: bob.userId }, 'Unknown field: senderId');
-    await refused('send_message', { ...valid, content: '\u0000 \n' }, ChatMessages.emptyMessage);
+    await refused('send_message', { ...valid, content: '\u0001 \n' }, ChatMessages.emptyMessage);
+    await refused('send_message', { ...valid, content: '\u0000 \n' }, NulTextMessages.bodyField('content'));
     await refused('send_message', { recipientId: ann.userId, content: 'me' }, ChatMessages.messageSelf);
     const rows = await bed.chat.dataSource.query('SELECT count(*)::int AS n FROM message WHERE sender_id = $1', [ann.userId]);
     expect(rows[0].n).toBe(0);

@@ -14,7 +14,7 @@ import {
   type MarkReadResultDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { BaseServiceEnv, LOGGER } from '@mate/server-kit';
+import { BaseServiceEnv, LOGGER, NulTextMessages } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
 import { ChatRateLimiter } from '../chat-rate-limits';
@@ -235,15 +235,17 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
       }
     }
     expect((await refusal({ ...base, content: 'broken \ud800 text' })).code).toBe(ErrorCode.ValidationFailed);
-    expect((await refusal({ ...base, clientId: 'a\u0000b' })).error).toBe(ChatMessages.invalidClientId);
-    expect((await refusal({ ...base, recipientId: `${bob.userId}\u0000` })).error).toBe('recipientId must be a UUID');
+    expect((await refusal({ ...base, clientId: 'a\u0000b' })).error).toBe(NulTextMessages.bodyField('clientId'));
+    expect((await refusal({ ...base, recipientId: `${bob.userId}\u0000` })).error).toBe(NulTextMessages.bodyField('recipientId'));
     expect((await refusal({ ...base, recipientId: `${bob.userId}'--` })).error).toBe('recipientId must be a UUID');
     expect((await refusal({ ...base, recipientId: [bob.userId] })).error).toBe('recipientId must be a UUID');
     expect((await refusal({ ...base, content: { toString: 'x' } })).error).toBe('content must be text');
-    expect((await refusal({ ...base, content: '\u0000\u0001\u202E\u2066\u0085' })).error).toBe(ChatMessages.emptyMessage);
+    expect((await refusal({ ...base, content: '\u0002\u0001\u202E\u2066\u0085' })).error).toBe(ChatMessages.emptyMessage);
 
-    // NUL (PostgreSQL refuses it in text) and the bidi overrides are stripped, never a 500.
-    expect((await send(socket, bob, 'a\u0000b\u202Ec\u2067d')).content).toBe('abcd');
+    // Control characters and the bidi overrides are stripped; NUL (PostgreSQL refuses it in text)
+    // is refused, never a 500 (issue 24 item 3).
+    expect((await send(socket, bob, 'a\u0001b\u202Ec\u2067d')).content).toBe('abcd');
+    expect((await refusal({ ...base, content: 'a\u0000b' })).error).toBe(NulTextMessages.bodyField('content'));
     // Combining marks count as the code points they are: 2,000 accepted, 2,001 refused.
     const combining = 'e\u0301'.repeat(1000);
     expect((await send(socket, bob, combining)).content).toBe(combining);
@@ -253,7 +255,7 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
     expect((await send(socket, bob, emoji)).content).toBe(emoji);
     expect((await refusal({ ...base, content: `${emoji}🙂` })).error).toBe(ChatMessages.tooLong);
     // A payload past the raw cap is refused before any normalizing work.
-    expect((await refusal({ ...base, content: '\u0000'.repeat(8001) })).error).toBe(ChatMessages.tooLong);
+    expect((await refusal({ ...base, content: '\u0001'.repeat(8001) })).error).toBe(ChatMessages.tooLong);
   });
 
   it('refuses query and time edge cases with a 400, never a 500 or a 503', async () => {

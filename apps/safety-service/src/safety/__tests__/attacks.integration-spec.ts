@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { QueueName, SafetyMessages, type BlockedUserDto, type ReportResultDto } from '@mate/contracts';
+import { NulTextMessages } from '@mate/server-kit';
 import { call, waitFor } from '@mate/server-kit/testing';
 import { aProfile, startSafetyTestBed, type SafetyMember, type SafetyTestBed } from '../../__tests__/safety-test-bed';
 import { ReportsService } from '../reports.service';
@@ -95,19 +96,19 @@ describe('safety under attack (real PostgreSQL and Redis; chat played by a real 
     expect(await countRows('report', ann.userId)).toBe(0);
   });
 
-  it('keeps hostile text inert: NUL, controls, bidi overrides stripped; invisible-only details kept as none; raw size capped', async () => {
+  it('keeps hostile text inert: controls and bidi overrides stripped, NUL refused; invisible-only details kept as none; raw size capped', async () => {
     const ann = await t.member();
     const bob = await t.member();
     const carl = await t.member();
     const res = await t.api<ReportResultDto>(ann, 'POST', `/api/safety/report/${bob.userId}`, {
-      details: '\u0000evil\u202Etxt.exe\u0007\u001b[31m',
+      details: '\u0001evil\u202Etxt.exe\u0007\u001b[31m',
     });
     expect(res.status).toBe(201);
     const [row] = await t.bed.dataSource.query('SELECT details FROM report WHERE id = $1', [res.body.id]);
     expect(row.details).toBe('eviltxt.exe[31m');
 
     const blank = await t.api<ReportResultDto>(ann, 'POST', `/api/safety/report/${carl.userId}`, {
-      details: '\u200B\u202E\u0000 ',
+      details: '\u200B\u202E\u0001 ',
     });
     expect(blank.status).toBe(201);
     const [blankRow] = await t.bed.dataSource.query('SELECT details FROM report WHERE id = $1', [
@@ -115,8 +116,13 @@ describe('safety under attack (real PostgreSQL and Redis; chat played by a real 
     ]);
     expect(blankRow.details).toBeNull();
 
+    // NUL is input PostgreSQL cannot hold: a 400 naming the field, nothing written (issue 24 item 3).
+    expect(await t.api(ann, 'POST', `/api/safety/report/${carl.userId}`, { details: 'x\u0000y' })).toMatchObject({
+      status: 400,
+      body: { error: NulTextMessages.bodyField('details') },
+    });
     const block = await t.api(ann, 'POST', `/api/safety/block/${carl.userId}`, { reason: 'x\u0000y' });
-    expect(block.status).toBe(200);
+    expect(block).toMatchObject({ status: 400, body: { error: NulTextMessages.bodyField('reason') } });
 
     const dave = await t.member();
     expect(

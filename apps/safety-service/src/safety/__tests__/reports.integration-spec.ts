@@ -136,7 +136,7 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
 
     const exact = await t.api<ReportResultDto>(ann, 'POST', `/api/safety/report/${targets[0].userId}`, {
       reason: 'fake_profile',
-      details: `  ${'x'.repeat(1000)}\u0000 `,
+      details: `  ${'x'.repeat(1000)}\u0001 `,
     });
     expect(exact.status).toBe(201);
     expect((await stored(exact.body.id)).details).toBe('x'.repeat(1000));
