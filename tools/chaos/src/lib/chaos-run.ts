@@ -157,8 +157,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     for (let i = 0; i + 1 < members.length; i += 2) {
       const index = i / 2;
       const matchDuring = plan[index];
-      let beginTurn = () => {};
-      const turn = new Promise<void>((resolve) => (beginTurn = resolve));
+      let beginTurn!: () => void;
+      const turn = new Promise<void>((resolve) => {
+        beginTurn = resolve;
+      });
       if (matchDuring === null) beginTurn();
       pairs.push({ index, a: members[i], b: members[i + 1], matchDuring, turn, beginTurn, matched: false, chatting: false, sent: [] });
     }

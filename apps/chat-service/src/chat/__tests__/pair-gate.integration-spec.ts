@@ -90,7 +90,7 @@ describe('chat honours the pair gate before its projection knows (real gateway, 
     const annSocket = await bed.connect(ann);
     const first = await send(annSocket, bob, 'sent before the block');
     await gate.close(ann.userId, bob.userId, 1);
-    const retry = await annSocket.emit('send_message', { recipientId: bob.userId, content: 'sent before the block', clientId: first.clientId });
+    const retry = await annSocket.emit('send_message', { recipientId: bob.userId, content: 'sent before the block', clientId: first.clientId ?? undefined });
     expect(retry).toMatchObject({ id: first.id, seq: first.seq });
   });
 
