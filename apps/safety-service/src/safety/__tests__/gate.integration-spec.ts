@@ -1,21 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
-import {
-  ChatMessages,
-  eventQueueName,
-  INTERNAL_TOKEN_HEADER,
-  SERVICES,
-  type ChatMessageDto,
-  type EventEnvelope,
-  type PairMessagesSnapshotDto,
-} from '@mate/contracts';
+import { ChatMessages, INTERNAL_TOKEN_HEADER, type PairMessagesSnapshotDto } from '@mate/contracts';
 import type Redis from 'ioredis';
-import { EVENT_JOB_OPTIONS, PairGate, REDIS, SOCKET_EVENTS_PATH } from '@mate/server-kit';
-import { call, eventEnvelope, runCommand, startServiceProcess, waitFor, type ServiceProcess } from '@mate/server-kit/testing';
-import { createTestDatabase, freePort, type TestDatabase } from '@mate/testing';
+import { PairGate, REDIS } from '@mate/server-kit';
+import { call, waitFor } from '@mate/server-kit/testing';
+import { freePort } from '@mate/testing';
+import { startRealChat, type RealChat } from '../../__tests__/real-chat-process';
 import { startSafetyTestBed, TEST_INTERNAL_TOKEN, type SafetyMember, type SafetyTestBed } from '../../__tests__/safety-test-bed';
-
-const CHAT_MAIN = 'apps/chat-service/src/main.ts';
 
 /**
  * Issue 24 item 6: once a block or an unmatch has answered, nothing more from the other member is
@@ -27,37 +16,18 @@ const CHAT_MAIN = 'apps/chat-service/src/main.ts';
 describe('safety closes the pair gate before it answers (real PostgreSQL and Redis; the real chat-service)', () => {
   let t: SafetyTestBed;
   let gate: PairGate;
-  let chatDb: TestDatabase;
-  let chat: ServiceProcess;
-  let chatEvents: Queue;
+  let chat: RealChat;
 
   beforeAll(async () => {
     const port = await freePort();
     t = await startSafetyTestBed('safety_gate', { env: { CHAT_SERVICE_URL: `http://127.0.0.1:${port}` } });
     gate = t.bed.app.get(PairGate);
-    chatDb = await createTestDatabase('safety_gate_chat');
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: chatDb.url,
-      REDIS_URL: t.bed.env.REDIS_URL,
-      KEY_PREFIX: t.bed.env.KEY_PREFIX,
-      JWT_SECRET: t.bed.env.JWT_SECRET,
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      OUTBOX_POLL_MS: '50',
-      CHAT_MESSAGES_PER_10_SECONDS: '1000',
-    };
-    await runCommand(CHAT_MAIN, 'migrate', env);
-    chat = await startServiceProcess(CHAT_MAIN, port, env, { health: '/health/ready' });
-    chatEvents = new Queue(eventQueueName(SERVICES.chat), { connection: { url: t.bed.env.REDIS_URL }, prefix: t.bed.env.KEY_PREFIX });
+    chat = await startRealChat(t, port, 'safety_gate_chat');
   }, 120_000);
 
   afterAll(async () => {
-    await chatEvents?.resume();
-    await chatEvents?.close();
-    await chat?.stop();
+    await chat?.close();
     await t?.close();
-    await chatDb?.drop();
   }, 60_000);
 
   const pairVersion = async (x: SafetyMember, y: SafetyMember) => {
@@ -89,23 +59,12 @@ describe('safety closes the pair gate before it answers (real PostgreSQL and Red
 
   it('a message sent right after the block answered is refused by the real chat-service, stored nowhere', async () => {
     const [eve, fay] = [await t.member({ name: 'Eve' }), await t.member({ name: 'Fay' })];
-    const envelope: EventEnvelope<'match.created'> = eventEnvelope(SERVICES.matching, 'match.created', {
-      matchId: randomUUID(),
-      userIds: eve.userId < fay.userId ? [eve.userId, fay.userId] : [fay.userId, eve.userId],
-      createdAt: new Date().toISOString(),
-      pairVersion: 0,
-    });
-    await chatEvents.add(envelope.name, envelope, { ...EVENT_JOB_OPTIONS, jobId: envelope.id });
-    const send = (from: SafetyMember, to: SafetyMember, content: string) =>
-      call<ChatMessageDto & { error?: string }>(chat.url, 'POST', `${SOCKET_EVENTS_PATH}/send_message`, {
-        token: from.token,
-        headers: { [INTERNAL_TOKEN_HEADER]: TEST_INTERNAL_TOKEN },
-        body: { recipientId: to.userId, content },
-      });
+    await chat.matchInChat(eve, fay, 0);
+    const send = chat.send;
     await waitFor(async () => (await send(eve, fay, 'hello')).status === 200, { timeoutMs: 15_000, what: 'chat to open the conversation' });
 
     // Chat hears of no event from here on: its projection keeps the pair open.
-    await chatEvents.pause();
+    await chat.events.pause();
     try {
       expect((await t.api(fay, 'POST', `/api/safety/block/${eve.userId}`)).status).toBe(200);
       const refused = await send(eve, fay, 'are you there?');
@@ -113,14 +72,14 @@ describe('safety closes the pair gate before it answers (real PostgreSQL and Red
       const back = await send(fay, eve, 'bye');
       expect(back.status).toBe(403);
       const snapshot = await call<PairMessagesSnapshotDto>(
-        chat.url,
+        chat.process.url,
         'GET',
         `/internal/chat/pairs/${eve.userId}/${fay.userId}/messages?before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}&limit=20`,
         { headers: { [INTERNAL_TOKEN_HEADER]: TEST_INTERNAL_TOKEN } },
       );
       expect(snapshot.body.messages.map((m) => m.content)).toEqual(['hello']);
     } finally {
-      await chatEvents.resume();
+      await chat.events.resume();
     }
   }, 60_000);
 });
