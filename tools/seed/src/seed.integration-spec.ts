@@ -248,7 +248,8 @@ async function callMatchesVersusMatches(p: Pair): Promise<{ missing: string[]; e
 async function callable(p: Pair, x: string, y: string): Promise<boolean> {
   const { PAIR_CALLABLE_SQL } = require(CALL_SQL_DIST) as { PAIR_CALLABLE_SQL: string };
   const [a, b] = [x, y].sort();
-  const rows = await query<{ callable: boolean }>(p.call.url, PAIR_CALLABLE_SQL, [a, b]);
+  // No pair gate closed in these runs: its closing version is 0 (ADR 0024).
+  const rows = await query<{ callable: boolean }>(p.call.url, PAIR_CALLABLE_SQL, [a, b, 0]);
   return rows[0].callable;
 }
 
