@@ -11,15 +11,15 @@ import {
   Res,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AuthPrincipal, OwnProfileDto, ProfileCompletionDto, PublicProfileDto } from '@mate/contracts';
+import type { AuthPrincipal, MemberProfileDto, OwnProfileDto, ProfileCompletionDto } from '@mate/contracts';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AllowUnverified, ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
 import { CompleteOnboardingDto } from './dto/complete-onboarding.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
 import {
+  MemberProfileResponseDto,
   OwnProfileResponseDto,
   ProfileCompletionResponseDto,
-  PublicProfileResponseDto,
 } from './dto/profile-responses.dto';
 import { PROFILE_NOT_FOUND, ProfilesService } from './profiles.service';
 
@@ -72,17 +72,18 @@ export class ProfilesController {
   }
 
   /**
-   * Another member's profile as members may see it (no email, coordinates or hidden state); 404
-   * between two members of whom either blocks the other, as for an unknown member.
+   * Another member's profile as members may see it (no email, coordinates or hidden state) with the
+   * coarse distance between the two; 404 between two members of whom either blocks the other, as
+   * for an unknown member.
    */
   @Get(':userId')
-  @ApiOkResponse({ type: PublicProfileResponseDto })
+  @ApiOkResponse({ type: MemberProfileResponseDto })
   @ApiErrors(404)
   other(
     @CurrentUser() user: AuthPrincipal,
     @Param('userId', new ParseUUIDPipe({ exceptionFactory: () => notFound(PROFILE_NOT_FOUND) }))
     userId: string,
-  ): Promise<PublicProfileDto> {
+  ): Promise<MemberProfileDto> {
     return this.profiles.getPublicProfile(user.userId, userId);
   }
 }

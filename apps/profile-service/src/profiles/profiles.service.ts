@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
+  coarseDistanceLabel,
   NAME_MAX_LENGTH,
   PROFILE_MAX_AGE,
   PROFILE_MIN_AGE,
   ProfileMessages,
+  type MemberProfileDto,
   type OwnProfileDto,
   type ProfileCompletionDto,
-  type PublicProfileDto,
   type UserRegisteredPayload,
   type UserVerifiedPayload,
 } from '@mate/contracts';
@@ -16,6 +17,7 @@ import { BlockedPairs } from '../blocks/blocked-pairs';
 import { SuspendedMembers } from '../suspensions/suspended-members';
 import { Geocoder } from '../geocoding/geocoder';
 import { completionPercentage } from './profile-completion';
+import { greatCircleKm } from './member-distance';
 import type { Photo } from '../photos/photo.entity';
 import type { Profile } from './profile.entity';
 import { toProfileDto, toProfileUpdatedPayload, toPublicProfileDto } from './profile.mapper';
@@ -71,15 +73,18 @@ export class ProfilesService {
    * 10), nor while they are suspended (issue 13): the same 404 as for an unknown member, so a block
    * or a suspension is not told apart from a missing profile.
    */
-  async getPublicProfile(viewerId: string, userId: string): Promise<PublicProfileDto> {
-    const [profile, blocked, suspended] = await Promise.all([
+  async getPublicProfile(viewerId: string, userId: string): Promise<MemberProfileDto> {
+    const [profile, viewer, blocked, suspended] = await Promise.all([
       this.profiles.findByUserId(userId),
+      this.profiles.findByUserId(viewerId),
       this.blocks.between(viewerId, userId),
       this.suspensions.isSuspended(userId),
     ]);
     if (!profile || !profile.isVerified || !profile.onboardingCompleted || blocked || suspended)
       throw notFound(PROFILE_NOT_FOUND);
-    return toPublicProfileDto(profile, await this.profiles.photosOf(profile.id));
+    // The same coarse label as the Discover card: the coordinates themselves never leave the service.
+    const distance = coarseDistanceLabel(viewer ? greatCircleKm(viewer, profile) : null);
+    return { ...toPublicProfileDto(profile, await this.profiles.photosOf(profile.id)), distance };
   }
 
   async completion(userId: string): Promise<ProfileCompletionDto> {

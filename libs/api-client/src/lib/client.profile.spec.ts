@@ -119,10 +119,10 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
     });
 
     it("reads another member's profile without private flags", async () => {
-      reply = ok({ ...profileBody, id: 'p2', userId: 'u 2', name: 'Bea' });
+      reply = ok({ ...profileBody, id: 'p2', userId: 'u 2', name: 'Bea', distance: 'about 10 km' });
       const other = await client().profile.getUserProfile('u 2');
       expect(server.requests[0].path).toBe('/api/profile/u%202');
-      expect(other).toMatchObject({ userId: 'u 2', name: 'Bea' });
+      expect(other).toMatchObject({ userId: 'u 2', name: 'Bea', distance: 'about 10 km' });
       expect(other).not.toHaveProperty('isVerified');
       reply = fails(404);
       await expect(client().profile.getUserProfile('x')).rejects.toThrow('Failed to get user profile');

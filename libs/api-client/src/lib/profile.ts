@@ -9,6 +9,7 @@ import {
   type PetsValue,
   type SmokingValue,
   type CompleteOnboardingRequest,
+  type MemberProfileDto,
   type OwnProfileDto,
   type PhotoDto,
   type PhotoReorderRequest,
@@ -54,8 +55,11 @@ export interface ProfileApi {
    * server sends it, else null.
    */
   completeOnboarding(request?: CompleteOnboardingRequest): Promise<OwnProfileDto | null>;
-  /** GET /api/profile/{userId}: another member's public profile. */
-  getUserProfile(userId: string): Promise<PublicProfileDto>;
+  /**
+   * GET /api/profile/{userId}: another member's public profile, with the coarse distance label
+   * between the two (null when unknown, or from a server that does not send it).
+   */
+  getUserProfile(userId: string): Promise<MemberProfileDto>;
   /** The photo calls under /api/profile/me/photos (the same photos as the `photos` area). */
   addPhoto(request: AttachPhotoRequest): Promise<PhotoDto | null>;
   deletePhoto(id: string): Promise<void>;
@@ -222,7 +226,8 @@ export function createProfileApi(http: HttpClient, now: () => number = Date.now)
       const body = await http.get<unknown>(`/api/profile/${encodeURIComponent(userId)}`, {
         fallbackMessage: ClientMessages.getUserProfileFailed,
       });
-      return toPublicProfile(normalizeProfile(body));
+      const distance = isRecord(body) ? text(body['distance']) : null;
+      return { ...toPublicProfile(normalizeProfile(body)), distance };
     },
     async addPhoto(request) {
       const body = await http.post<unknown>('/api/profile/me/photos', {

@@ -193,6 +193,14 @@ export interface PublicProfileDto {
   pets?: PetsValue | null;
 }
 
+/**
+ * `GET /api/profile/{userId}` (issue 25): the public profile plus how far away the member is, as
+ * the coarse label of the Discover card (`coarseDistanceLabel`), null when either place is unknown.
+ */
+export interface MemberProfileDto extends PublicProfileDto {
+  distance: string | null;
+}
+
 /** Profile validation and photo messages shown by the spec (000 §5), enforced by the server too. */
 export const ProfileMessages = {
   underage: 'You must be 18 or older to use the product',

@@ -451,7 +451,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
         .get(`/api/profile/${other.userId}`)
         .set('Authorization', viewer.authorization)
         .expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(PUBLIC_PROFILE_KEYS);
+      expect(Object.keys(res.body).sort()).toEqual([...PUBLIC_PROFILE_KEYS, 'distance'].sort());
       expect(res.body).toMatchObject({
         userId: other.userId,
         name: 'Zoe',
@@ -473,6 +473,33 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       expect(JSON.stringify(res.body)).not.toMatch(/48\.8|2\.35|moderation|pending|onboarding/i);
       expect(res.body.photos).toHaveLength(1);
       expect(Object.keys(res.body.photos[0]).sort()).toEqual(['id', 'isPrimary', 'order', 'url']);
+    });
+
+    it("tells the viewer the card's coarse distance between their cities, never the coordinates", async () => {
+      const viewer = await bed.member();
+      await bed.putProfile(viewer, { location: 'Paris, France' }).expect(200);
+      const sameCity = await bed.member({ name: 'Zoe' });
+      await bed.putProfile(sameCity, { location: 'Paris, France' }).expect(200);
+      const farAway = await bed.member({ name: 'Lea' });
+      await bed.putProfile(farAway, { location: 'Lyon, France' }).expect(200);
+      const nowhere = await bed.member({ name: 'Kim' });
+      await bed.putProfile(nowhere, { location: 'Atlantis of the Deep' }).expect(200);
+      for (const other of [sameCity, farAway, nowhere]) {
+        await addPhoto(other);
+        await bed.dataSource.query('UPDATE profiles SET onboarding_completed = true WHERE user_id = $1', [other.userId]);
+      }
+      const distanceTo = async (other: Member) =>
+        (
+          await request(server)
+            .get(`/api/profile/${other.userId}`)
+            .set('Authorization', viewer.authorization)
+            .expect(200)
+        ).body.distance;
+
+      expect(await distanceTo(sameCity)).toBe('in your city');
+      // Paris to Lyon is about 392 km: rounded up to 50 km steps below 500 km.
+      expect(await distanceTo(farAway)).toBe('about 400 km');
+      expect(await distanceTo(nowhere)).toBeNull();
     });
 
     it('hides members who are not verified or have not finished onboarding', async () => {

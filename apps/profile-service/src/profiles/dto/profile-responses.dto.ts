@@ -6,6 +6,7 @@ import {
   SMOKING_VALUES,
   type DrinkingValue,
   type ExerciseValue,
+  type MemberProfileDto,
   type OwnProfileDto,
   type PetsValue,
   type ProfileCompletionDto,
@@ -37,6 +38,15 @@ export class PublicProfileResponseDto implements PublicProfileDto {
   @ApiProperty({ ...text, enum: DRINKING_VALUES, description: 'null = not said' }) drinking!: DrinkingValue | null;
   @ApiProperty({ ...text, enum: EXERCISE_VALUES, description: 'null = not said' }) exercise!: ExerciseValue | null;
   @ApiProperty({ ...text, enum: PETS_VALUES, description: 'null = not said' }) pets!: PetsValue | null;
+}
+
+export class MemberProfileResponseDto extends PublicProfileResponseDto implements MemberProfileDto {
+  @ApiProperty({
+    ...text,
+    example: 'about 10 km',
+    description: "Coarse distance between the two members' cities; null when either place is unknown",
+  })
+  distance!: string | null;
 }
 
 export class OwnProfileResponseDto extends PublicProfileResponseDto implements OwnProfileDto {
