@@ -1,13 +1,23 @@
 import type { MateApi } from '@mate/api-client';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, useNavigate, type NavigateFunction } from 'react-router-dom';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, createQueryClient } from '../app/App';
 import { createFakeApi, signedInApi, type FakeApi } from '../testing/fake-api';
 import { aPushSubscription, createFakePush, type FakePushOptions } from '../testing/fake-push';
 import { renderWithApp } from '../testing/render';
 import { NOTIFICATION_PROMPT_DELAY_MS } from '@mate/contracts';
-import { NotificationPrompt, PROMPT_DISMISSED_KEY, PROMPT_OPEN_BODY_CLASS } from './NotificationPrompt';
+import { CallContext, useCall, type CallPhase } from '../call/call-types';
+import {
+  matchQuietRemaining,
+  NotificationPrompt,
+  promptPlacement,
+  PROMPT_DISMISSED_KEY,
+  PROMPT_OPEN_BODY_CLASS,
+  PROMPT_QUIET_AFTER_MATCH_MS,
+} from './NotificationPrompt';
+import { usePush } from './PushContext';
 
 const prompt = () => screen.queryByRole('region', { name: 'Enable Notifications' });
 
@@ -20,23 +30,36 @@ describe('NotificationPrompt', () => {
   let api: FakeApi;
 
   /** The prompt alone, in the app's providers (signed out: nothing else runs timers). */
-  function mount(options: FakePushOptions = {}, route = '/dashboard') {
+  function mount(options: FakePushOptions = {}, route = '/dashboard', callPhase: CallPhase = 'idle') {
     const push = createFakePush(options);
     const queryClient = createQueryClient();
     let navigate: NavigateFunction = () => undefined;
-    function NavigateHandle() {
+    let recordMatch = () => undefined as void;
+    function Handles() {
       navigate = useNavigate();
+      recordMatch = usePush().recordMatch;
       return null;
+    }
+    function WithCallPhase({ children }: { children: ReactNode }) {
+      const call = useCall();
+      return <CallContext.Provider value={{ ...call, phase: callPhase }}>{children}</CallContext.Provider>;
     }
     const view = render(
       <AppProviders api={api as unknown as MateApi} queryClient={queryClient} push={push.browser}>
         <MemoryRouter initialEntries={[route]}>
-          <NavigateHandle />
-          <NotificationPrompt />
+          <Handles />
+          <WithCallPhase>
+            <NotificationPrompt />
+          </WithCallPhase>
         </MemoryRouter>
       </AppProviders>,
     );
-    return { push, view, navigate: (to: string) => act(() => navigate(to)) };
+    return {
+      push,
+      view,
+      navigate: (to: string) => act(() => navigate(to)),
+      recordMatch: () => act(() => recordMatch()),
+    };
   }
 
   it.each(['/onboarding', '/call/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c'])('waits while the member is on %s and opens once they leave it', async (route) => {
@@ -69,6 +92,46 @@ describe('NotificationPrompt', () => {
     expect(screen.getByRole('button', { name: 'Enable Notifications' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Maybe Later' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Dismiss notification prompt' })).toBeInTheDocument();
+  });
+
+  it('keeps away for a minute after a match, then opens', async () => {
+    const { recordMatch } = mount({}, '/discover');
+    await recordMatch();
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    expect(prompt()).not.toBeInTheDocument();
+    await advance(PROMPT_QUIET_AFTER_MATCH_MS - NOTIFICATION_PROMPT_DELAY_MS - 1);
+    expect(prompt()).not.toBeInTheDocument();
+    await advance(1);
+    expect(prompt()).toBeInTheDocument();
+  });
+
+  it('goes away when a match arrives while it is open, and comes back a minute later', async () => {
+    const { recordMatch, navigate } = mount({}, '/discover');
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    expect(prompt()).toBeInTheDocument();
+    await recordMatch();
+    // Send Message on 'It's a Match!': the chat opens with its composer free.
+    await navigate('/chat/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c');
+    await advance(PROMPT_QUIET_AFTER_MATCH_MS - 1);
+    expect(prompt()).not.toBeInTheDocument();
+    await advance(1);
+    expect(prompt()).toBeInTheDocument();
+  });
+
+  it.each<CallPhase>(['incoming', 'calling', 'in-call'])('keeps away while a call is %s', async (phase) => {
+    mount({}, '/dashboard', phase);
+    await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
+    expect(prompt()).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ['/chat/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c', 'notification-prompt--top'],
+    ['/discover', 'notification-prompt--inline'],
+  ])('on %s it takes its own place (%s) and leaves the page its length', async (route, placementClass) => {
+    mount({}, route);
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    expect(prompt()).toHaveClass(placementClass);
+    expect(document.body).not.toHaveClass(PROMPT_OPEN_BODY_CLASS);
   });
 
   it('gives the page room at its end while open, so a form’s last button can scroll clear of the card', async () => {
@@ -146,6 +209,32 @@ describe('NotificationPrompt', () => {
     await advance(0);
     expect(prompt()).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('Failed to get VAPID public key');
+  });
+});
+
+describe('promptPlacement', () => {
+  it.each([
+    ['/onboarding', 'held'],
+    ['/call/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c', 'held'],
+    ['/discover', 'inline'],
+    ['/chat/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c', 'top'],
+    ['/dashboard', 'bottom'],
+    ['/matches', 'bottom'],
+    ['/settings/privacy', 'bottom'],
+    ['/calls', 'bottom'],
+    ['/discovery-tips', 'bottom'],
+  ])('%s → %s', (route, placement) => {
+    expect(promptPlacement(route)).toBe(placement);
+  });
+});
+
+describe('matchQuietRemaining', () => {
+  it('is the rest of the minute after the last match, and 0 without one or once it is over', () => {
+    expect(matchQuietRemaining(null, 5_000)).toBe(0);
+    expect(matchQuietRemaining(10_000, 10_000)).toBe(PROMPT_QUIET_AFTER_MATCH_MS);
+    expect(matchQuietRemaining(10_000, 10_000 + PROMPT_QUIET_AFTER_MATCH_MS - 1)).toBe(1);
+    expect(matchQuietRemaining(10_000, 10_000 + PROMPT_QUIET_AFTER_MATCH_MS)).toBe(0);
+    expect(matchQuietRemaining(10_000, 10_000 + 2 * PROMPT_QUIET_AFTER_MATCH_MS)).toBe(0);
   });
 });
 

@@ -2,16 +2,39 @@ import { NOTIFICATION_PROMPT_DELAY_MS } from '@mate/contracts';
 import { Alert, Button, Icon } from '@mate/ui';
 import { useEffect, useId, useState } from 'react';
 import { useLocation } from 'react-router-dom';
+import { useCall } from '../call/call-types';
 import { usePush } from './PushContext';
 
 /**
- * Screens the prompt never covers: a member finishing onboarding or in a call is busy with
- * something else (and the card would sit over the onboarding's Next button). It waits, and opens
- * once the member is elsewhere.
+ * Where the card goes on a screen, so it never covers a primary action:
+ * - `held`: not shown until the member leaves — onboarding (its Next button), the call screen
+ *   (its controls fill the window);
+ * - `inline`: Discover's card and swipe buttons fill a phone's screen, so the card takes its own
+ *   place at the top of the screen and pushes Discover down instead of floating over it;
+ * - `top`: a chat's composer and send button sit at the window's bottom, so the card floats at
+ *   the top, under the chat's header, over the older messages;
+ * - `bottom`: elsewhere it floats at the bottom corner, and the page gets room below to scroll
+ *   its last controls clear of it.
  */
-export const PROMPT_QUIET_ROUTES = ['/onboarding', '/call'] as const;
+export type PromptPlacement = 'held' | 'inline' | 'top' | 'bottom';
 
-const isQuiet = (pathname: string) => PROMPT_QUIET_ROUTES.some((route) => pathname === route || pathname.startsWith(`${route}/`));
+const routeIs = (pathname: string, route: string) => pathname === route || pathname.startsWith(`${route}/`);
+
+export function promptPlacement(pathname: string): PromptPlacement {
+  if (routeIs(pathname, '/onboarding') || routeIs(pathname, '/call')) return 'held';
+  if (routeIs(pathname, '/discover')) return 'inline';
+  if (routeIs(pathname, '/chat')) return 'top';
+  return 'bottom';
+}
+
+/** A new match has the member's attention (the popup, the first message): no prompt for a minute. */
+export const PROMPT_QUIET_AFTER_MATCH_MS = 60_000;
+
+/** How long the prompt still waits because of the last match (0: not at all). */
+export function matchQuietRemaining(lastMatchAt: number | null, now: number): number {
+  if (lastMatchAt === null) return 0;
+  return Math.max(0, lastMatchAt + PROMPT_QUIET_AFTER_MATCH_MS - now);
+}
 
 /** Spec 001 §3: the dismissal is remembered locally (the key is ours). */
 export const PROMPT_DISMISSED_KEY = 'notification_prompt_dismissed';
@@ -59,7 +82,11 @@ export function NotificationPrompt() {
     return () => clearTimeout(timer);
   }, []);
 
-  const quiet = isQuiet(useLocation().pathname);
+  const placement = promptPlacement(useLocation().pathname);
+  const call = useCall();
+  const afterMatch = useMatchQuiet(push.lastMatchAt, push.now);
+  // A ringing or live call has the member's attention, and its bar sits where the card would.
+  const quiet = placement === 'held' || call.phase !== 'idle' || afterMatch;
   const eligible = push.checked && push.supported && push.permission === 'default' && !push.subscribed;
   useEffect(() => {
     if (phase === 'waiting' && due && eligible && !quiet && !wasDismissed()) setPhase('open');
@@ -67,10 +94,10 @@ export function NotificationPrompt() {
 
   const open = phase === 'open' && !quiet;
   useEffect(() => {
-    if (!open) return;
+    if (!open || placement !== 'bottom') return;
     document.body.classList.add(PROMPT_OPEN_BODY_CLASS);
     return () => document.body.classList.remove(PROMPT_OPEN_BODY_CLASS);
-  }, [open]);
+  }, [open, placement]);
 
   if (!open) return null;
 
@@ -93,7 +120,10 @@ export function NotificationPrompt() {
   };
 
   return (
-    <section className="notification-prompt mate-card mate-card--strong" aria-labelledby={titleId}>
+    <section
+      className={`notification-prompt notification-prompt--${placement} mate-card mate-card--strong`}
+      aria-labelledby={titleId}
+    >
       <button type="button" className="notification-prompt__close" aria-label="Dismiss notification prompt" onClick={dismiss}>
         <Icon name="close" size={18} />
       </button>
@@ -117,4 +147,16 @@ export function NotificationPrompt() {
       </div>
     </section>
   );
+}
+
+/** True while the last match is under a minute old; re-renders when the minute is up. */
+function useMatchQuiet(lastMatchAt: number | null, now: () => number): boolean {
+  const [, setExpired] = useState(0);
+  const remaining = matchQuietRemaining(lastMatchAt, now());
+  useEffect(() => {
+    if (remaining === 0) return;
+    const timer = setTimeout(() => setExpired((count) => count + 1), remaining);
+    return () => clearTimeout(timer);
+  }, [remaining, lastMatchAt]);
+  return remaining > 0;
 }

@@ -34,6 +34,12 @@ export interface PushContextValue extends PushState {
   disable(): Promise<void>;
   /** Listens for `/sw.js` asking this tab to show a screen; returns the unsubscribe. */
   onNavigate: PushBrowser['onNavigate'];
+  /** When this tab last learnt of a match (ms, from `now`); null before any. */
+  lastMatchAt: number | null;
+  /** The match popup calls it for every match it hears of (a like that matched, `new_match`). */
+  recordMatch(): void;
+  /** The clock the prompt's timing rules read (injected in tests). */
+  now(): number;
 }
 
 const PushContext = createContext<PushContextValue | null>(null);
@@ -53,8 +59,18 @@ function subscriptionDto(subscription: PushSubscriptionHandle): PushSubscription
  * member signs in is handed to the server again (it now belongs to them); on sign-out the
  * browser's subscription is dropped, so the next person at this browser gets nobody's pushes.
  */
-export function PushProvider({ browser, children }: { browser: PushBrowser; children: ReactNode }) {
+export function PushProvider({
+  browser,
+  now = Date.now,
+  children,
+}: {
+  browser: PushBrowser;
+  now?: () => number;
+  children: ReactNode;
+}) {
   const api = useApi();
+  const [lastMatchAt, setLastMatchAt] = useState<number | null>(null);
+  const recordMatch = useCallback(() => setLastMatchAt(now()), [now]);
   const { user } = useAuth();
   const userId = user?.id ?? null;
   const [state, setState] = useState<PushState>(() => ({
@@ -154,8 +170,8 @@ export function PushProvider({ browser, children }: { browser: PushBrowser; chil
   }, [browser]);
 
   const value = useMemo<PushContextValue>(
-    () => ({ ...state, enable, disable, onNavigate: browser.onNavigate }),
-    [state, enable, disable, browser],
+    () => ({ ...state, enable, disable, onNavigate: browser.onNavigate, lastMatchAt, recordMatch, now }),
+    [state, enable, disable, browser, lastMatchAt, recordMatch, now],
   );
   return <PushContext.Provider value={value}>{children}</PushContext.Provider>;
 }
@@ -165,6 +181,13 @@ export function usePush(): PushContextValue {
   if (!value) throw new Error('usePush must be used inside <PushProvider>');
   return value;
 }
+
+/** Records a match for the prompt's timing; a no-op where no PushProvider is mounted (a screen tested alone). */
+export function useRecordMatch(): () => void {
+  return useContext(PushContext)?.recordMatch ?? ignoreMatch;
+}
+
+const ignoreMatch = () => undefined;
 
 /**
  * A click on a notification while a tab is open: `/sw.js` focuses the tab and asks it to show the

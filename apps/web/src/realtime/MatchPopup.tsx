@@ -10,6 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useRecordMatch } from '../push/PushContext';
 import { MatchDialog, type MatchedMember } from './MatchDialog';
 import { useRealtime } from './RealtimeContext';
 
@@ -33,12 +34,15 @@ export function MatchPopupProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const [waiting, setWaiting] = useState<MatchedMember[]>([]);
   const shown = useRef(new Set<string>());
+  const recordMatch = useRecordMatch();
 
   const showMatch = useCallback((member: MatchedMember) => {
+    // The notification prompt keeps away for a minute after a match (NotificationPrompt).
+    recordMatch();
     if (shown.current.has(member.id)) return;
     shown.current.add(member.id);
     setWaiting((current) => [...current, member]);
-  }, []);
+  }, [recordMatch]);
 
   useEffect(() => {
     if (!client) return;

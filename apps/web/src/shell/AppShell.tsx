@@ -19,11 +19,12 @@ export function AppShell() {
         <NavBar />
         <main id="main-content" className="app-main" tabIndex={-1}>
           <ActiveCallBar />
+          {/* In the main flow: on Discover it takes its own place above the screen (NotificationPrompt). */}
+          <NotificationPrompt />
           <Outlet />
         </main>
       </div>
       <IncomingCallOverlay />
-      <NotificationPrompt />
     </MatchPopupProvider>
   );
 }
