@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { countryTable, placeKey, REGIONS } from './regions';
+import { countryTable, placeKey, regionName, REGIONS, transliteratedPlaceKey } from './regions';
 
 /** A place of the city list, reduced to what geocoding needs. */
 export interface Place {
@@ -25,6 +25,16 @@ export interface PlaceIndex {
   byName: Map<string, Place[]>;
   /** Country codes by `placeKey` of their name, alias or ISO-2 code. */
   countries: Map<string, string>;
+  /** The keys of `byName`, sorted, for prefix search. */
+  keys: string[];
+}
+
+/** A place offered while a member types their location; `label` geocodes back to that place. */
+export interface PlaceMatch {
+  name: string;
+  /** The country's English name. */
+  country: string;
+  label: string;
 }
 
 /** Short forms people use for a few big cities. */
@@ -49,11 +59,12 @@ export function buildPlaceIndex(places: Iterable<Place>): PlaceIndex {
   for (const place of places) {
     codes.add(place.country);
     add(placeKey(place.name), place);
+    add(transliteratedPlaceKey(place.name) ?? '', place);
     // "Washington, D.C." is found as "Washington" too (a comma separates the qualifiers).
     if (place.name.includes(',')) add(placeKey(place.name.split(',')[0]), place);
   }
   for (const list of byName.values()) list.sort((a, b) => b.population - a.population);
-  return { byName, countries: countryTable(codes) };
+  return { byName, countries: countryTable(codes), keys: [...byName.keys()].sort() };
 }
 
 let cityIndex: Promise<PlaceIndex> | null = null;
@@ -128,11 +139,72 @@ export function geocodeWith(index: PlaceIndex, text: string): GeocodeResult | nu
   };
 }
 
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/**
+ * "Name, Region, Country" when the geocoder knows the country's regions (US states, Canadian
+ * provinces, Australian states, UK nations), else "Name, Country": the text the geocoder reads
+ * back as this place (or, for a smaller namesake in the same country, as the bigger one).
+ */
+function labelOf(place: Place): { country: string; label: string } {
+  const country = countryNames.of(place.country) ?? place.country;
+  const region = regionName(place.country, place.adminCode);
+  return { country, label: [place.name, region, country].filter(Boolean).join(', ') };
+}
+
+/**
+ * Places whose name starts with what the member typed (folded like geocoding: "trom", "TROMSØ"
+ * and "tromso" find Tromsø), most populous first, one per label. Text after a comma narrows by
+ * region or country ("portland, or", "tromso, nor"); a place alias ("nyc") counts as its name.
+ */
+export function searchPlaces(index: PlaceIndex, query: string, limit: number): PlaceMatch[] {
+  const [typed = '', ...rest] = query.split(',');
+  const prefix = placeKey(typed);
+  if (!prefix || limit < 1) return [];
+  const qualifier = rest.map(placeKey).filter(Boolean).join(' ');
+
+  const found = new Set<Place>(index.byName.get(CITY_ALIASES[prefix] ?? '') ?? []);
+  let lo = 0;
+  let hi = index.keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.keys[mid] < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < index.keys.length && index.keys[i].startsWith(prefix); i++) {
+    for (const place of index.byName.get(index.keys[i]) ?? []) found.add(place);
+  }
+
+  const fits = (place: Place) => {
+    if (!qualifier) return true;
+    const region = regionName(place.country, place.adminCode);
+    const names = [region, countryNames.of(place.country), place.country, place.adminCode];
+    return (
+      names.some((name) => name && placeKey(name).startsWith(qualifier)) ||
+      index.countries.get(qualifier) === place.country ||
+      (REGIONS.get(qualifier) ?? []).some((r) => r.country === place.country && r.adminCode === place.adminCode)
+    );
+  };
+
+  const matches = new Map<string, PlaceMatch>();
+  for (const place of [...found].sort((a, b) => b.population - a.population)) {
+    if (matches.size >= limit) break;
+    if (!fits(place)) continue;
+    const { country, label } = labelOf(place);
+    if (!matches.has(label)) matches.set(label, { name: place.name, country, label });
+  }
+  return [...matches.values()];
+}
+
 /** Offline geocoding of profile locations against the GeoNames city list (ARCHITECTURE §5). */
 @Injectable()
 export class Geocoder {
   async geocode(text: string | null | undefined): Promise<GeocodeResult | null> {
     if (!text?.trim()) return null;
     return geocodeWith(await loadCityIndex(), text);
+  }
+
+  async search(query: string, limit: number): Promise<PlaceMatch[]> {
+    return searchPlaces(await loadCityIndex(), query, limit);
   }
 }

@@ -4,19 +4,53 @@
  * the first-level admin code. Keys are compared after `placeKey` normalisation.
  */
 
-/** Lower case, accents and punctuation dropped, spaces collapsed: "St. John's" → "st johns". */
+/**
+ * Letters that are not a base letter plus a mark, so NFD leaves them alone: people who type
+ * without them write "Tromso", "Hafnarfjordur", "Lodz", "Strasse".
+ */
+const SPECIAL_LETTERS: Record<string, string> = {
+  ð: 'd',
+  þ: 'th',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ł: 'l',
+  đ: 'd',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+  ŋ: 'ng',
+  ĸ: 'k',
+};
+const SPECIAL_LETTER = new RegExp(`[${Object.keys(SPECIAL_LETTERS).join('')}]`, 'g');
+
+/**
+ * Lower case, accents and special letters folded, punctuation dropped, spaces collapsed:
+ * "St. John's" → "st johns", "TROMSØ" → "tromso", "Hafnarfjörður" → "hafnarfjordur".
+ */
 export function placeKey(text: string): string {
   return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(SPECIAL_LETTER, (letter) => SPECIAL_LETTERS[letter] ?? letter)
     .replace(/&/g, ' and ')
-    .replace(/[.'’`]/g, '')
-    .replace(/[-_/()]/g, ' ')
-    .replace(/\s+/g, ' ')
+    .replace(/[.'’‘`´]/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()
     .replace(/^saint /, 'st ')
     .replace(/^sainte /, 'ste ');
+}
+
+/** The other way to type some letters without them: "Aarhus" (Århus), "Zuerich", "Tromsoe". */
+const TRANSLITERATIONS: Record<string, string> = { å: 'aa', ø: 'oe', æ: 'ae', ä: 'ae', ö: 'oe', ü: 'ue' };
+
+/** `placeKey` of the transliterated spelling, or null when the text has none of those letters. */
+export function transliteratedPlaceKey(text: string): string | null {
+  const lower = text.toLowerCase().normalize('NFC');
+  if (!/[åøæäöü]/.test(lower)) return null;
+  return placeKey(lower.replace(/[åøæäöü]/g, (letter) => TRANSLITERATIONS[letter] ?? letter));
 }
 
 /** Country names that Intl.DisplayNames does not give in the form people type. */
@@ -202,6 +236,21 @@ function regionTable(): Map<string, Region[]> {
   }
   for (const [name, code] of Object.entries(GB_NATIONS)) add(name, { country: 'GB', adminCode: code });
   return table;
+}
+
+/**
+ * The name of a first-level region the geocoder reads back ("Oregon", "Ontario", "England"), or
+ * null for countries whose regions it does not know: a place's label names it only then.
+ */
+export function regionName(country: string, adminCode: string): string | null {
+  if (country === 'US') return US_STATE_NAMES[adminCode] ?? null;
+  if (country === 'CA') return CA_PROVINCES[adminCode]?.[0] ?? null;
+  if (country === 'AU') return AU_STATES[adminCode]?.[0] ?? null;
+  if (country === 'GB') {
+    const nation = Object.entries(GB_NATIONS).find(([, code]) => code === adminCode)?.[0];
+    return nation ? nation[0].toUpperCase() + nation.slice(1) : null;
+  }
+  return null;
 }
 
 /** Regions by normalised name or abbreviation ("il", "illinois", "ontario", "nsw", "england"). */

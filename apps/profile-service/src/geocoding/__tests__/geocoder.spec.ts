@@ -1,4 +1,4 @@
-import { Geocoder, buildPlaceIndex, geocodeWith, type Place } from '../geocoder';
+import { Geocoder, buildPlaceIndex, geocodeWith, loadCityIndex, searchPlaces, type Place } from '../geocoder';
 import { placeKey } from '../regions';
 
 jest.setTimeout(30_000);
@@ -61,6 +61,85 @@ describe('geocoding against the whole GeoNames list', () => {
     expect(await geocoder.geocode('  ,  ')).toBeNull();
     expect(await geocoder.geocode('')).toBeNull();
     expect(await geocoder.geocode(null)).toBeNull();
+  });
+});
+
+describe('places typed without their special letters (issue 25)', () => {
+  const geocoder = new Geocoder();
+
+  it.each([
+    ['Tromso', 'Tromsø', 'NO'],
+    ['TROMSØ', 'Tromsø', 'NO'],
+    ['tromsø, norway', 'Tromsø', 'NO'],
+    ['  Tromso ,  Norway. ', 'Tromsø', 'NO'],
+    ['Tromso, NO', 'Tromsø', 'NO'],
+    ['Bodo', 'Bodø', 'NO'],
+    ['Hafnarfjordur', 'Hafnarfjörður', 'IS'],
+    ['hafnarfjörður, iceland', 'Hafnarfjörður', 'IS'],
+    ['Reykjavik', 'Reykjavík', 'IS'],
+    ['Lodz, Poland', 'Łódź', 'PL'],
+    ['Malmo', 'Malmö', 'SE'],
+    ['Aarhus', 'Århus', 'DK'],
+    ['Tromsoe', 'Tromsø', 'NO'],
+    ['Zuerich', 'Zürich', 'CH'],
+    ['NYC', 'New York City', 'US'],
+    ['new york city', 'New York City', 'US'],
+    ['Saint Louis, MO', 'St. Louis', 'US'],
+  ])('finds %s as %s', async (typed, name, country) => {
+    expect(await geocoder.geocode(typed)).toMatchObject({ name, country });
+  });
+
+  it('keeps a non-place unknown, even folded', async () => {
+    expect(await geocoder.geocode('Trømsøville')).toBeNull();
+    expect(await geocoder.geocode('Tromso, Iceland')).toBeNull();
+    expect(await geocoder.geocode('!!!')).toBeNull();
+  });
+
+  it('folds special letters, marks, case and punctuation into one key', () => {
+    expect(placeKey('Hafnarfjörður')).toBe('hafnarfjordur');
+    expect(placeKey('TROMSØ')).toBe('tromso');
+    expect(placeKey('Þingvellir')).toBe('thingvellir');
+    expect(placeKey('Æbeltoft')).toBe('aebeltoft');
+    expect(placeKey('Straße')).toBe('strasse');
+    expect(placeKey('Łódź')).toBe('lodz');
+    expect(placeKey('Diyarbakır')).toBe('diyarbakir');
+    expect(placeKey('Đà Nẵng')).toBe('da nang');
+    expect(placeKey('Bodø!!  (Nordland)')).toBe('bodo nordland');
+  });
+});
+
+describe('place search while typing (issue 25)', () => {
+  it('offers Tromsø for "Trom", "tromso" and "TROMSØ", labelled so the label geocodes back to it', async () => {
+    const index = await loadCityIndex();
+    for (const typed of ['Trom', 'tromso', 'TROMSØ']) {
+      expect(searchPlaces(index, typed, 10).map((p) => p.label)).toContain('Tromsø, Norway');
+    }
+    const [tromso] = searchPlaces(index, 'tromsø', 1);
+    expect(tromso).toEqual({ name: 'Tromsø', country: 'Norway', label: 'Tromsø, Norway' });
+    expect(geocodeWith(index, tromso.label)).toMatchObject({ name: 'Tromsø', country: 'NO' });
+  });
+
+  it('answers at most `limit` places, most populous first, one per label', async () => {
+    const index = await loadCityIndex();
+    const found = searchPlaces(index, 'san', 8);
+    expect(found).toHaveLength(8);
+    expect(new Set(found.map((p) => p.label)).size).toBe(8);
+    expect(found[0].label).toBe('Santiago, Chile');
+  });
+
+  it('names the region where the geocoder reads one, and narrows by what follows a comma', async () => {
+    const index = await loadCityIndex();
+    expect(searchPlaces(index, 'Portland, or', 3)).toEqual([
+      { name: 'Portland', country: 'United States', label: 'Portland, Oregon, United States' },
+    ]);
+    expect(geocodeWith(index, 'Portland, Oregon, United States')).toMatchObject({ adminCode: 'OR' });
+    expect(searchPlaces(index, 'nyc', 1)[0]).toMatchObject({ name: 'New York City' });
+  });
+
+  it('finds nothing for a non-place or an empty query', async () => {
+    const index = await loadCityIndex();
+    expect(searchPlaces(index, 'Qwertyuiopville', 8)).toEqual([]);
+    expect(searchPlaces(index, ' ,. ', 8)).toEqual([]);
   });
 });
 
