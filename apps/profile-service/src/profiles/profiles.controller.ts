@@ -8,6 +8,7 @@ import {
   ParseUUIDPipe,
   Post,
   Put,
+  Query,
   Res,
 } from '@nestjs/common';
 import type { Response } from 'express';
@@ -16,9 +17,11 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AllowUnverified, ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
 import { CompleteOnboardingDto } from './dto/complete-onboarding.dto';
 import { UpdateProfileDto } from './dto/update-profile.dto';
+import { PlaceSearchQueryDto } from './dto/place-search-query.dto';
 import {
   MemberProfileResponseDto,
   OwnProfileResponseDto,
+  PlaceSuggestionResponseDto,
   ProfileCompletionResponseDto,
 } from './dto/profile-responses.dto';
 import { PROFILE_NOT_FOUND, ProfilesService } from './profiles.service';
@@ -69,6 +72,18 @@ export class ProfilesController {
     @Body() body: CompleteOnboardingDto,
   ): Promise<OwnProfileDto> {
     return this.profiles.completeOnboarding(user.userId, body);
+  }
+
+  /**
+   * Places whose name starts with `q` (folded like geocoding), for the location field's list: the
+   * place list stays on the server, the phone downloads only a few matches per keystroke pause.
+   * Declared before `:userId` so "places" is never read as a member id.
+   */
+  @Get('places')
+  @ApiOkResponse({ type: [PlaceSuggestionResponseDto] })
+  @ApiErrors(400)
+  places(@Query() query: PlaceSearchQueryDto): Promise<PlaceSuggestionDto[]> {
+    return this.profiles.searchPlaces(query.q, query.limit);
   }
 
   /**

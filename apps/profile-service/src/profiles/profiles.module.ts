@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BlocksModule } from '../blocks/blocks.module';
 import { SuspensionsModule } from '../suspensions/suspensions.module';
 import { Geocoder } from '../geocoding/geocoder';
+import { LocationBackfill } from './location-backfill';
 import { ProfilesController } from './profiles.controller';
 import { ProfilesRepository } from './profiles.repository';
 import { ProfilesService } from './profiles.service';
@@ -10,7 +11,7 @@ import { ProfilesService } from './profiles.service';
 @Module({
   imports: [BlocksModule, SuspensionsModule],
   controllers: [ProfilesController],
-  providers: [ProfilesRepository, ProfilesService, Geocoder],
+  providers: [ProfilesRepository, ProfilesService, Geocoder, LocationBackfill],
   exports: [ProfilesService, ProfilesRepository],
 })
 export class ProfilesModule {}

@@ -100,6 +100,20 @@ export class ProfilesRepository {
       .getMany();
   }
 
+  /**
+   * Profiles whose location was geocoded and not found, after `afterId` in id order (keyset
+   * pages: a place still unknown stays in the set, so offsets would skip rows).
+   */
+  unresolvedLocations(afterId: string | null, limit: number): Promise<Pick<Profile, 'id' | 'userId' | 'location'>[]> {
+    const query = this.dataSource
+      .getRepository(Profile)
+      .createQueryBuilder('p')
+      .select(['p.id', 'p.userId', 'p.location'])
+      .where('p.location IS NOT NULL AND p.location_resolved = false');
+    if (afterId) query.andWhere('p.id > :afterId', { afterId });
+    return query.orderBy('p.id', 'ASC').limit(limit).getMany();
+  }
+
   async update(manager: EntityManager, profileId: string, patch: ProfilePatch): Promise<void> {
     await manager.getRepository(Profile).update({ id: profileId }, patch);
   }

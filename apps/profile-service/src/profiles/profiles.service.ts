@@ -8,6 +8,7 @@ import {
   ProfileMessages,
   type MemberProfileDto,
   type OwnProfileDto,
+  type PlaceSuggestionDto,
   type ProfileCompletionDto,
   type UserRegisteredPayload,
   type UserVerifiedPayload,
@@ -92,6 +93,11 @@ export class ProfilesService {
     if (!profile) throw notFound(PROFILE_NOT_FOUND);
     const photos = await this.profiles.photosOf(profile.id);
     return { percentage: completionPercentage({ ...profile, photoCount: photos.length }) };
+  }
+
+  /** GET /api/profile/places: the places a member may mean by what they typed so far. */
+  searchPlaces(query: string, limit: number): Promise<PlaceSuggestionDto[]> {
+    return this.geocoder.search(query, limit);
   }
 
   /**
@@ -184,6 +190,33 @@ export class ProfilesService {
           if (!profile || profile.location !== location || profile.locationResolved !== null) return;
           await this.applyChanges(manager, profile, patch);
         });
+      }
+    }
+  }
+
+  /**
+   * Geocodes again every location that was not found (issue 25: "Tromso" stored before names
+   * were folded) and publishes each one now found, as a member's edit would. A place still
+   * unknown is left as it is. Answers how many were found.
+   */
+  async resolveUnknownLocations(batchSize = 200): Promise<number> {
+    let found = 0;
+    let afterId: string | null = null;
+    for (;;) {
+      const batch = await this.profiles.unresolvedLocations(afterId, batchSize);
+      if (batch.length === 0) return found;
+      afterId = batch[batch.length - 1].id;
+      for (const { userId, location } of batch) {
+        const patch = await this.locate(location);
+        if (!patch.locationResolved) continue;
+        const changed = await this.dataSource.transaction(async (manager) => {
+          const profile = await this.profiles.lockByUserId(manager, userId);
+          // Edited meanwhile (an edit geocodes by itself): nothing to do.
+          if (!profile || profile.location !== location || profile.locationResolved !== false) return false;
+          await this.applyChanges(manager, profile, patch);
+          return true;
+        });
+        if (changed) found += 1;
       }
     }
   }

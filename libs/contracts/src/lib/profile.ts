@@ -201,6 +201,27 @@ export interface MemberProfileDto extends PublicProfileDto {
   distance: string | null;
 }
 
+/** `GET /api/profile/places?q=&limit=` (issue 25): places offered while a member types a location. */
+export const PLACE_QUERY_MAX_LENGTH = 100;
+export const PLACE_SUGGESTIONS_MAX_LIMIT = 10;
+export const PLACE_SUGGESTIONS_DEFAULT_LIMIT = 8;
+
+/** One place offered for the location field; `label` is the text to store (it geocodes back to the place). */
+export interface PlaceSuggestionDto {
+  name: string;
+  /** The country's English name. */
+  country: string;
+  label: string;
+}
+
+/**
+ * The profile's notice for a location the server could not place (`locationResolved: false`):
+ * such a member is never suggested to anyone who has a known place (they all have a distance limit).
+ */
+export function locationNotFoundNotice(location: string): string {
+  return `We couldn't find “${location}” on the map, so members who set a distance limit won't see you. Choose your place from the list.`;
+}
+
 /** Profile validation and photo messages shown by the spec (000 §5), enforced by the server too. */
 export const ProfileMessages = {
   underage: 'You must be 18 or older to use the product',
@@ -220,7 +241,9 @@ export const ProfileMessages = {
   tooManyUploads: 'Too many uploads. Please try again later.',
   /** This process already has as many uploads waiting to be processed as it may hold (503, with Retry-After). */
   uploadsBusy: EdgeMessages.unavailable,
-  locationUnknown: "We couldn't find this city, so distance matching is off until you enter a known place.",
+  locationUnknown: "We couldn't find this city on the map, so members who set a distance limit won't see you. Choose your place from the list.",
+  placeQuery: `q must be 1 to ${PLACE_QUERY_MAX_LENGTH} characters`,
+  placeLimit: `limit must be a whole number from 1 to ${PLACE_SUGGESTIONS_MAX_LIMIT}`,
   ageRangeOrder: 'Minimum age cannot be greater than maximum age',
   heightRangeOrder: 'Minimum height cannot be greater than maximum height',
 } as const;

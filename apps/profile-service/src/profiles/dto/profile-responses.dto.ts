@@ -7,6 +7,7 @@ import {
   type DrinkingValue,
   type ExerciseValue,
   type MemberProfileDto,
+  type PlaceSuggestionDto,
   type OwnProfileDto,
   type PetsValue,
   type ProfileCompletionDto,
@@ -55,9 +56,16 @@ export class OwnProfileResponseDto extends PublicProfileResponseDto implements O
   @ApiProperty() onboardingCompleted!: boolean;
   @ApiProperty({ type: Boolean, nullable: true, description: 'null without a location; else whether the place was found' })
   locationResolved!: boolean | null;
-  @ApiPropertyOptional({ description: 'Why distance matching is off (PUT only)' }) locationNote?: string;
+  @ApiPropertyOptional({ description: 'Why members with a distance limit will not see this member (PUT only)' }) locationNote?: string;
 }
 
 export class ProfileCompletionResponseDto implements ProfileCompletionDto {
   @ApiProperty({ type: 'integer', minimum: 0, maximum: 100 }) percentage!: number;
+}
+
+/** A place offered for the location field (`GET /api/profile/places`). */
+export class PlaceSuggestionResponseDto implements PlaceSuggestionDto {
+  @ApiProperty({ example: 'Tromsø' }) name!: string;
+  @ApiProperty({ example: 'Norway', description: "The country's English name" }) country!: string;
+  @ApiProperty({ example: 'Tromsø, Norway', description: 'The text to store as the location' }) label!: string;
 }
