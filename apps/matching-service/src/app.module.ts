@@ -5,6 +5,7 @@ import { Candidate } from './candidates/candidate.entity';
 import { MatchingEventHandlers } from './candidates/candidate-event.handlers';
 import { CandidatesModule } from './candidates/candidates.module';
 import { Impression } from './impressions/impression.entity';
+import { LikesReceivedModule } from './likes-received/likes-received.module';
 import { Match } from './matches/match.entity';
 import { MatchingEnv } from './matching.env';
 import { MatchingModule } from './matching/matching.module';
@@ -39,6 +40,7 @@ export class AppModule {
         CandidatesModule,
         SafetyModule,
         MatchingModule,
+        LikesReceivedModule,
         MatchingMemberDataModule,
         MatchingAdminModule,
         MemberDataModule.forExporter(MatchingExporter),

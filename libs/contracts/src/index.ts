@@ -3,6 +3,7 @@ export * from './lib/constants';
 export * from './lib/auth';
 export * from './lib/profile';
 export * from './lib/matching';
+export * from './lib/profile-completion';
 export * from './lib/chat';
 export * from './lib/safety';
 export * from './lib/calls';

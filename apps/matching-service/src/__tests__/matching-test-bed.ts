@@ -104,6 +104,7 @@ export const MATCHING_ROUTES: readonly (readonly [method: string, path: () => st
   ['POST', () => '/api/matches/rewind'],
   ['GET', () => '/api/matches/my-matches'],
   ['GET', () => '/api/matches/stats'],
+  ['GET', () => '/api/matches/likes-received'],
 ];
 
 /**

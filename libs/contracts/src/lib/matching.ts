@@ -78,6 +78,30 @@ export interface MatchStatsDto {
   likesSent: number;
 }
 
+/**
+ * `GET /api/matches/likes-received?limit=&offset=` (issue 25, the home screen's "Who liked you"):
+ * page size and most per page.
+ */
+export const LIKES_RECEIVED_PAGE_SIZE = 20;
+export const LIKES_RECEIVED_MAX_LIMIT = 50;
+export const LIKES_RECEIVED_MAX_OFFSET = 1_000_000;
+
+/**
+ * A member who liked the caller and whom the caller has not answered yet: the card's member (the
+ * suggestions' enrichment), their photos in display order and when they liked.
+ */
+export interface LikerDto {
+  user: SuggestionUserDto;
+  photos: PhotoDto[];
+  likedAt: string;
+}
+
+/** Answer of `GET /api/matches/likes-received`: how many in all, and one page, newest like first. */
+export interface LikesReceivedDto {
+  total: number;
+  likers: LikerDto[];
+}
+
 /** Texts of matching's refusals, shared so the web app and tests name them. */
 export const MatchingMessages = {
   likeSelf: "You can't like yourself",
@@ -98,6 +122,10 @@ export const MatchingMessages = {
   suggestionsFailed: 'Failed to get match suggestions',
   likeFailed: 'Failed to like user',
   matchesFailed: 'Failed to get matches',
+  /** The home screen's "Who liked you" could not be loaded (issue 25). */
+  likesReceivedFailed: 'Failed to get who liked you',
+  likesReceivedLimit: `limit must be a whole number from 1 to ${LIKES_RECEIVED_MAX_LIMIT}`,
+  likesReceivedOffset: `offset must be a whole number from 0 to ${LIKES_RECEIVED_MAX_OFFSET}`,
 } as const;
 
 /**

@@ -68,6 +68,7 @@ describe('matching-service (real PostgreSQL and Redis)', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.paths).sort()).toEqual([
       '/api/matches/like/{userId}',
+      '/api/matches/likes-received',
       '/api/matches/my-matches',
       '/api/matches/pass/{userId}',
       '/api/matches/rewind',
