@@ -1,6 +1,8 @@
 import {
+  LIKES_RECEIVED_PAGE_SIZE,
   MatchingMessages,
   SUGGESTIONS_PAGE_SIZE,
+  type LikesReceivedDto,
   type LikeResultDto,
   type MatchDto,
   type MatchStatsDto,
@@ -27,6 +29,11 @@ export interface MatchingApi {
   getMyMatches(): Promise<MatchDto[]>;
   /** GET /api/matches/stats: the dashboard's numbers. */
   getMatchStats(): Promise<MatchStatsDto>;
+  /**
+   * GET /api/matches/likes-received?limit=&offset= (issue 25): the members who liked this one and
+   * whom they have not answered, newest first, and how many in all. Answered with like and pass.
+   */
+  likesReceived(page?: { limit?: number; offset?: number }): Promise<LikesReceivedDto>;
 }
 
 const memberPath = (action: 'like' | 'pass', userId: string) =>
@@ -68,6 +75,15 @@ export function createMatchingApi(http: HttpClient): MatchingApi {
         cache: 'no-store',
         fallbackMessage: ClientMessages.getMatchStatsFailed,
       });
+    },
+    async likesReceived({ limit = LIKES_RECEIVED_PAGE_SIZE, offset = 0 } = {}) {
+      const body = await http.get<Partial<LikesReceivedDto> | undefined>('/api/matches/likes-received', {
+        query: { limit, offset },
+        cache: 'no-store',
+        fallbackMessage: MatchingMessages.likesReceivedFailed,
+      });
+      const likers = Array.isArray(body?.likers) ? body.likers : [];
+      return { total: typeof body?.total === 'number' ? body.total : likers.length, likers };
     },
   };
 }
