@@ -9,6 +9,7 @@ import { TranscriptionModule } from './transcription/transcription.module';
 import { CreateCall1795900000000 } from './migrations/1795900000000-CreateCall';
 import { CallMemberErasure1796100000000 } from './migrations/1796100000000-CallMemberErasure';
 import { CallMemberSuspension1796200000000 } from './migrations/1796200000000-CallMemberSuspension';
+import { CallMemberPicture1796300000000 } from './migrations/1796300000000-CallMemberPicture';
 import { CallMemberExporter } from './member-data/call-member-exporter';
 
 @Module({})
@@ -24,6 +25,7 @@ export class AppModule {
         CreateCall1795900000000,
         CallMemberErasure1796100000000,
         CallMemberSuspension1796200000000,
+        CallMemberPicture1796300000000,
       ],
       // IceModule first: `ice-servers` is no call id (GET /api/calls/:id).
       features: [IceModule, TranscriptionModule, CallModule, MemberDataModule.forExporter(CallMemberExporter)],

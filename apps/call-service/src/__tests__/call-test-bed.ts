@@ -82,6 +82,11 @@ export interface CallTestBed {
     method: string,
     path: string,
   ): Promise<{ status: number; body: T }>;
+  /** `api` with the answer's headers too. */
+  apiWithHeaders<T = Record<string, unknown>>(
+    member: CallMember | null,
+    path: string,
+  ): Promise<{ status: number; body: T; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -233,6 +238,9 @@ export async function startCallTestBed(
     async api<T>(member: CallMember | null, method: string, path: string) {
       const res = await call<T>(gateway.url, method, path, { token: member?.token });
       return { status: res.status, body: res.body };
+    },
+    async apiWithHeaders<T>(member: CallMember | null, path: string) {
+      return call<T>(gateway.url, 'GET', path, { token: member?.token });
     },
     async close() {
       for (const s of sockets.splice(0)) s.disconnect();

@@ -20,7 +20,7 @@ import {
   END_SQL,
   ENDED_MATCH_SQL,
   MEMBER_LOCK_SQL,
-  MEMBER_NAME_SQL,
+  MEMBER_PROFILE_SQL,
   MEMBER_SUSPENDED_SQL,
   orderedPair,
   PAIR_LOCK_SQL,
@@ -178,17 +178,19 @@ export class CallEventHandlers implements EventHandlerSet {
     }
   }
 
+  /** The name and picture the history shows; an older version never overwrites a newer one. */
   async applyProfile(
     manager: EntityManager,
     payload: ProfileUpdatedPayload,
     envelope: EventEnvelope<'profile.updated'>,
   ): Promise<void> {
     if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) return;
-    const name = typeof payload.name === 'string' ? payload.name : null;
-    await manager.query(MEMBER_NAME_SQL, [
+    const text = (v: unknown) => (typeof v === 'string' ? v : null);
+    await manager.query(MEMBER_PROFILE_SQL, [
       payload.userId.toLowerCase(),
-      name,
+      text(payload.name),
       envelope.aggregateVersion ?? 0,
+      text(payload.profilePicture),
     ]);
   }
 }

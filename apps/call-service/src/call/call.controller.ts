@@ -1,6 +1,12 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Query, Res, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { type AuthPrincipal, type CallRecordDto, type CallStatsDto } from '@mate/contracts';
+import type { Response } from 'express';
+import {
+  CALL_HISTORY_HAS_MORE_HEADER,
+  type AuthPrincipal,
+  type CallRecordDto,
+  type CallStatsDto,
+} from '@mate/contracts';
 import { ApiErrors, badRequest, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
 import { CallsService } from './calls.service';
 import { CallHistoryQueryDto } from './dto/call-requests.dto';
@@ -16,11 +22,22 @@ import { CallRecordResponseDto, CallStatsResponseDto } from './dto/call-response
 export class CallController {
   constructor(private readonly calls: CallsService) {}
 
+  /** The body stays the spec's list of records (spec 000 §7); whether a next page exists rides in a header. */
   @Get('history')
-  @ApiOkResponse({ type: [CallRecordResponseDto], description: 'The member’s calls, newest first' })
+  @ApiOkResponse({
+    type: [CallRecordResponseDto],
+    description: 'The member’s calls, newest first, optionally of one status',
+    headers: { [CALL_HISTORY_HAS_MORE_HEADER]: { description: '`true` when another page of the same filter follows', schema: { type: 'string', enum: ['true', 'false'] } } },
+  })
   @ApiErrors(400, 503)
-  history(@CurrentUser() user: AuthPrincipal, @Query() query: CallHistoryQueryDto): Promise<CallRecordDto[]> {
-    return this.calls.history(user.userId, query.limit, query.offset);
+  async history(
+    @CurrentUser() user: AuthPrincipal,
+    @Query() query: CallHistoryQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CallRecordDto[]> {
+    const { calls, hasMore } = await this.calls.history(user.userId, query);
+    res.setHeader(CALL_HISTORY_HAS_MORE_HEADER, String(hasMore));
+    return calls;
   }
 
   @Get('stats')

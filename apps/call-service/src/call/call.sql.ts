@@ -52,10 +52,11 @@ ON CONFLICT (member_a, member_b) DO UPDATE
 
 export const ENDED_MATCH_SQL = `INSERT INTO call_ended_match (match_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING`;
 
-/** profile.updated: an older version never overwrites a newer one. $1 user, $2 name, $3 version. */
-export const MEMBER_NAME_SQL = `
-INSERT INTO call_member (user_id, name, version) VALUES ($1::uuid, $2, $3)
-ON CONFLICT (user_id) DO UPDATE SET name = EXCLUDED.name, version = EXCLUDED.version, updated_at = now()
+/** profile.updated: an older version never overwrites a newer one. $1 user, $2 name, $3 version, $4 picture. */
+export const MEMBER_PROFILE_SQL = `
+INSERT INTO call_member (user_id, name, version, profile_picture) VALUES ($1::uuid, $2, $3, $4)
+ON CONFLICT (user_id) DO UPDATE
+  SET name = EXCLUDED.name, version = EXCLUDED.version, profile_picture = EXCLUDED.profile_picture, updated_at = now()
   WHERE call_member.version < EXCLUDED.version OR EXCLUDED.version = 0`;
 
 /** user.suspended / user.unsuspended: the member's whole suspension state. $1 user, $2 suspended. */
@@ -166,17 +167,44 @@ WHERE status = 'in_progress'
   AND least(caller_offline_since, recipient_offline_since) < $1::timestamptz - make_interval(secs => $2::double precision / 1000)
 RETURNING ${ENDED_COLUMNS}`;
 
-/** The call row with both names. */
+/**
+ * Whether the record's two members may call each other now: PAIR_CALLABLE_SQL's rule without the
+ * pair gate (a Redis read per pair; call:initiate still applies it, so a pair the gate just closed
+ * shows callable for the moment until its event lands and is refused with a clear message).
+ */
+const RECORD_CALLABLE = `(EXISTS (
+    SELECT 1 FROM call_match m
+    LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
+    WHERE m.member_a = least(r.caller_id, r.recipient_id) AND m.member_b = greatest(r.caller_id, r.recipient_id)
+      AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')})
+  AND NOT coalesce(cm.suspended, false) AND NOT coalesce(rm.suspended, false))`;
+
+/**
+ * The call row with both names and pictures, and whether the pair is callable. A suspended
+ * member's picture is not shown (their profile answers 404 to everyone, as in chat's list).
+ */
 const RECORD_COLUMNS = `r.id, r.caller_id, r.recipient_id, r.status, r.started_at, r.duration_seconds,
-  cm.name AS caller_name, rm.name AS recipient_name`;
+  cm.name AS caller_name, rm.name AS recipient_name,
+  CASE WHEN cm.suspended THEN NULL ELSE cm.profile_picture END AS caller_picture,
+  CASE WHEN rm.suspended THEN NULL ELSE rm.profile_picture END AS recipient_picture,
+  ${RECORD_CALLABLE} AS callable`;
 const NAMES = `LEFT JOIN call_member cm ON cm.user_id = r.caller_id LEFT JOIN call_member rm ON rm.user_id = r.recipient_id`;
 
-/** A member's calls, newest first. $1 member, $2 limit, $3 offset. */
+/** A record's status matches the filter ($4: one of CALL_HISTORY_STATUSES, or null for every call). */
+const STATUS_FILTER = `($4::text IS NULL OR status = $4::text)`;
+
+/**
+ * A member's calls, newest first, optionally of one status; each side walks its own index. Asked
+ * for one row more than a page to tell whether another page follows. $1 member, $2 rows,
+ * $3 offset, $4 status or null.
+ */
 export const HISTORY_SQL = `
 SELECT ${RECORD_COLUMNS} FROM (
-  (SELECT * FROM call_record WHERE caller_id = $1::uuid ORDER BY started_at DESC, id DESC LIMIT $2::int + $3::int)
+  (SELECT * FROM call_record WHERE caller_id = $1::uuid AND ${STATUS_FILTER}
+    ORDER BY started_at DESC, id DESC LIMIT $2::int + $3::int)
   UNION ALL
-  (SELECT * FROM call_record WHERE recipient_id = $1::uuid ORDER BY started_at DESC, id DESC LIMIT $2::int + $3::int)
+  (SELECT * FROM call_record WHERE recipient_id = $1::uuid AND ${STATUS_FILTER}
+    ORDER BY started_at DESC, id DESC LIMIT $2::int + $3::int)
 ) r ${NAMES}
 ORDER BY r.started_at DESC, r.id DESC LIMIT $2::int OFFSET $3::int`;
 
@@ -201,6 +229,9 @@ export interface CallRow {
   duration_seconds: number | null;
   caller_name: string | null;
   recipient_name: string | null;
+  caller_picture: string | null;
+  recipient_picture: string | null;
+  callable: boolean;
 }
 
 export interface EndedRow {

@@ -6,6 +6,7 @@ import {
   CALL_HISTORY_DEFAULT_LIMIT,
   CallMessages,
   SUBTITLE_MAX_LENGTH,
+  type CallHistoryStatus,
   type CallRecordDto,
   type CallStatsDto,
   type CallStatus,
@@ -51,6 +52,12 @@ export const TOO_MANY_SIGNALS = 'Too many signals. Please slow down.';
 export const TOO_MANY_SUBTITLES = 'Too many subtitles. Please slow down.';
 /** call:incoming's name when the caller's profile has none yet. */
 export const UNKNOWN_CALLER_NAME = 'Your match';
+
+export interface CallHistoryQuery {
+  limit?: number;
+  offset?: number;
+  status?: CallHistoryStatus;
+}
 
 type Limit = 'callsPerMinute' | 'signalsPer10Seconds' | 'subtitlesPer10Seconds';
 
@@ -212,9 +219,16 @@ export class CallsService implements ActiveCalls {
     return row ? { callId: row.id, peerId: row.peer_id } : null;
   }
 
-  async history(userId: string, limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0): Promise<CallRecordDto[]> {
-    const rows: CallRow[] = await this.dataSource.query(HISTORY_SQL, [userId, limit, offset]);
-    return rows.map(toRecord);
+  /**
+   * One page of the member's calls, newest first, of one status or all (issue 25: the filter
+   * applies to the whole history, then pages). `hasMore`: another page of the same filter follows.
+   */
+  async history(
+    userId: string,
+    { limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0, status }: CallHistoryQuery = {},
+  ): Promise<{ calls: CallRecordDto[]; hasMore: boolean }> {
+    const rows: CallRow[] = await this.dataSource.query(HISTORY_SQL, [userId, limit + 1, offset, status ?? null]);
+    return { calls: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
   }
 
   async one(userId: string, id: string): Promise<CallRecordDto> {
@@ -306,5 +320,8 @@ export function toRecord(row: CallRow): CallRecordDto {
     status: row.status as CallStatus,
     startedAt: new Date(row.started_at).toISOString(),
     durationSeconds: row.duration_seconds,
+    callerProfilePicture: row.caller_picture,
+    recipientProfilePicture: row.recipient_picture,
+    callable: row.callable,
   };
 }

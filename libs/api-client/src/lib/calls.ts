@@ -2,6 +2,7 @@ import {
   CALL_HISTORY_DEFAULT_LIMIT,
   CallMessages,
   TRANSCRIBE_MAX_BYTES,
+  type CallHistoryStatus,
   type CallRecordDto,
   type CallStatsDto,
   type IceServersDto,
@@ -32,11 +33,12 @@ export interface TranscribeOptions {
 
 export interface CallsApi {
   /**
-   * GET /api/calls/history?limit&offset (spec 000 §7): the member's call records, newest first.
-   * The limit defaults to 50 (the spec's client default); the Call History screen asks for 20.
-   * Filtering by status is done by the caller (spec 000 §7).
+   * GET /api/calls/history?limit&offset&status (spec 000 §7): the member's call records, newest
+   * first. The limit defaults to 50 (the spec's client default); the Call History screen asks for
+   * 20. With a status the server filters the whole history, then pages (issue 25); without one,
+   * every call.
    */
-  getHistory(limit?: number, offset?: number): Promise<CallRecordDto[]>;
+  getHistory(limit?: number, offset?: number, status?: CallHistoryStatus): Promise<CallRecordDto[]>;
   /** GET /api/calls/stats: totals, success rate as a fraction, average duration in seconds. */
   getStats(): Promise<CallStatsDto>;
   /** GET /api/calls/{id}: one call record (only for its two members). */
@@ -62,9 +64,9 @@ const finite = (value: unknown): number => (typeof value === 'number' && Number.
 
 export function createCallsApi(http: HttpClient): CallsApi {
   return {
-    async getHistory(limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0) {
+    async getHistory(limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0, status) {
       const body = await http.get<unknown>('/api/calls/history', {
-        query: { limit, offset },
+        query: { limit, offset, status },
         cache: 'no-store',
         fallbackMessage: CallMessages.historyFailed,
       });

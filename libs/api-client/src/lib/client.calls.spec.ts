@@ -34,13 +34,15 @@ describe('calls against a real HTTP server', () => {
   const client = (extra: Parameters<typeof createApiClient>[0] = {}) =>
     createApiClient({ baseUrl: server.baseUrl, getToken: () => 'tok-123', ...extra });
 
-  it('reads the history with limit 50 and offset 0 by default, or the page asked for, with the bearer token', async () => {
+  it('reads the history with limit 50 and offset 0 by default, or the page and status asked for, with the bearer token', async () => {
     reply = ok([record]);
     await expect(client().calls.getHistory()).resolves.toEqual([record]);
     await client().calls.getHistory(20, 40);
+    await client().calls.getHistory(20, 20, 'completed');
     expect(server.requests.map((r) => `${r.method} ${r.path}?${r.query.toString()}`)).toEqual([
       'GET /api/calls/history?limit=50&offset=0',
       'GET /api/calls/history?limit=20&offset=40',
+      'GET /api/calls/history?limit=20&offset=20&status=completed',
     ]);
     expect(server.requests[0].headers.authorization).toBe('Bearer tok-123');
   });

@@ -29,6 +29,15 @@ export const CALL_DISCONNECT_GRACE_MS = 15 * SECOND;
 export const CALL_HISTORY_PAGE_SIZE = 20;
 export const CALL_HISTORY_DEFAULT_LIMIT = 50;
 export const CALL_HISTORY_MAX_LIMIT = 100;
+/**
+ * The Call History filters the server applies (`GET /api/calls/history?status=`, issue 25): a
+ * record's own status, the same for both members (a call nobody answered is `missed` for the
+ * caller and the callee alike). Absent: every call, in progress included.
+ */
+export const CALL_HISTORY_STATUSES = ['completed', 'missed', 'rejected', 'failed'] as const;
+export type CallHistoryStatus = (typeof CALL_HISTORY_STATUSES)[number];
+/** Response header of `GET /api/calls/history`: `true` when a further page of the same filter exists. */
+export const CALL_HISTORY_HAS_MORE_HEADER = 'x-has-more';
 /** Spec 000 §9: subtitle chunks of 3 s; the last 3 subtitles are shown. */
 export const SUBTITLE_CHUNK_MS = 3 * SECOND;
 export const SUBTITLES_SHOWN = 3;
@@ -51,6 +60,17 @@ export interface CallRecordDto {
   startedAt: string;
   /** Seconds between the answer and the end, measured by the server; 0 when never answered, null while in progress. */
   durationSeconds: number | null;
+  /**
+   * Profile pictures as the server knows them (issue 25; like a conversation summary's
+   * profilePicture): null without one, for a deleted member and while a member is suspended.
+   */
+  callerProfilePicture?: string | null;
+  recipientProfilePicture?: string | null;
+  /**
+   * Whether the two members may call each other now (still matched, neither blocks the other,
+   * neither suspended nor deleted). The server decides again on call:initiate.
+   */
+  callable?: boolean;
 }
 
 /** Spec 000 §3 "Call stats" (`GET /api/calls/stats`). */
@@ -113,6 +133,8 @@ export const CallMessages = {
   subtitleTooLong: `Subtitle must be at most ${SUBTITLE_MAX_LENGTH} characters`,
   /** Spec 000 §8. */
   historyFailed: 'Failed to fetch call history',
+  /** `GET /api/calls/history?status=` with anything but a filter of CALL_HISTORY_STATUSES. */
+  badHistoryStatus: `status must be one of ${CALL_HISTORY_STATUSES.join(', ')}`,
   statsFailed: 'Failed to fetch call stats',
   callFailed: 'Failed to fetch call',
   loadHistoryFailed: 'Failed to load call history',
@@ -136,6 +158,8 @@ export const CallTexts = {
   previous: 'Previous',
   next: 'Next',
   page: (n: number) => `Page ${n}`,
+  /** Accessible name of a history row's call-back button (issue 25). */
+  callBack: (name: string) => `Call ${name} back`,
   you: 'You',
   them: 'Them',
 } as const;

@@ -1,8 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import {
   CALL_HISTORY_MAX_LIMIT,
+  CALL_HISTORY_STATUSES,
+  CallMessages,
+  type CallHistoryStatus,
   type CallInitiatePayload,
   type CallPeerPayload,
   type CallSignalPayload,
@@ -62,7 +65,7 @@ export class SubtitleDto implements SubtitlePayload {
 
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${CALL_HISTORY_MAX_LIMIT}`;
 
-/** `GET /api/calls/history?limit&offset`. */
+/** `GET /api/calls/history?limit&offset&status`. */
 export class CallHistoryQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: CALL_HISTORY_MAX_LIMIT, default: 50 })
   @IsOptional()
@@ -79,4 +82,9 @@ export class CallHistoryQueryDto {
   @Min(0, { message: 'offset must be a whole number of at least 0' })
   @Max(1_000_000, { message: 'offset must be at most 1000000' })
   offset?: number;
+
+  @ApiPropertyOptional({ enum: CALL_HISTORY_STATUSES, description: 'Only calls of this status; absent: every call' })
+  @IsOptional()
+  @IsIn(CALL_HISTORY_STATUSES, { message: CallMessages.badHistoryStatus })
+  status?: CallHistoryStatus;
 }

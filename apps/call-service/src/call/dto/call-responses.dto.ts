@@ -23,6 +23,12 @@ export class CallRecordResponseDto implements CallRecordDto {
       'Seconds from the answer to the end (server-measured); 0 when never answered; null in progress',
   })
   durationSeconds!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null without a picture, deleted or suspended' })
+  callerProfilePicture!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null without a picture, deleted or suspended' })
+  recipientProfilePicture!: string | null;
+  @ApiProperty({ description: 'The two may call each other now (matched, unblocked, neither suspended nor deleted)' })
+  callable!: boolean;
 }
 
 export class CallStatsResponseDto implements CallStatsDto {
