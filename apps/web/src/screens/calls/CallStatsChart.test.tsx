@@ -23,4 +23,22 @@ describe('CallStatsChart', () => {
     expect(drawing).toHaveAttribute('aria-hidden', 'true');
     expect(drawing?.querySelectorAll('.recharts-pie-sector')).toHaveLength(2);
   });
+
+  it('keeps every focus stop out of the hidden drawing, and its numbers in text outside it (axe aria-hidden-focus)', () => {
+    const { container } = render(<CallStatsChart totalCalls={5} completedCalls={2} successRate={0.4} />);
+    const hidden = [...container.querySelectorAll('[aria-hidden="true"]')];
+    expect(hidden.length).toBeGreaterThan(0);
+    const focusable = hidden.flatMap((part) => [
+      ...part.querySelectorAll(
+        'a[href], button, input, select, textarea, iframe, [contenteditable=""], [contenteditable="true"], [tabindex]:not([tabindex^="-"])',
+      ),
+    ]);
+    expect(focusable.map((el) => el.outerHTML.slice(0, 80))).toEqual([]);
+    // What recharts still marks tabindex="-1" cannot take focus either: the drawing is inert.
+    expect(container.querySelector('.call-stats-chart__ring')).toHaveAttribute('inert');
+    const figure = screen.getByRole('figure', { name: 'Completed calls chart' });
+    const summary = screen.getByText('2 completed and 3 not completed of 5 calls (40.0% success rate)');
+    expect(figure).toContainElement(summary);
+    expect(summary.closest('[aria-hidden="true"]')).toBeNull();
+  });
 });
