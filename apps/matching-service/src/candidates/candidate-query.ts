@@ -9,13 +9,6 @@ import { isDefaultAgeRangeSql, mutualRulesSql } from './candidate-rules';
 /** How many candidates the query samples for scoring: enough choice for a page, cheap to rank. */
 export const CANDIDATE_POOL_SIZE = 300;
 
-/**
- * Members with no known place fit everyone's distance (the rules do not apply to them), so they
- * would sit in every pool; their slot gets this fraction of a placed slot's share, which keeps
- * them discoverable without letting them crowd out the viewer's neighbours.
- */
-const UNPLACED_SHARE = 0.25;
-
 /** Kilometres per degree of latitude (a slight overestimate keeps the band wide enough). */
 const KM_PER_DEGREE_LAT = 110;
 
@@ -70,11 +63,11 @@ const acceptsKey = (group: string) =>
  *
  * 1. `places`: the distinct places (city centres) in the latitude band the viewer's maximum
  *    distance reaches, found by skipping through the index one place at a time (a loose index
- *    scan: one index descent per place, whatever its population); every place when the viewer's
- *    own place is unknown. Then those within the viewer's distance, plus "no known place" (NaN).
+ *    scan: one index descent per place, whatever its population). Then those within the
+ *    viewer's distance. A viewer of unknown place has one place, "no known place" (NaN): members
+ *    of unknown place meet only each other (candidate-rules, issue 25).
  * 2. `slots`: each such place with each gender the viewer is interested in ('' = not said,
- *    only for a viewer open to everyone). The pool is shared equally between the placed slots
- *    (the unplaced one gets `UNPLACED_SHARE` of a share).
+ *    only for a viewer open to everyone). The pool is shared equally between the slots.
  * 3. For each slot, an index range scan from a random `pool_key` (wrapping around once) that
  *    reads rows in random order, checks ages, distance and the member's gender list on the index
  *    entry, applies every hard rule of `mutualRulesSql` and the "not yet swiped" anti-join on the
@@ -91,8 +84,8 @@ export const CANDIDATE_POOL_SQL = `
 WITH RECURSIVE v AS (
   SELECT * FROM candidate WHERE user_id = $1
 ), band AS (
-  SELECT CASE WHEN v.lat IS NULL THEN '-Infinity'::float8 ELSE v.lat - v.max_distance / ${KM_PER_DEGREE_LAT}.0 END AS lo,
-         CASE WHEN v.lat IS NULL THEN 'Infinity'::float8 ELSE v.lat + v.max_distance / ${KM_PER_DEGREE_LAT}.0 END AS hi
+  SELECT CASE WHEN v.lat IS NULL THEN 'NaN'::float8 ELSE v.lat - v.max_distance / ${KM_PER_DEGREE_LAT}.0 END AS lo,
+         CASE WHEN v.lat IS NULL THEN 'NaN'::float8 ELSE v.lat + v.max_distance / ${KM_PER_DEGREE_LAT}.0 END AS hi
   FROM v
 ), places AS (
   (SELECT ${PLACE_LAT} AS lat, ${PLACE_LNG} AS lng FROM candidate c
@@ -105,24 +98,22 @@ WITH RECURSIVE v AS (
     ORDER BY 1, 2 LIMIT 1) nxt
 ), near AS (
   SELECT p.lat, p.lng FROM places p, v
-    WHERE v.lat IS NULL OR great_circle_km(v.lat, v.lng, p.lat, p.lng) <= v.max_distance
-  UNION ALL SELECT 'NaN'::float8, 'NaN'::float8
+    WHERE v.lat IS NOT NULL AND great_circle_km(v.lat, v.lng, p.lat, p.lng) <= v.max_distance
+  UNION ALL SELECT 'NaN'::float8, 'NaN'::float8 FROM v WHERE v.lat IS NULL
 ), genders AS (
   SELECT g FROM v, unnest(CASE WHEN cardinality(v.gender_preference) = 0
     THEN ARRAY[${[...INTERESTED_IN_OPTIONS, ''].map((g) => `'${g}'`).join(', ')}]
     ELSE v.gender_preference END) AS g
 ), slots AS (
-  SELECT near.lat, near.lng, genders.g, near.lat <> 'NaN' AS placed,
-    CASE WHEN v.lat IS NULL OR near.lat = 'NaN' THEN 0 ELSE great_circle_km(v.lat, v.lng, near.lat, near.lng) END AS km
+  SELECT near.lat, near.lng, genders.g,
+    CASE WHEN v.lat IS NULL THEN 0 ELSE great_circle_km(v.lat, v.lng, near.lat, near.lng) END AS km
   FROM v, near, genders
 ), share AS (
-  SELECT greatest(1, ceil($2::float8 / greatest(1, count(*) FILTER (WHERE placed)
-    + ${UNPLACED_SHARE} * count(*) FILTER (WHERE NOT placed))))::int AS n FROM slots
+  SELECT greatest(1, ceil($2::float8 / greatest(1, count(*))))::int AS n FROM slots
 )
 SELECT c.*, CASE WHEN v.lat IS NULL OR c.lat IS NULL THEN NULL
   ELSE s.km END AS "distanceKm"
-FROM v, slots s, share, LATERAL (SELECT CASE WHEN s.placed THEN share.n
-  ELSE ceil(share.n * ${UNPLACED_SHARE})::int END AS n) slot, LATERAL (
+FROM v, slots s, share slot, LATERAL (
   (SELECT ${RANKING_COLUMNS} FROM candidate c WHERE ${slotSql('c.pool_key >= $3')} ORDER BY c.pool_key LIMIT slot.n)
   UNION ALL
   (SELECT ${RANKING_COLUMNS} FROM candidate c WHERE ${slotSql('c.pool_key < $3')} ORDER BY c.pool_key LIMIT slot.n)

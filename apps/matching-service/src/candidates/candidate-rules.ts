@@ -10,9 +10,11 @@ import { DEFAULT_PREFERENCES } from '@mate/contracts';
  *   range (18–99), i.e. someone who narrowed the range wants known ages.
  * - Genders: each member's gender (interested-in reading) is in the other's list; an empty list
  *   is everyone; an unknown gender fails a non-empty list.
- * - Distance: between city centres, within both members' maximum; when either place is unknown
- *   the distance rules do not apply (profile-service tells such members that distance matching
- *   is off until they enter a known place).
+ * - Distance (issue 25): between city centres, within both members' maximum. A member whose place
+ *   is unknown is never paired with one whose place is known: every member has a maximum distance
+ *   (1–200 km, there is no "no limit"), and it could not be kept. Two members of unknown place may
+ *   meet, since neither limit can be measured (README, "Members of unknown place"); profile-service
+ *   tells them why members with a place do not see them.
  * - Filter preferences of spec 001 §3, both ways: education, relationship goals (any overlap),
  *   smoking, drinking, exercise, pets (the value is in the list), required interests (all held),
  *   height range. An empty list (or no bound) means all; an unanswered field fails a non-empty
@@ -25,10 +27,15 @@ export function mutualRulesSql(v: string, c: string): string {
   return `${c}.suggestible AND ${c}.user_id <> ${v}.user_id
     AND ${ageFitsSql(c, v)} AND ${ageFitsSql(v, c)}
     AND ${genderFitsSql(c, v)} AND ${genderFitsSql(v, c)}
-    AND (${v}.lat IS NULL OR ${c}.lat IS NULL
-      OR great_circle_km(${v}.lat, ${v}.lng, ${c}.lat, ${c}.lng) <= least(${v}.max_distance, ${c}.max_distance))
+    AND ${distanceFitsSql(v, c)}
     AND ${filtersFitSql(c, v)} AND ${filtersFitSql(v, c)}
     AND NOT ${blockedPairSql(v, c)}`;
+}
+
+/** Both places unknown, or both known and within both members' maximum distance. */
+export function distanceFitsSql(v: string, c: string): string {
+  return `((${v}.lat IS NULL AND ${c}.lat IS NULL)
+      OR coalesce(great_circle_km(${v}.lat, ${v}.lng, ${c}.lat, ${c}.lng) <= least(${v}.max_distance, ${c}.max_distance), false))`;
 }
 
 /** Either of the two members blocks the other (the pair is stored once, ids ascending). */
