@@ -11,6 +11,7 @@ import {
   type CompleteOnboardingRequest,
   type MemberProfileDto,
   type OwnProfileDto,
+  type PlaceSuggestionDto,
   type PhotoDto,
   type PhotoReorderRequest,
   type ProfileCompletionDto,
@@ -60,6 +61,11 @@ export interface ProfileApi {
    * between the two (null when unknown, or from a server that does not send it).
    */
   getUserProfile(userId: string): Promise<MemberProfileDto>;
+  /**
+   * GET /api/profile/places?q=&limit=: places whose name starts with what the member typed
+   * (accents and special letters folded by the server), for the location field's list.
+   */
+  searchPlaces(query: string, limit?: number): Promise<PlaceSuggestionDto[]>;
   /** The photo calls under /api/profile/me/photos (the same photos as the `photos` area). */
   addPhoto(request: AttachPhotoRequest): Promise<PhotoDto | null>;
   deletePhoto(id: string): Promise<void>;
@@ -185,6 +191,16 @@ function toPublicProfile(profile: ProfileDto): PublicProfileDto {
   };
 }
 
+const SEARCH_PLACES_FAILED = 'Failed to search places';
+
+/** A place as the server sends it; anything without a label is dropped. */
+function toPlaceSuggestion(raw: unknown): PlaceSuggestionDto[] {
+  if (!isRecord(raw)) return [];
+  const label = text(raw['label']);
+  if (!label) return [];
+  return [{ label, name: text(raw['name']) ?? label, country: text(raw['country']) ?? '' }];
+}
+
 const photoPath = (id: string) => `/api/profile/me/photos/${encodeURIComponent(id)}`;
 
 export function createProfileApi(http: HttpClient, now: () => number = Date.now): ProfileApi {
@@ -228,6 +244,13 @@ export function createProfileApi(http: HttpClient, now: () => number = Date.now)
       });
       const distance = isRecord(body) ? text(body['distance']) : null;
       return { ...toPublicProfile(normalizeProfile(body)), distance };
+    },
+    async searchPlaces(query, limit) {
+      const body = await http.get<unknown>('/api/profile/places', {
+        query: limit === undefined ? { q: query } : { q: query, limit },
+        fallbackMessage: SEARCH_PLACES_FAILED,
+      });
+      return Array.isArray(body) ? body.flatMap(toPlaceSuggestion) : [];
     },
     async addPhoto(request) {
       const body = await http.post<unknown>('/api/profile/me/photos', {
