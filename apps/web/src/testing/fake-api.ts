@@ -41,6 +41,8 @@ export function createFakeApi(): FakeApi {
       deletePhoto: unstubbed('profile.deletePhoto'),
       setPrimaryPhoto: unstubbed('profile.setPrimaryPhoto'),
       reorderPhotos: unstubbed('profile.reorderPhotos'),
+      // The location field asks while typing; a test that cares says what it answers.
+      searchPlaces: vi.fn(() => Promise.resolve([])),
     },
     photos: {
       list: unstubbed('photos.list'),
@@ -64,6 +66,7 @@ export function createFakeApi(): FakeApi {
       rewind: unstubbed('matching.rewind'),
       getMyMatches: unstubbed('matching.getMyMatches'),
       getMatchStats: unstubbed('matching.getMatchStats'),
+      likesReceived: unstubbed('matching.likesReceived'),
     },
     chat: {
       getConversations: unstubbed('chat.getConversations'),

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { aPhoto, aProfile, aUser, createFakeApi, storeSession, type FakeApi } from '../../testing/fake-api';
+import { choosePlace } from '../../testing/place-input';
 import { renderWithApp } from '../../testing/render';
 
 const MB = 1024 * 1024;
@@ -220,7 +221,15 @@ describe('OnboardingScreen', () => {
     await user.selectOptions(lookingFor, 'long-term');
     const location = screen.getByLabelText('Location');
     expect(location).toHaveAttribute('placeholder', 'City, State/Country');
-    await user.type(location, 'London, UK');
+    // The place list (issue 25): typing 'Trom' offers Tromsø, and choosing it fills the field.
+    api.profile.searchPlaces.mockResolvedValue([
+      { name: 'Tromsø', country: 'Norway', label: 'Tromsø, Norway' },
+      { name: 'Trondheim', country: 'Norway', label: 'Trondheim, Norway' },
+    ]);
+    await user.type(location, 'Trom');
+    await choosePlace(location, 'Tromsø, Norway');
+    expect(api.profile.searchPlaces).toHaveBeenCalledWith('Trom', 8);
+    expect(location).toHaveValue('Tromsø, Norway');
     await user.click(completeButton);
 
     expect(api.profile.completeOnboarding).toHaveBeenCalledWith({
@@ -230,7 +239,7 @@ describe('OnboardingScreen', () => {
       bio: 'Mathematician, poet of science.',
       interests: ['Reading'],
       lookingFor: 'long-term',
-      location: 'London, UK',
+      location: 'Tromsø, Norway',
     });
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/discover'));
     expect(api.profile.getMyProfile).toHaveBeenCalledTimes(3);

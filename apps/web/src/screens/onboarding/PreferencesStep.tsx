@@ -1,5 +1,6 @@
-import { LOCATION_MAX_LENGTH, ONBOARDING_LOOKING_FOR } from '@mate/contracts';
-import { Input, Select } from '@mate/ui';
+import { ONBOARDING_LOOKING_FOR } from '@mate/contracts';
+import { Select } from '@mate/ui';
+import { PlaceInput } from '../../components/PlaceInput';
 import { ONBOARDING_LOOKING_FOR_LABELS } from '../../profile/labels';
 import type { StepProps } from './BasicInfoStep';
 import { StepSection } from './StepSection';
@@ -21,15 +22,11 @@ export function PreferencesStep({ answers, onChange }: StepProps) {
         value={answers.lookingFor}
         onChange={(event) => onChange({ lookingFor: event.target.value })}
       />
-      <Input
-        label="Location"
+      <PlaceInput
         name="location"
         required
-        autoComplete="address-level2"
-        placeholder="City, State/Country"
-        maxLength={LOCATION_MAX_LENGTH}
         value={answers.location}
-        onChange={(event) => onChange({ location: event.target.value })}
+        onChange={(location) => onChange({ location })}
       />
     </StepSection>
   );

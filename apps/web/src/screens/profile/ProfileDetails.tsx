@@ -1,5 +1,5 @@
-import type { ProfileDto } from '@mate/contracts';
-import { Card, Icon } from '@mate/ui';
+import { locationNotFoundNotice, type OwnProfileDto, type ProfileDto } from '@mate/contracts';
+import { Button, Card, Icon } from '@mate/ui';
 import type { ReactNode } from 'react';
 import { genderLabel, LIFESTYLE_CHOICES, lifestyleLabel, lookingForText } from '../../profile/labels';
 
@@ -14,8 +14,31 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/**
+ * The session keeps the profile as `ProfileDto`; the own profile the server sent also says
+ * whether its place was found (`locationResolved`, false only for a location it could not place).
+ */
+export function locationUnresolved(profile: ProfileDto): boolean {
+  return Boolean(profile.location) && (profile as Partial<OwnProfileDto>).locationResolved === false;
+}
+
+/** Why members with a distance limit do not see this member, and the way to fix it (issue 25). */
+function PlaceNotFound({ location, onChoosePlace }: { location: string; onChoosePlace?: () => void }) {
+  return (
+    <div className="place-notice" role="note" aria-label="Location not found">
+      <Icon name="map-pin" size={18} className="place-notice__icon" />
+      <p className="place-notice__text">{locationNotFoundNotice(location)}</p>
+      {onChoosePlace && (
+        <Button variant="secondary" className="place-notice__action" onClick={onChoosePlace}>
+          Choose your place
+        </Button>
+      )}
+    </div>
+  );
+}
+
 /** Spec 000 §2: About (or 'No bio yet'), the facts, Looking For with hyphens as spaces, Interests. */
-export function ProfileDetails({ profile }: { profile: ProfileDto }) {
+export function ProfileDetails({ profile, onChoosePlace }: { profile: ProfileDto; onChoosePlace?: () => void }) {
   return (
     <>
       <Card title="About" icon={<Icon name="user" size={20} />}>
@@ -29,7 +52,12 @@ export function ProfileDetails({ profile }: { profile: ProfileDto }) {
           <Fact label="Name">{profile.name || NOT_SET}</Fact>
           <Fact label="Age">{profile.age ?? NOT_SET}</Fact>
           <Fact label="Gender">{profile.gender ? genderLabel(profile.gender) : NOT_SET}</Fact>
-          <Fact label="Location">{profile.location || NOT_SET}</Fact>
+          <Fact label="Location">
+            {profile.location || NOT_SET}
+            {profile.location && locationUnresolved(profile) && (
+              <PlaceNotFound location={profile.location} onChoosePlace={onChoosePlace} />
+            )}
+          </Fact>
           <Fact label="Height">{profile.height ? `${profile.height} cm` : NOT_SET}</Fact>
           <Fact label="Occupation">{profile.occupation || NOT_SET}</Fact>
           <Fact label="Education">{profile.education || NOT_SET}</Fact>

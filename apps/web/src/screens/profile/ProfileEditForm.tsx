@@ -3,7 +3,6 @@ import {
   EDUCATION_MAX_LENGTH,
   HEIGHT_MAX_CM,
   HEIGHT_MIN_CM,
-  LOCATION_MAX_LENGTH,
   NAME_MAX_LENGTH,
   OCCUPATION_MAX_LENGTH,
   PROFILE_GENDERS,
@@ -16,6 +15,7 @@ import {
 } from '@mate/contracts';
 import { Alert, Button, Card, Chip, Icon, Input, Select, Textarea, type SelectOption } from '@mate/ui';
 import { useId, useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
+import { PlaceInput } from '../../components/PlaceInput';
 import { toggleValue } from '../../lib/toggle-value';
 import {
   genderLabel,
@@ -36,6 +36,8 @@ export interface ProfileEditFormProps {
   profile: ProfileDto;
   onSaved: (saved: OwnProfileDto) => void;
   onCancel?: () => void;
+  /** Opened from the profile's "place not found" notice: the location field takes the focus. */
+  focusLocation?: boolean;
 }
 
 /** Keeps a value the list does not offer (e.g. one chosen in onboarding) selectable and visible. */
@@ -51,7 +53,7 @@ function withCurrent(
 type TextFieldKey = Exclude<keyof ProfileFormValues, 'interests'>;
 
 /** Spec 000 §2 Edit Profile form: Save Profile and Cancel, a live bio counter, interests from 18. */
-export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormProps) {
+export function ProfileEditForm({ profile, onSaved, onCancel, focusLocation }: ProfileEditFormProps) {
   const [values, setValues] = useState<ProfileFormValues>(() => formValuesOf(profile));
   const [errors, setErrors] = useState<ProfileFormErrors>({});
   const update = useUpdateProfile();
@@ -145,12 +147,12 @@ export function ProfileEditForm({ profile, onSaved, onCancel }: ProfileEditFormP
         />
 
         <div className="profile-form__grid">
-          <Input
-            label="Location"
-            autoComplete="address-level2"
-            placeholder="City, State/Country"
-            maxLength={LOCATION_MAX_LENGTH}
-            {...field('location')}
+          <PlaceInput
+            name="location"
+            value={values.location}
+            error={errors.location}
+            autoFocus={focusLocation}
+            onChange={(location) => set('location', location)}
           />
           <Input
             label="Height"

@@ -323,7 +323,11 @@ describe('ProfileScreen', () => {
           locationNote: "We couldn't find that city, so distance matching is off for now.",
         }),
       );
-      expect(await screen.findByText("We couldn't find that city, so distance matching is off for now.")).toBeInTheDocument();
+      // The unknown place is told next to Location (issue 25), which says it better than the save's note.
+      expect(await screen.findByRole('note', { name: 'Location not found' })).toHaveTextContent(
+        "We couldn't find “Atlantis” on the map, so members who set a distance limit won't see you.",
+      );
+      expect(screen.queryByText("We couldn't find that city, so distance matching is off for now.")).not.toBeInTheDocument();
       expect(screen.queryByRole('form', { name: 'Edit Profile' })).not.toBeInTheDocument();
       expect(screen.getByText('180 cm')).toBeInTheDocument();
       expect(screen.getByText('not sure')).toBeInTheDocument();

@@ -5,7 +5,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useProfileCompletion } from '../../profile/useProfileCompletion';
 import { PhotosCard } from './PhotosCard';
-import { ProfileDetails } from './ProfileDetails';
+import { locationUnresolved, ProfileDetails } from './ProfileDetails';
 import { ProfileEditForm } from './ProfileEditForm';
 
 function CompletionCard() {
@@ -27,6 +27,7 @@ function CompletionCard() {
 export function ProfileScreen() {
   const { profile } = useAuth();
   const [editing, setEditing] = useState(false);
+  const [focusLocation, setFocusLocation] = useState(false);
   const [locationNote, setLocationNote] = useState<string | null>(null);
   useDocumentTitle('Profile');
   if (!profile) return null;
@@ -47,6 +48,7 @@ export function ProfileScreen() {
               icon={<Icon name="edit" size={18} />}
               onClick={() => {
                 setLocationNote(null);
+                setFocusLocation(false);
                 setEditing(true);
               }}
             >
@@ -57,16 +59,29 @@ export function ProfileScreen() {
       />
 
       <CompletionCard />
-      {locationNote && (
+      {/* The notice next to Location says it when the place is still unknown. */}
+      {locationNote && !locationUnresolved(profile) && (
         <Alert tone="info" title="About your location">
           {locationNote}
         </Alert>
       )}
       <PhotosCard />
       {editing ? (
-        <ProfileEditForm profile={profile} onSaved={onSaved} onCancel={() => setEditing(false)} />
+        <ProfileEditForm
+          profile={profile}
+          onSaved={onSaved}
+          onCancel={() => setEditing(false)}
+          focusLocation={focusLocation}
+        />
       ) : (
-        <ProfileDetails profile={profile} />
+        <ProfileDetails
+          profile={profile}
+          onChoosePlace={() => {
+            setLocationNote(null);
+            setFocusLocation(true);
+            setEditing(true);
+          }}
+        />
       )}
     </div>
   );

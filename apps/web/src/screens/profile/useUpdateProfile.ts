@@ -1,4 +1,5 @@
 import type { ProfileUpdateRequest } from '@mate/api-client';
+import type { OwnProfileDto } from '@mate/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/ApiContext';
 import { useAuth } from '../../auth/AuthContext';
@@ -12,7 +13,8 @@ export function useUpdateProfile() {
   return useMutation({
     mutationFn: (update: ProfileUpdateRequest) => api.profile.updateMyProfile(update),
     onSuccess: (saved) => {
-      updateProfile({
+      // Whether the place was found travels with the profile, for the profile's notice (issue 25).
+      const patch: Partial<OwnProfileDto> = {
         name: saved.name,
         age: saved.age,
         gender: saved.gender,
@@ -28,7 +30,9 @@ export function useUpdateProfile() {
         exercise: saved.exercise ?? null,
         pets: saved.pets ?? null,
         profileCompleted: saved.profileCompleted,
-      });
+        locationResolved: saved.locationResolved,
+      };
+      updateProfile(patch);
       void queryClient.invalidateQueries({ queryKey: PROFILE_COMPLETION_QUERY_KEY });
     },
   });
