@@ -38,4 +38,20 @@ describe('profile-service OpenAPI document', () => {
     });
     expect(document.components?.schemas?.['UpdateFilterPreferencesDto']).toMatchObject({ required: ['minAge', 'maxAge', 'maxDistance'] });
   });
+
+  it('documents the place search of the location field (issue 25): q, limit, a list of places, 400', () => {
+    const places = document.paths['/api/profile/places']?.get;
+    expect(places?.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'q', in: 'query', required: true }),
+        expect.objectContaining({ name: 'limit', in: 'query', required: false }),
+      ]),
+    );
+    expect(places?.responses['200']).toMatchObject({
+      content: {
+        'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/PlaceSuggestionResponseDto' } } },
+      },
+    });
+    expect(places?.responses['400']).toBeDefined();
+  });
 });
