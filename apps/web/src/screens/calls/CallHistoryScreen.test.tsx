@@ -1,9 +1,11 @@
 import { ApiError } from '@mate/api-client';
-import type { CallRecordDto, CallStatsDto, CallStatus } from '@mate/contracts';
+import { CallMessages, type CallRecordDto, type CallStatsDto, type CallStatus } from '@mate/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { aUser, signedInApi, type FakeApi } from '../../testing/fake-api';
+import { AppRoutes } from '../../app/AppRoutes';
+import { fakeCall } from '../../testing/fake-call';
 import { renderWithApp } from '../../testing/render';
 
 const selfId = aUser().id;
@@ -125,15 +127,19 @@ describe('CallHistoryScreen (/calls)', () => {
     expect(dee).toHaveTextContent('Duration --:--');
 
     expect(eve).toHaveTextContent('Failed');
-    expect(api.calls.getHistory).toHaveBeenCalledWith(20, 0);
+    expect(api.calls.getHistory).toHaveBeenCalledWith(20, 0, undefined);
   });
 
-  it('filters the loaded page in the browser: All Calls, Completed, Missed, Rejected, Failed', async () => {
-    const statuses: CallStatus[] = ['completed', 'missed', 'completed', 'rejected', 'failed', 'missed'];
-    api.calls.getHistory.mockResolvedValue(statuses.map((status, i) => aCall({ status, recipientName: `M${i}` })));
+  it("asks the server for 'Completed' and shows the completed call that sat on page 2 of All Calls", async () => {
+    const zed = aCall({ id: 'zed', recipientName: 'Zed', status: 'completed' });
+    const missed = aPage(20).map((call) => ({ ...call, status: 'missed' as const }));
+    api.calls.getHistory.mockImplementation((_limit?: number, offset = 0, status?: CallStatus) =>
+      Promise.resolve(status === 'completed' ? [zed] : status ? [] : offset === 0 ? missed : [zed]),
+    );
     const user = userEvent.setup();
     renderWithApp(api, { route: '/calls' });
-    await waitFor(() => expect(rows()).toHaveLength(6));
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(screen.queryByRole('listitem', { name: 'Call with Zed' })).not.toBeInTheDocument();
 
     const filters = screen.getByRole('group', { name: 'Filter calls' });
     expect(within(filters).getAllByRole('button').map((b) => b.textContent)).toEqual([
@@ -145,31 +151,120 @@ describe('CallHistoryScreen (/calls)', () => {
     ]);
     expect(within(filters).getByRole('button', { name: 'All Calls' })).toHaveAttribute('aria-pressed', 'true');
 
-    const names = () => rows().map((row) => row.getAttribute('aria-label'));
     await user.click(within(filters).getByRole('button', { name: 'Completed' }));
     expect(within(filters).getByRole('button', { name: 'Completed' })).toHaveAttribute('aria-pressed', 'true');
     expect(within(filters).getByRole('button', { name: 'All Calls' })).toHaveAttribute('aria-pressed', 'false');
-    expect(names()).toEqual(['Call with M0', 'Call with M2']);
-    await user.click(within(filters).getByRole('button', { name: 'Missed' }));
-    expect(names()).toEqual(['Call with M1', 'Call with M5']);
-    await user.click(within(filters).getByRole('button', { name: 'Rejected' }));
-    expect(names()).toEqual(['Call with M3']);
-    await user.click(within(filters).getByRole('button', { name: 'Failed' }));
-    expect(names()).toEqual(['Call with M4']);
+    await waitFor(() => expect(rows().map((row) => row.getAttribute('aria-label'))).toEqual(['Call with Zed']));
+    expect(rows()[0]).toHaveTextContent('Completed');
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, 'completed');
+    expect(within(pager()).getByText('Page 1')).toBeInTheDocument();
+    expect(button('Next')).toBeDisabled();
+
+    for (const [label, status] of [['Missed', 'missed'], ['Rejected', 'rejected'], ['Failed', 'failed']] as const) {
+      await user.click(within(filters).getByRole('button', { name: label }));
+      await waitFor(() => expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, status));
+    }
     await user.click(within(filters).getByRole('button', { name: 'All Calls' }));
-    expect(rows()).toHaveLength(6);
-    // Filtering never asks the server again.
-    expect(api.calls.getHistory).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, undefined);
   });
 
-  it('says so when the filter leaves nothing on the page', async () => {
-    api.calls.getHistory.mockResolvedValue([aCall({ status: 'completed' })]);
+  it('says so when the server has no call of the filter', async () => {
+    api.calls.getHistory.mockImplementation((_limit?: number, _offset?: number, status?: CallStatus) =>
+      Promise.resolve(status ? [] : [aCall({ status: 'completed' })]),
+    );
     const user = userEvent.setup();
     renderWithApp(api, { route: '/calls' });
     await waitFor(() => expect(rows()).toHaveLength(1));
     await user.click(screen.getByRole('button', { name: 'Missed' }));
-    expect(screen.getByRole('heading', { name: 'No calls match this filter' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'No calls match this filter' })).toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Calls' })).not.toBeInTheDocument();
+    expect(button('Next')).toBeDisabled();
+  });
+
+  it('pages within a filter with Next and Previous, and a new filter starts again at Page 1', async () => {
+    api.calls.getHistory.mockImplementation((_limit?: number, offset = 0, status?: CallStatus) => {
+      if (!status) return Promise.resolve(aPage(20, offset));
+      const named = (calls: CallRecordDto[]) => calls.map((call) => ({ ...call, status, recipientName: `${status} ${call.recipientName}` }));
+      return Promise.resolve(offset === 0 ? named(aPage(20, 0)) : named(aPage(4, 20)));
+    });
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls' });
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    await user.click(button('Next'));
+    await waitFor(() => expect(within(pager()).getByText('Page 2')).toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Missed' }));
+    await waitFor(() => expect(rows()[0]).toHaveAccessibleName('Call with missed Member 0'));
+    expect(within(pager()).getByText('Page 1')).toBeInTheDocument();
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, 'missed');
+    expect(button('Previous')).toBeDisabled();
+
+    await user.click(button('Next'));
+    await waitFor(() => expect(rows()).toHaveLength(4));
+    expect(rows()[0]).toHaveAccessibleName('Call with missed Member 20');
+    expect(within(pager()).getByText('Page 2')).toBeInTheDocument();
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 20, 'missed');
+    expect(button('Next')).toBeDisabled();
+
+    await user.click(button('Previous'));
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(rows()[0]).toHaveAccessibleName('Call with missed Member 0');
+    expect(within(pager()).getByText('Page 1')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Missed' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it("shows the other member's picture, the initial without one, and 'Unknown User' with no picture for a deleted member", async () => {
+    api.calls.getHistory.mockResolvedValue([
+      aCall({ recipientName: 'Bea', recipientProfilePicture: '/api/photos/files/bea/large.webp', callerProfilePicture: '/api/photos/files/me.webp' }),
+      aCall({ callerId: 'u3', recipientId: selfId, callerName: 'Cy', callerProfilePicture: '/api/photos/files/cy.webp', recipientProfilePicture: '/api/photos/files/me.webp' }),
+      aCall({ recipientId: 'u4', recipientName: 'Kit', recipientProfilePicture: null }),
+      aCall({ recipientId: 'gone', recipientName: 'Unknown User', recipientProfilePicture: null, callable: false }),
+    ]);
+    renderWithApp(api, { route: '/calls' });
+    const [bea, cy, kit, gone] = await waitFor(rows);
+    expect(within(bea).getByRole('img', { name: 'Bea' })).toHaveAttribute('src', 'http://api.test/api/photos/files/bea/large.webp');
+    expect(within(cy).getByRole('img', { name: 'Cy' })).toHaveAttribute('src', 'http://api.test/api/photos/files/cy.webp');
+    expect(within(kit).getByRole('img', { name: 'Kit' })).toHaveTextContent('K');
+    expect(within(kit).getByRole('img', { name: 'Kit' }).tagName).not.toBe('IMG');
+    expect(gone).toHaveAccessibleName('Call with Unknown User');
+    expect(within(gone).getByRole('img', { name: 'Unknown User' })).toHaveTextContent('U');
+    expect(gone.querySelector('img')).toBeNull();
+    expect(within(gone).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('calls the member back the way the chat does, and opens the call screen once it is calling', async () => {
+    api.calls.getHistory.mockResolvedValue([
+      aCall({ recipientId: 'u2', recipientName: 'Bea', callable: true }),
+      aCall({ callerId: 'u3', recipientId: selfId, callerName: 'Cy', callable: false }),
+    ]);
+    const call = fakeCall();
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls', children: call.wrap(<AppRoutes />) });
+    const [bea, cy] = await waitFor(rows);
+    // No longer callable (unmatched, blocked, suspended or deleted): no button to press.
+    expect(within(cy).queryByRole('button', { name: 'Call Cy back' })).not.toBeInTheDocument();
+
+    await user.click(within(bea).getByRole('button', { name: 'Call Bea back' }));
+    expect(call.actions.startCall).toHaveBeenCalledWith('u2', 'Bea');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/call/u2'));
+    expect(await screen.findByRole('heading', { name: 'Calling Bea...', level: 1 })).toBeInTheDocument();
+    expect(call.actions.startCall).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the server's refusal of a call-back and stays on the history", async () => {
+    api.calls.getHistory.mockResolvedValue([aCall({ recipientId: 'u2', recipientName: 'Bea', callable: true })]);
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    const call = fakeCall();
+    call.actions.startCall.mockRejectedValueOnce(new Error(CallMessages.notMatched));
+    const user = userEvent.setup();
+    renderWithApp(api, { route: '/calls', children: call.wrap(<AppRoutes />) });
+    const [bea] = await waitFor(rows);
+    await user.click(within(bea).getByRole('button', { name: 'Call Bea back' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can only call your matches');
+    expect(screen.getByTestId('location')).toHaveTextContent('/calls');
+    expect(within(rows()[0]).getByRole('button', { name: 'Call Bea back' })).toBeEnabled();
+    expect(alert).not.toHaveBeenCalled();
   });
 
   it('pages by 20: Next only when the page came back full, Previous back, and Page N', async () => {
@@ -187,14 +282,14 @@ describe('CallHistoryScreen (/calls)', () => {
     await user.click(button('Next'));
     await waitFor(() => expect(within(pager()).getByText('Page 2')).toBeInTheDocument());
     await waitFor(() => expect(rows()[0]).toHaveAccessibleName('Call with Member 20'));
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 20);
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 20, undefined);
     expect(button('Previous')).toBeEnabled();
     expect(button('Next')).toBeEnabled();
 
     await user.click(button('Next'));
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(within(pager()).getByText('Page 3')).toBeInTheDocument();
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 40);
+    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 40, undefined);
     // A page that came back short is the last one.
     expect(button('Next')).toBeDisabled();
     expect(button('Previous')).toBeEnabled();
@@ -209,16 +304,6 @@ describe('CallHistoryScreen (/calls)', () => {
     renderWithApp(api, { route: '/calls' });
     await waitFor(() => expect(rows()).toHaveLength(19));
     expect(button('Next')).toBeDisabled();
-  });
-
-  it('enables Next for a full page even when the filter shows fewer rows', async () => {
-    api.calls.getHistory.mockResolvedValue(aPage(20).map((call, i) => ({ ...call, status: i < 2 ? 'missed' : 'completed' })));
-    const user = userEvent.setup();
-    renderWithApp(api, { route: '/calls' });
-    await waitFor(() => expect(rows()).toHaveLength(20));
-    await user.click(screen.getByRole('button', { name: 'Missed' }));
-    expect(rows()).toHaveLength(2);
-    expect(button('Next')).toBeEnabled();
   });
 
   it("shows 'Failed to load call history' when the history fails, and loads again on Try Again", async () => {

@@ -5,24 +5,32 @@ import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { CALL_FILTERS, callRowView, filterCalls, type CallFilter } from './call-history';
+import { CALL_FILTERS, callRowView, type CallFilter } from './call-history';
 import { CallRow } from './CallRow';
+import { useCallBack } from './useCallBack';
 import { useCallHistoryPage, useCallStats } from './useCallHistory';
 
 /**
  * `/calls` (spec 000 §2 Call history, §7, §9): the statistics card (also drawn as a chart), filter
- * buttons applied in the browser to the loaded page, the list, and Previous / Next with 'Page N'.
- * Pages hold 20 calls; Next is enabled only when the page came back full.
+ * buttons, the list, and Previous / Next with 'Page N'. The server filters the whole history
+ * (issue 25), so each filter has its own pages and a new filter starts at Page 1. Pages hold 20
+ * calls; Next is enabled only when the page came back full. Each row can call the member back.
  */
 export function CallHistoryScreen() {
   const { user } = useAuth();
   const [page, setPage] = useState(0);
   const [filter, setFilter] = useState<CallFilter>('all');
-  const history = useCallHistoryPage(page);
+  const history = useCallHistoryPage(filter, page);
+  const callBack = useCallBack();
   useDocumentTitle(CallTexts.historyTitle);
 
+  const chooseFilter = (value: CallFilter) => {
+    setFilter(value);
+    setPage(0);
+  };
+
   const calls = history.data ?? [];
-  const shown = filterCalls(calls, filter).map((call) => callRowView(call, user?.id));
+  const shown = calls.map((call) => callRowView(call, user?.id));
   // While another page loads, the one on screen stays (keepPreviousData) and paging waits.
   const loadingPage = history.isPlaceholderData && history.isFetching;
   const canGoBack = page > 0 && !loadingPage;
@@ -36,7 +44,7 @@ export function CallHistoryScreen() {
 
       <div className="call-history__filters" role="group" aria-label="Filter calls">
         {CALL_FILTERS.map(({ value, label }) => (
-          <Chip key={value} selected={filter === value} onClick={() => setFilter(value)}>
+          <Chip key={value} selected={filter === value} onClick={() => chooseFilter(value)}>
             {label}
           </Chip>
         ))}
@@ -55,6 +63,14 @@ export function CallHistoryScreen() {
             </Button>
           </div>
         </Alert>
+      ) : calls.length === 0 && filter !== 'all' && page === 0 ? (
+        <Card className="call-history__placeholder">
+          <EmptyState
+            icon={<Icon name="filter" size={32} />}
+            title="No calls match this filter"
+            description="Try another filter."
+          />
+        </Card>
       ) : calls.length === 0 ? (
         <Card className="call-history__placeholder">
           <EmptyState
@@ -73,22 +89,23 @@ export function CallHistoryScreen() {
             }
           />
         </Card>
-      ) : shown.length === 0 ? (
-        <Card className="call-history__placeholder">
-          <EmptyState
-            icon={<Icon name="filter" size={32} />}
-            title="No calls match this filter"
-            description="Try another filter, or another page."
-          />
-        </Card>
       ) : (
-        <Card as="div" className="call-history__card">
-          <ul className="call-history__list" aria-label="Calls" aria-busy={loadingPage || undefined}>
-            {shown.map((call) => (
-              <CallRow key={call.id} call={call} />
-            ))}
-          </ul>
-        </Card>
+        <>
+          {callBack.error && <Alert tone="error" title={callBack.error} />}
+          <Card as="div" className="call-history__card">
+            <ul className="call-history__list" aria-label="Calls" aria-busy={loadingPage || undefined}>
+              {shown.map((call) => (
+                <CallRow
+                  key={call.id}
+                  call={call}
+                  onCallBack={(userId, name) => void callBack.callBack(userId, name)}
+                  callBackBusy={callBack.startingWith !== null}
+                  callingBack={callBack.startingWith === call.otherId}
+                />
+              ))}
+            </ul>
+          </Card>
+        </>
       )}
 
       <nav className="call-history__pager" aria-label="Call history pages">

@@ -1,6 +1,7 @@
-import { CALL_STATUS_LABELS, formatCallTimer, type CallStatus } from '@mate/contracts';
-import { Avatar, Badge, Icon, type BadgeProps } from '@mate/ui';
+import { CALL_STATUS_LABELS, CallTexts, formatCallTimer, type CallStatus } from '@mate/contracts';
+import { Avatar, Badge, Button, Icon, type BadgeProps } from '@mate/ui';
 import { formatTimestamp } from '../../lib/relative-time';
+import { usePhotoUrl } from '../../profile/usePhotos';
 import type { CallRowView } from './call-history';
 
 const STATUS_TONE: Record<CallStatus, NonNullable<BadgeProps['tone']>> = {
@@ -11,12 +12,26 @@ const STATUS_TONE: Record<CallStatus, NonNullable<BadgeProps['tone']>> = {
   failed: 'danger',
 };
 
-/** One call of the history: the other member, who called, the status, when and how long (mm:ss). */
-export function CallRow({ call }: { call: CallRowView }) {
+export interface CallRowProps {
+  call: CallRowView;
+  /** Starts a video call with the other member; absent: no call-back button. */
+  onCallBack?: (userId: string, name: string) => void;
+  /** A call-back is being set up (from this row or another): one press starts one call. */
+  callBackBusy?: boolean;
+  /** This row's call-back is the one being set up. */
+  callingBack?: boolean;
+}
+
+/**
+ * One call of the history: the other member (picture or initial, as in Messages), who called, the
+ * status, when and how long (mm:ss), and a call-back button while the two may still call.
+ */
+export function CallRow({ call, onCallBack, callBackBusy = false, callingBack = false }: CallRowProps) {
+  const photoUrl = usePhotoUrl();
   const outgoing = call.direction === 'outgoing';
   return (
     <li className="call-row" aria-label={`Call with ${call.otherName}`}>
-      <Avatar name={call.otherName} size="md" />
+      <Avatar name={call.otherName} src={photoUrl(call.otherPicture)} size="md" />
       <div className="call-row__body">
         <span className="call-row__name">{call.otherName}</span>
         <span className="call-row__meta">
@@ -34,6 +49,18 @@ export function CallRow({ call }: { call: CallRowView }) {
           {call.durationSeconds === null ? '--:--' : formatCallTimer(call.durationSeconds)}
         </span>
       </div>
+      {onCallBack && call.callable && (
+        <Button
+          variant="secondary"
+          className="call-row__call-back"
+          icon={<Icon name="video" size={18} />}
+          aria-label={CallTexts.callBack(call.otherName)}
+          title={CallTexts.callBack(call.otherName)}
+          loading={callingBack}
+          disabled={callBackBusy && !callingBack}
+          onClick={() => onCallBack(call.otherId, call.otherName)}
+        />
+      )}
     </li>
   );
 }
