@@ -198,7 +198,8 @@ export interface PublicProfileDto {
  * the coarse label of the Discover card (`coarseDistanceLabel`), null when either place is unknown.
  */
 export interface MemberProfileDto extends PublicProfileDto {
-  distance: string | null;
+  /** Optional in the type only, like the lifestyle fields: profile-service always sends it. */
+  distance?: string | null;
 }
 
 /** `GET /api/profile/places?q=&limit=` (issue 25): places offered while a member types a location. */

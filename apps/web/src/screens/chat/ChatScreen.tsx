@@ -8,8 +8,10 @@ import { useChatSync } from '../../chat/ChatSyncContext';
 import { useChatEntries, useHasOlder, useIsTyping, useShowOffline } from '../../chat/useChat';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { usePhotoUrl } from '../../profile/usePhotos';
+import { MemberProfileDialog } from '../member/MemberProfileDialog';
 import { MessageComposer } from './MessageComposer';
 import { MessageList } from './MessageList';
+import { NewMatchIntro } from './NewMatchIntro';
 import { SafetyMenu } from './SafetyMenu';
 import { useChatPartner } from './useChatPartner';
 import { useOpenConversation } from './useOpenConversation';
@@ -40,7 +42,11 @@ function Conversation({ userId }: { userId: string }) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const call = useCall();
   const [startingCall, setStartingCall] = useState(false);
+  const [viewingProfile, setViewingProfile] = useState(false);
+  const [starter, setStarter] = useState<{ text: string } | null>(null);
   useDocumentTitle(partner.title);
+  // A deleted account or a stranger has no profile to show (the server would answer 404).
+  const profileViewable = state !== 'not-found' && !partner.readOnly;
 
   useEffect(() => {
     if (state === 'ready' && hasFinePointer()) inputRef.current?.focus();
@@ -93,14 +99,39 @@ function Conversation({ userId }: { userId: string }) {
       >
         <Icon name="arrow-left" size={20} />
       </Link>
-      <Avatar name={partner.name} src={photoUrl(partner.picture)} size="md" />
-      <div className="chat-header__titles">
-        <h1 className="chat-header__name">{partner.title}</h1>
-        <p className="chat-header__typing" aria-live="polite">
-          {typing ? ChatTexts.typing : ''}
-        </p>
-      </div>
-      {state !== 'not-found' && !partner.readOnly && (
+      {profileViewable ? (
+        <div className="chat-header__titles">
+          <h1 className="chat-header__name">
+            <button
+              type="button"
+              className="chat-header__profile"
+              aria-haspopup="dialog"
+              title={`View ${partner.name}'s profile`}
+              onClick={() => setViewingProfile(true)}
+            >
+              {/* The name alone names the heading and the button; the photo repeats it. */}
+              <span aria-hidden="true">
+                <Avatar name={partner.name} src={photoUrl(partner.picture)} size="md" />
+              </span>
+              <span className="chat-header__profile-name">{partner.title}</span>
+            </button>
+          </h1>
+          <p className="chat-header__typing chat-header__typing--under-photo" aria-live="polite">
+            {typing ? ChatTexts.typing : ''}
+          </p>
+        </div>
+      ) : (
+        <>
+          <Avatar name={partner.name} src={photoUrl(partner.picture)} size="md" />
+          <div className="chat-header__titles">
+            <h1 className="chat-header__name">{partner.title}</h1>
+            <p className="chat-header__typing" aria-live="polite">
+              {typing ? ChatTexts.typing : ''}
+            </p>
+          </div>
+        </>
+      )}
+      {profileViewable && (
         <div className="chat-header__actions">
           <Button
             variant="secondary"
@@ -113,6 +144,13 @@ function Conversation({ userId }: { userId: string }) {
           />
           <SafetyMenu userId={userId} name={partner.name} />
         </div>
+      )}
+      {viewingProfile && (
+        <MemberProfileDialog
+          userId={userId}
+          preview={{ name: partner.name, photoUrls: partner.picture ? [partner.picture] : [] }}
+          onClose={() => setViewingProfile(false)}
+        />
       )}
     </header>
   );
@@ -168,12 +206,21 @@ function Conversation({ userId }: { userId: string }) {
             onLoadOlder={loadOlder}
             onRetry={onRetry}
             empty={
-              <EmptyState
-                className="chat__empty"
-                icon={<Icon name="messages" size={32} />}
-                title={ChatTexts.noMessages}
-                description={ChatTexts.sayHi}
-              />
+              partner.readOnly ? (
+                <EmptyState
+                  className="chat__empty"
+                  icon={<Icon name="messages" size={32} />}
+                  title={ChatTexts.noMessages}
+                  description={ChatTexts.sayHi}
+                />
+              ) : (
+                <NewMatchIntro
+                  userId={userId}
+                  name={partner.name}
+                  picture={partner.picture}
+                  onStarter={(text) => setStarter({ text })}
+                />
+              )
             }
           />
         )}
@@ -182,7 +229,7 @@ function Conversation({ userId }: { userId: string }) {
             {ChatMessages.partnerDeleted}
           </p>
         ) : (
-          <MessageComposer ref={inputRef} onSend={send} onTyping={onTyping} />
+          <MessageComposer ref={inputRef} onSend={send} onTyping={onTyping} prefill={starter} />
         )}
       </Card>
     </div>

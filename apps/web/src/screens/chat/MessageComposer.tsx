@@ -5,7 +5,16 @@ import {
   normalizeMessageContent,
 } from '@mate/contracts';
 import { Button, Icon } from '@mate/ui';
-import { forwardRef, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 
 /** The counter shows from 90 % of the limit on. */
 const COUNTER_FROM = Math.floor(CHAT_MESSAGE_MAX_LENGTH * 0.9);
@@ -16,6 +25,11 @@ export interface MessageComposerProps {
   onSend: (content: string) => void;
   /** Each keystroke (the engine turns them into typing / stop_typing). */
   onTyping: () => void;
+  /**
+   * A text to put into the input (a conversation starter, issue 25), replacing the draft, with the
+   * focus in the input after it. A new object each time, so the same text can be put in again.
+   */
+  prefill?: { text: string } | null;
 }
 
 /**
@@ -24,11 +38,35 @@ export interface MessageComposerProps {
  * near the limit.
  */
 export const MessageComposer = forwardRef<HTMLTextAreaElement, MessageComposerProps>(function MessageComposer(
-  { onSend, onTyping },
+  { onSend, onTyping, prefill = null },
   ref,
 ) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [placed, setPlaced] = useState(prefill);
+  if (prefill !== placed) {
+    setPlaced(prefill);
+    if (prefill) {
+      setDraft(prefill.text);
+      setError(null);
+    }
+  }
+  const inputRef = useRef<HTMLTextAreaElement | null>(null);
+  const setInputRef = useCallback(
+    (node: HTMLTextAreaElement | null) => {
+      inputRef.current = node;
+      if (typeof ref === 'function') ref(node);
+      else if (ref) ref.current = node;
+    },
+    [ref],
+  );
+  useEffect(() => {
+    const input = inputRef.current;
+    if (!prefill || !input) return;
+    // The caret goes after the text, ready for the member to go on writing or press Enter.
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  }, [prefill]);
   const counterId = useId();
   const errorId = useId();
   const length = messageLength(normalizeMessageContent(draft));
@@ -66,7 +104,7 @@ export const MessageComposer = forwardRef<HTMLTextAreaElement, MessageComposerPr
     <form className="chat-composer" onSubmit={onSubmit}>
       <div className="chat-composer__field">
         <textarea
-          ref={ref}
+          ref={setInputRef}
           className="mate-input chat-composer__input"
           aria-label="Message"
           placeholder="Type a message..."

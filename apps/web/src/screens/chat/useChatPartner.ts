@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/ApiContext';
 import { CONVERSATIONS_QUERY_KEY } from '../../chat/useConversations';
 import { memberName } from '../../lib/member-name';
+import { memberProfileKey } from '../member/useMemberProfile';
 
 export interface ChatPartner {
   /** The header's title: the name, 'Chat' while unknown, 'User' when it could not be fetched (spec 000 §2, §8). */
@@ -27,7 +28,7 @@ export function useChatPartner(userId: string): ChatPartner {
     ?.find((conversation) => conversation.userId === userId);
   const known = summary?.userName?.trim() || null;
   const profile = useQuery({
-    queryKey: ['profile', 'user', userId],
+    queryKey: memberProfileKey(userId),
     queryFn: () => api.profile.getUserProfile(userId),
     enabled: known === null && summary?.readOnly !== true,
     retry: false,

@@ -1,12 +1,15 @@
 import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName, PageHeader } from '@mate/ui';
 import type { SuggestionDto } from '@mate/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useMatchPopup } from '../../realtime/MatchPopup';
 import { ReportDialog } from '../../safety/SafetyDialogs';
 import { memberName } from '../../lib/member-name';
+import { MemberProfileDialog } from '../member/MemberProfileDialog';
+import { previewOfSuggestion } from '../member/member-view';
 import { SwipeCard } from './SwipeCard';
+import type { SwipeDirection } from './swipe';
 import { useDiscoverQueue } from './useDiscoverQueue';
 
 /** Arrow keys swipe unless the member is typing somewhere. */
@@ -35,8 +38,26 @@ export function DiscoverScreen() {
   const { decide, top } = queue;
   // The member being reported from the card: the report only, the card stays (issue 10).
   const [reporting, setReporting] = useState<SuggestionDto['user'] | null>(null);
-  const dialogOpen = matchOpen || reporting !== null;
+  // The member whose whole profile is open (issue 25).
+  const [viewing, setViewing] = useState<SuggestionDto | null>(null);
+  const dialogOpen = matchOpen || reporting !== null || viewing !== null;
+  const passRef = useRef<HTMLButtonElement>(null);
+  const likeRef = useRef<HTMLButtonElement>(null);
+  /** A Like or Pass from the profile view: its card leaves, so the focus goes to the same action here. */
+  const decidedInView = useRef<SwipeDirection | null>(null);
   useDocumentTitle('Discover');
+
+  useEffect(() => {
+    // Runs after the view's own focus return (to the leaving card), so this one wins.
+    if (viewing !== null || !decidedInView.current) return;
+    (decidedInView.current === 'right' ? likeRef : passRef).current?.focus();
+    decidedInView.current = null;
+  }, [viewing]);
+
+  const decideInView = (direction: SwipeDirection) => {
+    decidedInView.current = direction;
+    decide(direction);
+  };
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -93,6 +114,7 @@ export function DiscoverScreen() {
             exiting={queue.exiting}
             onDecide={decide}
             onReport={() => setReporting(top.user)}
+            onViewProfile={() => setViewing(top)}
           />
         ) : (
           <Card className="discover__placeholder">
@@ -114,6 +136,7 @@ export function DiscoverScreen() {
         // aria-disabled, not disabled: a button that just acted keeps the keyboard focus.
         <div className="discover__actions" role="group" aria-label="Swipe actions">
           <Button
+            ref={passRef}
             variant="secondary"
             size="lg"
             className="discover__action discover__action--pass"
@@ -134,6 +157,7 @@ export function DiscoverScreen() {
             Rewind
           </Button>
           <Button
+            ref={likeRef}
             size="lg"
             className="discover__action discover__action--like"
             icon={<Icon name="heart" size={22} />}
@@ -148,6 +172,15 @@ export function DiscoverScreen() {
       {queue.notice && <Alert tone="info">{queue.notice}</Alert>}
 
       <p className="discover__hint">Swipe right to like • Swipe left to pass</p>
+
+      {viewing && (
+        <MemberProfileDialog
+          userId={viewing.user.id}
+          preview={previewOfSuggestion(viewing)}
+          onClose={() => setViewing(null)}
+          actions={{ onPass: () => decideInView('left'), onLike: () => decideInView('right') }}
+        />
+      )}
 
       {reporting && (
         <ReportDialog

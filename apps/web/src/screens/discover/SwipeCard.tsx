@@ -17,7 +17,12 @@ export interface SwipeCardProps {
   onDecide: (direction: SwipeDirection) => void;
   /** The card's Report flag (issue 10): opens the report dialog for this member. */
   onReport?: () => void;
+  /** 'View profile' and '+N more' (issue 25): open the member's whole profile. */
+  onViewProfile?: () => void;
 }
+
+/** A press on a control of the card is never the start of a swipe. */
+const notASwipe = (event: { stopPropagation: () => void }) => event.stopPropagation();
 
 function cardStyle(offset: number, exiting: SwipeDirection | null, reducedMotion: boolean): CSSProperties {
   if (!exiting) return { transform: swipeTransform(offset), opacity: swipeOpacity(offset) };
@@ -31,7 +36,7 @@ function cardStyle(offset: number, exiting: SwipeDirection | null, reducedMotion
  * lines, up to 5 interests then '+N more', 'N% Match' and the coarse distance. Dragged past
  * 100 px it decides; LIKE and NOPE show beyond 50 px.
  */
-export function SwipeCard({ suggestion, exiting, onDecide, onReport }: SwipeCardProps) {
+export function SwipeCard({ suggestion, exiting, onDecide, onReport, onViewProfile }: SwipeCardProps) {
   const { user, score, photos, distance } = suggestion;
   const { offset, dragging, handlers } = useSwipeDrag({ onDecide, disabled: exiting !== null });
   const reducedMotion = usePrefersReducedMotion();
@@ -65,8 +70,7 @@ export function SwipeCard({ suggestion, exiting, onDecide, onReport }: SwipeCard
             aria-label="Report"
             title={`Report ${name}`}
             disabled={exiting !== null}
-            // A press on the flag is never the start of a swipe.
-            onPointerDown={(event) => event.stopPropagation()}
+            onPointerDown={notASwipe}
             onClick={onReport}
           >
             <Icon name="flag" size={18} />
@@ -99,8 +103,38 @@ export function SwipeCard({ suggestion, exiting, onDecide, onReport }: SwipeCard
                 {interest}
               </li>
             ))}
-            {moreInterests > 0 && <li className="discover-card__interest is-more">+{moreInterests} more</li>}
+            {moreInterests > 0 && (
+              <li className="discover-card__interest is-more">
+                {onViewProfile ? (
+                  <button
+                    type="button"
+                    className="discover-card__more"
+                    aria-haspopup="dialog"
+                    disabled={exiting !== null}
+                    onPointerDown={notASwipe}
+                    onClick={onViewProfile}
+                  >
+                    +{moreInterests} more
+                  </button>
+                ) : (
+                  `+${moreInterests} more`
+                )}
+              </li>
+            )}
           </ul>
+        )}
+        {onViewProfile && (
+          <button
+            type="button"
+            className="discover-card__view"
+            aria-haspopup="dialog"
+            disabled={exiting !== null}
+            onPointerDown={notASwipe}
+            onClick={onViewProfile}
+          >
+            <Icon name="user" size={16} />
+            View profile
+          </button>
         )}
       </div>
     </article>

@@ -1,5 +1,5 @@
 import { ChatTexts, type ConversationSummaryDto } from '@mate/contracts';
-import { Avatar } from '@mate/ui';
+import { Avatar, Icon } from '@mate/ui';
 import { Link } from 'react-router-dom';
 import { UnreadBadge } from '../../chat/UnreadBadge';
 import { memberName } from '../../lib/member-name';
@@ -8,20 +8,24 @@ import { usePhotoUrl } from '../../profile/usePhotos';
 
 /**
  * One conversation of spec 000 §2 Messages: picture or initial, unread badge, name or 'Unknown
- * User', relative time (§5), last message or 'Start a conversation'. The whole row opens the chat.
+ * User', relative time (§5), last message or 'Start a conversation'. The whole row opens the chat;
+ * a separate button beside it opens the member's profile (issue 25).
  */
 export function ConversationRow({
   conversation,
   now,
+  onViewProfile,
 }: {
   conversation: ConversationSummaryDto;
   now: number;
+  /** Absent for a deleted account, which has no profile to show. */
+  onViewProfile?: () => void;
 }) {
   const photoUrl = usePhotoUrl();
   const name = memberName(conversation.userName);
   const unread = conversation.unreadCount;
   return (
-    <li>
+    <li className="conversation-row__item">
       <Link
         to={`/chat/${encodeURIComponent(conversation.userId)}`}
         className={unread > 0 ? 'conversation-row conversation-row--unread' : 'conversation-row'}
@@ -46,6 +50,18 @@ export function ConversationRow({
           </span>
         </span>
       </Link>
+      {onViewProfile && (
+        <button
+          type="button"
+          className="conversation-row__profile"
+          aria-label={`View ${name}'s profile`}
+          aria-haspopup="dialog"
+          title={`View ${name}'s profile`}
+          onClick={onViewProfile}
+        >
+          <Icon name="user" size={20} />
+        </button>
+      )}
     </li>
   );
 }

@@ -1,9 +1,12 @@
-import { ChatMessages, ChatTexts } from '@mate/contracts';
+import { ChatMessages, ChatTexts, type ConversationSummaryDto } from '@mate/contracts';
 import { Alert, Button, Card, EmptyState, Icon, Spinner, buttonClassName, PageHeader } from '@mate/ui';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useConversations } from '../../chat/useConversations';
 import { useNow } from '../../chat/useNow';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { memberName } from '../../lib/member-name';
+import { MemberProfileDialog } from '../member/MemberProfileDialog';
 import { ConversationRow } from './ConversationRow';
 
 /** Relative times move on while the list stays open. */
@@ -16,6 +19,7 @@ const CLOCK_TICK_MS = 30_000;
 export function MessagesScreen() {
   const conversations = useConversations();
   const now = useNow(CLOCK_TICK_MS);
+  const [viewing, setViewing] = useState<ConversationSummaryDto | null>(null);
   useDocumentTitle(ChatTexts.messagesTitle);
 
   return (
@@ -50,10 +54,25 @@ export function MessagesScreen() {
         <Card as="div" className="messages__card">
           <ul className="messages__list" aria-label="Conversations">
             {conversations.data.map((conversation) => (
-              <ConversationRow key={conversation.userId} conversation={conversation} now={now} />
+              <ConversationRow
+                key={conversation.userId}
+                conversation={conversation}
+                now={now}
+                onViewProfile={conversation.readOnly ? undefined : () => setViewing(conversation)}
+              />
             ))}
           </ul>
         </Card>
+      )}
+      {viewing && (
+        <MemberProfileDialog
+          userId={viewing.userId}
+          preview={{
+            name: memberName(viewing.userName),
+            photoUrls: viewing.profilePicture ? [viewing.profilePicture] : [],
+          }}
+          onClose={() => setViewing(null)}
+        />
       )}
     </div>
   );
