@@ -94,8 +94,8 @@ describe("the new_match popup ('It's a Match!' for the other side of a mutual li
   it('stops listening when the member signs out', async () => {
     await openConnected('/dashboard');
     await screen.findByRole('heading', { name: 'Welcome, Ada!' });
-    // The popup listens, and so does the conversation list (a new match is a new row).
-    expect(clients[0].socket.listenerCount('new_match')).toBe(2);
+    // The popup listens, and so do the conversation list (a new match is a new row) and the home.
+    expect(clients[0].socket.listenerCount('new_match')).toBe(3);
     api.auth.logout.mockResolvedValue(undefined);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Out' }));
     await waitFor(() => expect(clients[0].disconnect).toHaveBeenCalled());

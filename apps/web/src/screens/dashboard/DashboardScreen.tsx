@@ -1,19 +1,17 @@
 import { DASHBOARD_USER_ID_PREFIX_LENGTH } from '@mate/contracts';
-import { Avatar, Badge, Button, Card, Icon, Logo, Spinner, type IconName } from '@mate/ui';
+import { Avatar, Button, buttonClassName, Card, Icon, Logo, Spinner } from '@mate/ui';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { conversationsWithMessages, useConversations } from '../../chat/useConversations';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useProfileCompletion } from '../../profile/useProfileCompletion';
 import { usePhotoUrl } from '../../profile/usePhotos';
+import { LikesReceivedCard } from './LikesReceivedCard';
+import { NewMatchesCard } from './NewMatchesCard';
+import { ProfileChecklistCard } from './ProfileChecklistCard';
+import { UnreadConversationsCard } from './UnreadConversationsCard';
+import { useLiveHome } from './useHome';
 import { useMatchStats } from './useMatchStats';
-
-const COMING_SOON: Array<{ icon: IconName; label: string }> = [
-  { icon: 'user', label: 'Complete your profile' },
-  { icon: 'sparkles', label: 'Smart matching algorithm' },
-  { icon: 'messages', label: 'Real-time chat' },
-  { icon: 'camera', label: 'Photo uploads' },
-  { icon: 'filter', label: 'Advanced filters' },
-];
 
 /**
  * Spec 000 §1's stats card: Matches, Messages and Likes, all real: Matches and Likes (received)
@@ -22,15 +20,13 @@ const COMING_SOON: Array<{ icon: IconName; label: string }> = [
 const STATS = ['Matches', 'Messages', 'Likes'] as const;
 type StatLabel = (typeof STATS)[number];
 
-const PHASE_ONE: Array<{ label: string; done: boolean }> = [
-  { label: 'Authentication', done: true },
-  { label: 'Database', done: true },
-  { label: 'Glass UI', done: true },
-  { label: 'Profiles', done: false },
-  { label: 'Matching', done: false },
-];
-
-/** `/dashboard`: the early placeholder dashboard of spec 000 §1. */
+/**
+ * `/dashboard`, the member's home (issue 25): what lasts of spec 000 §1's early dashboard (the
+ * header with Sign Out, the welcome card, the stats with real numbers), then what a member opens
+ * the app for: the way into Discover, new matches, who liked you (free: Mate has no paid tier),
+ * unread conversations and what would complete the profile. Each section loads and fails on its
+ * own; matches, likers and stats follow `new_match` live, the conversations the chat sync context.
+ */
 export function DashboardScreen() {
   const { user, profile, logout } = useAuth();
   const completion = useProfileCompletion();
@@ -38,6 +34,7 @@ export function DashboardScreen() {
   const conversations = useConversations();
   const photoUrl = usePhotoUrl();
   useDocumentTitle('Dashboard');
+  useLiveHome();
   if (!user) return null;
 
   const name = user.name || profile?.name || 'Friend';
@@ -61,8 +58,8 @@ export function DashboardScreen() {
         </Button>
       </Card>
 
-      <div className="dashboard__grid">
-        <Card className="dashboard__welcome" tone="accent" padding="lg">
+      <div className="home__grid">
+        <Card className="dashboard__welcome home__welcome" tone="accent" padding="lg">
           <div className="dashboard__welcome-row">
             <Avatar name={name} src={photoUrl(profile?.profilePicture)} size="xl" />
             <div className="dashboard__welcome-text">
@@ -79,9 +76,19 @@ export function DashboardScreen() {
               </dl>
             </div>
           </div>
+          <Link to="/discover" className={buttonClassName({ size: 'lg', className: 'home__discover' })}>
+            <span className="mate-btn__icon" aria-hidden="true">
+              <Icon name="compass" size={20} />
+            </span>
+            Discover people
+          </Link>
         </Card>
 
-        <Card title="Your Stats" icon={<Icon name="chart" size={20} />} className="dashboard__stats">
+        <Card
+          title="Your Stats"
+          icon={<Icon name="chart" size={20} />}
+          className="dashboard__stats home__stats"
+        >
           <div className="dashboard__completion">
             <div className="dashboard__completion-row">
               <span id="completion-label">Profile completion</span>
@@ -123,42 +130,10 @@ export function DashboardScreen() {
           </dl>
         </Card>
 
-        <Card
-          title="Coming Soon"
-          description="What we're building next"
-          icon={<Icon name="clock" size={20} />}
-          className="dashboard__coming"
-        >
-          <ul className="dashboard__list">
-            {COMING_SOON.map((item) => (
-              <li key={item.label}>
-                <span className="dashboard__list-icon" aria-hidden="true">
-                  <Icon name={item.icon} size={18} />
-                </span>
-                {item.label}
-              </li>
-            ))}
-          </ul>
-        </Card>
-
-        <Card
-          title="Phase 1: Foundation"
-          description="The groundwork is in place. Profiles and Matching are next."
-          icon={<Icon name="sparkles" size={20} />}
-          className="dashboard__phase"
-        >
-          <ul className="dashboard__phase-list">
-            {PHASE_ONE.map((item) => (
-              <li key={item.label} className={item.done ? 'is-done' : 'is-coming'}>
-                <span aria-hidden="true" className="dashboard__phase-mark">
-                  <Icon name={item.done ? 'check' : 'clock'} size={16} />
-                </span>
-                <span className="dashboard__phase-label">{item.label}</span>
-                <Badge tone={item.done ? 'success' : 'neutral'}>{item.done ? 'Done' : 'Coming'}</Badge>
-              </li>
-            ))}
-          </ul>
-        </Card>
+        <NewMatchesCard />
+        <LikesReceivedCard />
+        <UnreadConversationsCard />
+        <ProfileChecklistCard />
       </div>
     </div>
   );
