@@ -27,7 +27,10 @@ export async function closedServiceUrl(): Promise<string> {
  * admin-service on the service test bed (real PostgreSQL and Redis). Without owner URLs in `env`
  * every owner is a closed port (each part unavailable).
  */
-export async function startAdminTestBed(label: string, { env = {} }: { env?: TestEnv } = {}): Promise<AdminTestBed> {
+export async function startAdminTestBed(
+  label: string,
+  { env = {}, overrides = [] }: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {},
+): Promise<AdminTestBed> {
   const closed = await closedServiceUrl();
   const bed = await startServiceTestBed((e) => AppModule.forRoot(e), {
     label,
@@ -39,6 +42,7 @@ export async function startAdminTestBed(label: string, { env = {} }: { env?: Tes
       SAFETY_SERVICE_URL: closed,
       ...env,
     },
+    overrides,
   });
   const sessions = bed.app.get(SessionStore);
   return {

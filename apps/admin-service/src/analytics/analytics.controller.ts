@@ -13,6 +13,15 @@ import {
 import { ApiErrors, EmptyBodyPipe, Roles, UnavailableInterceptor } from '@mate/server-kit';
 import { AnalyticsService } from './analytics.service';
 import { AnalyticsPeriodQueryDto } from './dto/analytics-query.dto';
+import {
+  AnalyticsOverviewResponseDto,
+  EngagementResponseDto,
+  MatchAnalyticsResponseDto,
+  ReportTrendRowResponseDto,
+  RetentionResponseDto,
+  SafetyAnalyticsResponseDto,
+  UserGrowthRowResponseDto,
+} from './dto/analytics-responses.dto';
 
 /**
  * The seven analytics calls of spec 001 §7 under both readings of the admin API base
@@ -28,49 +37,49 @@ export class AnalyticsController {
   constructor(private readonly analytics: AnalyticsService) {}
 
   @Get('overview')
-  @ApiOkResponse({ description: 'AnalyticsOverviewDto' })
+  @ApiOkResponse({ type: AnalyticsOverviewResponseDto })
   @ApiErrors(400, 401, 403, 503)
   overview(@Query(EmptyBodyPipe) _query: undefined): Promise<AnalyticsOverviewDto> {
     return this.analytics.overview();
   }
 
   @Get('user-growth')
-  @ApiOkResponse({ description: 'UserGrowthRowDto[]: one row per UTC day of the period, oldest first' })
+  @ApiOkResponse({ type: [UserGrowthRowResponseDto], description: 'One row per UTC day of the period, oldest first' })
   @ApiErrors(400, 401, 403, 503)
   userGrowth(@Query() query: AnalyticsPeriodQueryDto): Promise<UserGrowthRowDto[]> {
     return this.analytics.userGrowth(query.days);
   }
 
   @Get('engagement')
-  @ApiOkResponse({ description: 'EngagementDto' })
+  @ApiOkResponse({ type: EngagementResponseDto })
   @ApiErrors(400, 401, 403, 503)
   engagement(@Query() query: AnalyticsPeriodQueryDto): Promise<EngagementDto> {
     return this.analytics.engagement(query.days);
   }
 
   @Get('matches')
-  @ApiOkResponse({ description: 'MatchAnalyticsDto' })
+  @ApiOkResponse({ type: MatchAnalyticsResponseDto, description: 'total*: ever; *InPeriod: the `days` days ending today; newMatches7d/30d: fixed windows' })
   @ApiErrors(400, 401, 403, 503)
   matches(@Query() query: AnalyticsPeriodQueryDto): Promise<MatchAnalyticsDto> {
     return this.analytics.matches(query.days);
   }
 
   @Get('retention')
-  @ApiOkResponse({ description: 'RetentionDto' })
+  @ApiOkResponse({ type: RetentionResponseDto })
   @ApiErrors(400, 401, 403, 503)
   retention(@Query(EmptyBodyPipe) _query: undefined): Promise<RetentionDto> {
     return this.analytics.retention();
   }
 
   @Get('safety')
-  @ApiOkResponse({ description: 'SafetyAnalyticsDto' })
+  @ApiOkResponse({ type: SafetyAnalyticsResponseDto })
   @ApiErrors(400, 401, 403, 503)
   safety(@Query(EmptyBodyPipe) _query: undefined): Promise<SafetyAnalyticsDto> {
     return this.analytics.safety();
   }
 
   @Get('report-trends')
-  @ApiOkResponse({ description: 'ReportTrendRowDto[]: reports made per UTC day and reason (days without reports left out)' })
+  @ApiOkResponse({ type: [ReportTrendRowResponseDto], description: 'Reports made per UTC day and reason (days without reports left out)' })
   @ApiErrors(400, 401, 403, 503)
   reportTrends(@Query() query: AnalyticsPeriodQueryDto): Promise<ReportTrendRowDto[]> {
     return this.analytics.reportTrends(query.days);

@@ -7,6 +7,6 @@ import { AnalyticsService } from './analytics.service';
 @Module({
   controllers: [AnalyticsController],
   providers: [AnalyticsService, AnalyticsEventsRepository],
-  exports: [AnalyticsEventsRepository],
+  exports: [AnalyticsEventsRepository, AnalyticsService],
 })
 export class AnalyticsModule {}

@@ -18,6 +18,7 @@ import {
   REPORT_TRENDS_SQL,
   RETENTION_SQL,
   SAFETY_SQL,
+  TOTAL_MATCHES_SQL,
   USER_GROWTH_SQL,
 } from './analytics.sql';
 import { utcDayOf } from './analytics-events.repository';
@@ -97,10 +98,17 @@ export class AnalyticsService {
       'matchSuccessRate',
       'totalLikes',
       'totalMatches',
+      'likesInPeriod',
+      'matchesInPeriod',
       'avgMatchesPerUser',
       'newMatches7d',
       'newMatches30d',
     ]);
+  }
+
+  /** The statistics' Total Matches: the matches ever made, as the overview and Match Performance count them. */
+  async totalMatches(): Promise<number> {
+    return numbers<{ totalMatches: number }>(await this.one(TOTAL_MATCHES_SQL, []), ['totalMatches']).totalMatches;
   }
 
   async retention(): Promise<RetentionDto> {

@@ -28,13 +28,22 @@ const REPORTS_CTE = `report AS (
    GROUP BY subject_id
 )`;
 
+/**
+ * The one count of matches every admin screen shows (README "What a match is"): the matches ever
+ * made, each match id once. A match stays counted after it ends (unmatch, block) and after a
+ * member deletes their account; a match.created stored twice under two event ids (a republish, a
+ * backfill beside live events) still counts once. The dashboard's Total Matches
+ * (TOTAL_MATCHES_SQL), the analytics overview and Match Performance all read this expression.
+ */
+const MATCHES_EVER_MADE = `(SELECT count(DISTINCT subject_id) FROM analytics_event WHERE type = 'match.created')`;
+
 export const OVERVIEW_SQL = `WITH ${MEMBERS_CTE}, ${REPORTS_CTE}
 SELECT
   (SELECT count(*) FROM member) - (SELECT count(*) FROM deleted) AS "totalUsers",
   (SELECT count(*) FROM member WHERE signup_day BETWEEN $1::date - 6 AND $1::date) AS "newUsers7d",
   (SELECT count(DISTINCT user_id) FROM analytics_event
     WHERE type = 'member.active' AND day BETWEEN $1::date - 29 AND $1::date) AS "activeUsers30d",
-  (SELECT count(*) FROM analytics_event WHERE type = 'match.created') AS "totalMatches",
+  ${MATCHES_EVER_MADE} AS "totalMatches",
   (SELECT count(*) FROM analytics_event WHERE type = 'message.sent') AS "totalMessages",
   (SELECT count(*) FROM report WHERE NOT resolved) AS "pendingReports",
   coalesce((SELECT count(DISTINCT o.user_id) FROM analytics_event o JOIN member m ON m.user_id = o.user_id
@@ -72,7 +81,7 @@ export const ENGAGEMENT_SQL = `WITH active AS (
 ), counted AS (
   SELECT
     count(*) FILTER (WHERE type = 'message.sent') AS messages,
-    count(*) FILTER (WHERE type = 'match.created') AS matches,
+    count(DISTINCT subject_id) FILTER (WHERE type = 'match.created') AS matches,
     count(*) FILTER (WHERE type IN ('like.created', 'pass.created')) AS swipes
   FROM analytics_event
   WHERE type IN ('message.sent', 'match.created', 'like.created', 'pass.created')
@@ -94,22 +103,27 @@ SELECT
 export const MATCHES_SQL = `WITH counted AS (
   SELECT
     count(*) FILTER (WHERE type = 'like.created' AND day >= $1::date - ($2::int - 1)) AS likes,
-    count(*) FILTER (WHERE type = 'match.created' AND day >= $1::date - ($2::int - 1)) AS matches,
-    count(*) FILTER (WHERE type = 'match.created' AND day >= $1::date - 6) AS matches7d,
-    count(*) FILTER (WHERE type = 'match.created' AND day >= $1::date - 29) AS matches30d
+    count(DISTINCT subject_id) FILTER (WHERE type = 'match.created' AND day >= $1::date - ($2::int - 1)) AS matches,
+    count(DISTINCT subject_id) FILTER (WHERE type = 'match.created' AND day >= $1::date - 6) AS matches7d,
+    count(DISTINCT subject_id) FILTER (WHERE type = 'match.created' AND day >= $1::date - 29) AS matches30d
   FROM analytics_event
   WHERE type IN ('like.created', 'match.created')
     AND day BETWEEN least($1::date - 29, $1::date - ($2::int - 1)) AND $1::date
 )
 SELECT
   CASE WHEN likes = 0 THEN 0 ELSE least(1, matches::float8 / likes) END AS "matchSuccessRate",
-  likes AS "totalLikes",
-  matches AS "totalMatches",
+  (SELECT count(*) FROM analytics_event WHERE type = 'like.created') AS "totalLikes",
+  ${MATCHES_EVER_MADE} AS "totalMatches",
+  likes AS "likesInPeriod",
+  matches AS "matchesInPeriod",
   coalesce(2 * matches::float8 / nullif((SELECT count(DISTINCT user_id) FROM analytics_event
      WHERE type = 'member.active' AND day BETWEEN $1::date - ($2::int - 1) AND $1::date), 0), 0) AS "avgMatchesPerUser",
   matches7d AS "newMatches7d",
   matches30d AS "newMatches30d"
 FROM counted`;
+
+/** The statistics' Total Matches (`GET /api/admin/stats`): the same count as the analytics' totalMatches. */
+export const TOTAL_MATCHES_SQL = `SELECT ${MATCHES_EVER_MADE} AS "totalMatches"`;
 
 export const RETENTION_SQL = `WITH ${MEMBERS_CTE},
 active AS (
@@ -160,4 +174,5 @@ export const ANALYTICS_SQL = {
   retention: RETENTION_SQL,
   safety: SAFETY_SQL,
   'report-trends': REPORT_TRENDS_SQL,
+  statistics: TOTAL_MATCHES_SQL,
 } as const;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ServiceClient } from '@mate/server-kit';
+import { AnalyticsModule } from '../analytics/analytics.module';
 import { AuditAuthorBackfill } from './audit-author-backfill';
 import { AuditService } from './audit.service';
 import { AuditedCommands } from './audited-command';
@@ -21,6 +22,7 @@ import { AdminUsersService } from './users.service';
 
 /** Reports, users, photos, statistics, the audit log and the queue dashboard (spec 001 §7). */
 @Module({
+  imports: [AnalyticsModule],
   controllers: [AdminReportsController, AdminUsersController, AdminPhotosController, AdminStatsController, AdminQueuesController],
   providers: [
     ServiceClient,

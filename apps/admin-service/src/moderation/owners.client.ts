@@ -73,10 +73,6 @@ export class OwnersClient {
     return this.get(SERVICES.matching, INTERNAL_ADMIN_PATHS.matchingMember(userId));
   }
 
-  matchingStats(): Promise<Part<{ matches: { total: number } }>> {
-    return this.get(SERVICES.matching, INTERNAL_ADMIN_PATHS.matchingStats);
-  }
-
   reports(query: ServiceQuery): Promise<Part<SafetyReportsPagePart>> {
     return this.get(SERVICES.safety, INTERNAL_ADMIN_PATHS.reports, query);
   }

@@ -246,10 +246,17 @@ export interface RejectPhotoRequestDto {
 // Statistics and analytics (spec 001 §3)
 // ---------------------------------------------------------------------------------------------
 
+// "A match" on every admin screen (the dashboard's Total Matches, the analytics' Total Matches
+// card and Match Performance) is a mutual like that made a match, counted once (by its match id)
+// from the day it was made, and still counted after the pair unmatches or blocks and after either
+// member deletes their account: the matches ever made, not the ones that still stand. Every total
+// of them is one count (admin-service README, "What a match is").
+
 /** `GET /api/admin/stats` and `GET /admin/statistics`. `users.active`: seen in ADMIN_ACTIVE_WINDOW_MS. */
 export interface AdminStatsDto {
   users: { total: number; active: number; suspended: number };
   reports: { total: number; pending: number; byReason: { reason: string; count: number }[] };
+  /** `total`: the matches ever made, the analytics' `totalMatches`. */
   matches: { total: number };
 }
 
@@ -258,6 +265,7 @@ export interface AnalyticsOverviewDto {
   totalUsers: number;
   newUsers7d: number;
   activeUsers30d: number;
+  /** The matches ever made: the statistics' `matches.total`. */
   totalMatches: number;
   totalMessages: number;
   pendingReports: number;
@@ -279,12 +287,27 @@ export interface EngagementDto {
   /** Swipes (likes + passes) per active member per day over the period. */
   swipeRate: number;
 }
+/**
+ * `GET /api/admin/analytics/matches?days`. "The period" is the `days` UTC days ending today;
+ * `total*` count everything ever, `*InPeriod` the period, `newMatches7d`/`newMatches30d` fixed
+ * windows whatever `days` is.
+ */
 export interface MatchAnalyticsDto {
+  /** Mutual likes over likes, in the period: matchesInPeriod / likesInPeriod, at most 1. */
   matchSuccessRate: number;
+  /** Every like ever made. */
   totalLikes: number;
+  /** The matches ever made: the overview's `totalMatches`, the statistics' `matches.total`. */
   totalMatches: number;
+  /** Likes made in the period. */
+  likesInPeriod: number;
+  /** Matches made in the period ("matches over the period", spec 001 §2). */
+  matchesInPeriod: number;
+  /** Matches each member active in the period made in it, on average (a match counts for both). */
   avgMatchesPerUser: number;
+  /** Matches made in the last 7 days. */
   newMatches7d: number;
+  /** Matches made in the last 30 days (kept for older clients; the period's count is matchesInPeriod). */
   newMatches30d: number;
 }
 export interface RetentionDto {

@@ -105,6 +105,8 @@ describe('admin-service analytics', () => {
       matchSuccessRate: 0,
       totalLikes: 0,
       totalMatches: 0,
+      likesInPeriod: 0,
+      matchesInPeriod: 0,
       avgMatchesPerUser: 0,
       newMatches7d: 0,
       newMatches30d: 0,
@@ -355,14 +357,34 @@ describe('admin-service analytics', () => {
       expect(quarter['swipeRate']).toBeCloseTo(10 / 8 / 90); // 7 likes + 3 passes, A B C D E F G X active
     });
 
-    it('matches over 7 and 30 days', async () => {
+    it('matches over 7, 30 and 90 days: totals ever, the period, and the fixed 7- and 30-day windows', async () => {
+      // Matches made 34 days ago (M0), 8 days ago (M1) and today (M2); likes 35, 34, 9, 8, 3, 1 and
+      // 0 (twice) days ago. Every total is the same whatever the period.
+      const totals = { totalLikes: 8, totalMatches: 3, newMatches7d: 1, newMatches30d: 2 };
       const week = (await get<Record<string, number>>('/api/admin/analytics/matches?days=7')).body;
-      expect(week).toMatchObject({ matchSuccessRate: 1 / 4, totalLikes: 4, totalMatches: 1, newMatches7d: 1, newMatches30d: 2 });
-      expect(week['avgMatchesPerUser']).toBeCloseTo(2 / 6);
+      expect(week).toEqual({ ...totals, likesInPeriod: 4, matchesInPeriod: 1, matchSuccessRate: 1 / 4, avgMatchesPerUser: expect.any(Number) });
+      expect(week['avgMatchesPerUser']).toBeCloseTo(2 / 6); // 1 match, 6 members active in the week
       const month = (await get<Record<string, number>>('/admin/analytics/matches?days=30')).body;
-      expect(month).toMatchObject({ totalLikes: 6, totalMatches: 2, newMatches7d: 1, newMatches30d: 2 });
+      expect(month).toEqual({
+        ...totals,
+        likesInPeriod: 6,
+        matchesInPeriod: 2,
+        matchSuccessRate: expect.any(Number),
+        avgMatchesPerUser: expect.any(Number),
+      });
       expect(month['matchSuccessRate']).toBeCloseTo(2 / 6);
       expect(month['avgMatchesPerUser']).toBeCloseTo(4 / 7);
+      const quarter = (await get<Record<string, number>>('/api/admin/analytics/matches?days=90')).body;
+      expect(quarter).toEqual({
+        ...totals,
+        likesInPeriod: 8,
+        matchesInPeriod: 3,
+        matchSuccessRate: 3 / 8,
+        avgMatchesPerUser: expect.any(Number),
+      });
+      expect(quarter['avgMatchesPerUser']).toBeCloseTo(6 / 8); // A B C D E F G X active in 90 days
+      // The overview's Total Matches is the same count.
+      expect((await get('/api/admin/analytics/overview')).body).toMatchObject({ totalMatches: 3 });
     });
 
     it('retention by signup cohorts and churn', async () => {
@@ -438,6 +460,20 @@ describe('admin-service analytics', () => {
       expect(eight.body.filter((r) => r.reason === 'underage')).toHaveLength(2);
       const one = await get<{ date: string; totalUsers: number; newUsers: number }[]>('/api/admin/analytics/user-growth?days=1');
       expect(one.body).toEqual([{ date: TODAY, totalUsers: 7, newUsers: 1 }]);
+    });
+
+    it('counts a match once by its id (republished under another event id) and keeps an ended match of a deleted member', async () => {
+      // Last but one: this adds a match. M3 between C and D 40 days ago; its match.created arrives
+      // twice under two event ids (a producer's republish); then D deletes their account.
+      const M3 = randomUUID();
+      await publish([match(M3, C, D, -40), match(M3, C, D, -40)]);
+      await publish([event('user.deleted', { userId: D, deletedAt: at(0) })]);
+      const overview = (await get('/api/admin/analytics/overview')).body;
+      expect(overview['totalMatches']).toBe(4);
+      for (const [days, inPeriod] of [[7, 1], [30, 2], [90, 4]] as const) {
+        const res = (await get(`/api/admin/analytics/matches?days=${days}`)).body;
+        expect({ days, ...res }).toMatchObject({ days, totalMatches: 4, matchesInPeriod: inPeriod, newMatches7d: 1, newMatches30d: 2 });
+      }
     });
 
     it('the README holds each metric query as the code runs it', () => {

@@ -157,7 +157,12 @@ class StatsReportsDto {
   @ApiProperty({ type: [StatsReasonCountDto] }) byReason!: { reason: string; count: number }[];
 }
 class StatsMatchesDto {
-  @ApiProperty({ type: 'integer' }) total!: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      "The matches ever made (each match once, ended ones and deleted members' included): the analytics' totalMatches (README \"What a match is\")",
+  })
+  total!: number;
 }
 export class AdminStatsResponseDto implements AdminStatsDto {
   @ApiProperty({ type: StatsUsersDto }) users!: AdminStatsDto['users'];
