@@ -17,7 +17,16 @@ const overview = {
 };
 const growth = [{ date: '2026-11-01', totalUsers: 190, newUsers: 2 }];
 const engagement = { dau: 20, wau: 60, mau: 150, avgMessagesPerMatch: 7.5, messageResponseRate: 0.42, swipeRate: 12.3 };
-const matches = { matchSuccessRate: 0.25, totalLikes: 160, totalMatches: 40, avgMatchesPerUser: 0.4, newMatches7d: 5, newMatches30d: 18 };
+const matches = {
+  matchSuccessRate: 0.25,
+  totalLikes: 160,
+  totalMatches: 40,
+  likesInPeriod: 72,
+  matchesInPeriod: 18,
+  avgMatchesPerUser: 0.4,
+  newMatches7d: 5,
+  newMatches30d: 18,
+};
 const retention = { d1Retention: 0.6, d7Retention: 0.4, d30Retention: 0.2, churnRate: 0.35 };
 const safety = { pendingReports: 3, resolvedReports: 9, totalReports: 12, avgResolutionTime: 5.25, totalBlocks: 7, totalSuspensions: 2 };
 const trends = [
@@ -80,6 +89,74 @@ describe('AnalyticsScreen (spec 001 §2 Analytics dashboard)', () => {
     expect(metric('Suspended Users')).toHaveTextContent('2');
     expect(screen.getByRole('progressbar', { name: 'Onboarding Completion: 80%' })).toHaveAttribute('aria-valuenow', '80');
     expect(screen.getByRole('progressbar', { name: 'Profile Completion (photo upload): 65%' })).toBeInTheDocument();
+  });
+
+  it("labels Match Performance's rows with what they count: totals ever, then the chosen period's figures", async () => {
+    const user = userEvent.setup();
+    stubAll(api);
+    const byPeriod: Record<number, typeof matches> = {
+      30: matches,
+      90: { ...matches, matchSuccessRate: 0.2, likesInPeriod: 150, matchesInPeriod: 30, avgMatchesPerUser: 0.6 },
+      7: { ...matches, matchSuccessRate: 0.5, likesInPeriod: 10, matchesInPeriod: 5, avgMatchesPerUser: 0.1 },
+    };
+    api.admin.getMatchAnalytics.mockImplementation(async (days: number) => byPeriod[days]);
+    renderAdmin(api, { route: '/admin/analytics' });
+    const rows = async () => {
+      const performance = (await screen.findByRole('heading', { name: 'Match Performance' })).closest('section') as HTMLElement;
+      return within(performance)
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+    };
+
+    expect(await rows()).toEqual([
+      ['Total Likes', '160'],
+      ['Total Matches', '40'],
+      ['Likes (30d)', '72'],
+      ['Matches (30d)', '18'],
+      ['Matches (7d)', '5'],
+      ['Avg Matches per User (30d)', '0.4'],
+    ]);
+    expect(screen.getByText('Last 30 days', { selector: '.metric-lead__period' })).toBeInTheDocument();
+    // Total Matches is the analytics card's count (and the dashboard's): the overview says 40 too.
+    expect(within(card('Total Matches')).getByText('40')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('Period'), '90');
+    await waitFor(async () => expect(await rows()).toContainEqual(['Matches (90d)', '30']));
+    expect(await rows()).toEqual([
+      ['Total Likes', '160'],
+      ['Total Matches', '40'],
+      ['Likes (90d)', '150'],
+      ['Matches (90d)', '30'],
+      ['Matches (7d)', '5'],
+      ['Avg Matches per User (90d)', '0.6'],
+    ]);
+    expect(screen.getByText('20%')).toBeInTheDocument();
+
+    // Over 7 days the period is the 7-day window: one row, not two.
+    await user.selectOptions(screen.getByLabelText('Period'), '7');
+    await waitFor(async () => expect(await rows()).toContainEqual(['Likes (7d)', '10']));
+    expect(await rows()).toEqual([
+      ['Total Likes', '160'],
+      ['Total Matches', '40'],
+      ['Likes (7d)', '10'],
+      ['Matches (7d)', '5'],
+      ['Avg Matches per User (7d)', '0.1'],
+    ]);
+    expect(screen.getByText('Last 7 days', { selector: '.metric-lead__period' })).toBeInTheDocument();
+  });
+
+  it("keeps Match Performance's labels with the figures shown when a period's reload fails", async () => {
+    const user = userEvent.setup();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubAll(api);
+    renderAdmin(api, { route: '/admin/analytics' });
+    expect(await screen.findByText('Matches (30d)', { selector: 'dt' })).toBeInTheDocument();
+    api.admin.getMatchAnalytics.mockRejectedValue(new Error('down'));
+    await user.selectOptions(screen.getByLabelText('Period'), '90');
+    await waitFor(() => expect(api.admin.getMatchAnalytics).toHaveBeenLastCalledWith(90));
+    await waitFor(() => expect(screen.queryByText('Loading analytics...')).not.toBeInTheDocument());
+    expect(metric('Matches (30d)')).toHaveTextContent('18');
+    expect(screen.queryByText('Matches (90d)', { selector: 'dt' })).not.toBeInTheDocument();
   });
 
   it('says All clear with no pending reports', async () => {

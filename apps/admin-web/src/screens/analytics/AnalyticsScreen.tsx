@@ -63,6 +63,7 @@ export function AnalyticsScreen() {
   const { data, loading } = useAnalytics(days);
   const browser = useBrowser();
   const { overview, growth, engagement, matches, retention, safety, trends } = data;
+  const matchDays = data.matchesDays ?? days;
   const firstLoad = loading && !overview && growth.length === 0 && !engagement && !matches && !retention && !safety;
 
   const exportJson = () => {
@@ -163,17 +164,21 @@ export function AnalyticsScreen() {
               </dl>
             </Card>
 
+            {/* Totals are ever (Total Matches is the dashboard's and the card's count); the rest is the period's (admin-service README, Matches). */}
             <Card title="Match Performance" titleLevel={2} className="chart-card">
               <p className="metric-lead">
                 <span className="metric-lead__value">{percent(matches?.matchSuccessRate)}</span>
                 <span>Match success rate (mutual likes / total likes)</span>
+                <span className="metric-lead__period">Last {matchDays} days</span>
               </p>
               <dl className="metrics">
                 <Metric label="Total Likes" value={count(matches?.totalLikes)} />
                 <Metric label="Total Matches" value={count(matches?.totalMatches)} />
-                <Metric label="Avg Matches per User" value={decimal(matches?.avgMatchesPerUser)} />
-                <Metric label="Matches (7d)" value={count(matches?.newMatches7d)} />
-                <Metric label={`Matches (${days}d)`} value={count(matches?.newMatches30d)} />
+                <Metric label={`Likes (${matchDays}d)`} value={count(matches?.likesInPeriod)} />
+                <Metric label={`Matches (${matchDays}d)`} value={count(matches?.matchesInPeriod)} />
+                {/* Over 7 days the period's row is this one already. */}
+                {matchDays !== 7 && <Metric label="Matches (7d)" value={count(matches?.newMatches7d)} />}
+                <Metric label={`Avg Matches per User (${matchDays}d)`} value={decimal(matches?.avgMatchesPerUser)} />
               </dl>
             </Card>
 

@@ -15,6 +15,8 @@ export interface AnalyticsData {
   growth: UserGrowthRowDto[];
   engagement: EngagementDto | null;
   matches: MatchAnalyticsDto | null;
+  /** The period `matches` is for: a failed reload for another period leaves the last answer, labelled as its own. */
+  matchesDays: number | null;
   retention: RetentionDto | null;
   safety: SafetyAnalyticsDto | null;
   trends: ReportTrendRowDto[];
@@ -25,6 +27,7 @@ const EMPTY: AnalyticsData = {
   growth: [],
   engagement: null,
   matches: null,
+  matchesDays: null,
   retention: null,
   safety: null,
   trends: [],
@@ -59,11 +62,13 @@ export function useAnalytics(days: number): { data: AnalyticsData; loading: bool
       admin.getReportTrends(days),
     ]).then(([overview, growth, engagement, matches, retention, safety, trends]) => {
       if (!current) return;
+      const matchesNow = settled(matches, 'matches');
       setData((previous) => ({
         overview: settled(overview, 'overview') ?? previous.overview,
         growth: settled(growth, 'user-growth') ?? previous.growth,
         engagement: settled(engagement, 'engagement') ?? previous.engagement,
-        matches: settled(matches, 'matches') ?? previous.matches,
+        matches: matchesNow ?? previous.matches,
+        matchesDays: matchesNow ? days : previous.matchesDays,
         retention: settled(retention, 'retention') ?? previous.retention,
         safety: settled(safety, 'safety') ?? previous.safety,
         trends: settled(trends, 'report-trends') ?? previous.trends,
