@@ -12,7 +12,13 @@ import {
   Res,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AuthPrincipal, MemberProfileDto, OwnProfileDto, ProfileCompletionDto } from '@mate/contracts';
+import type {
+  AuthPrincipal,
+  MemberProfileDto,
+  OwnProfileDto,
+  PlaceSuggestionDto,
+  ProfileCompletionDto,
+} from '@mate/contracts';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AllowUnverified, ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
 import { CompleteOnboardingDto } from './dto/complete-onboarding.dto';

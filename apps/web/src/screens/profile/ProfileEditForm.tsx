@@ -150,7 +150,6 @@ export function ProfileEditForm({ profile, onSaved, onCancel, focusLocation }: P
           <PlaceInput
             name="location"
             value={values.location}
-            error={errors.location}
             autoFocus={focusLocation}
             onChange={(location) => set('location', location)}
           />
