@@ -43,6 +43,17 @@ export interface AuditLogQuery {
   offset?: number;
 }
 
+/** One page of `GET /admin/reports`: the reports, and how many match the filters (`X-Total-Count`). */
+export interface AdminReportsPage {
+  reports: AdminReportDto[];
+  /** Reports matching the filters, all pages together; null when the server did not say. */
+  total: number | null;
+  limit: number;
+  offset: number;
+  /** Whether a page follows this one (from `total`; without it, whether this page came back full). */
+  hasMore: boolean;
+}
+
 /** `POST /api/admin/queues/session`: a single-use link (on the API origin) into the queue dashboard. */
 export interface QueueDashboardSessionDto {
   url: string;
@@ -57,6 +68,8 @@ export interface QueueDashboardSessionDto {
 export interface AdminApi {
   /** GET /admin/reports?status&limit=20&reason&offset → a JSON array (X-Total-Count has the total). */
   getReports(query?: AdminReportsQuery): Promise<AdminReportDto[]>;
+  /** The same call, read with its `X-Total-Count`: a page of the reports screen. */
+  getReportsPage(query?: AdminReportsQuery): Promise<AdminReportsPage>;
   getReport(reportId: string): Promise<AdminReportDetailDto>;
   /** PATCH /admin/reports/{id} {status, resolution}: only a pending report moves. */
   updateReport(reportId: string, status: ReportResolutionStatus, resolution?: string): Promise<AdminCommandResultDto>;
@@ -91,6 +104,12 @@ function arrayOf<T>(body: unknown): T[] {
   return Array.isArray(body) ? (body as T[]) : [];
 }
 
+/** A count header as a whole number, or null when absent or not one. */
+function countHeader(headers: Headers, name: string): number | null {
+  const value = headers.get(name);
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
+}
+
 function blank(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
@@ -103,15 +122,21 @@ export function createAdminApi(http: HttpClient): AdminApi {
       cache: 'no-store',
       fallbackMessage: AdminMessages.requestFailed,
     });
+  const getReportsPage: AdminApi['getReportsPage'] = async ({ status, limit = ADMIN_REPORTS_PAGE_SIZE, reason, offset = 0 } = {}) => {
+    const { body, headers } = await http.getWithHeaders<unknown>('/admin/reports', {
+      query: { status: status && status !== 'all' ? status : undefined, limit, reason: blank(reason), offset: offset || undefined },
+      cache: 'no-store',
+      fallbackMessage: AdminMessages.getReportsFailed,
+    });
+    const reports = arrayOf<AdminReportDto>(body);
+    const total = countHeader(headers, 'X-Total-Count');
+    return { reports, total, limit, offset, hasMore: total === null ? reports.length >= limit : offset + reports.length < total };
+  };
   return {
-    async getReports({ status, limit = ADMIN_REPORTS_PAGE_SIZE, reason, offset } = {}) {
-      const body = await http.get<unknown>('/admin/reports', {
-        query: { status: status && status !== 'all' ? status : undefined, limit, reason: blank(reason), offset },
-        cache: 'no-store',
-        fallbackMessage: AdminMessages.getReportsFailed,
-      });
-      return arrayOf<AdminReportDto>(body);
+    async getReports(query) {
+      return (await getReportsPage(query)).reports;
     },
+    getReportsPage,
     getReport(reportId) {
       return http.get(`/admin/reports/${id(reportId)}`, { cache: 'no-store', fallbackMessage: AdminMessages.getReportFailed });
     },

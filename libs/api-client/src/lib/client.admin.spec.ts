@@ -34,6 +34,25 @@ describe('the admin client against a real HTTP server', () => {
     expect(server.requests[0].headers.authorization).toBe('Bearer admin-tok');
   });
 
+  it('reads a page of reports with its total (X-Total-Count), and says whether another page follows', async () => {
+    const page = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `r${i}` }));
+    reply = (req, res) => {
+      res.setHeader('X-Total-Count', '25');
+      json(res, 200, req.query.get('offset') === '20' ? page(5) : page(20));
+    };
+    await expect(client().getReportsPage({ status: 'pending' })).resolves.toMatchObject({ total: 25, limit: 20, offset: 0, hasMore: true });
+    const last = await client().getReportsPage({ status: 'all', offset: 20 });
+    expect(last).toMatchObject({ total: 25, offset: 20, hasMore: false });
+    expect(last.reports).toHaveLength(5);
+    expect(calls()).toEqual(['GET /admin/reports?status=pending&limit=20', 'GET /admin/reports?limit=20&offset=20']);
+
+    // Without the header: no total, and a full page may have a next one.
+    reply = (_req, res) => json(res, 200, page(20));
+    await expect(client().getReportsPage()).resolves.toMatchObject({ total: null, hasMore: true });
+    reply = (_req, res) => json(res, 200, page(3));
+    await expect(client().getReportsPage()).resolves.toMatchObject({ total: null, hasMore: false });
+  });
+
   it('sends report resolution with an optional note', async () => {
     reply = ok({ applied: true, auditId: 'a1' });
     await expect(client().updateReport('r1', 'reviewed', '  checked ')).resolves.toEqual({ applied: true, auditId: 'a1' });
@@ -63,6 +82,7 @@ describe('the admin client against a real HTTP server', () => {
 
   it.each([
     ['getReports', (c: ReturnType<typeof client>) => c.getReports(), 'Failed to get reports'],
+    ['getReportsPage', (c: ReturnType<typeof client>) => c.getReportsPage(), 'Failed to get reports'],
     ['getReport', (c: ReturnType<typeof client>) => c.getReport('r'), 'Failed to get report'],
     ['updateReport', (c: ReturnType<typeof client>) => c.updateReport('r', 'reviewed'), 'Failed to update report'],
     ['getUser', (c: ReturnType<typeof client>) => c.getUser('u'), 'Failed to get user details'],

@@ -73,7 +73,16 @@ export class HttpClient {
     return this.request<T>('DELETE', path, options);
   }
 
+  /** A GET whose answer's headers matter too (a list's total in `X-Total-Count`). */
+  getWithHeaders<T>(path: string, options?: RequestOptions): Promise<{ body: T; headers: Headers }> {
+    return this.send<T>('GET', path, options);
+  }
+
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return (await this.send<T>(method, path, options)).body;
+  }
+
+  private async send<T>(method: string, path: string, options: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = this.tokenFor(options.auth ?? true);
     if (token) headers['Authorization'] = `Bearer ${token}`;
@@ -114,7 +123,7 @@ export class HttpClient {
       if (response.status === 401 && token) this.config.onUnauthorized?.(error, token);
       throw error;
     }
-    return parsed as T;
+    return { body: parsed as T, headers: response.headers };
   }
 
   private tokenFor(auth: RequestOptions['auth']): string | undefined {
