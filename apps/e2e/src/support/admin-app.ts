@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 /**
@@ -37,4 +39,27 @@ export async function signInToAdminApp(page: Page, account: { email: string; pas
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/admin');
+}
+
+const ROOT = path.resolve(__dirname, '../../../..');
+
+/**
+ * The deployment's own way to make an admin (`npm run admin:grant`): auth-service's grant-admin
+ * command against this run's auth database. The account signs in again to carry the role.
+ */
+export function grantAdmin(email: string): void {
+  const databases = JSON.parse(process.env.E2E_DATABASES ?? '{}') as Record<string, string>;
+  if (!databases.auth) throw new Error('E2E_DATABASES must name the auth database (apps/e2e/run.mjs sets it)');
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'dist/apps/auth-service/main.js'), 'grant-admin', email], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databases.auth,
+      REDIS_URL: process.env.E2E_REDIS_URL,
+      KEY_PREFIX: process.env.E2E_KEY_PREFIX,
+      LOG_LEVEL: 'warn',
+    },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`grant-admin failed: ${result.stderr}`);
 }
