@@ -370,6 +370,10 @@ describe('DashboardScreen as the home', () => {
     expect(items[0]).toHaveTextContent('Add a photo+20%');
     expect(items.map((item) => item.getAttribute('href'))).toEqual(items.map(() => '/profile'));
     expect(within(checklist).getByText('Write a bio of at least 20 characters')).toBeInTheDocument();
+    // A short list: the four worth most, then the way to the rest.
+    expect(items).toHaveLength(5);
+    expect(items[4]).toHaveTextContent('4 more in your profile');
+    expect(within(checklist).queryByText('Add your occupation')).not.toBeInTheDocument();
     // Ada has a name and an age: those are not asked for.
     expect(within(checklist).queryByText('Add your name')).not.toBeInTheDocument();
     expect(within(checklist).queryByText('Add your age')).not.toBeInTheDocument();

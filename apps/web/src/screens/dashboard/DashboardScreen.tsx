@@ -131,8 +131,8 @@ export function DashboardScreen() {
         </Card>
 
         <NewMatchesCard />
-        <LikesReceivedCard />
         <UnreadConversationsCard />
+        <LikesReceivedCard />
         <ProfileChecklistCard />
       </div>
     </div>

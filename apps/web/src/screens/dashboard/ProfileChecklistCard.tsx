@@ -5,6 +5,9 @@ import { useAuth } from '../../auth/AuthContext';
 import { useProfileCompletion } from '../../profile/useProfileCompletion';
 import { SectionError, SectionLoading } from './HomeSectionStates';
 
+/** A short checklist: the parts worth most; the profile shows the rest. */
+export const HOME_CHECKLIST_SHOWN = 4;
+
 /**
  * What would complete the profile: the parts still missing (the rules profile-service scores
  * completion by, from the contracts), most points first, each leading to the profile (the home
@@ -33,7 +36,7 @@ export function ProfileChecklistCard() {
         />
       ) : (
         <ul className="home__todo-list">
-          {missing.map((part) => (
+          {missing.slice(0, HOME_CHECKLIST_SHOWN).map((part) => (
             <li key={part.part}>
               <Link to="/profile" className="home__todo">
                 <span className="home__todo-mark" aria-hidden="true">
@@ -44,16 +47,18 @@ export function ProfileChecklistCard() {
               </Link>
             </li>
           ))}
-          {missing.length === 0 && (
-            <li>
-              <Link to="/profile" className="home__todo">
-                <span className="home__todo-mark" aria-hidden="true">
-                  <Icon name="edit" size={16} />
-                </span>
-                <span className="home__todo-text">Review your profile</span>
-              </Link>
-            </li>
-          )}
+          <li>
+            <Link to="/profile" className="home__todo">
+              <span className="home__todo-mark" aria-hidden="true">
+                <Icon name="edit" size={16} />
+              </span>
+              <span className="home__todo-text">
+                {missing.length > HOME_CHECKLIST_SHOWN
+                  ? `${missing.length - HOME_CHECKLIST_SHOWN} more in your profile`
+                  : 'Edit your profile'}
+              </span>
+            </Link>
+          </li>
         </ul>
       )}
     </Card>

@@ -18,16 +18,7 @@ export function UnreadConversationsCard() {
   const photoUrl = usePhotoUrl();
   const unread = (conversations.data ?? []).filter((conversation) => conversation.unreadCount > 0);
   return (
-    <Card
-      title="Unread messages"
-      icon={<Icon name="messages" size={20} />}
-      className="home__unread"
-      actions={
-        <Link to="/matches" className="home__more">
-          All messages
-        </Link>
-      }
-    >
+    <Card title="Unread messages" icon={<Icon name="messages" size={20} />} className="home__unread">
       {conversations.isPending ? (
         <SectionLoading label="Loading your conversations..." />
       ) : conversations.isError ? (
@@ -59,6 +50,9 @@ export function UnreadConversationsCard() {
           })}
         </ul>
       )}
+      <Link to="/matches" className="home__more home__footer-link">
+        All messages
+      </Link>
     </Card>
   );
 }
