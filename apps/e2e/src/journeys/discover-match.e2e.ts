@@ -110,6 +110,17 @@ test("two members like each other by dragging the card: the second sees 'It's a 
   const stats = page.locator('.dashboard__counts');
   await expect(stats.locator('div', { hasText: 'Matches' }).getByRole('definition')).toHaveText('1');
   await expect(stats.locator('div', { hasText: 'Likes' }).getByRole('definition')).toHaveText('1');
+  // The home's new matches: Blair, one tap from the chat (issue 25).
+  await expect(
+    page.getByRole('region', { name: 'New matches' }).getByRole('link', { name: 'Chat with Blair' }),
+  ).toHaveAttribute('href', `/chat/${blair.id}`);
+  // Who Alex liked sees Alex among who liked them, until they answer.
+  const likedLikes = await call<{ total: number; likers: { user: { id: string } }[] }>(
+    'GET',
+    '/api/matches/likes-received',
+    liked,
+  );
+  expect(likedLikes.body).toMatchObject({ total: 1, likers: [{ user: { id: alex.id } }] });
 
   expect(violations).toEqual([]);
   expect(blairViolations).toEqual([]);

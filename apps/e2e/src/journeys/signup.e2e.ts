@@ -56,6 +56,20 @@ test('a newcomer signs up, verifies the email, signs in, skips onboarding, sees 
   await expect(page.getByRole('heading', { name: 'Welcome, Avery!' })).toBeVisible();
   await expect(page.getByText('AI-Driven Dating Platform')).toBeVisible();
   await expect(page.locator('#main-content').getByText(email)).toBeVisible();
+  // The placeholder's cards are gone (issue 25): the home, empty for a newcomer, leads to Discover.
+  await expect(page.getByText('Coming Soon')).toHaveCount(0);
+  await expect(page.getByText(/Phase 1/)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Discover people' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'New matches' }).getByText(/No matches yet/)).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Who liked you' }).getByText(/No new likes right now/),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Unread messages' }).getByText("You're all caught up."),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Complete your profile' }).getByRole('link', { name: /Add a photo/ }),
+  ).toBeVisible();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'dashboard.png'), fullPage: true });
 
