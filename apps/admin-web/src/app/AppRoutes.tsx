@@ -5,6 +5,7 @@ import { PublicEntry, RequireAdmin } from '../routing/guards';
 import { AuditLogsScreen } from '../screens/audit/AuditLogsScreen';
 import { DashboardScreen } from '../screens/dashboard/DashboardScreen';
 import { PhotoModerationScreen } from '../screens/photos/PhotoModerationScreen';
+import { ReportsScreen } from '../screens/reports/ReportsScreen';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
 import { UserDetailScreen } from '../screens/user-detail/UserDetailScreen';
 import { AdminShell } from '../shell/AdminShell';
@@ -23,6 +24,7 @@ interface ScreenRoute {
 /** Spec 001 §2 route table of the admin screens. */
 export const ADMIN_ROUTES: ScreenRoute[] = [
   { path: '/admin', errorTitle: 'Admin Error', element: <DashboardScreen /> },
+  { path: '/admin/reports', errorTitle: 'Reports Error', element: <ReportsScreen /> },
   { path: '/admin/users/:userId', errorTitle: 'User Details Error', element: <UserDetailScreen /> },
   { path: '/admin/photos', errorTitle: 'Photo Moderation Error', element: <PhotoModerationScreen /> },
   {

@@ -12,6 +12,7 @@ interface AdminNavItem {
 
 const NAV: AdminNavItem[] = [
   { label: 'Dashboard', to: '/admin', icon: 'home', end: true },
+  { label: 'Reports', to: '/admin/reports', icon: 'flag' },
   { label: 'Photos', to: '/admin/photos', icon: 'camera' },
   { label: 'Analytics', to: '/admin/analytics', icon: 'chart' },
   { label: 'Audit', to: '/admin/audit', icon: 'shield' },

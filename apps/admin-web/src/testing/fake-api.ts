@@ -12,6 +12,7 @@ function unstubbed(name: string) {
 
 const ADMIN_METHODS: (keyof AdminApi)[] = [
   'getReports',
+  'getReportsPage',
   'getReport',
   'updateReport',
   'getUser',

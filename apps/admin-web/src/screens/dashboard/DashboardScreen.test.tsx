@@ -1,4 +1,4 @@
-import { ApiError } from '@mate/api-client';
+import { ApiError, type AdminReportsPage } from '@mate/api-client';
 import type { AdminReportDto, AdminStatsDto } from '@mate/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -31,6 +31,11 @@ function aReport(n: number, overrides: Partial<AdminReportDto> = {}): AdminRepor
   };
 }
 
+/** The first page of a filter view as the client reads it (X-Total-Count: `total`). */
+function page(reports: AdminReportDto[], total = reports.length): AdminReportsPage {
+  return { reports, total, limit: 20, offset: 0, hasMore: total > reports.length };
+}
+
 describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
   let api: FakeAdminApi;
   beforeEach(() => {
@@ -42,7 +47,7 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
   });
 
   it('shows the heading, the three buttons, the four statistic cards and Report Trends', async () => {
-    api.admin.getReports.mockResolvedValue([]);
+    api.admin.getReportsPage.mockResolvedValue(page([]));
     renderAdmin(api);
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
     expect(screen.getByText('Platform moderation and management')).toBeInTheDocument();
@@ -69,7 +74,7 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
 
   it('hides Report Trends when no reason exists', async () => {
     api.admin.getStats.mockResolvedValue({ ...stats, reports: { ...stats.reports, byReason: [] } });
-    api.admin.getReports.mockResolvedValue([]);
+    api.admin.getReportsPage.mockResolvedValue(page([]));
     renderAdmin(api);
     expect(await screen.findByText('No pending reports found')).toBeInTheDocument();
     expect(await within(screen.getByRole('group', { name: 'Total Users' })).findByText('120')).toBeInTheDocument();
@@ -78,18 +83,18 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
 
   it('defaults to Pending, shows the first three reports of each filter view, and says when a view is empty', async () => {
     const user = userEvent.setup();
-    api.admin.getReports.mockImplementation(async ({ status } = {}) => {
-      if (status === 'pending') return [1, 2, 3, 4, 5].map((n) => aReport(n));
-      if (status === 'reviewed') return [aReport(6, { status: 'reviewed', resolution: 'Warned the member' })];
-      if (status === 'dismissed') return [];
-      return [aReport(7, { status: 'dismissed', reason: 'spam' }), aReport(8), aReport(9, { status: 'reviewed' }), aReport(10)];
+    api.admin.getReportsPage.mockImplementation(async ({ status } = {}) => {
+      if (status === 'pending') return page([1, 2, 3, 4, 5].map((n) => aReport(n)));
+      if (status === 'reviewed') return page([aReport(6, { status: 'reviewed', resolution: 'Warned the member' })]);
+      if (status === 'dismissed') return page([]);
+      return page([aReport(7, { status: 'dismissed', reason: 'spam' }), aReport(8), aReport(9, { status: 'reviewed' }), aReport(10)]);
     });
     renderAdmin(api);
 
     expect(await screen.findByText('Loading reports...')).toBeInTheDocument();
     expect(await screen.findByText('Reported 1 (reported1@mate.test)')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Pending' })).toHaveAttribute('aria-pressed', 'true');
-    expect(api.admin.getReports).toHaveBeenCalledWith({ status: 'pending' });
+    expect(api.admin.getReportsPage).toHaveBeenCalledWith({ status: 'pending', offset: 0 });
     const list = () => screen.getAllByRole('listitem').filter((item) => item.classList.contains('report-item'));
     expect(list()).toHaveLength(3);
     expect(screen.queryByText('Reported 4 (reported4@mate.test)')).not.toBeInTheDocument();
@@ -100,7 +105,7 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     await waitFor(() => expect(list()).toHaveLength(3));
     expect(await screen.findByText('Reported 7 (reported7@mate.test)')).toBeInTheDocument();
     expect(screen.queryByText('Reported 10 (reported10@mate.test)')).not.toBeInTheDocument();
-    expect(api.admin.getReports).toHaveBeenCalledWith({ status: 'all' });
+    expect(api.admin.getReportsPage).toHaveBeenCalledWith({ status: 'all', offset: 0 });
 
     await user.click(screen.getByRole('button', { name: 'Reviewed' }));
     expect(await screen.findByText('Warned the member')).toBeInTheDocument();
@@ -111,12 +116,25 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     expect(await screen.findByText('No dismissed reports found')).toBeInTheDocument();
   });
 
+  it('links the list to the reports screen with how many reports the filter view holds', async () => {
+    const user = userEvent.setup();
+    const pending = Array.from({ length: 18 }, (_, i) => aReport(i + 1));
+    api.admin.getReportsPage.mockImplementation(async ({ status } = {}) =>
+      status === 'pending' ? page(pending) : status === 'all' ? page(pending, 42) : page([]),
+    );
+    renderAdmin(api);
+    // The dashboard keeps the first three; the other fifteen are a click away.
+    expect(await screen.findByRole('link', { name: 'View all reports (18)' })).toHaveAttribute('href', '/admin/reports?status=pending');
+    expect(screen.getAllByRole('listitem').filter((item) => item.classList.contains('report-item'))).toHaveLength(3);
+    await user.click(screen.getByRole('button', { name: 'All' }));
+    expect(await screen.findByRole('link', { name: 'View all reports (42)' })).toHaveAttribute('href', '/admin/reports?status=all');
+    await user.click(screen.getByRole('button', { name: 'Reviewed' }));
+    expect(await screen.findByText('No reviewed reports found')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /View all reports/ })).not.toBeInTheDocument();
+  });
+
   it('colours status badges: orange pending, green reviewed, grey anything else', async () => {
-    api.admin.getReports.mockResolvedValue([
-      aReport(1),
-      aReport(2, { status: 'reviewed' }),
-      aReport(3, { status: 'dismissed' }),
-    ]);
+    api.admin.getReportsPage.mockResolvedValue(page([aReport(1), aReport(2, { status: 'reviewed' }), aReport(3, { status: 'dismissed' })]));
     renderAdmin(api);
     const pending = await screen.findByText('Pending', { selector: '.mate-badge' });
     expect(pending).toHaveClass('mate-badge--warning');
@@ -125,14 +143,14 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
   });
 
   it('links View User to the reported member', async () => {
-    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    api.admin.getReportsPage.mockResolvedValue(page([aReport(1)]));
     renderAdmin(api);
     expect(await screen.findByRole('link', { name: 'View User' })).toHaveAttribute('href', '/admin/users/reported-1');
   });
 
   it('marks a report reviewed with its optional note and dismisses one without, reloading after each', async () => {
     const user = userEvent.setup();
-    api.admin.getReports.mockResolvedValue([aReport(1), aReport(2)]);
+    api.admin.getReportsPage.mockResolvedValue(page([aReport(1), aReport(2)]));
     api.admin.updateReport.mockResolvedValue({ applied: true, auditId: 'a1' });
     renderAdmin(api);
 
@@ -140,30 +158,30 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
     await user.type(within(first).getByLabelText(/Note/), 'Warned the member');
     await user.click(within(first).getByRole('button', { name: 'Mark Reviewed' }));
     await waitFor(() => expect(api.admin.updateReport).toHaveBeenCalledWith('r1', 'reviewed', 'Warned the member'));
-    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(api.admin.getReportsPage).toHaveBeenCalledTimes(2));
     expect(api.admin.getStats).toHaveBeenCalledTimes(2);
 
     const second = screen.getByRole('listitem', { name: (_n, el) => el.textContent?.includes('Reported 2') ?? false });
     await user.click(within(second).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(api.admin.updateReport).toHaveBeenCalledWith('r2', 'dismissed', ''));
-    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(3));
+    await waitFor(() => expect(api.admin.getReportsPage).toHaveBeenCalledTimes(3));
   });
 
   it('reloads once more when the change was accepted (202) but not applied yet', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    api.admin.getReportsPage.mockResolvedValue(page([aReport(1)]));
     api.admin.updateReport.mockResolvedValue({ applied: false, auditId: 'a1' });
     renderAdmin(api);
     await user.click(await screen.findByRole('button', { name: 'Mark Reviewed' }));
-    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(api.admin.getReportsPage).toHaveBeenCalledTimes(2));
     await act(() => vi.advanceTimersByTimeAsync(5_000));
-    await waitFor(() => expect(api.admin.getReports).toHaveBeenCalledTimes(3));
+    await waitFor(() => expect(api.admin.getReportsPage).toHaveBeenCalledTimes(3));
   });
 
   it('alerts a failed status change', async () => {
     const user = userEvent.setup();
-    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    api.admin.getReportsPage.mockResolvedValue(page([aReport(1)]));
     api.admin.updateReport.mockRejectedValue(new ApiError('Report is not pending', 409, 'Report is not pending'));
     const { browser } = renderAdmin(api);
     await user.click(await screen.findByRole('button', { name: 'Mark Reviewed' }));
@@ -172,21 +190,21 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
 
   it('shows a red error card with the message when loading fails', async () => {
     api.admin.getStats.mockRejectedValue(new ApiError('Admin access required', 403, 'Admin access required'));
-    api.admin.getReports.mockResolvedValue([]);
+    api.admin.getReportsPage.mockResolvedValue(page([]));
     renderAdmin(api);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Admin access required');
   });
 
   it("falls back to 'Failed to load dashboard data'", async () => {
-    api.admin.getReports.mockRejectedValue(new Error(''));
+    api.admin.getReportsPage.mockRejectedValue(new Error(''));
     renderAdmin(api);
     expect(await screen.findByText('Failed to load dashboard data')).toBeInTheDocument();
   });
 
   it('loads the evidence kept with a report when it is opened', async () => {
     const user = userEvent.setup();
-    api.admin.getReports.mockResolvedValue([aReport(1)]);
+    api.admin.getReportsPage.mockResolvedValue(page([aReport(1)]));
     api.admin.getReport.mockResolvedValue({
       ...aReport(1),
       snapshot: {
@@ -212,7 +230,7 @@ describe('DashboardScreen (spec 001 §2 Admin dashboard)', () => {
 
   it('opens the queue dashboard on the API origin in a new tab', async () => {
     const user = userEvent.setup();
-    api.admin.getReports.mockResolvedValue([]);
+    api.admin.getReportsPage.mockResolvedValue(page([]));
     api.admin.createQueueDashboardSession.mockResolvedValue({ url: '/admin/queues/?ticket=t1' });
     const { browser } = renderAdmin(api);
     await user.click(await screen.findByRole('button', { name: 'Queue Dashboard' }));

@@ -1,6 +1,6 @@
-import { REPORT_STATUS_FILTERS, DEFAULT_REPORT_STATUS_FILTER, type ReportStatusFilter } from '@mate/contracts';
+import { DEFAULT_REPORT_STATUS_FILTER, type ReportStatusFilter } from '@mate/contracts';
 import { AdminMessages } from '@mate/api-client';
-import { Button, Card, Icon, Spinner, buttonClassName, PageHeader } from '@mate/ui';
+import { Button, Card, Icon, buttonClassName, PageHeader } from '@mate/ui';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useApi } from '../../api/ApiContext';
@@ -8,10 +8,11 @@ import { useBrowser } from '../../browser/AdminBrowser';
 import { ErrorCard } from '../../components/ErrorCard';
 import { StatCard } from '../../components/StatCard';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { ReportFilters, ReportList } from '../../components/reports/ReportList';
 import { count, messageOf } from '../../lib/format';
-import { capitalize, reasonLabel } from '../../lib/labels';
-import { ReportItem } from './ReportItem';
-import { useAdminStats, useDashboardReports, useResolveReport } from './useDashboard';
+import { reasonLabel } from '../../lib/labels';
+import { reportsScreenPath } from '../reports/reports-route';
+import { useAdminStats, useDashboardReports } from './useDashboard';
 
 /** `/admin` (spec 001 §2 Admin dashboard). */
 export function DashboardScreen() {
@@ -19,7 +20,6 @@ export function DashboardScreen() {
   const [filter, setFilter] = useState<ReportStatusFilter>(DEFAULT_REPORT_STATUS_FILTER);
   const stats = useAdminStats();
   const reports = useDashboardReports(filter);
-  const resolve = useResolveReport();
   const browser = useBrowser();
   const { admin } = useApi();
   const [openingQueues, setOpeningQueues] = useState(false);
@@ -90,41 +90,13 @@ export function DashboardScreen() {
           </section>
 
           <Card title="User Reports" titleLevel={2} className="admin-reports">
-            <div className="filter-buttons" role="group" aria-label="Report status">
-              {REPORT_STATUS_FILTERS.map((value) => (
-                <Button
-                  key={value}
-                  variant={filter === value ? 'primary' : 'secondary'}
-                  aria-pressed={filter === value}
-                  onClick={() => setFilter(value)}
-                >
-                  {capitalize(value)}
-                </Button>
-              ))}
-            </div>
-            {reports.isPending ? (
-              <div className="admin-loading">
-                <Spinner size="sm" />
-                <p>Loading reports...</p>
-              </div>
-            ) : reports.data && reports.data.length > 0 ? (
-              <ul className="report-list">
-                {reports.data.map((report) => (
-                  <ReportItem
-                    key={report.id}
-                    report={report}
-                    busy={resolve.isPending}
-                    onResolve={(status, resolution) =>
-                      resolve.mutate(
-                        { reportId: report.id, status, resolution },
-                        { onError: (error) => browser.alert(messageOf(error, AdminMessages.updateReportFailed)) },
-                      )
-                    }
-                  />
-                ))}
-              </ul>
-            ) : (
-              <p className="admin-empty">No {filter} reports found</p>
+            <ReportFilters value={filter} onChange={setFilter} />
+            <ReportList filter={filter} reports={reports.data?.reports} />
+            {reports.data && reports.data.total !== 0 && (
+              <Link to={reportsScreenPath(filter)} className={`${buttonClassName({ variant: 'ghost' })} admin-reports__all`}>
+                View all reports{reports.data.total === null ? '' : ` (${count(reports.data.total)})`}
+                <Icon name="arrow-right" size={18} />
+              </Link>
             )}
           </Card>
 
