@@ -8,9 +8,10 @@ import { watchCspViolations } from '../support/csp';
 import { call, createMember, signIn, type Member, type MemberSpec } from '../support/members';
 
 /**
- * Issue 13's admin journey, in the admin app (its own origin): an admin dismisses a report,
- * suspends the reported member (whose open session is refused on its next request), rejects a
- * photo, opens analytics (charts drawn), exports them, and finds all three actions in the audit log.
+ * Issue 13's admin journey, in the admin app (its own origin): an admin dismisses a report, opens
+ * every pending report (issue 25's reports screen), suspends the reported member (whose open
+ * session is refused on its next request), rejects a photo, opens analytics (charts drawn),
+ * exports them, and finds all three actions in the audit log.
  */
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -96,6 +97,13 @@ test('an admin dismisses a report, suspends the reported member, rejects a photo
   const dismissed = page.getByRole('listitem').filter({ hasText: casey.email });
   await expect(dismissed.getByText('Checked the conversation: no harassment.')).toBeVisible();
   await page.getByRole('button', { name: 'Pending' }).click();
+
+  // The dashboard shows three reports; every pending one is a click away on the reports screen
+  // (20 a page, newest first), where Blake's is.
+  await page.getByRole('link', { name: /^View all reports \(\d+\)$/ }).click();
+  await expect(page).toHaveURL(adminUrl('/admin/reports?status=pending'));
+  await expect(page.getByRole('navigation', { name: 'Report pages' })).toContainText(/Page 1 of \d+/);
+  await shot(page, 'admin-1280-reports');
 
   // View Blake and suspend him: the prompt asks for a reason, then the success alert.
   const blakeReport = page.getByRole('listitem').filter({ hasText: blake.email }).first();
