@@ -83,6 +83,7 @@ export function createFakeApi(): FakeApi {
     },
     calls: {
       getHistory: unstubbed('calls.getHistory'),
+      getHistoryPage: unstubbed('calls.getHistoryPage'),
       getStats: unstubbed('calls.getStats'),
       getCall: unstubbed('calls.getCall'),
       getIceServers: unstubbed('calls.getIceServers'),

@@ -1,5 +1,6 @@
 import {
   CALL_HISTORY_DEFAULT_LIMIT,
+  CALL_HISTORY_HAS_MORE_HEADER,
   CallMessages,
   TRANSCRIBE_MAX_BYTES,
   type CallHistoryStatus,
@@ -26,6 +27,12 @@ export interface HistoryPage {
   offset?: number;
 }
 
+/** One page of the call history and whether another page of the same filter follows. */
+export interface CallHistoryPage {
+  calls: CallRecordDto[];
+  hasMore: boolean;
+}
+
 export interface TranscribeOptions {
   /** Aborts the upload (the call ended, or a newer chunk replaced this one). */
   signal?: AbortSignal;
@@ -39,6 +46,11 @@ export interface CallsApi {
    * every call.
    */
   getHistory(limit?: number, offset?: number, status?: CallHistoryStatus): Promise<CallRecordDto[]>;
+  /**
+   * The same request, with the server's `x-has-more` (issue 25): whether another page of the same
+   * filter follows. A server that does not send it: more when the page came back full (spec 000 §9).
+   */
+  getHistoryPage(limit?: number, offset?: number, status?: CallHistoryStatus): Promise<CallHistoryPage>;
   /** GET /api/calls/stats: totals, success rate as a fraction, average duration in seconds. */
   getStats(): Promise<CallStatsDto>;
   /** GET /api/calls/{id}: one call record (only for its two members). */
@@ -63,15 +75,25 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 const finite = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
 export function createCallsApi(http: HttpClient): CallsApi {
+  const getHistoryPage: CallsApi['getHistoryPage'] = async (
+    limit = CALL_HISTORY_DEFAULT_LIMIT,
+    offset = 0,
+    status,
+  ) => {
+    const { body, headers } = await http.getWithHeaders<unknown>('/api/calls/history', {
+      query: { limit, offset, status },
+      cache: 'no-store',
+      fallbackMessage: CallMessages.historyFailed,
+    });
+    const calls = Array.isArray(body) ? (body as CallRecordDto[]) : [];
+    const said = headers.get(CALL_HISTORY_HAS_MORE_HEADER);
+    return { calls, hasMore: said === null ? calls.length === limit : said === 'true' };
+  };
   return {
-    async getHistory(limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0, status) {
-      const body = await http.get<unknown>('/api/calls/history', {
-        query: { limit, offset, status },
-        cache: 'no-store',
-        fallbackMessage: CallMessages.historyFailed,
-      });
-      return Array.isArray(body) ? (body as CallRecordDto[]) : [];
+    async getHistory(limit, offset, status) {
+      return (await getHistoryPage(limit, offset, status)).calls;
     },
+    getHistoryPage,
     async getStats() {
       const body = await http.get<unknown>('/api/calls/stats', {
         cache: 'no-store',

@@ -47,6 +47,28 @@ describe('calls against a real HTTP server', () => {
     expect(server.requests[0].headers.authorization).toBe('Bearer tok-123');
   });
 
+  it("reads whether another page follows from x-has-more, else from a full page (spec 000 §9)", async () => {
+    reply = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-has-more': 'true' });
+      res.end(JSON.stringify([record]));
+    };
+    await expect(client().calls.getHistoryPage(20, 0, 'missed')).resolves.toEqual({ calls: [record], hasMore: true });
+    expect(`${server.requests[0].path}?${server.requests[0].query.toString()}`).toBe(
+      '/api/calls/history?limit=20&offset=0&status=missed',
+    );
+    reply = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-has-more': 'false' });
+      res.end(JSON.stringify([record, record]));
+    };
+    await expect(client().calls.getHistoryPage(2, 0)).resolves.toEqual({ calls: [record, record], hasMore: false });
+    // Without the header: a full page may have more, a short one is the last.
+    reply = ok([record, record]);
+    await expect(client().calls.getHistoryPage(2, 0)).resolves.toMatchObject({ hasMore: true });
+    await expect(client().calls.getHistoryPage(3, 0)).resolves.toMatchObject({ hasMore: false });
+    reply = fails(502);
+    await expect(client().calls.getHistoryPage()).rejects.toMatchObject({ message: 'Failed to fetch call history' });
+  });
+
   it("answers an empty page for a body that is not a list; 'Failed to fetch call history' without an error field", async () => {
     reply = ok({ unexpected: true });
     await expect(client().calls.getHistory()).resolves.toEqual([]);

@@ -48,6 +48,12 @@ const button = (name: string) => within(pager()).getByRole('button', { name });
 
 describe('CallHistoryScreen (/calls)', () => {
   let api: FakeApi;
+  /** The server's answer: the page, and more only after a full page (what x-has-more says for these). */
+  const answer = (calls: CallRecordDto[]) => ({ calls, hasMore: calls.length === 20 });
+  const serve = (calls: CallRecordDto[]) => api.calls.getHistoryPage.mockResolvedValue(answer(calls));
+  const serveOnce = (calls: CallRecordDto[]) => api.calls.getHistoryPage.mockResolvedValueOnce(answer(calls));
+  const serveBy = (pageFor: (limit?: number, offset?: number, status?: CallStatus) => Promise<CallRecordDto[]>) =>
+    api.calls.getHistoryPage.mockImplementation(async (limit, offset, status) => answer(await pageFor(limit, offset, status)));
   beforeEach(() => {
     seq = 0;
     api = signedInApi();
@@ -55,7 +61,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it('shows the statistics card with the success rate to 1 decimal, the average as mm:ss, and a chart with its text summary', async () => {
-    api.calls.getHistory.mockResolvedValue([aCall()]);
+    serve([aCall()]);
     renderWithApp(api, { route: '/calls' });
 
     expect(await screen.findByRole('heading', { name: 'Call History', level: 1 })).toBeInTheDocument();
@@ -75,14 +81,14 @@ describe('CallHistoryScreen (/calls)', () => {
     [{ totalCalls: 7, completedCalls: 1, successRate: 1 / 7 }, '14.3%'],
   ])('formats a success rate of %o as %s', async (values, shown) => {
     api.calls.getStats.mockResolvedValue(stats(values));
-    api.calls.getHistory.mockResolvedValue([]);
+    serve([]);
     renderWithApp(api, { route: '/calls' });
     await waitFor(() => expect(statValue('Success Rate')).toBe(shown));
   });
 
   it('shows zeros and no chart for a member without calls, and the empty state', async () => {
     api.calls.getStats.mockResolvedValue(stats({ totalCalls: 0, completedCalls: 0, successRate: 0, averageDurationSeconds: 0 }));
-    api.calls.getHistory.mockResolvedValue([]);
+    serve([]);
     renderWithApp(api, { route: '/calls' });
 
     expect(await screen.findByRole('heading', { name: 'No calls yet' })).toBeInTheDocument();
@@ -96,7 +102,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it('lists each call: the other member, the direction, the status label, the date and the duration mm:ss', async () => {
-    api.calls.getHistory.mockResolvedValue([
+    serve([
       aCall({ recipientName: 'Bea', status: 'completed', durationSeconds: 75 }),
       aCall({ callerId: 'u3', recipientId: selfId, callerName: 'Cy', recipientName: 'Ada', status: 'missed', durationSeconds: 0 }),
       aCall({ recipientId: 'u4', recipientName: null, status: 'rejected', durationSeconds: 0 }),
@@ -127,13 +133,13 @@ describe('CallHistoryScreen (/calls)', () => {
     expect(dee).toHaveTextContent('Duration --:--');
 
     expect(eve).toHaveTextContent('Failed');
-    expect(api.calls.getHistory).toHaveBeenCalledWith(20, 0, undefined);
+    expect(api.calls.getHistoryPage).toHaveBeenCalledWith(20, 0, undefined);
   });
 
   it("asks the server for 'Completed' and shows the completed call that sat on page 2 of All Calls", async () => {
     const zed = aCall({ id: 'zed', recipientName: 'Zed', status: 'completed' });
     const missed = aPage(20).map((call) => ({ ...call, status: 'missed' as const }));
-    api.calls.getHistory.mockImplementation((_limit?: number, offset = 0, status?: CallStatus) =>
+    serveBy((_limit?: number, offset = 0, status?: CallStatus) =>
       Promise.resolve(status === 'completed' ? [zed] : status ? [] : offset === 0 ? missed : [zed]),
     );
     const user = userEvent.setup();
@@ -156,21 +162,21 @@ describe('CallHistoryScreen (/calls)', () => {
     expect(within(filters).getByRole('button', { name: 'All Calls' })).toHaveAttribute('aria-pressed', 'false');
     await waitFor(() => expect(rows().map((row) => row.getAttribute('aria-label'))).toEqual(['Call with Zed']));
     expect(rows()[0]).toHaveTextContent('Completed');
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, 'completed');
+    expect(api.calls.getHistoryPage).toHaveBeenLastCalledWith(20, 0, 'completed');
     expect(within(pager()).getByText('Page 1')).toBeInTheDocument();
     expect(button('Next')).toBeDisabled();
 
     for (const [label, status] of [['Missed', 'missed'], ['Rejected', 'rejected'], ['Failed', 'failed']] as const) {
       await user.click(within(filters).getByRole('button', { name: label }));
-      await waitFor(() => expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, status));
+      await waitFor(() => expect(api.calls.getHistoryPage).toHaveBeenLastCalledWith(20, 0, status));
     }
     await user.click(within(filters).getByRole('button', { name: 'All Calls' }));
     await waitFor(() => expect(rows()).toHaveLength(20));
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, undefined);
+    expect(api.calls.getHistoryPage).toHaveBeenLastCalledWith(20, 0, undefined);
   });
 
   it('says so when the server has no call of the filter', async () => {
-    api.calls.getHistory.mockImplementation((_limit?: number, _offset?: number, status?: CallStatus) =>
+    serveBy((_limit?: number, _offset?: number, status?: CallStatus) =>
       Promise.resolve(status ? [] : [aCall({ status: 'completed' })]),
     );
     const user = userEvent.setup();
@@ -183,7 +189,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it('pages within a filter with Next and Previous, and a new filter starts again at Page 1', async () => {
-    api.calls.getHistory.mockImplementation((_limit?: number, offset = 0, status?: CallStatus) => {
+    serveBy((_limit?: number, offset = 0, status?: CallStatus) => {
       if (!status) return Promise.resolve(aPage(20, offset));
       const named = (calls: CallRecordDto[]) => calls.map((call) => ({ ...call, status, recipientName: `${status} ${call.recipientName}` }));
       return Promise.resolve(offset === 0 ? named(aPage(20, 0)) : named(aPage(4, 20)));
@@ -197,14 +203,14 @@ describe('CallHistoryScreen (/calls)', () => {
     await user.click(screen.getByRole('button', { name: 'Missed' }));
     await waitFor(() => expect(rows()[0]).toHaveAccessibleName('Call with missed Member 0'));
     expect(within(pager()).getByText('Page 1')).toBeInTheDocument();
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 0, 'missed');
+    expect(api.calls.getHistoryPage).toHaveBeenLastCalledWith(20, 0, 'missed');
     expect(button('Previous')).toBeDisabled();
 
     await user.click(button('Next'));
     await waitFor(() => expect(rows()).toHaveLength(4));
     expect(rows()[0]).toHaveAccessibleName('Call with missed Member 20');
     expect(within(pager()).getByText('Page 2')).toBeInTheDocument();
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 20, 'missed');
+    expect(api.calls.getHistoryPage).toHaveBeenLastCalledWith(20, 20, 'missed');
     expect(button('Next')).toBeDisabled();
 
     await user.click(button('Previous'));
@@ -215,7 +221,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it("shows the other member's picture, the initial without one, and 'Unknown User' with no picture for a deleted member", async () => {
-    api.calls.getHistory.mockResolvedValue([
+    serve([
       aCall({ recipientName: 'Bea', recipientProfilePicture: '/api/photos/files/bea/large.webp', callerProfilePicture: '/api/photos/files/me.webp' }),
       aCall({ callerId: 'u3', recipientId: selfId, callerName: 'Cy', callerProfilePicture: '/api/photos/files/cy.webp', recipientProfilePicture: '/api/photos/files/me.webp' }),
       aCall({ recipientId: 'u4', recipientName: 'Kit', recipientProfilePicture: null }),
@@ -234,7 +240,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it('calls the member back the way the chat does, and opens the call screen once it is calling', async () => {
-    api.calls.getHistory.mockResolvedValue([
+    serve([
       aCall({ recipientId: 'u2', recipientName: 'Bea', callable: true }),
       aCall({ callerId: 'u3', recipientId: selfId, callerName: 'Cy', callable: false }),
     ]);
@@ -253,7 +259,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it("shows the server's refusal of a call-back and stays on the history", async () => {
-    api.calls.getHistory.mockResolvedValue([aCall({ recipientId: 'u2', recipientName: 'Bea', callable: true })]);
+    serve([aCall({ recipientId: 'u2', recipientName: 'Bea', callable: true })]);
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     const call = fakeCall();
     call.actions.startCall.mockRejectedValueOnce(new Error(CallMessages.notMatched));
@@ -268,7 +274,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it('pages by 20: Next only when the page came back full, Previous back, and Page N', async () => {
-    api.calls.getHistory.mockImplementation((_limit?: number, offset = 0) =>
+    serveBy((_limit?: number, offset = 0) =>
       Promise.resolve(offset === 0 ? aPage(20, 0) : offset === 20 ? aPage(20, 20) : aPage(3, 40)),
     );
     const user = userEvent.setup();
@@ -282,14 +288,14 @@ describe('CallHistoryScreen (/calls)', () => {
     await user.click(button('Next'));
     await waitFor(() => expect(within(pager()).getByText('Page 2')).toBeInTheDocument());
     await waitFor(() => expect(rows()[0]).toHaveAccessibleName('Call with Member 20'));
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 20, undefined);
+    expect(api.calls.getHistoryPage).toHaveBeenLastCalledWith(20, 20, undefined);
     expect(button('Previous')).toBeEnabled();
     expect(button('Next')).toBeEnabled();
 
     await user.click(button('Next'));
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(within(pager()).getByText('Page 3')).toBeInTheDocument();
-    expect(api.calls.getHistory).toHaveBeenLastCalledWith(20, 40, undefined);
+    expect(api.calls.getHistoryPage).toHaveBeenLastCalledWith(20, 40, undefined);
     // A page that came back short is the last one.
     expect(button('Next')).toBeDisabled();
     expect(button('Previous')).toBeEnabled();
@@ -299,16 +305,23 @@ describe('CallHistoryScreen (/calls)', () => {
     expect(within(pager()).getByText('Page 2')).toBeInTheDocument();
   });
 
+  it('keeps Next disabled for a full page the server says is the last of the filter', async () => {
+    api.calls.getHistoryPage.mockResolvedValue({ calls: aPage(20), hasMore: false });
+    renderWithApp(api, { route: '/calls' });
+    await waitFor(() => expect(rows()).toHaveLength(20));
+    expect(button('Next')).toBeDisabled();
+  });
+
   it('keeps Next disabled for a page of 19 (a short page is the last)', async () => {
-    api.calls.getHistory.mockResolvedValue(aPage(19));
+    serve(aPage(19));
     renderWithApp(api, { route: '/calls' });
     await waitFor(() => expect(rows()).toHaveLength(19));
     expect(button('Next')).toBeDisabled();
   });
 
   it("shows 'Failed to load call history' when the history fails, and loads again on Try Again", async () => {
-    api.calls.getHistory.mockRejectedValueOnce(new ApiError('Failed to fetch call history', 502));
-    api.calls.getHistory.mockResolvedValueOnce([aCall({ recipientName: 'Bea' })]);
+    api.calls.getHistoryPage.mockRejectedValueOnce(new ApiError('Failed to fetch call history', 502));
+    serveOnce([aCall({ recipientName: 'Bea' })]);
     const user = userEvent.setup();
     renderWithApp(api, { route: '/calls' });
 
@@ -323,7 +336,7 @@ describe('CallHistoryScreen (/calls)', () => {
   });
 
   it("adds the server's own refusal under 'Failed to load call history'", async () => {
-    api.calls.getHistory.mockRejectedValue(
+    api.calls.getHistoryPage.mockRejectedValue(
       new ApiError('Service temporarily unavailable', 503, 'Service temporarily unavailable'),
     );
     renderWithApp(api, { route: '/calls' });
@@ -334,7 +347,7 @@ describe('CallHistoryScreen (/calls)', () => {
 
   it("keeps the list when only the stats fail, and says 'Failed to fetch call stats'", async () => {
     api.calls.getStats.mockRejectedValue(new ApiError('Failed to fetch call stats', 500));
-    api.calls.getHistory.mockResolvedValue([aCall()]);
+    serve([aCall()]);
     renderWithApp(api, { route: '/calls' });
 
     await waitFor(() => expect(rows()).toHaveLength(1));

@@ -14,7 +14,8 @@ import { useCallHistoryPage, useCallStats } from './useCallHistory';
  * `/calls` (spec 000 §2 Call history, §7, §9): the statistics card (also drawn as a chart), filter
  * buttons, the list, and Previous / Next with 'Page N'. The server filters the whole history
  * (issue 25), so each filter has its own pages and a new filter starts at Page 1. Pages hold 20
- * calls; Next is enabled only when the page came back full. Each row can call the member back.
+ * calls; Next is enabled only when the page came back full and the server has more. Each row can
+ * call the member back.
  */
 export function CallHistoryScreen() {
   const { user } = useAuth();
@@ -29,12 +30,15 @@ export function CallHistoryScreen() {
     setPage(0);
   };
 
-  const calls = history.data ?? [];
+  const calls = history.data?.calls ?? [];
   const shown = calls.map((call) => callRowView(call, user?.id));
   // While another page loads, the one on screen stays (keepPreviousData) and paging waits.
   const loadingPage = history.isPlaceholderData && history.isFetching;
   const canGoBack = page > 0 && !loadingPage;
-  const canGoOn = calls.length === CALL_HISTORY_PAGE_SIZE && !history.isError && !loadingPage;
+  // Spec 000 §9: only a full page can have a next one; the server also says whether one exists, so
+  // a filter's last page never leads to an empty one.
+  const canGoOn =
+    calls.length === CALL_HISTORY_PAGE_SIZE && history.data?.hasMore !== false && !history.isError && !loadingPage;
 
   return (
     <div className="screen screen--medium call-history">

@@ -10,15 +10,15 @@ export const callHistoryQueryKey = (filter: CallFilter, page: number) =>
 
 /**
  * GET /api/calls/history?limit=20&offset=page*20[&status] (spec 000 §7 and §9; issue 25): one page
- * of the member's calls of the chosen filter, newest first. The previous page stays on screen
- * while the next one loads.
+ * of the member's calls of the chosen filter, newest first, and whether another page follows. The
+ * previous page stays on screen while the next one loads.
  */
 export function useCallHistoryPage(filter: CallFilter, page: number) {
   const api = useApi();
   return useQuery({
     queryKey: callHistoryQueryKey(filter, page),
     queryFn: () =>
-      api.calls.getHistory(CALL_HISTORY_PAGE_SIZE, page * CALL_HISTORY_PAGE_SIZE, statusOfFilter(filter)),
+      api.calls.getHistoryPage(CALL_HISTORY_PAGE_SIZE, page * CALL_HISTORY_PAGE_SIZE, statusOfFilter(filter)),
     placeholderData: keepPreviousData,
   });
 }

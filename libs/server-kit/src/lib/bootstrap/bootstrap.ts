@@ -58,7 +58,7 @@ export function configureHttp(app: NestExpressApplication, options: HttpOptions 
     app.enableCors({
       origin: options.corsOrigins,
       credentials: false,
-      exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'X-Total-Count'],
+      exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'X-Total-Count', 'X-Has-More'],
       maxAge: 600,
     });
   }
