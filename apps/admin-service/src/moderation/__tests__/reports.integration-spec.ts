@@ -77,6 +77,39 @@ describe('admin reports against the real safety-service (list, detail, each tran
     expect(detail.body.snapshot.reportedProfile).toMatchObject({ name: `Member ${reported.userId.slice(0, 4)}` });
   });
 
+  it('pages 25 reports 20 at a time: X-Total-Count is the whole filter view on every page (the reports screen pages by it)', async () => {
+    const [reported, ...reporters] = await Promise.all(Array.from({ length: 26 }, () => t.member()));
+    await Promise.all(
+      [reported, ...reporters].map((m) => safety.deliver('profile.updated', aProfile(m.userId, 'Paged'), { type: 'profile', id: m.userId, version: 1 })),
+    );
+    for (const reporter of reporters) {
+      await waitFor(
+        async () =>
+          (await call(safety.url, 'POST', `/api/safety/report/${reported.userId}`, { token: reporter.token, body: { reason: 'underage' } })).status === 201,
+        { what: 'safety to know both members' },
+      );
+    }
+    const page = (query: string) => t.api<AdminReportDto[]>(admin, 'GET', `/admin/reports?status=pending&reason=underage&${query}`);
+    const first = await page('limit=20');
+    const second = await page('limit=20&offset=20');
+    const beyond = await page('limit=20&offset=40');
+    expect([first, second, beyond].map((r) => [r.status, r.body.length, r.headers.get('x-total-count')])).toEqual([
+      [200, 20, '25'],
+      [200, 5, '25'],
+      [200, 0, '25'],
+    ]);
+    const ids = [...first.body, ...second.body].map((r) => r.id);
+    expect(new Set(ids).size).toBe(25);
+    expect([...first.body, ...second.body].map((r) => r.reporterId).sort()).toEqual(reporters.map((r) => r.userId).sort());
+    // Newest first across the pages.
+    const times = [...first.body, ...second.body].map((r) => Date.parse(r.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    for (const bad of ['limit=0', 'limit=101', 'offset=-1', 'offset=100001', 'offset=abc']) {
+      const res = await t.api<{ error: string }>(admin, 'GET', `/admin/reports?${bad}`);
+      expect({ bad, status: res.status, error: res.body.error }).toEqual({ bad, status: 400, error: expect.stringMatching(/^(limit|offset) must be a whole number/) });
+    }
+  });
+
   it.each(['reviewed', 'dismissed'] as const)('moves a pending report to %s, audited with IP and user agent; a second decision is 409', async (status) => {
     const { reportId, reported } = await aReport();
     const res = await t.api<AdminCommandResultDto>(admin, 'PATCH', `/api/admin/reports/${reportId}`, {
