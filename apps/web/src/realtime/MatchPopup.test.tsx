@@ -2,7 +2,9 @@ import type { SocketClient } from '@mate/api-client';
 import { SWIPE_EXIT_MS, type NewMatchPayload } from '@mate/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { PROMPT_QUIET_AFTER_MATCH_MS } from '../push/NotificationPrompt';
+import { createFakePush } from '../testing/fake-push';
 import { aSuggestion, signedInApi, type FakeApi } from '../testing/fake-api';
 import { fakeSocketClient, type FakeSocketClient } from '../testing/fake-socket';
 import { renderWithApp } from '../testing/render';
@@ -57,6 +59,27 @@ describe("the new_match popup ('It's a Match!' for the other side of a mutual li
     await user.click(within(dialog).getByRole('button', { name: 'Send Message' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/chat/u9');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('keeps the notification prompt off the chat Send Message opens for a minute', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderWithApp(api, { route: '/dashboard', realtime, push: createFakePush().browser });
+      await waitFor(() => expect(clients).toHaveLength(1));
+      act(() => clients[0].serverConnects());
+      await screen.findByRole('heading', { name: 'Welcome, Ada!' });
+      pushMatch(aNewMatch('u9', 'Bea'));
+      await user.click(within(screen.getByRole('dialog', { name: "It's a Match!" })).getByRole('button', { name: 'Send Message' }));
+
+      const prompt = () => screen.queryByRole('region', { name: 'Enable Notifications' });
+      await act(() => vi.advanceTimersByTimeAsync(PROMPT_QUIET_AFTER_MATCH_MS - 1_000));
+      expect(prompt()).not.toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(1_000));
+      expect(prompt()).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows matches that arrive together one after the other, and each member once', async () => {
