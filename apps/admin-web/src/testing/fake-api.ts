@@ -1,5 +1,5 @@
 import type { AdminApi, MateAdminApi } from '@mate/api-client';
-import type { AuthResponse, UserDto } from '@mate/contracts';
+import type { AdminReportDto, AuthResponse, UserDto } from '@mate/contracts';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
 import { vi, type Mock } from 'vitest';
 
@@ -77,4 +77,24 @@ export function signedInAdminApi(user: UserDto = aUser()): FakeAdminApi {
   const api = createFakeApi();
   api.auth.me.mockResolvedValue(user);
   return api;
+}
+
+/** Report `n`: pending, harassment, by Reporter n about Reported n. */
+export function aReport(n: number, overrides: Partial<AdminReportDto> = {}): AdminReportDto {
+  return {
+    id: `r${n}`,
+    status: 'pending',
+    reason: 'harassment',
+    details: null,
+    resolution: null,
+    createdAt: '2026-11-20T10:00:00.000Z',
+    resolvedAt: null,
+    reporterId: `reporter-${n}`,
+    reporterName: `Reporter ${n}`,
+    reporterEmail: `reporter${n}@mate.test`,
+    reportedUserId: `reported-${n}`,
+    reportedUserName: `Reported ${n}`,
+    reportedUserEmail: `reported${n}@mate.test`,
+    ...overrides,
+  };
 }

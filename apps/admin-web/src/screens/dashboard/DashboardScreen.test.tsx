@@ -3,7 +3,7 @@ import type { AdminReportDto, AdminStatsDto } from '@mate/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
+import { aReport, signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
 import { renderAdmin } from '../../testing/render';
 
 const stats: AdminStatsDto = {
@@ -11,25 +11,6 @@ const stats: AdminStatsDto = {
   reports: { total: 9, pending: 4, byReason: [{ reason: 'spam', count: 5 }, { reason: 'weird_reason', count: 2 }] },
   matches: { total: 57 },
 };
-
-function aReport(n: number, overrides: Partial<AdminReportDto> = {}): AdminReportDto {
-  return {
-    id: `r${n}`,
-    status: 'pending',
-    reason: 'harassment',
-    details: null,
-    resolution: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    resolvedAt: null,
-    reporterId: `reporter-${n}`,
-    reporterName: `Reporter ${n}`,
-    reporterEmail: `reporter${n}@mate.test`,
-    reportedUserId: `reported-${n}`,
-    reportedUserName: `Reported ${n}`,
-    reportedUserEmail: `reported${n}@mate.test`,
-    ...overrides,
-  };
-}
 
 /** The first page of a filter view as the client reads it (X-Total-Count: `total`). */
 function page(reports: AdminReportDto[], total = reports.length): AdminReportsPage {

@@ -3,27 +3,8 @@ import type { AdminReportDto, AdminStatsDto } from '@mate/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
+import { aReport, signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
 import { renderAdmin } from '../../testing/render';
-
-function aReport(n: number, overrides: Partial<AdminReportDto> = {}): AdminReportDto {
-  return {
-    id: `r${n}`,
-    status: 'pending',
-    reason: 'harassment',
-    details: null,
-    resolution: null,
-    createdAt: '2026-11-20T10:00:00.000Z',
-    resolvedAt: null,
-    reporterId: `reporter-${n}`,
-    reporterName: `Reporter ${n}`,
-    reporterEmail: `reporter${n}@mate.test`,
-    reportedUserId: `reported-${n}`,
-    reportedUserName: `Reported ${n}`,
-    reportedUserEmail: `reported${n}@mate.test`,
-    ...overrides,
-  };
-}
 
 /**
  * admin-service's report list as the client reads it: newest first, filtered by status, `limit`
