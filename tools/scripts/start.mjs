@@ -119,6 +119,7 @@ try {
     chatDbUrl: databases['chat-service'],
     safetyDbUrl: databases['safety-service'],
     callDbUrl: databases['call-service'],
+    adminDbUrl: databases['admin-service'],
   });
 
   process.stdout.write(`

@@ -341,11 +341,12 @@ const DEMO_BLOCKED = {
  * (DEMO_CALLS) in call-service's `call_record`. Skipped when she has any conversation already. Answers how many.
  * Exported for the seeder's tests.
  */
-export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, demo, partners, plans = DEMO_CHATS, calls = plans === DEMO_CHATS ? DEMO_CALLS : []) {
-  const [{ conversationOf }, { insertConversations, recordPairMatches, recordCallMatches }, { uuidFrom }] = await Promise.all([
+export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl, adminDbUrl }, demo, partners, plans = DEMO_CHATS, calls = plans === DEMO_CHATS ? DEMO_CALLS : []) {
+  const [{ conversationOf }, { insertConversations, recordPairMatches, recordCallMatches }, { uuidFrom }, { historyFacts, insertAnalyticsFacts }] = await Promise.all([
     import('../../seed/lib/conversations.mjs'),
     import('../../seed/lib/db.mjs'),
     import('../../seed/lib/random.mjs'),
+    import('../../seed/lib/analytics.mjs'),
   ]);
   const now = Date.now();
   const me = { userId: demo.userId, name: DEMO_PROFILE.onboarding.name.split(' ')[0], interests: DEMO_PROFILE.onboarding.interests, location: DEMO_PROFILE.onboarding.location };
@@ -368,6 +369,10 @@ export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbU
     });
     return { match, conversation, them };
   });
+  const likes = made.flatMap(({ match, them }) => [
+    { swiperId: them.userId, targetId: demo.userId, liked: true, at: new Date(match.at.getTime() - 6 * HOUR) },
+    { swiperId: demo.userId, targetId: them.userId, liked: true, at: match.at },
+  ]);
   await inTransaction(matchingDbUrl, async (db) => {
     for (const { match, them } of made) {
       const theirLike = new Date(match.at.getTime() - 6 * HOUR);
@@ -413,6 +418,19 @@ export async function demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbU
       await recordDemoCalls(db, uuidFrom, demo.userId, made, now, calls);
     });
   }
+  if (adminDbUrl) {
+    // admin-service counts matches from its event store (its README, 'What a match is'): her past's
+    // likes, matches and messages as the facts it would have recorded, like the seeder's history.
+    // Only those kinds: the history's made-up calls and reports would name calls and reports no
+    // other service holds.
+    const recorded = new Set(['like.created', 'match.created', 'message.sent']);
+    const facts = historyFacts(
+      'demo',
+      { swipes: likes, matches: made.map((m) => m.match), conversations: made.map((m) => m.conversation) },
+      { now },
+    ).filter((f) => recorded.has(f.type));
+    await inTransaction(adminDbUrl, (db) => insertAnalyticsFacts(db, facts));
+  }
   return made.length;
 }
 
@@ -437,9 +455,11 @@ async function demoBlock(urls, gatewayUrl, demo, partner) {
  * Prepares the demo member and admin. `authDbUrl` (auth-service's database) names the seeded
  * members who like the demo member; `matchingDbUrl` and `chatDbUrl` (matching-service's and
  * chat-service's) receive her matches with conversations, `safetyDbUrl` (safety-service's) their
- * pairs and `callDbUrl` (call-service's) the matches. A failure is reported, never fatal.
+ * pairs, `callDbUrl` (call-service's) the matches and `adminDbUrl` (admin-service's event store)
+ * their likes, matches and messages, so the admin screens count them. A failure is reported, never
+ * fatal.
  */
-export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }) {
+export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl, adminDbUrl }) {
   try {
     const demo = await ensureAccount(gatewayUrl, maildevUrl, DEMO_ACCOUNTS.member);
     if (await onboardDemoMember(gatewayUrl, demo.token)) log(`demo member onboarded in ${DEMO_PROFILE.onboarding.location} with photos`);
@@ -466,12 +486,12 @@ export async function createDemoAccounts({ gatewayUrl, maildevUrl, authDbUrl, ma
         );
         let partners = seeded.filter((m) => !swiped.has(m.id) && !admirers.some((a) => a.id === m.id));
         if (wantsChats) {
-          const made = await demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, demo, partners);
+          const made = await demoChats({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl, adminDbUrl }, demo, partners);
           log(`the demo member has ${made} matches with conversations (2 unread, 2 read, 1 new match) in Messages${callDbUrl ? ', and past calls with them in Calls' : ''}`);
           partners = partners.slice(made);
         }
         if (wantsBlock && partners.length > 0) {
-          const name = await demoBlock({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl }, gatewayUrl, demo, partners[0]);
+          const name = await demoBlock({ matchingDbUrl, chatDbUrl, safetyDbUrl, callDbUrl, adminDbUrl }, gatewayUrl, demo, partners[0]);
           log(`the demo member blocked ${name}, a match of 9 days ago: Safety & Privacy lists him`);
         }
       }

@@ -1129,7 +1129,7 @@ describe('npm run seed: the swipe history', () => {
       await query(h.safety.url, `INSERT INTO aggregate_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2)`, [`${a}:${b}`]);
       await query(h.matching.url, `INSERT INTO applied_version (aggregate_type, aggregate_id, version) VALUES ('pair', $1, 2)`, [`${a}:${b}`]);
       const demoModule = `file://${path.join(ROOT, 'tools/scripts/lib/demo.mjs')}`;
-      const urls = { matchingDbUrl: h.matching.url, chatDbUrl: h.chat.url, safetyDbUrl: h.safety.url };
+      const urls = { matchingDbUrl: h.matching.url, chatDbUrl: h.chat.url, safetyDbUrl: h.safety.url, adminDbUrl: h.admin.url };
       const source = `import { demoChats } from '${demoModule}';
         const made = await demoChats(${JSON.stringify(urls)}, { userId: ${JSON.stringify(demo)} }, ${JSON.stringify(partners)});
         process.stdout.write(JSON.stringify(made));`;
@@ -1157,6 +1157,22 @@ describe('npm run seed: the swipe history', () => {
       );
       expect(conversations.map((c) => c.match_id)).toEqual(made.map((m) => m.id));
       expect(await pairsVersusMatches(h)).toEqual({ missing: [], extra: [] });
+      // admin-service's screens count matches from its event store (issue 25): hers are there, once
+      // each, with both likes of each match and her conversations' messages.
+      const facts = await query<{ type: string; subject_id: string | null }>(
+        h.admin.url,
+        `SELECT type, subject_id FROM analytics_event WHERE user_id = $1 OR other_user_id = $1 ORDER BY type, subject_id`,
+        [demo],
+      );
+      expect(facts.filter((f) => f.type === 'match.created').map((f) => f.subject_id)).toEqual(made.map((m) => m.id));
+      expect(facts.filter((f) => f.type === 'like.created')).toHaveLength(10);
+      const sent = await query<{ n: number }>(
+        h.chat.url,
+        'SELECT count(*)::int AS n FROM message m JOIN conversation c ON c.id = m.conversation_id WHERE c.member_a = $1 OR c.member_b = $1',
+        [demo],
+      );
+      expect(facts.filter((f) => f.type === 'message.sent')).toHaveLength(sent[0].n);
+      expect(new Set(facts.map((f) => f.type))).toEqual(new Set(['like.created', 'match.created', 'message.sent']));
     });
   });
 
