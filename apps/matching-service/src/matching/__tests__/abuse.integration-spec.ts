@@ -215,7 +215,7 @@ describe('matching-service against a hostile member (real PostgreSQL and Redis)'
   it('keeps profile and preference events with impossible coordinates or malformed lists from doing harm', async () => {
     const place = bed.place();
     const viewer = await bed.member(place, { maxDistance: 200 });
-    const odd = await bed.member({ latitude: 95, longitude: 400, locationText: 'Nowhere' });
+    const odd = await bed.member({ latitude: 95, longitude: 400, locationText: 'Nowhere', age: 77 });
     await bed.updateProfile(odd.userId, {
       interests: ['Art', 42, { $gt: '' }, 'Music'] as unknown as string[],
     });
@@ -224,7 +224,10 @@ describe('matching-service against a hostile member (real PostgreSQL and Redis)'
         odd.userId,
       ]);
     expect(row).toEqual({ lat: null, lng: null, interests: ['Art', 'Music'] });
-    expect(await bed.suggestedTo(viewer)).toContain(odd.userId);
+    // An unknown place (issue 25): never shown to a member with a place, shown to one without.
+    expect(await bed.suggestedTo(viewer)).not.toContain(odd.userId);
+    const placelessViewer = await bed.member({}, { minAge: 77, maxAge: 77 });
+    expect(await bed.suggestedTo(placelessViewer)).toContain(odd.userId);
 
     // A gender list that is not a list is everyone, not an event failing for ever.
     expect(
