@@ -1,17 +1,24 @@
-import { fireEvent, waitFor } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { expect } from 'vitest';
 
-/** The places the browser offers under a location field: the options of the list it names. */
+/** The list a location field (a combobox) controls, when it is there. */
+function placeList(input: HTMLElement): HTMLElement | null {
+  return document.getElementById(input.getAttribute('aria-controls') ?? '');
+}
+
+/** The places offered under a location field: the options shown in the listbox it controls. */
 export function offeredPlaces(input: HTMLElement): string[] {
-  const list = document.getElementById(input.getAttribute('list') ?? '');
-  return list ? Array.from(list.querySelectorAll('option'), (option) => option.value) : [];
+  const list = placeList(input);
+  return list ? within(list).queryAllByRole('option').map((option) => option.textContent ?? '') : [];
 }
 
 /**
- * Waits until `label` is offered under the field, then chooses it as the browser does when the
- * member taps an entry of the list: the field's value becomes the option's value (an input event).
+ * Waits until `label` is offered under the field, then chooses it as a member does: a click (or
+ * tap) on the option. Pass the test's own `user` when it has one (e.g. with fake timers).
  */
-export async function choosePlace(input: HTMLElement, label: string): Promise<void> {
+export async function choosePlace(input: HTMLElement, label: string, user: UserEvent = userEvent.setup()): Promise<void> {
   await waitFor(() => expect(offeredPlaces(input)).toContain(label));
-  fireEvent.change(input, { target: { value: label } });
+  const list = placeList(input) as HTMLElement;
+  await user.click(within(list).getByRole('option', { name: label }));
 }

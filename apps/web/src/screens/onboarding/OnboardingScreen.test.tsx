@@ -227,7 +227,7 @@ describe('OnboardingScreen', () => {
       { name: 'Trondheim', country: 'Norway', label: 'Trondheim, Norway' },
     ]);
     await user.type(location, 'Trom');
-    await choosePlace(location, 'Tromsø, Norway');
+    await choosePlace(location, 'Tromsø, Norway', user);
     expect(api.profile.searchPlaces).toHaveBeenCalledWith('Trom', 8);
     expect(location).toHaveValue('Tromsø, Norway');
     await user.click(completeButton);

@@ -32,7 +32,7 @@ describe('ProfileScreen: a place the server could not find (issue 25)', () => {
     api.profile.searchPlaces.mockResolvedValue([{ name: 'Tromsø', country: 'Norway', label: 'Tromsø, Norway' }]);
     await user.clear(location);
     await user.type(location, 'Trom');
-    await choosePlace(location, 'Tromsø, Norway');
+    await choosePlace(location, 'Tromsø, Norway', user);
     api.profile.updateMyProfile.mockResolvedValue(aProfile({ location: 'Tromsø, Norway', locationResolved: true }));
     await user.click(within(form).getByRole('button', { name: 'Save Profile' }));
 
