@@ -65,7 +65,12 @@ test('a new member completes onboarding with a photo, edits the profile, reorder
 
   // Preferences, then Complete → /discover.
   await page.getByLabel('Looking For').selectOption('long-term');
-  await page.getByLabel('Location').fill('Chicago, IL');
+  // The place list offers the places the server knows as she types (issue 25); she picks hers.
+  const location = page.getByRole('combobox', { name: 'Location' });
+  await location.fill('Chicag');
+  await page.getByRole('option', { name: /^Chicago, / }).first().click();
+  await expect(location).toHaveValue(/^Chicago, /);
+  await expect(page.getByRole('listbox')).toBeHidden();
   await page.getByRole('button', { name: 'Complete' }).click();
   await expect(page).toHaveURL(/\/discover$/);
 
