@@ -32,7 +32,10 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
   describe('profile', () => {
     it('reads locationResolved with the profile', async () => {
       reply = ok({ ...profileBody, locationResolved: false });
-      await expect(client().profile.getMyProfile()).resolves.toMatchObject({ id: 'p1', locationResolved: false });
+      await expect(client().profile.getMyProfile()).resolves.toMatchObject({
+        id: 'p1',
+        locationResolved: false,
+      });
       reply = ok({ ...profileBody, locationResolved: null });
       await expect(client().profile.getMyProfile()).resolves.toMatchObject({ locationResolved: null });
     });
@@ -58,7 +61,12 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
     });
 
     it('updates the profile with PUT, nulls included, and passes the location note on', async () => {
-      reply = ok({ ...profileBody, location: 'Nowhere', locationResolved: false, locationNote: "We couldn't find that city" });
+      reply = ok({
+        ...profileBody,
+        location: 'Nowhere',
+        locationResolved: false,
+        locationNote: "We couldn't find that city",
+      });
       const result = await client().profile.updateMyProfile({ name: 'Ada', age: null, interests: ['Art'] });
       expect(server.requests[0]).toMatchObject({
         method: 'PUT',
@@ -66,7 +74,11 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
         body: { name: 'Ada', age: null, interests: ['Art'] },
       });
       expect(server.requests[0].headers.authorization).toBe('Bearer tok-123');
-      expect(result).toMatchObject({ location: 'Nowhere', locationResolved: false, locationNote: "We couldn't find that city" });
+      expect(result).toMatchObject({
+        location: 'Nowhere',
+        locationResolved: false,
+        locationNote: "We couldn't find that city",
+      });
 
       reply = ok(profileBody);
       expect((await client().profile.updateMyProfile({ bio: 'x' })).locationNote).toBeUndefined();
@@ -74,7 +86,9 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
 
     it("update falls back to 'Failed to update profile' and keeps the server's error", async () => {
       reply = fails(500);
-      await expect(client().profile.updateMyProfile({ name: 'A' })).rejects.toThrow('Failed to update profile');
+      await expect(client().profile.updateMyProfile({ name: 'A' })).rejects.toThrow(
+        'Failed to update profile',
+      );
       reply = fails(400, { error: 'Age must be between 18 and 120' });
       await expect(client().profile.updateMyProfile({ age: 12 })).rejects.toMatchObject({
         message: 'Age must be between 18 and 120',
@@ -92,7 +106,9 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
 
     it('skips onboarding without a body and completes it with one', async () => {
       reply = ok({ ...profileBody, onboardingCompleted: true });
-      await expect(client().profile.completeOnboarding()).resolves.toMatchObject({ onboardingCompleted: true });
+      await expect(client().profile.completeOnboarding()).resolves.toMatchObject({
+        onboardingCompleted: true,
+      });
       expect(server.requests[0].body).toBeUndefined();
       expect(server.requests[0].headers['content-type']).toBeUndefined();
 
@@ -177,7 +193,13 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
     });
 
     it('uploads multipart field photo with the token passed in, and the onboarding context', async () => {
-      reply = ok({ url: '/api/photos/files/n1/large.webp', photo: { id: 'n1', url: '/api/photos/files/n1/large.webp', isPrimary: true, order: 0 } }, 201);
+      reply = ok(
+        {
+          url: '/api/photos/files/n1/large.webp',
+          photo: { id: 'n1', url: '/api/photos/files/n1/large.webp', isPrimary: true, order: 0 },
+        },
+        201,
+      );
       const file = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'me.jpg', { type: 'image/jpeg' });
       const result = await client().photos.upload(file, { token: 'legacy-token', context: 'onboarding' });
       expect(result).toEqual({
@@ -198,20 +220,24 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
       expect(server.requests[1].query.has('context')).toBe(false);
     });
 
-    it("refuses to upload without a token and never calls the server", async () => {
-      await expect(client().photos.upload(new Blob(['x']), { token: null })).rejects.toThrow('Not authenticated');
+    it('refuses to upload without a token and never calls the server', async () => {
+      await expect(client().photos.upload(new Blob(['x']), { token: null })).rejects.toThrow(
+        'Not authenticated',
+      );
       expect(server.requests).toHaveLength(0);
     });
 
     it("upload failures: the server's error, else the call's fallback", async () => {
       const file = new Blob(['x'], { type: 'image/png' });
       reply = fails(400, { error: 'Image must be less than 5MB' });
-      await expect(client().photos.upload(file, { token: 't' })).rejects.toThrow('Image must be less than 5MB');
+      await expect(client().photos.upload(file, { token: 't' })).rejects.toThrow(
+        'Image must be less than 5MB',
+      );
       reply = fails(500);
       await expect(client().photos.upload(file, { token: 't' })).rejects.toThrow('Failed to upload photo');
-      await expect(client().photos.upload(file, { token: 't', fallbackMessage: 'Upload failed' })).rejects.toThrow(
-        'Upload failed',
-      );
+      await expect(
+        client().photos.upload(file, { token: 't', fallbackMessage: 'Upload failed' }),
+      ).rejects.toThrow('Upload failed');
     });
 
     it('deletes, sets primary and reorders under /api/photos', async () => {
@@ -241,7 +267,9 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
 
     it('prefixes relative photo URLs with the API base', () => {
       const photos = createApiClient({ baseUrl: 'http://localhost:3000/' }).photos;
-      expect(photos.fileUrl('/api/photos/files/a/large.webp')).toBe('http://localhost:3000/api/photos/files/a/large.webp');
+      expect(photos.fileUrl('/api/photos/files/a/large.webp')).toBe(
+        'http://localhost:3000/api/photos/files/a/large.webp',
+      );
       expect(photos.fileUrl('https://cdn.example/a.webp')).toBe('https://cdn.example/a.webp');
       expect(photos.fileUrl('blob:http://localhost:4200/123')).toBe('blob:http://localhost:4200/123');
       expect(photos.fileUrl(null)).toBeUndefined();
@@ -274,18 +302,63 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
     it('reads and saves the whole filter object', async () => {
       reply = ok({ minAge: 30, minHeight: 160, petsPreference: ['dog'] });
       const filters = await client().preferences.getFilters();
-      expect(filters).toEqual({ ...DEFAULT_FILTER_PREFERENCES, minAge: 30, minHeight: 160, petsPreference: ['dog'] });
+      expect(filters).toEqual({
+        ...DEFAULT_FILTER_PREFERENCES,
+        minAge: 30,
+        minHeight: 160,
+        petsPreference: ['dog'],
+      });
       expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/profile/me/preferences' });
 
       const next: FilterPreferencesDto = { ...filters, maxHeight: null, smokingPreference: ['never'] };
       reply = ok({ message: 'Preferences updated' });
       await expect(client().preferences.updateFilters(next)).resolves.toEqual(next);
-      expect(server.requests[1]).toMatchObject({ method: 'PUT', path: '/api/profile/me/preferences', body: next });
+      expect(server.requests[1]).toMatchObject({
+        method: 'PUT',
+        path: '/api/profile/me/preferences',
+        body: next,
+      });
 
       reply = fails(400, { error: 'minAge must not be greater than maxAge' });
-      await expect(client().preferences.updateFilters(next)).rejects.toThrow('minAge must not be greater than maxAge');
+      await expect(client().preferences.updateFilters(next)).rejects.toThrow(
+        'minAge must not be greater than maxAge',
+      );
       reply = fails(500);
       await expect(client().preferences.getFilters()).rejects.toThrow('Failed to get preferences');
+    });
+  });
+
+  describe('place search for the location field (GET /api/profile/places)', () => {
+    it('asks GET /api/profile/places with q and limit, with the session, and reads the places', async () => {
+      reply = ok([
+        { name: 'Tromsø', country: 'Norway', label: 'Tromsø, Norway' },
+        { name: 'Trondheim', country: 'Norway', label: 'Trondheim, Norway' },
+      ]);
+      await expect(client().profile.searchPlaces('Trom', 8)).resolves.toEqual([
+        { name: 'Tromsø', country: 'Norway', label: 'Tromsø, Norway' },
+        { name: 'Trondheim', country: 'Norway', label: 'Trondheim, Norway' },
+      ]);
+      const [request] = server.requests;
+      expect({ method: request.method, path: request.path }).toEqual({
+        method: 'GET',
+        path: '/api/profile/places',
+      });
+      expect(Object.fromEntries(request.query)).toEqual({ q: 'Trom', limit: '8' });
+      expect(request.headers.authorization).toBe('Bearer tok-123');
+    });
+
+    it('drops entries without a label, and answers [] for a body that is not a list', async () => {
+      reply = ok([{ name: 'Nowhere' }, null, { label: 'Bodø, Norway' }]);
+      await expect(client().profile.searchPlaces('Bod')).resolves.toEqual([
+        { name: 'Bodø, Norway', country: '', label: 'Bodø, Norway' },
+      ]);
+      reply = ok({ message: 'ok' });
+      await expect(client().profile.searchPlaces('Bod')).resolves.toEqual([]);
+    });
+
+    it("throws the server's error", async () => {
+      reply = fails(400, { error: 'q must be 1 to 100 characters' });
+      await expect(client().profile.searchPlaces('')).rejects.toThrow('q must be 1 to 100 characters');
     });
   });
 });
