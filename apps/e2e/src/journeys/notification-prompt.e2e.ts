@@ -21,6 +21,12 @@ const QUIET_AFTER_MATCH_MS = 60_000;
 const createMember = (spec: Omit<MemberSpec, 'city'>, hue: string): Promise<Member> =>
   createMemberIn({ ...spec, city: CITY }, hue, PASSWORD);
 
+/** With E2E_SHOTS_DIR set, the journey leaves screenshots of the screens it passes (for review). */
+async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png` });
+}
+
 const promptOf = (page: Page) => page.getByRole('region', { name: 'Enable Notifications' });
 
 /** Fails when the prompt's box and the target's box share any pixel (both as laid out now). */
@@ -86,13 +92,18 @@ test("the notification prompt covers neither a chat's composer nor Discover's ca
   await signIn(page, emery);
   await page.goto(`/chat/${finley.id}`);
   await expectPromptClearOf(page, chatActions(page));
+  await shot(page, 'prompt-chat-1280');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click();
   await expectPromptClearOf(page, discoverActions(page, 'Gray, 80'));
+  await shot(page, 'prompt-discover-1280');
 
   await page.setViewportSize(PHONE);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expectPromptClearOf(page, discoverActions(page, 'Gray, 80'));
+  await shot(page, 'prompt-discover-390');
   await page.goto(`/chat/${finley.id}`);
   await expectPromptClearOf(page, chatActions(page));
+  await shot(page, 'prompt-chat-390');
   // The composer is free: a message goes out with the prompt open.
   await page.getByRole('textbox', { name: 'Message' }).fill('Hello Finley');
   await page.getByRole('button', { name: 'Send message' }).click();
