@@ -210,6 +210,22 @@ test('every screen of the member app and the admin app has no serious or critica
       for (const screen of MEMBER_ROUTES) await visit(averys.page, screen, cast, member, 'web');
     });
 
+    await test.step("a member's profile (the dialog from Discover's card)", async () => {
+      const { page } = averys;
+      for (const size of ['desktop', 'phone'] as const) {
+        await page.setViewportSize(size === 'desktop' ? DESKTOP : PHONE);
+        await page.goto('/discover');
+        await page.getByRole('article', { name: 'Drew, 77' }).getByRole('button', { name: 'View profile' }).click();
+        const dialog = page.getByRole('dialog');
+        await expect(dialog).toBeVisible();
+        await expect(page.locator('.mate-spinner__ring')).toHaveCount(0);
+        await sweep(page, `web member profile dialog @${size}`);
+        await dialog.getByRole('button', { name: 'Close profile' }).click();
+        await expect(dialog).toHaveCount(0);
+      }
+      await page.setViewportSize(DESKTOP);
+    });
+
     await test.step('the navigation menu open on a phone', async () => {
       const { page } = averys;
       await page.setViewportSize(PHONE);
