@@ -1,9 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { AuditLogPageDto, PendingPhotosResponseDto } from '@mate/contracts';
-import { adminUrl, signInToAdminApp } from '../support/admin-app';
+import { adminUrl, grantAdmin, signInToAdminApp } from '../support/admin-app';
 import { watchCspViolations } from '../support/csp';
 import { call, createMember, signIn, type Member, type MemberSpec } from '../support/members';
 
@@ -14,7 +12,6 @@ import { call, createMember, signIn, type Member, type MemberSpec } from '../sup
  * exports them, and finds all three actions in the audit log.
  */
 
-const ROOT = path.resolve(__dirname, '../../../..');
 const PASSWORD = 'admin journey password 1';
 /** A city and ages no other journey uses, so these members never meet the others. */
 const CITY = 'Boise, ID';
@@ -26,27 +23,6 @@ const member = (spec: Omit<MemberSpec, 'city'>, hue: string): Promise<Member> =>
 async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.E2E_SHOTS_DIR;
   if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
-
-/**
- * The deployment's own way to make an admin (`npm run admin:grant`): auth-service's grant-admin
- * command against this run's auth database. The account signs in again to carry the role.
- */
-function grantAdmin(email: string): void {
-  const databases = JSON.parse(process.env.E2E_DATABASES ?? '{}') as Record<string, string>;
-  if (!databases.auth) throw new Error('E2E_DATABASES must name the auth database (apps/e2e/run.mjs sets it)');
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'dist/apps/auth-service/main.js'), 'grant-admin', email], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databases.auth,
-      REDIS_URL: process.env.E2E_REDIS_URL,
-      KEY_PREFIX: process.env.E2E_KEY_PREFIX,
-      LOG_LEVEL: 'warn',
-    },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`grant-admin failed: ${result.stderr}`);
 }
 
 test('an admin dismisses a report, suspends the reported member, rejects a photo, reads and exports analytics, and finds every action in the audit log', async ({
