@@ -155,6 +155,41 @@ describe('NotificationPrompt', () => {
     expect(prompt()).not.toBeInTheDocument();
   });
 
+  it('waits while the member types in a field of the page (the card would sit over it on a phone), and opens once they leave it', async () => {
+    const field = document.createElement('input');
+    field.setAttribute('aria-label', 'Location');
+    document.body.append(field);
+    try {
+      mount({}, '/profile');
+      act(() => field.focus());
+      await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
+      expect(prompt()).not.toBeInTheDocument();
+      act(() => field.blur());
+      await advance(0);
+      expect(prompt()).toBeInTheDocument();
+      // Back in the field: the card steps aside again, and nothing was dismissed.
+      act(() => field.focus());
+      expect(prompt()).not.toBeInTheDocument();
+      act(() => field.blur());
+      expect(prompt()).toBeInTheDocument();
+    } finally {
+      field.remove();
+    }
+  });
+
+  it('stays at the top of a chat while the member types in the composer', async () => {
+    const composer = document.createElement('textarea');
+    document.body.append(composer);
+    try {
+      mount({}, '/chat/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c');
+      act(() => composer.focus());
+      await advance(NOTIFICATION_PROMPT_DELAY_MS);
+      expect(prompt()).toBeInTheDocument();
+    } finally {
+      composer.remove();
+    }
+  });
+
   it('does not appear when it was dismissed before', async () => {
     window.localStorage.setItem(PROMPT_DISMISSED_KEY, 'true');
     mount();

@@ -85,8 +85,11 @@ export function NotificationPrompt() {
   const placement = promptPlacement(useLocation().pathname);
   const call = useCall();
   const afterMatch = useMatchQuiet(push.lastMatchAt, push.now);
-  // A ringing or live call has the member's attention, and its bar sits where the card would.
-  const quiet = placement === 'held' || call.phase !== 'idle' || afterMatch;
+  const editing = useEditingField();
+  // A ringing or live call has the member's attention, and its bar sits where the card would. A
+  // floating card at the bottom would sit over the field a member is typing in on a phone (the
+  // keyboard pushes it up), so it waits until they leave the field.
+  const quiet = placement === 'held' || call.phase !== 'idle' || afterMatch || (placement === 'bottom' && editing);
   const eligible = push.checked && push.supported && push.permission === 'default' && !push.subscribed;
   useEffect(() => {
     if (phase === 'waiting' && due && eligible && !quiet && !wasDismissed()) setPhase('open');
@@ -147,6 +150,33 @@ export function NotificationPrompt() {
       </div>
     </section>
   );
+}
+
+/** Fields a member types into or picks from (not buttons, boxes or sliders). */
+const EDITABLE =
+  'textarea, select, input:not([type=button]):not([type=submit]):not([type=reset]):not([type=checkbox]):not([type=radio]):not([type=range]):not([type=file]):not([type=color])';
+
+function isEditingField(element: EventTarget | Element | null): boolean {
+  if (!(element instanceof HTMLElement)) return false;
+  if (element.closest('.notification-prompt')) return false;
+  return element.isContentEditable || element.matches(EDITABLE);
+}
+
+/** True while focus is in a field of the page (a form being filled). */
+export function useEditingField(): boolean {
+  const [editing, setEditing] = useState(() => isEditingField(document.activeElement));
+  useEffect(() => {
+    const focusIn = (event: FocusEvent) => setEditing(isEditingField(event.target));
+    // Where focus goes next (null: nowhere, or the window lost it).
+    const focusOut = (event: FocusEvent) => setEditing(isEditingField(event.relatedTarget));
+    document.addEventListener('focusin', focusIn);
+    document.addEventListener('focusout', focusOut);
+    return () => {
+      document.removeEventListener('focusin', focusIn);
+      document.removeEventListener('focusout', focusOut);
+    };
+  }, []);
+  return editing;
 }
 
 /** True while the last match is under a minute old; re-renders when the minute is up. */
