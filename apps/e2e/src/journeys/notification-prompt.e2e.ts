@@ -60,6 +60,8 @@ function chatActions(page: Page): [Locator, string][] {
   return [
     [page.getByRole('textbox', { name: 'Message' }), 'the message box'],
     [page.getByRole('button', { name: 'Send message' }), 'the send button'],
+    [page.getByRole('button', { name: 'Video Call' }), 'Video Call'],
+    [page.getByRole('button', { name: 'Safety options' }), 'the safety menu button'],
   ];
 }
 
@@ -73,7 +75,7 @@ function discoverActions(page: Page, cardName: string): [Locator, string][] {
   ];
 }
 
-test("the notification prompt covers neither a chat's composer nor Discover's card and swipe buttons at 1280x800 and 390x844, and keeps away for the first minute after a match", async ({
+test("the notification prompt covers neither a chat's composer, header actions and safety menu nor Discover's card and swipe buttons at 1280x800 and 390x844, and keeps away for the first minute after a match", async ({
   page,
   browser,
 }) => {
@@ -93,6 +95,13 @@ test("the notification prompt covers neither a chat's composer nor Discover's ca
   await page.goto(`/chat/${finley.id}`);
   await expectPromptClearOf(page, chatActions(page));
   await shot(page, 'prompt-chat-1280');
+  // The safety menu drops down where the card floats: the card steps aside while it is open.
+  await page.getByRole('button', { name: 'Safety options' }).click();
+  await expect(promptOf(page)).toHaveCount(0);
+  await expect(page.getByRole('menuitem', { name: 'Block' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu', { name: 'Safety options' })).toHaveCount(0);
+  await expect(promptOf(page)).toBeVisible();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click();
   await expectPromptClearOf(page, discoverActions(page, 'Gray, 80'));
   await shot(page, 'prompt-discover-1280');

@@ -177,6 +177,27 @@ describe('NotificationPrompt', () => {
     }
   });
 
+  it("steps aside while a menu of the page has the focus (a chat's safety menu drops down where it floats), and comes back after", async () => {
+    const menu = document.createElement('div');
+    menu.setAttribute('role', 'menu');
+    const block = document.createElement('button');
+    block.setAttribute('role', 'menuitem');
+    block.textContent = 'Block';
+    menu.append(block);
+    document.body.append(menu);
+    try {
+      mount({}, '/chat/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c');
+      await advance(NOTIFICATION_PROMPT_DELAY_MS);
+      expect(prompt()).toBeInTheDocument();
+      act(() => block.focus());
+      expect(prompt()).not.toBeInTheDocument();
+      act(() => block.blur());
+      expect(prompt()).toBeInTheDocument();
+    } finally {
+      menu.remove();
+    }
+  });
+
   it('stays at the top of a chat while the member types in the composer', async () => {
     const composer = document.createElement('textarea');
     document.body.append(composer);

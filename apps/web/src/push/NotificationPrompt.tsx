@@ -85,11 +85,14 @@ export function NotificationPrompt() {
   const placement = promptPlacement(useLocation().pathname);
   const call = useCall();
   const afterMatch = useMatchQuiet(push.lastMatchAt, push.now);
-  const editing = useEditingField();
-  // A ringing or live call has the member's attention, and its bar sits where the card would. A
-  // floating card at the bottom would sit over the field a member is typing in on a phone (the
-  // keyboard pushes it up), so it waits until they leave the field.
-  const quiet = placement === 'held' || call.phase !== 'idle' || afterMatch || (placement === 'bottom' && editing);
+  const focus = useFocusedControl();
+  // A ringing or live call has the member's attention, and its bar sits where the card would. An
+  // open menu, list or dialog (a chat's safety menu drops down where the card floats) is the
+  // member in the middle of something: the card steps aside until they are done. A floating card
+  // at the bottom would sit over the field a member is typing in on a phone (the keyboard pushes
+  // it up), so there it also waits until they leave the field.
+  const quiet =
+    placement === 'held' || call.phase !== 'idle' || afterMatch || focus === 'popup' || (placement === 'bottom' && focus === 'field');
   const eligible = push.checked && push.supported && push.permission === 'default' && !push.subscribed;
   useEffect(() => {
     if (phase === 'waiting' && due && eligible && !quiet && !wasDismissed()) setPhase('open');
@@ -155,20 +158,25 @@ export function NotificationPrompt() {
 /** Fields a member types into or picks from (not buttons, boxes or sliders). */
 const EDITABLE =
   'textarea, select, input:not([type=button]):not([type=submit]):not([type=reset]):not([type=checkbox]):not([type=radio]):not([type=range]):not([type=file]):not([type=color])';
+/** Menus, lists and dialogs that open over the page. */
+const POPUP = '[role=menu], [role=listbox], [role=dialog], [role=alertdialog], dialog';
 
-function isEditingField(element: EventTarget | Element | null): boolean {
-  if (!(element instanceof HTMLElement)) return false;
-  if (element.closest('.notification-prompt')) return false;
-  return element.isContentEditable || element.matches(EDITABLE);
+/** What holds the focus: a popup of the page (its items), a field, or neither. */
+export type FocusedControl = 'popup' | 'field' | 'none';
+
+function focusedControl(element: EventTarget | Element | null): FocusedControl {
+  if (!(element instanceof HTMLElement) || element.closest('.notification-prompt')) return 'none';
+  if (element.closest(POPUP)) return 'popup';
+  return element.isContentEditable || element.matches(EDITABLE) ? 'field' : 'none';
 }
 
-/** True while focus is in a field of the page (a form being filled). */
-export function useEditingField(): boolean {
-  const [editing, setEditing] = useState(() => isEditingField(document.activeElement));
+/** What the focused element of the page is, followed as focus moves. */
+export function useFocusedControl(): FocusedControl {
+  const [focused, setFocused] = useState(() => focusedControl(document.activeElement));
   useEffect(() => {
-    const focusIn = (event: FocusEvent) => setEditing(isEditingField(event.target));
+    const focusIn = (event: FocusEvent) => setFocused(focusedControl(event.target));
     // Where focus goes next (null: nowhere, or the window lost it).
-    const focusOut = (event: FocusEvent) => setEditing(isEditingField(event.relatedTarget));
+    const focusOut = (event: FocusEvent) => setFocused(focusedControl(event.relatedTarget));
     document.addEventListener('focusin', focusIn);
     document.addEventListener('focusout', focusOut);
     return () => {
@@ -176,7 +184,7 @@ export function useEditingField(): boolean {
       document.removeEventListener('focusout', focusOut);
     };
   }, []);
-  return editing;
+  return focused;
 }
 
 /** True while the last match is under a minute old; re-renders when the minute is up. */
