@@ -170,21 +170,24 @@ function focusedControl(element: EventTarget | Element | null): FocusedControl {
   return element.isContentEditable || element.matches(EDITABLE) ? 'field' : 'none';
 }
 
-/** What the focused element of the page is, followed as focus moves. */
+/**
+ * What the focused element of the page is, read again whenever focus moves. It is read from
+ * `document.activeElement` at render, not kept from the events: a focused element that is removed
+ * (a dialog's button as the dialog closes) fires no focusout, and would otherwise hold the card
+ * back until focus next moved.
+ */
 export function useFocusedControl(): FocusedControl {
-  const [focused, setFocused] = useState(() => focusedControl(document.activeElement));
+  const [, setMoves] = useState(0);
   useEffect(() => {
-    const focusIn = (event: FocusEvent) => setFocused(focusedControl(event.target));
-    // Where focus goes next (null: nowhere, or the window lost it).
-    const focusOut = (event: FocusEvent) => setFocused(focusedControl(event.relatedTarget));
-    document.addEventListener('focusin', focusIn);
-    document.addEventListener('focusout', focusOut);
+    const moved = () => setMoves((count) => count + 1);
+    document.addEventListener('focusin', moved);
+    document.addEventListener('focusout', moved);
     return () => {
-      document.removeEventListener('focusin', focusIn);
-      document.removeEventListener('focusout', focusOut);
+      document.removeEventListener('focusin', moved);
+      document.removeEventListener('focusout', moved);
     };
   }, []);
-  return focused;
+  return focusedControl(document.activeElement);
 }
 
 /** True while the last match is under a minute old; re-renders when the minute is up. */
