@@ -131,9 +131,14 @@ test("the notification prompt covers neither a chat's composer, header actions a
   await matchPage.clock.fastForward(PROMPT_DELAY_MS);
   await expectPromptClearOf(matchPage, discoverActions(matchPage, 'Gray, 80'));
 
+  // The page's own clock (installed: it also runs with real time) brackets the match: the app
+  // records it after `beforeLike` and by the time the dialog shows (`matchShown`).
+  const pageNow = () => matchPage.evaluate(() => Date.now());
+  const beforeLike = await pageNow();
   await swipe.getByRole('button', { name: 'Like' }).click();
   const matchDialog = matchPage.getByRole('dialog', { name: "It's a Match!" });
   await expect(matchDialog).toContainText('You and Gray like each other.');
+  const matchShown = await pageNow();
   await expect(promptOf(matchPage)).toHaveCount(0);
   await matchDialog.getByRole('button', { name: 'Send Message' }).click();
   await expect(matchPage).toHaveURL(new RegExp(`/chat/${gray.id}$`));
@@ -144,11 +149,11 @@ test("the notification prompt covers neither a chat's composer, header actions a
   await matchPage.getByRole('button', { name: 'Send message' }).click();
   await expect(matchPage.getByText('Hi Gray!')).toBeVisible();
 
-  // Still away well into the minute (the steps above took a few real seconds too); back, clear
-  // of the composer, once the minute is up.
-  await matchPage.clock.fastForward(QUIET_AFTER_MATCH_MS - 15_000);
+  // Still away 50 s after the Like, however long the steps above took in real time (10 s of margin
+  // for the check itself); back, clear of the composer, once the minute after the dialog is up.
+  await matchPage.clock.fastForward(Math.max(0, beforeLike + QUIET_AFTER_MATCH_MS - 10_000 - (await pageNow())));
   await expect(promptOf(matchPage)).toHaveCount(0);
-  await matchPage.clock.fastForward(16_000);
+  await matchPage.clock.fastForward(Math.max(0, matchShown + QUIET_AFTER_MATCH_MS + 1_000 - (await pageNow())));
   await expectPromptClearOf(matchPage, chatActions(matchPage));
   await phone.close();
 
