@@ -2,14 +2,14 @@
 # Container entry point (tini runs it as PID 1's child). Decides by the built output what APP is:
 #   dist/apps/<APP>/main.js     a NestJS service:  start -> node main.js
 #                                                 migrate -> node main.js migrate (one-off, exits)
-#   dist/apps/<APP>/index.html  a web app:         start -> node tools/scripts/serve-static.mjs <dist>
+#   dist/apps/<APP>/index.html  a web app:         start -> node tools/web-server/server.mjs <dist>
 # Any other command is run as given (e.g. `sh`, `node -e ...`, or a service's own one-off command
 # as `node dist/apps/<APP>/main.js <command>`).
 set -eu
 
 : "${APP:?APP is not set: build the image with --build-arg APP=<project>}"
 APP_DIST="${APP_DIST:-/app/dist/apps/$APP}"
-SERVE_STATIC="${SERVE_STATIC:-/app/tools/scripts/serve-static.mjs}"
+WEB_SERVER="${WEB_SERVER:-/app/tools/web-server/server.mjs}"
 
 if [ -f "$APP_DIST/main.js" ]; then
   kind=service
@@ -28,7 +28,7 @@ case "$command" in
     if [ "$kind" = service ]; then
       exec node "$APP_DIST/main.js" "$@"
     fi
-    exec node "$SERVE_STATIC" "$APP_DIST"
+    exec node "$WEB_SERVER" "$APP_DIST"
     ;;
   migrate)
     if [ "$kind" != service ]; then

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { App, discoverApps, loadYaml, rootPath, scriptDatabases, urlVariable } from './lib/workspace';
@@ -234,5 +235,69 @@ describe('docker/compose.host.yml (host networking, for engines without a bridge
     expect(host.services.postgres.command).toEqual(expect.arrayContaining(['listen_addresses=127.0.0.1']));
     expect(host.services.redis.command).toEqual(expect.arrayContaining(['--bind', '127.0.0.1']));
     expect(host.services.maildev.environment?.MAILDEV_IP).toBe('127.0.0.1');
+  });
+});
+
+describe('the e2e run moves the containers off the default ports (apps/e2e/compose-platform.mjs)', () => {
+  /** compose.yml (defaults applied) with every service on the host network, as compose.host.yml makes it, moved as the e2e run moves it. */
+  function moved(): { services: Record<string, ComposeService>; moves: Array<[number, number]> } {
+    const hostNetwork = {
+      services: Object.fromEntries(Object.entries(services).map(([name, service]) => [name, { ...service, network_mode: 'host' }])),
+    };
+    const script = `
+      import { composePorts, movePorts, portMoves } from ${JSON.stringify(rootPath('apps/e2e/compose-platform.mjs'))};
+      let input = '';
+      process.stdin.on('data', (c) => (input += c)).on('end', () => {
+        const config = JSON.parse(input);
+        const { services, ...apps } = composePorts(config);
+        const up = (port) => port + 850;
+        const ports = { ...Object.fromEntries(Object.entries(apps).map(([name, port]) => [name, up(port)])), services: Object.fromEntries(Object.entries(services).map(([name, port]) => [name, up(port)])) };
+        const moves = portMoves(config, ports);
+        process.stdout.write(JSON.stringify({ services: movePorts(config, moves).services, moves: [...moves] }));
+      });`;
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { input: JSON.stringify(hostNetwork), encoding: 'utf8' });
+    expect(out.stderr).toBe('');
+    return JSON.parse(out.stdout);
+  }
+
+  it('moves every app port, URL and health check, so the containers run beside npm start', () => {
+    const { services: after, moves } = moved();
+    // Read from compose.yml: the gateway, both web apps, maildev's two ports and every service.
+    expect(moves.map(([from]) => from).sort()).toEqual(
+      [1025, 1080, 3000, 4200, 4300, ...apps.filter((a) => a.kind === 'service').map((a) => a.port)].sort(),
+    );
+    expect(after.gateway.environment?.PORT).toBe('3850');
+    expect(after.gateway.environment?.AUTH_SERVICE_URL).toBe('http://auth-service:3951');
+    expect(after.gateway.environment?.NOTIFICATION_SERVICE_URL).toBe('http://notification-service:3958');
+    expect(after['auth-service'].environment?.PORT).toBe('3951');
+    expect(after['auth-service'].environment?.SMTP_URL).toBe('smtp://maildev:1875');
+    expect(after.web.environment?.PORT).toBe('5050');
+    expect(after.web.environment?.API_PROXY_URL).toBe('http://gateway:3850');
+    expect(after['admin-web'].environment?.PORT).toBe('5150');
+    expect(after.maildev.environment).toMatchObject({ MAILDEV_SMTP_PORT: '1875', MAILDEV_WEB_PORT: '1930' });
+    expect(after.maildev.healthcheck?.test?.join(' ')).toContain('http://127.0.0.1:1930/healthz');
+  });
+
+  it('leaves no default app port in any variable, command or health check (a new one added to compose.yml is moved too, or this fails)', () => {
+    const { services: after, moves } = moved();
+    const old = new Set(moves.map(([from]) => String(from)));
+    const left: string[] = [];
+    for (const [name, service] of Object.entries(after)) {
+      for (const [key, value] of Object.entries(service.environment ?? {})) {
+        if (/PORT$/.test(key) ? old.has(String(value)) : [...old].some((port) => new RegExp(`:${port}\\b`).test(String(value))))
+          left.push(`${name} ${key}=${value}`);
+      }
+      for (const part of [...(Array.isArray(service.command) ? service.command : []), ...(service.healthcheck?.test ?? [])]) {
+        if ([...old].some((port) => new RegExp(`:${port}\\b`).test(part))) left.push(`${name}: ${part}`);
+      }
+    }
+    expect(left).toEqual([]);
+  });
+
+  it('never touches PostgreSQL, Redis or a number that is not a port', () => {
+    const { services: after } = moved();
+    expect(after['auth-service'].environment?.DATABASE_URL).toBe(services['auth-service'].environment?.DATABASE_URL);
+    expect(after['auth-service'].environment?.REDIS_URL).toBe(services['auth-service'].environment?.REDIS_URL);
+    expect(after['auth-service'].environment?.OUTBOX_POLL_MS).toBe(services['auth-service'].environment?.OUTBOX_POLL_MS);
   });
 });

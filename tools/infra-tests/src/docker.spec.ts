@@ -117,9 +117,39 @@ describe('docker/Dockerfile', () => {
     expect(runs.some((i) => /mkdir -p \/app\/uploads && chown 1000:1000 \/app\/uploads/.test(i.args))).toBe(true);
   });
 
-  it('ships no node_modules in a web app image (the static server uses Node\'s own modules)', () => {
+  it('ships in a web app image the web server and only the production dependencies it loads, one layer for both web apps', () => {
     const chain = imageStages.find(({ stage }) => stage === webStage)?.chain ?? [];
-    expect(chain.flatMap((s) => s.instructions).filter((i) => i.keyword === 'COPY' && /node_modules/.test(i.args))).toEqual([]);
+    const copies = chain.flatMap((s) => s.instructions).filter((i) => i.keyword === 'COPY');
+    expect(copies.some((i) => /^tools\/web-server\s/.test(i.args))).toBe(true);
+    const modules = copies.filter((i) => /node_modules/.test(i.args));
+    expect(modules).toHaveLength(1);
+    const source = df.stages.find((s) => s.name === /--from=(\S+)/.exec(modules[0].args)?.[1]);
+    expect(source).toBeDefined();
+    const sourceChain = stageAncestry(df, source as (typeof df.stages)[number]);
+    const sourceRuns = sourceChain.flatMap((s) => s.instructions).filter((i) => i.keyword === 'RUN');
+    expect(sourceRuns.some((i) => /npm install[^&]*--omit=dev/.test(i.args))).toBe(true);
+    expect(sourceRuns.some((i) => /prune-deps\.cjs \S*web-server/.test(i.args))).toBe(true);
+    // No APP in that stage: both web images share it.
+    expect(source?.instructions.some((i) => i.keyword === 'ARG' && /^APP\b/.test(i.args))).toBe(false);
+  });
+
+  it("names in the web server's imports only production dependencies (the image installs with --omit=dev)", () => {
+    const lock = JSON.parse(fs.readFileSync(rootPath('package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const files = walkFiles(rootPath('tools/web-server'), (f) => /\.m?js$/.test(f));
+    const named = new Set<string>();
+    for (const file of files) {
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/^import\s[^'"]*['"]([^'".][^'"]*)['"]/gm)) {
+        if (m[1].startsWith('node:')) continue;
+        named.add(m[1].startsWith('@') ? m[1].split('/').slice(0, 2).join('/') : m[1].split('/')[0]);
+      }
+    }
+    expect([...named].sort()).toEqual(['@fastify/accept-negotiator', '@fastify/http-proxy', '@fastify/static', 'fastify']);
+    for (const pkg of named) {
+      const entry = lock.packages[`node_modules/${pkg}`];
+      expect({ pkg, production: Boolean(entry) && !entry.dev }).toEqual({ pkg, production: true });
+    }
   });
 
   it('copies from the build context only files the ignore file keeps', () => {
@@ -236,7 +266,7 @@ describe('docker/entrypoint.sh', () => {
     for (const d of [service, web, empty]) fs.mkdirSync(d);
     fs.writeFileSync(path.join(service, 'main.js'), `${printArgs};\n`);
     fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html>');
-    fakeServer = path.join(tmp, 'serve-static.mjs');
+    fakeServer = path.join(tmp, 'server.mjs');
     fs.writeFileSync(fakeServer, `${printArgs};\n`);
   });
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -253,8 +283,8 @@ describe('docker/entrypoint.sh', () => {
     expect(r.stdout).toBe('["migrate"]');
   });
 
-  it('serves a web app with serve-static on its dist folder', () => {
-    const r = runEntrypoint(web, [], { SERVE_STATIC: fakeServer });
+  it('serves a web app with the web server on its dist folder', () => {
+    const r = runEntrypoint(web, [], { WEB_SERVER: fakeServer });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([web]);
   });

@@ -2,7 +2,7 @@
 // service's database, migrates, starts maildev, the services, the gateway and the web app, and
 // waits until each answers its health check. Used by `npm start` and by the e2e runner.
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { existsSync, mkdirSync, createWriteStream, chmodSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -48,6 +48,18 @@ export function portOpen(port, host = '127.0.0.1', timeoutMs = 500) {
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
+  });
+}
+
+/** A port of this machine that nothing listens on right now (the system picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
 }
 
@@ -156,6 +168,28 @@ export async function dropDatabases(adminUrl, names) {
   }
 }
 
+/**
+ * Deletes every Redis key under `${prefix}:` (a run's own key prefix: e2e, bench:web,
+ * bench:gateway) and disconnects. Resolves with how many keys went.
+ */
+export async function deletePrefixedKeys(redisUrl, prefix) {
+  const Redis = require('ioredis');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  let deleted = 0;
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
+}
+
 export function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...options });
   if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${result.status})`);
@@ -228,7 +262,7 @@ export async function stopAll(children) {
  *            serviceEnv ({<service name>: env} for one service alone), echo }
  */
 export async function startPlatform(options) {
-  const { ports, databaseUrl, redisUrl, keyPrefix, webDir, adminWebDir, logDir, extraEnv = {}, serviceEnv = {}, echo = false } = options;
+  const { ports, databaseUrl, redisUrl, keyPrefix, webDir, adminWebDir, logDir, extraEnv = {}, serviceEnv = {}, echo = false, sameOriginApi = false } = options;
   const adminWebPort = ports.adminWeb ?? ADMIN_WEB_PORT;
   const children = [];
   try {
@@ -287,13 +321,16 @@ export async function startPlatform(options) {
     children.push(gateway);
     await waitForHttp(`http://127.0.0.1:${ports.gateway}/health`, { child: gateway });
 
+    // sameOriginApi: the web servers forward /api and /socket.io to the gateway, as the ingress does
+    // in production (apps built with VITE_API_URL=/api call their own origin: no CORS preflights).
+    const webEnv = (port) => ({ PORT: String(port), ...(sameOriginApi ? { API_PROXY_URL: `http://127.0.0.1:${ports.gateway}` } : {}) });
     if (webDir) {
-      const web = startProcess('web', process.execPath, ['tools/scripts/serve-static.mjs', webDir], { PORT: String(ports.web) }, { logDir, echo });
+      const web = startProcess('web', process.execPath, ['tools/web-server/server.mjs', webDir], webEnv(ports.web), { logDir, echo });
       children.push(web);
       await waitForHttp(`http://127.0.0.1:${ports.web}/health`, { child: web });
     }
     if (adminWebDir) {
-      const adminWeb = startProcess('admin-web', process.execPath, ['tools/scripts/serve-static.mjs', adminWebDir], { PORT: String(adminWebPort) }, { logDir, echo });
+      const adminWeb = startProcess('admin-web', process.execPath, ['tools/web-server/server.mjs', adminWebDir], webEnv(adminWebPort), { logDir, echo });
       children.push(adminWeb);
       await waitForHttp(`http://127.0.0.1:${adminWebPort}/health`, { child: adminWeb });
     }
