@@ -61,7 +61,7 @@ export default [
   },
   {
     // The benchmarks run a service from source and reuse the platform launcher, like the e2e runner.
-    files: ['tools/bench/events/producer.cjs', 'tools/bench/gateway/run.mjs'],
+    files: ['tools/bench/events/producer.cjs', 'tools/bench/gateway/run.mjs', 'tools/bench/web/run.mjs', 'tools/bench/web/accounts.mjs'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {

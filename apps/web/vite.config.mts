@@ -1,9 +1,13 @@
 import react from '@vitejs/plugin-react';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { ISOLATED_TESTS } from './src/testing/isolated-tests';
+import { installableApp } from './pwa.config';
+import { AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY } from '../../libs/contracts/src/lib/constants';
+import { firstScreenBudget, inlineScriptHashes, precompress, prerender, scriptsAfterFirstPaint, sessionPreload } from '../../tools/vite/build-plugins';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,7 +26,7 @@ function workspaceAliases() {
 /**
  * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
  * the same value src/app/api-base.ts reads; null when the app finds the gateway itself). The
- * static server (tools/scripts/serve-static.mjs) builds its Content-Security-Policy from it, so
+ * web server (tools/web-server/server.mjs) builds its Content-Security-Policy from it, so
  * the CSP names the origin the app really talks to. A dotfile: never served.
  */
 function webConfigFile(mode: string): Plugin {
@@ -38,12 +42,12 @@ function webConfigFile(mode: string): Plugin {
   return {
     name: 'mate-web-config',
     apply: 'build',
-    generateBundle() {
-      this.emitFile({
-        type: 'asset',
-        fileName: '.web-config.json',
-        source: `${JSON.stringify({ apiOrigin })}\n`,
-      });
+    // Once index.html is written: the hashes of its inline scripts (the prerender's), which the
+    // server's CSP allows by name (script-src 'self' 'sha256-…'), nothing else inline.
+    writeBundle({ dir }) {
+      if (!dir) return;
+      const scriptHashes = inlineScriptHashes(readFileSync(path.join(dir, 'index.html'), 'utf8'));
+      writeFileSync(path.join(dir, '.web-config.json'), `${JSON.stringify({ apiOrigin, scriptHashes })}\n`);
     },
   };
 }
@@ -51,7 +55,19 @@ function webConfigFile(mode: string): Plugin {
 export default defineConfig(({ mode }) => ({
   root: appRoot,
   cacheDir: `${workspaceRoot}node_modules/.vite/apps/web`,
-  plugins: [react(), webConfigFile(mode)],
+  // Issue 26: at most 150 KB of compressed JavaScript before the sign-in screen shows.
+  plugins: [
+    react(),
+    // Issue 26: `/` shows the sign-in screen at its first paint (src/prerender/signed-out-start.tsx).
+    prerender({ entry: 'src/prerender/signed-out-start.tsx', templateId: 'signed-out-start' }),
+    scriptsAfterFirstPaint(),
+    // A visit with a session also fetches the signed-in frame's code from the start.
+    sessionPreload({ entry: 'src/shell/AppShell.tsx', storageKeys: [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY] }),
+    webConfigFile(mode),
+    firstScreenBudget({ maxBrotliBytes: 150_000 }),
+    precompress(),
+    installableApp(),
+  ],
   resolve: {
     alias: [
       ...workspaceAliases(),

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { pageSetting } from '@mate/ui';
 import { useLocation } from 'react-router-dom';
 import { resolveAdminWebUrl } from '../app/admin-web-url';
 import { FullScreenLoading } from '../components/FullScreenLoading';
@@ -11,7 +12,7 @@ export const adminAppNavigation = {
 };
 
 export function adminAppUrl(path: string): string {
-  return `${resolveAdminWebUrl(import.meta.env.VITE_ADMIN_WEB_URL, window.location)}${path}`;
+  return `${resolveAdminWebUrl(pageSetting('admin-web-url') ?? import.meta.env.VITE_ADMIN_WEB_URL, window.location)}${path}`;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { MateApi } from '@mate/api-client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter, MemoryRouter } from 'react-router-dom';
 import { ApiProvider } from '../api/ApiContext';
-import { AuthProvider } from '../auth/AuthContext';
+import { AuthProvider, type StartupRequests } from '../auth/AuthContext';
 import { CallProvider } from '../call/CallProvider';
 import type { CallDevices } from '../call/call-types';
 import { noCallDevices } from '../call/no-call-devices';
@@ -11,6 +11,7 @@ import { ChatSyncProvider } from '../chat/ChatSyncContext';
 import { noPush } from '../push/no-push';
 import type { PushBrowser } from '../push/push-browser';
 import { PushProvider } from '../push/PushContext';
+import { AppStatusBar } from '../pwa/AppStatusBar';
 import { RealtimeProvider, type SocketClientFactory } from '../realtime/RealtimeContext';
 import { AppRoutes } from './AppRoutes';
 
@@ -32,15 +33,17 @@ interface ProvidersProps {
   calls?: CallDevices;
   /** Service worker, PushManager and Notification; without them notifications read as unsupported. */
   push?: PushBrowser;
+  /** The start-up check's calls, already on their way (main.tsx); else the provider makes them. */
+  startup?: StartupRequests | null;
   children: ReactNode;
 }
 
 /** Everything a screen needs around it; tests use it with a MemoryRouter and a fake client. */
-export function AppProviders({ api, queryClient, realtime, calls = noCallDevices, push = noPush, children }: ProvidersProps) {
+export function AppProviders({ api, queryClient, realtime, calls = noCallDevices, push = noPush, startup, children }: ProvidersProps) {
   return (
     <ApiProvider client={api}>
       <QueryClientProvider client={queryClient}>
-        <AuthProvider>
+        <AuthProvider startup={startup}>
           <PushProvider browser={push}>
             <RealtimeProvider createClient={realtime}>
               <ChatSyncProvider>
@@ -59,18 +62,23 @@ export function App({
   realtime,
   calls,
   push,
+  at,
+  startup,
 }: {
   api: MateApi;
   realtime?: SocketClientFactory;
   calls?: CallDevices;
   push?: PushBrowser;
+  /** The app drawn at this path, outside a browser (the build's prerender); else the browser's address. */
+  at?: string;
+  startup?: StartupRequests | null;
 }) {
   const [queryClient] = useState(createQueryClient);
+  const routes = <AppRoutes />;
   return (
-    <AppProviders api={api} queryClient={queryClient} realtime={realtime} calls={calls} push={push}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+    <AppProviders api={api} queryClient={queryClient} realtime={realtime} calls={calls} push={push} startup={startup}>
+      <AppStatusBar />
+      {at === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <MemoryRouter initialEntries={[at]}>{routes}</MemoryRouter>}
     </AppProviders>
   );
 }

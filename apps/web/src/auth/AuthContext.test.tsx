@@ -5,7 +5,7 @@ import { act, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../api/ApiContext';
 import { aProfile, aUser, anAuthResponse, createFakeApi, storeSession, type FakeApi } from '../testing/fake-api';
-import { AuthProvider, UNAUTHORIZED_EVENT, useAuth, type AuthContextValue } from './AuthContext';
+import { AuthProvider, startupRequests, UNAUTHORIZED_EVENT, useAuth, type AuthContextValue, type StartupRequests } from './AuthContext';
 
 let auth: AuthContextValue;
 function Probe() {
@@ -13,11 +13,11 @@ function Probe() {
   return null;
 }
 
-function mount(api: FakeApi) {
+function mount(api: FakeApi, startup: StartupRequests | null = null) {
   return render(
     <ApiProvider client={api as unknown as MateApi}>
       <QueryClientProvider client={new QueryClient()}>
-        <AuthProvider>
+        <AuthProvider startup={startup}>
           <Probe />
         </AuthProvider>
       </QueryClientProvider>
@@ -54,6 +54,39 @@ describe('AuthProvider', () => {
       expect(api.auth.me).not.toHaveBeenCalled();
     });
 
+    it('asks for the profile beside the token check, not after it, and uses that one answer (issue 26)', async () => {
+      storeSession();
+      let answer: (value: unknown) => void = () => undefined;
+      api.auth.me.mockReturnValue(new Promise((resolve) => (answer = resolve)) as never);
+      api.profile.getMyProfile.mockResolvedValue(aProfile());
+      mount(api);
+      expect(api.profile.getMyProfile).toHaveBeenCalledTimes(1);
+      expect(auth.profile).toBeNull();
+      answer(aUser());
+      await settle();
+      expect(auth.initializing).toBe(false);
+      expect(auth.profile?.isVerified).toBe(true);
+      expect(api.profile.getMyProfile).toHaveBeenCalledTimes(1);
+    });
+
+    it('uses the start-up calls main.tsx made before the first render, and makes none of its own (issue 26)', async () => {
+      expect(startupRequests(api as unknown as MateApi)).toBeNull();
+      expect(api.auth.me).not.toHaveBeenCalled();
+      storeSession();
+      api.auth.me.mockResolvedValue(aUser());
+      api.profile.getMyProfile.mockResolvedValue(aProfile());
+      const startup = startupRequests(api as unknown as MateApi);
+      expect(api.auth.me).toHaveBeenCalledTimes(1);
+      expect(api.profile.getMyProfile).toHaveBeenCalledTimes(1);
+      mount(api, startup);
+      await settle();
+      expect(auth.initializing).toBe(false);
+      expect(auth.user?.email).toBe('ada@example.com');
+      expect(auth.profile?.isVerified).toBe(true);
+      expect(api.auth.me).toHaveBeenCalledTimes(1);
+      expect(api.profile.getMyProfile).toHaveBeenCalledTimes(1);
+    });
+
     it('checks a stored token with the server, keeps the stored role, then loads the profile', async () => {
       storeSession(aUser({ role: 'admin' }));
       api.auth.me.mockResolvedValue({ ...aUser(), role: undefined } as never);
@@ -78,7 +111,22 @@ describe('AuthProvider', () => {
       expect(localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
       expect(localStorage.getItem(LEGACY_TOKEN_KEY)).toBeNull();
       expect(localStorage.getItem(AUTH_USER_KEY)).toBeNull();
-      expect(api.profile.getMyProfile).not.toHaveBeenCalled();
+      // The profile was asked for beside the check (one round trip less); its answer is not kept.
+      expect(auth.profile).toBeNull();
+    });
+
+    it('keeps the stored session when the check gets no answer (opened offline), and says the profile could not load', async () => {
+      storeSession(aUser());
+      api.auth.me.mockRejectedValue(new ApiError('An error occurred', 0));
+      api.profile.getMyProfile.mockRejectedValue(new ApiError('Failed to load profile', 0));
+      mount(api);
+      await settle();
+      // The profile is asked for twice, 1 s apart (spec 000 §4).
+      await vi.waitFor(() => expect(auth.profileStatus).toBe('error'), { timeout: 4000 });
+      expect(auth.initializing).toBe(false);
+      expect(auth.user?.email).toBe('ada@example.com');
+      expect(auth.token).not.toBeNull();
+      expect(localStorage.getItem(AUTH_TOKEN_KEY)).not.toBeNull();
     });
 
     it('finishes start-up when the session is cleared while the token is being checked (email verified meanwhile)', async () => {
@@ -92,7 +140,7 @@ describe('AuthProvider', () => {
       await settle();
       expect(auth.initializing).toBe(false);
       expect(auth.user).toBeNull();
-      expect(api.profile.getMyProfile).not.toHaveBeenCalled();
+      expect(auth.profile).toBeNull();
     });
   });
 

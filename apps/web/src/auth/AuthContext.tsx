@@ -1,4 +1,5 @@
 import type { AuthResponse, LoginRequest, ProfileDto, RegisterRequest, UserDto } from '@mate/contracts';
+import { isApiError, type MateApi } from '@mate/api-client';
 import { AUTH_TOKEN_KEY, ROLE_ADMIN } from '@mate/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -48,7 +49,30 @@ interface Session {
   signedOutPath?: string;
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+/**
+ * The start-up check's two calls, made by main.tsx as soon as the code has run, before React draws
+ * anything (issue 26: the first render on a phone is a few hundred milliseconds the calls need
+ * not wait for). Each rejection is handled where it is used.
+ */
+export interface StartupRequests {
+  me: Promise<UserDto>;
+  profile: Promise<ProfileDto>;
+}
+
+/** The session check's two calls, side by side: the profile's answer counts only if the check passes. */
+function sessionCheck(api: MateApi): StartupRequests {
+  const requests = { me: api.auth.me(), profile: api.profile.getMyProfile() };
+  requests.me.catch(() => undefined);
+  requests.profile.catch(() => undefined);
+  return requests;
+}
+
+/** The start-up calls for a stored session, or null without one. */
+export function startupRequests(api: MateApi): StartupRequests | null {
+  return readStoredAuth().token ? sessionCheck(api) : null;
+}
+
+export function AuthProvider({ children, startup = null }: { children: ReactNode; startup?: StartupRequests | null }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const [session, setSession] = useState<Session>(() => {
@@ -68,11 +92,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const exitPath = useRef<string | null>(null);
 
   const loadProfile = useCallback(
-    async (mode: 'init' | 'refresh'): Promise<ProfileDto | null> => {
+    async (mode: 'init' | 'refresh', firstAttempt?: Promise<ProfileDto>): Promise<ProfileDto | null> => {
       const gen = generation.current;
       setProfileStatus('loading');
+      let early = firstAttempt;
+      const fetchProfile = () => {
+        const attempt = early ?? api.profile.getMyProfile();
+        early = undefined;
+        return attempt;
+      };
       try {
-        const next = await fetchWithOneRetry(() => api.profile.getMyProfile());
+        const next = await fetchWithOneRetry(fetchProfile);
         if (gen === generation.current) {
           setProfile(next);
           setProfileStatus('ready');
@@ -129,8 +159,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return;
       }
       const gen = generation.current;
+      // The profile is asked for beside the token check, not after it: one round trip less before
+      // the first screen (issue 26). Its answer counts only if the check passes.
+      const requests = startup ?? sessionCheck(api);
       try {
-        const me = await api.auth.me();
+        const me = await requests.me;
         // Signed out (or in again) while asking: that newer state wins, and start-up is over.
         if (gen !== generation.current) {
           setInitializing(false);
@@ -141,15 +174,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const user = { ...(stored.user ?? {}), ...known } as UserDto;
         writeStoredUser(user);
         setSession({ user, token: stored.token });
-      } catch {
-        if (gen === generation.current) clearSession();
-        setInitializing(false);
-        return;
+      } catch (error) {
+        // Opened without a network (issue 26: the app opens offline), the check got no answer at
+        // all: the stored session stands, and the member's unsent messages with it. Only the
+        // server's refusal ends it.
+        const unanswered = isApiError(error) && error.status === 0 && stored.user !== null;
+        if (!unanswered || gen !== generation.current) {
+          if (gen === generation.current) clearSession();
+          setInitializing(false);
+          return;
+        }
+        setSession({ user: stored.user, token: stored.token });
       }
-      await loadProfile('init');
+      await loadProfile('init', requests.profile);
       setInitializing(false);
     })();
-  }, [api, clearSession, loadProfile]);
+  }, [api, clearSession, loadProfile, startup]);
 
   useEffect(() => {
     const onUnauthorized = (event: Event) => {

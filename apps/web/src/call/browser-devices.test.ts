@@ -7,9 +7,25 @@ const simplePeer = vi.hoisted(() => vi.fn());
 vi.mock('simple-peer', () => ({ default: simplePeer }));
 
 describe('browserCallDevices.createPeer', () => {
-  it('makes a trickling simple-peer with the local stream and the ICE servers', () => {
-    const stream = {} as MediaStream;
-    const iceServers = [{ urls: 'stun:stun.example.test:3478' }];
+  const stream = {} as MediaStream;
+  const iceServers = [{ urls: 'stun:stun.example.test:3478' }];
+
+  it('refuses before the call code has loaded (it comes with the camera and microphone)', () => {
+    expect(() => browserCallDevices.createPeer({ initiator: true, stream, iceServers })).toThrow(
+      'The call code has not loaded',
+    );
+    expect(simplePeer).not.toHaveBeenCalled();
+  });
+
+  it('makes a trickling simple-peer with the local stream and the ICE servers once the media were asked for', async () => {
+    const getUserMedia = vi.fn().mockResolvedValue(stream);
+    vi.stubGlobal('navigator', { mediaDevices: { getUserMedia } });
+    try {
+      await expect(browserCallDevices.getUserMedia()).resolves.toBe(stream);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(getUserMedia).toHaveBeenCalledWith({ video: true, audio: true });
     browserCallDevices.createPeer({ initiator: true, stream, iceServers });
     expect(simplePeer).toHaveBeenCalledWith({ initiator: true, stream, trickle: true, config: { iceServers } });
   });

@@ -1,12 +1,34 @@
 import { SUBTITLE_CHUNK_MS } from '@mate/contracts';
-import SimplePeer from 'simple-peer';
+import type SimplePeerType from 'simple-peer';
 import type { CallDevices, ChunkRecorderFactory, PeerFactory, PeerLike } from './call-types';
 
 /** What the recorder asks for (spec 000 §4: webm opus); a browser without the codec hint gets plain webm. */
 const SUBTITLE_AUDIO_TYPES = ['audio/webm;codecs=opus', 'audio/webm'];
 
-const createPeer: PeerFactory = ({ initiator, stream, iceServers }) =>
-  new SimplePeer({ initiator, stream, trickle: true, config: { iceServers } }) as unknown as PeerLike;
+/**
+ * simple-peer (with its polyfills, ~30 KB compressed) downloads only for a call (issue 26): while
+ * the camera and microphone are asked for, which comes first in placing and in answering a call
+ * (call/call-engine.ts), so the peer can be made synchronously afterwards.
+ */
+let SimplePeer: typeof SimplePeerType | null = null;
+let simplePeerLoading: Promise<unknown> | null = null;
+function loadSimplePeer(): Promise<unknown> {
+  simplePeerLoading ??= import('simple-peer').then(
+    (module) => {
+      SimplePeer = module.default;
+    },
+    (error: unknown) => {
+      simplePeerLoading = null;
+      throw error;
+    },
+  );
+  return simplePeerLoading;
+}
+
+const createPeer: PeerFactory = ({ initiator, stream, iceServers }) => {
+  if (!SimplePeer) throw new Error('The call code has not loaded');
+  return new SimplePeer({ initiator, stream, trickle: true, config: { iceServers } }) as unknown as PeerLike;
+};
 
 /**
  * A new MediaRecorder for every SUBTITLE_CHUNK_MS: one recorder's timeslices after the first have
@@ -59,7 +81,13 @@ const createRecorder: ChunkRecorderFactory = (stream, onChunk, onError) => {
 
 /** The browser's camera, microphone, WebRTC (simple-peer) and MediaRecorder, for main.tsx. */
 export const browserCallDevices: CallDevices = {
-  getUserMedia: async () => navigator.mediaDevices.getUserMedia({ video: true, audio: true }),
+  getUserMedia: async () => {
+    const [stream] = await Promise.all([
+      navigator.mediaDevices.getUserMedia({ video: true, audio: true }),
+      loadSimplePeer(),
+    ]);
+    return stream;
+  },
   createPeer,
   createRecorder,
 };

@@ -1,5 +1,5 @@
 import type { PhotoOrder } from '@mate/api-client';
-import type { PhotoDto } from '@mate/contracts';
+import type { PhotoDto, PhotoSize } from '@mate/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useApi } from '../api/ApiContext';
@@ -9,16 +9,35 @@ import { PROFILE_COMPLETION_QUERY_KEY } from './useProfileCompletion';
 
 export const PHOTOS_QUERY_KEY = ['photos'] as const;
 
-/** GET /api/photos, in display order. */
+/**
+ * GET /api/photos, in display order. Until it answers, the photos of the profile already in memory
+ * stand in (the same list, read at sign-in): the grid shows at once, in its final size, and the
+ * answer replaces it.
+ */
 export function usePhotos() {
   const api = useApi();
-  return useQuery({ queryKey: PHOTOS_QUERY_KEY, queryFn: () => api.photos.list() });
+  const { profile } = useAuth();
+  return useQuery({ queryKey: PHOTOS_QUERY_KEY, queryFn: () => api.photos.list(), placeholderData: profile?.photos });
 }
 
-/** Where an `<img>` loads a photo from: the API's origin, not the page's. */
-export function usePhotoUrl(): (url: string | null | undefined) => string | undefined {
+/**
+ * Where an `<img>` loads a photo from (the API's origin, not the page's), at the size its box
+ * needs: `thumb` (200 px) for avatars up to 56 px and list rows, `medium` (600 px) for tiles,
+ * `large` (1200 px) only for a photo shown big. A box whose size varies adds `usePhotoSrcSet`.
+ */
+export function usePhotoUrl(): (url: string | null | undefined, size: PhotoSize) => string | undefined {
   const api = useApi();
-  return useCallback((url) => api.photos.fileUrl(url), [api]);
+  return useCallback((url, size) => api.photos.fileUrl(url, size), [api]);
+}
+
+/**
+ * `srcSet` with every size of a photo (`w` = its longest side), for boxes that vary with the
+ * screen; the `sizes` beside it names the longest side the photo is drawn at. Undefined for a
+ * URL that is not one of the API's photo files.
+ */
+export function usePhotoSrcSet(): (url: string | null | undefined) => string | undefined {
+  const api = useApi();
+  return useCallback((url) => api.photos.srcSet(url), [api]);
 }
 
 /**

@@ -66,7 +66,7 @@ describe('NotificationPrompt', () => {
     const { navigate } = mount({}, route);
     await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
     expect(prompt()).not.toBeInTheDocument();
-    await navigate('/discover');
+    await navigate('/dashboard');
     await advance(0);
     expect(prompt()).toBeInTheDocument();
   });
@@ -95,7 +95,7 @@ describe('NotificationPrompt', () => {
   });
 
   it('keeps away for a minute after a match, then opens', async () => {
-    const { recordMatch } = mount({}, '/discover');
+    const { recordMatch } = mount({}, '/matches');
     await recordMatch();
     await advance(NOTIFICATION_PROMPT_DELAY_MS);
     expect(prompt()).not.toBeInTheDocument();
@@ -106,8 +106,9 @@ describe('NotificationPrompt', () => {
   });
 
   it('goes away when a match arrives while it is open, and comes back a minute later', async () => {
-    const { recordMatch, navigate } = mount({}, '/discover');
+    const { recordMatch, navigate } = mount({}, '/dashboard');
     await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    await navigate('/discover');
     expect(prompt()).toBeInTheDocument();
     await recordMatch();
     // Send Message on 'It's a Match!': the chat opens with its composer free.
@@ -124,13 +125,27 @@ describe('NotificationPrompt', () => {
     expect(prompt()).not.toBeInTheDocument();
   });
 
-  it.each([
-    ['/chat/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c', 'notification-prompt--top'],
-    ['/discover', 'notification-prompt--inline'],
-  ])('on %s it takes its own place (%s) and leaves the page its length', async (route, placementClass) => {
-    mount({}, route);
+  it('on a chat it floats at the top (notification-prompt--top) and leaves the page its length', async () => {
+    mount({}, '/chat/9b2f4c1e-8a7d-4f3b-9c2a-1d5e6f7a8b9c');
     await advance(NOTIFICATION_PROMPT_DELAY_MS);
-    expect(prompt()).toHaveClass(placementClass);
+    expect(prompt()).toHaveClass('notification-prompt--top');
+    expect(document.body).not.toHaveClass(PROMPT_OPEN_BODY_CLASS);
+  });
+
+  it('does not open on Discover (it would push the deck down under the thumb), but on the next screen', async () => {
+    const { navigate } = mount({}, '/discover');
+    await advance(NOTIFICATION_PROMPT_DELAY_MS * 3);
+    expect(prompt()).not.toBeInTheDocument();
+    await navigate('/matches');
+    expect(prompt()).toHaveClass('notification-prompt--bottom');
+  });
+
+  it('open when the member comes to Discover, it keeps a place of its own above the deck (notification-prompt--inline)', async () => {
+    const { navigate } = mount({}, '/dashboard');
+    await advance(NOTIFICATION_PROMPT_DELAY_MS);
+    expect(prompt()).toHaveClass('notification-prompt--bottom');
+    await navigate('/discover');
+    expect(prompt()).toHaveClass('notification-prompt--inline');
     expect(document.body).not.toHaveClass(PROMPT_OPEN_BODY_CLASS);
   });
 

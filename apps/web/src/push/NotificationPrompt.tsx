@@ -9,8 +9,10 @@ import { usePush } from './PushContext';
  * Where the card goes on a screen, so it never covers a primary action:
  * - `held`: not shown until the member leaves — onboarding (its Next button), the call screen
  *   (its controls fill the window);
- * - `inline`: Discover's card and swipe buttons fill a phone's screen, so the card takes its own
- *   place at the top of the screen and pushes Discover down instead of floating over it;
+ * - `inline`: Discover's card and swipe buttons fill a phone's screen, so the card never floats
+ *   over them: it does not open there (opening would push the deck down under the member's thumb),
+ *   and one already open when the member comes to Discover keeps a place of its own at the top of
+ *   the screen, laid out with it;
  * - `top`: a chat's composer and send button sit at the window's bottom, so the card floats at
  *   the top, under the chat's header, over the older messages;
  * - `bottom`: elsewhere it floats at the bottom corner, and the page gets room below to scroll
@@ -94,9 +96,11 @@ export function NotificationPrompt() {
   const quiet =
     placement === 'held' || call.phase !== 'idle' || afterMatch || focus === 'popup' || (placement === 'bottom' && focus === 'field');
   const eligible = push.checked && push.supported && push.permission === 'default' && !push.subscribed;
+  // Held screens and Discover: it opens on the next screen the member goes to.
+  const opensHere = placement !== 'held' && placement !== 'inline';
   useEffect(() => {
-    if (phase === 'waiting' && due && eligible && !quiet && !wasDismissed()) setPhase('open');
-  }, [phase, due, eligible, quiet]);
+    if (phase === 'waiting' && due && eligible && !quiet && opensHere && !wasDismissed()) setPhase('open');
+  }, [phase, due, eligible, quiet, opensHere]);
 
   const open = phase === 'open' && !quiet;
   useEffect(() => {

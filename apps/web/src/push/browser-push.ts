@@ -1,6 +1,5 @@
+import { appServiceWorker } from '../pwa/sw-registration';
 import { NAVIGATE_MESSAGE, type PushBrowser } from './push-browser';
-
-const SERVICE_WORKER_URL = '/sw.js';
 
 function isSupported(): boolean {
   return (
@@ -16,7 +15,8 @@ export function createBrowserPush(): PushBrowser {
   const supported = isSupported();
   let registration: Promise<ServiceWorkerRegistration> | null = null;
   const registered = () => {
-    registration ??= navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: '/' });
+    // The app's one registration of /sw.js (src/pwa/sw-registration.ts, made on every load).
+    registration ??= appServiceWorker()?.register() ?? Promise.reject(new Error('No service workers here'));
     return registration;
   };
 

@@ -26,7 +26,7 @@ export interface PushBrowser {
   onNavigate(listener: (path: string) => void): () => void;
 }
 
-/** The message `/sw.js` posts to a tab it focused (keep in step with public/sw.js). */
+/** The message `/sw.js` posts to a tab it focused (keep in step with src/sw/push-notifications.ts). */
 export const NAVIGATE_MESSAGE = 'mate:navigate';
 
 /** The VAPID public key (base64url, as the server answers it) as the bytes PushManager takes. */

@@ -2,7 +2,7 @@ import type { NewMatchPayload } from '@mate/contracts';
 import { Avatar, Button, Dialog, Icon } from '@mate/ui';
 import { useRef } from 'react';
 import { useAuth } from '../auth/AuthContext';
-import { usePhotoUrl } from '../profile/usePhotos';
+import { usePhotoSrcSet, usePhotoUrl } from '../profile/usePhotos';
 import { memberName } from '../lib/member-name';
 
 /** The other member of a match, as the popup shows them. */
@@ -20,6 +20,7 @@ export interface MatchDialogProps {
 export function MatchDialog({ member, onSendMessage, onKeepSwiping }: MatchDialogProps) {
   const { profile, user } = useAuth();
   const photoUrl = usePhotoUrl();
+  const photoSrcSet = usePhotoSrcSet();
   const sendRef = useRef<HTMLButtonElement>(null);
   const name = memberName(member?.name);
   const ownName = profile?.name || user?.name || 'You';
@@ -48,11 +49,21 @@ export function MatchDialog({ member, onSendMessage, onKeepSwiping }: MatchDialo
       }
     >
       <div className="match-dialog__pair">
-        <Avatar name={ownName} src={photoUrl(profile?.profilePicture)} size="xl" />
+        <Avatar
+          name={ownName}
+          src={photoUrl(profile?.profilePicture, 'thumb')}
+          srcSet={photoSrcSet(profile?.profilePicture)}
+          size="xl"
+        />
         <span className="match-dialog__heart">
           <Icon name="heart" size={28} />
         </span>
-        <Avatar name={name} src={photoUrl(member?.profilePicture)} size="xl" />
+        <Avatar
+          name={name}
+          src={photoUrl(member?.profilePicture, 'thumb')}
+          srcSet={photoSrcSet(member?.profilePicture)}
+          size="xl"
+        />
       </div>
     </Dialog>
   );

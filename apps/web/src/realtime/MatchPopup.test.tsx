@@ -52,10 +52,14 @@ describe("the new_match popup ('It's a Match!' for the other side of a mutual li
     const dialog = screen.getByRole('dialog', { name: "It's a Match!" });
     expect(dialog).toHaveAttribute('aria-modal', 'true');
     expect(dialog).toHaveAccessibleDescription('You and Bea like each other.');
-    expect(within(dialog).getByRole('img', { name: 'Bea' })).toHaveAttribute(
-      'src',
-      'http://api.test/api/photos/files/u9/large.webp',
+    // An 80 px avatar: the 200 px file, the 600 px one offered for a 3x screen.
+    const picture = within(dialog).getByRole('img', { name: 'Bea' });
+    expect(picture).toHaveAttribute('src', 'http://api.test/api/photos/files/u9/thumb.webp');
+    expect(picture).toHaveAttribute(
+      'srcset',
+      'http://api.test/api/photos/files/u9/thumb.webp 200w, http://api.test/api/photos/files/u9/medium.webp 600w, http://api.test/api/photos/files/u9/large.webp 1200w',
     );
+    expect(picture).toHaveAttribute('sizes', '100px');
     await user.click(within(dialog).getByRole('button', { name: 'Send Message' }));
     expect(screen.getByTestId('location')).toHaveTextContent('/chat/u9');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

@@ -96,7 +96,7 @@ export function NavBar() {
         </Link>
 
         <div className="app-nav__user">
-          <Avatar name={displayName} src={photoUrl(profile?.profilePicture)} size="md" />
+          <Avatar name={displayName} src={photoUrl(profile?.profilePicture, 'thumb')} size="md" />
           <div className="app-nav__user-text">
             <span className="app-nav__user-name">{displayName}</span>
             {user?.email && <span className="app-nav__user-email">{user.email}</span>}

@@ -1,10 +1,13 @@
-import { ApiError, type MateApi } from '@mate/api-client';
+import { ApiError, createApiClient, type MateApi } from '@mate/api-client';
 import type { AuthResponse, OwnProfileDto, PhotoDto, SuggestionDto, UserDto } from '@mate/contracts';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
 import { vi, type Mock } from 'vitest';
 
 type Fake<T> = { [K in keyof T]: { [M in keyof T[K]]: T[K][M] extends (...args: infer A) => infer R ? Mock<(...args: A) => R> : never } };
 export type FakeApi = Fake<MateApi>;
+
+/** The real photo URL rules under a fake API origin. */
+const photoFiles = createApiClient({ baseUrl: 'http://api.test' }).photos;
 
 function unstubbed(name: string) {
   return vi.fn(() => Promise.reject(new Error(`${name} was not stubbed`)));
@@ -50,8 +53,9 @@ export function createFakeApi(): FakeApi {
       delete: unstubbed('photos.delete'),
       setPrimary: unstubbed('photos.setPrimary'),
       reorder: unstubbed('photos.reorder'),
-      // Synchronous: photo URLs as the server gave them, under a fake API origin.
-      fileUrl: vi.fn((url: string | null | undefined) => (url ? `http://api.test${url}` : undefined)),
+      // Synchronous and real: the file a browser loads (sized, on the API origin), not a stand-in.
+      fileUrl: vi.fn(photoFiles.fileUrl),
+      srcSet: vi.fn(photoFiles.srcSet),
     },
     preferences: {
       getMine: unstubbed('preferences.getMine'),

@@ -3,10 +3,15 @@ import { useEffect, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import type { MateApi } from '@mate/api-client';
 import { AppProviders, createQueryClient } from '../app/App';
-import { AppRoutes } from '../app/AppRoutes';
+import { AppRoutes, preloadEveryScreen } from '../app/AppRoutes';
+import { beforeAll } from 'vitest';
 import type { PushBrowser } from '../push/push-browser';
 import type { SocketClientFactory } from '../realtime/RealtimeContext';
 import type { FakeApi } from './fake-api';
+
+// Screens load on demand (issue 26); a test file's first findBy should wait for the screen, not for
+// Vite compiling it on a busy machine. Once per module graph (shared by the files of a worker).
+beforeAll(() => preloadEveryScreen(), 60_000);
 
 /** Shows the current path, so tests can assert where a redirect went; `visited` collects every path shown. */
 export function LocationProbe({ visited }: { visited?: string[] }) {

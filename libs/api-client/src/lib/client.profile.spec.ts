@@ -1,5 +1,6 @@
 import { DEFAULT_FILTER_PREFERENCES, DEFAULT_PREFERENCES, type FilterPreferencesDto } from '@mate/contracts';
 import { createApiClient } from './client';
+import { photoPathAtSize } from './photos';
 import { fails, ok, startTestServer, type Reply } from '../testing/http-test-server';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -274,6 +275,67 @@ describe('profile, photos and preferences calls against a real HTTP server', () 
       expect(photos.fileUrl('blob:http://localhost:4200/123')).toBe('blob:http://localhost:4200/123');
       expect(photos.fileUrl(null)).toBeUndefined();
       expect(createApiClient({ baseUrl: '' }).photos.fileUrl('/api/x.webp')).toBe('/api/x.webp');
+    });
+
+    describe('sized photo files', () => {
+      const id = '6f1c2d1e-0000-4000-8000-000000000000';
+      const large = `/api/photos/files/${id}/large.webp`;
+      const onApi = (path: string) => `http://localhost:3000${path}`;
+      const photos = createApiClient({ baseUrl: 'http://localhost:3000/' }).photos;
+
+      it('asks the API for the size the box needs, from the stored URL or one already on its origin', () => {
+        expect(photos.fileUrl(large, 'thumb')).toBe(onApi(`/api/photos/files/${id}/thumb.webp`));
+        expect(photos.fileUrl(large, 'medium')).toBe(onApi(`/api/photos/files/${id}/medium.webp`));
+        expect(photos.fileUrl(`/api/photos/files/${id}/thumb.webp`, 'large')).toBe(onApi(large));
+        expect(photos.fileUrl(onApi(large), 'thumb')).toBe(onApi(`/api/photos/files/${id}/thumb.webp`));
+        // Without a size, the URL is loaded as the server gave it.
+        expect(photos.fileUrl(large)).toBe(onApi(large));
+        // On the page's own origin (no base), the path stays relative.
+        expect(createApiClient({ baseUrl: '' }).photos.fileUrl(large, 'thumb')).toBe(`/api/photos/files/${id}/thumb.webp`);
+      });
+
+      it('leaves every URL that is not exactly a photo file of this API as it is', () => {
+        for (const url of [
+          'https://cdn.example/api/photos/files/a/large.webp',
+          'http://localhost:3000.evil.example/api/photos/files/a/large.webp',
+          '//evil.example/api/photos/files/a/large.webp',
+          'data:image/webp;base64,AAAA',
+          'blob:http://localhost:4200/123',
+        ]) {
+          expect(photos.fileUrl(url, 'thumb')).toBe(url);
+          expect(photos.srcSet(url)).toBeUndefined();
+        }
+        for (const path of [
+          `/api/photos/files/${id}/large.webp/../x`,
+          `/api/photos/files/${id}/large.webp?v=2`,
+          `/api/photos/files/${id}/large.webp#top`,
+          `/api/photos/files/../../admin/large.webp`,
+          `/api/photos/files/a%2F..%2Fb/large.webp`,
+          `/api/photos/files/${id}/huge.webp`,
+          `/api/photos/files/${id}/large.jpg`,
+          `/x/api/photos/files/${id}/large.webp`,
+        ]) {
+          expect(photos.fileUrl(path, 'thumb')).toBe(onApi(path));
+          expect(photos.srcSet(path)).toBeUndefined();
+        }
+        expect(photos.fileUrl(null, 'thumb')).toBeUndefined();
+        expect(photos.srcSet(undefined)).toBeUndefined();
+      });
+
+      it('offers every stored size to srcset, smallest first, each with its longest side', () => {
+        const srcSet = `${onApi(`/api/photos/files/${id}/thumb.webp`)} 200w, ${onApi(`/api/photos/files/${id}/medium.webp`)} 600w, ${onApi(large)} 1200w`;
+        expect(photos.srcSet(large)).toBe(srcSet);
+        expect(photos.srcSet(onApi(`/api/photos/files/${id}/medium.webp`))).toBe(srcSet);
+        // Destructured, as a hook hands it on.
+        const { srcSet: srcSetOf } = photos;
+        expect(srcSetOf(large)).toBe(srcSet);
+      });
+
+      it('sizes a path for a caller that places it on the API origin itself', () => {
+        expect(photoPathAtSize(large, 'medium')).toBe(`/api/photos/files/${id}/medium.webp`);
+        expect(photoPathAtSize(`${large}/../x`, 'medium')).toBe(`${large}/../x`);
+        expect(photoPathAtSize('https://cdn.example/p.webp', 'thumb')).toBe('https://cdn.example/p.webp');
+      });
     });
   });
 

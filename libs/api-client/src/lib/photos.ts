@@ -1,4 +1,4 @@
-import type { PhotoDto, PhotoUploadResponse } from '@mate/contracts';
+import { PHOTO_SIZES, photoFileUrl, type PhotoDto, type PhotoSize, type PhotoUploadResponse } from '@mate/contracts';
 import { ApiError } from './errors';
 import type { HttpClient } from './http';
 import { ClientMessages } from './messages';
@@ -29,12 +29,41 @@ export interface PhotosApi {
   reorder(photoOrders: PhotoOrder[]): Promise<void>;
   /**
    * Where an `<img>` finds a photo: the server answers relative paths (`/api/photos/files/…`),
-   * which live on the API's origin, not the page's. Absolute, data and blob URLs pass unchanged.
+   * which live on the API's origin, not the page's. With `size`, a photo file of this API is asked
+   * for at that size (`…/large.webp` → `…/thumb.webp`); absolute URLs elsewhere, data and blob
+   * URLs and any other shape pass unchanged.
    */
-  fileUrl(url: string | null | undefined): string | undefined;
+  fileUrl(url: string | null | undefined, size?: PhotoSize): string | undefined;
+  /**
+   * `srcset` for a photo file of this API: every stored size with its longest side as the `w`
+   * descriptor (`<thumb> 200w, <medium> 600w, <large> 1200w`), so the `sizes` beside it names the
+   * longest side the photo is drawn at. Undefined for any other URL (its `src` alone is used).
+   */
+  srcSet(url: string | null | undefined): string | undefined;
 }
 
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+const SIZES_SMALLEST_FIRST = (Object.entries(PHOTO_SIZES) as [PhotoSize, number][]).sort((a, b) => a[1] - b[1]);
+/**
+ * A photo file exactly as profile-service names it (`photoFileUrl`): nothing before or after it,
+ * no dots or escapes in the id, so `…/large.webp/../x` or `…/large.webp?x` are not photo files.
+ */
+const PHOTO_FILE = new RegExp(`^/api/photos/files/([A-Za-z0-9_-]+)/(?:${Object.keys(PHOTO_SIZES).join('|')})\\.webp$`);
+
+/** The id of the photo when `path` is one of its files on this API, else null. */
+function photoIdOfPath(path: string): string | null {
+  return PHOTO_FILE.exec(path)?.[1] ?? null;
+}
+
+/**
+ * The same photo at `size` when `path` is a photo file of this API (`/api/photos/files/<id>/<size>.webp`),
+ * else `path` as it is. For callers that place the path on the API's origin themselves (admin).
+ */
+export function photoPathAtSize(path: string, size: PhotoSize): string {
+  const id = photoIdOfPath(path);
+  return id ? photoFileUrl(id, size) : path;
+}
 
 type Raw = Record<string, unknown>;
 
@@ -86,10 +115,22 @@ export function createPhotosApi(http: HttpClient): PhotosApi {
         fallbackMessage: ClientMessages.reorderPhotosFailed,
       });
     },
-    fileUrl(url) {
-      if (!url) return undefined;
-      if (ABSOLUTE.test(url)) return url;
-      return `${http.base}${url.startsWith('/') ? '' : '/'}${url}`;
+    fileUrl,
+    srcSet(url) {
+      if (!url || !photoIdOfPath(onApiOrigin(url))) return undefined;
+      return SIZES_SMALLEST_FIRST.map(([size, px]) => `${fileUrl(url, size)} ${px}w`).join(', ');
     },
   };
+
+  function fileUrl(url: string | null | undefined, size?: PhotoSize): string | undefined {
+    if (!url) return undefined;
+    const path = size ? photoPathAtSize(onApiOrigin(url), size) : url;
+    if (ABSOLUTE.test(path)) return path;
+    return `${http.base}${path.startsWith('/') ? '' : '/'}${path}`;
+  }
+
+  /** The path of a URL already placed on the API's origin; any other URL as it is. */
+  function onApiOrigin(url: string): string {
+    return http.base && url.startsWith(`${http.base}/`) ? url.slice(http.base.length) : url;
+  }
 }

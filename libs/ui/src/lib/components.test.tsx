@@ -52,4 +52,22 @@ describe('Avatar', () => {
     render(<Avatar name="ada" />);
     expect(screen.getByRole('img', { name: 'ada' })).toHaveTextContent('A');
   });
+
+  it('offers the other files of a picture for the longest side it is drawn at in its box', () => {
+    render(<Avatar name="Bea" src="/p/thumb.webp" srcSet="/p/thumb.webp 200w, /p/medium.webp 600w" size="xl" />);
+    const picture = screen.getByRole('img', { name: 'Bea' });
+    expect(picture).toHaveAttribute('src', '/p/thumb.webp');
+    expect(picture).toHaveAttribute('srcset', '/p/thumb.webp 200w, /p/medium.webp 600w');
+    // 80 px round box; a 4:5 portrait covering it is drawn 100 px tall.
+    expect(picture).toHaveAttribute('sizes', '100px');
+    expect(picture).toHaveAttribute('decoding', 'async');
+  });
+
+  it('defers a picture below the fold when told, and has no sizes without a srcSet', () => {
+    render(<Avatar name="Cy" src="/c/thumb.webp" size="md" loading="lazy" />);
+    const picture = screen.getByRole('img', { name: 'Cy' });
+    expect(picture).toHaveAttribute('loading', 'lazy');
+    expect(picture).not.toHaveAttribute('srcset');
+    expect(picture).not.toHaveAttribute('sizes');
+  });
 });

@@ -313,12 +313,19 @@ export function Icon({ name, size = 20, title, ...rest }: IconProps) {
   );
 }
 
+/**
+ * The heart's 24-unit box with a margin that makes it 56 % of the mark: the mark is the SVG's own
+ * size, so nothing sets a `style` (the markup is also drawn at build time, under a CSP that refuses
+ * style attributes: issue 26).
+ */
+const MARK_VIEW_BOX = '-9.4286 -9.4286 42.8571 42.8571';
+
 /** The Mate mark: a heart on the accent colour. */
 export function Logo({ size = 36, withWordmark = false }: { size?: number; withWordmark?: boolean }) {
   return (
     <span className="mate-logo">
-      <span className="mate-logo__mark" style={{ width: size, height: size }} aria-hidden="true">
-        <svg viewBox="0 0 24 24" width={size * 0.56} height={size * 0.56} fill="currentColor">
+      <span className="mate-logo__mark" aria-hidden="true">
+        <svg viewBox={MARK_VIEW_BOX} width={size} height={size} fill="currentColor">
           <path d="M12 20.5s-7.5-4.6-9.2-9.3C1.6 7.8 3.9 4.5 7.3 4.5c2 0 3.6 1.1 4.7 2.7 1.1-1.6 2.7-2.7 4.7-2.7 3.4 0 5.7 3.3 4.5 6.7-1.7 4.7-9.2 9.3-9.2 9.3z" />
         </svg>
       </span>

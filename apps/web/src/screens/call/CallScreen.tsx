@@ -102,7 +102,7 @@ export function CallScreen() {
             {view !== 'over' ? (
               <>
                 <span className={live ? 'call-stage__halo call-stage__halo--pulse' : 'call-stage__halo'}>
-                  <Avatar name={name} src={picture} size="xl" />
+                  <Avatar name={name} src={picture.src} srcSet={picture.srcSet} size="xl" />
                 </span>
                 <p className="call-stage__status">{name}</p>
               </>

@@ -68,7 +68,7 @@ export function IncomingCallOverlay() {
     >
       <div className="incoming-call__caller">
         <span className="incoming-call__ring" aria-hidden="true" />
-        <Avatar name={name} src={picture} size="xl" />
+        <Avatar name={name} src={picture.src} srcSet={picture.srcSet} size="xl" />
       </div>
     </Dialog>
   );

@@ -229,7 +229,8 @@ describe('CallHistoryScreen (/calls)', () => {
     ]);
     renderWithApp(api, { route: '/calls' });
     const [bea, cy, kit, gone] = await waitFor(rows);
-    expect(within(bea).getByRole('img', { name: 'Bea' })).toHaveAttribute('src', 'http://api.test/api/photos/files/bea/large.webp');
+    // A 40 px avatar loads the 200 px file, not the 1200 px one the server names.
+    expect(within(bea).getByRole('img', { name: 'Bea' })).toHaveAttribute('src', 'http://api.test/api/photos/files/bea/thumb.webp');
     expect(within(cy).getByRole('img', { name: 'Cy' })).toHaveAttribute('src', 'http://api.test/api/photos/files/cy.webp');
     expect(within(kit).getByRole('img', { name: 'Kit' })).toHaveTextContent('K');
     expect(within(kit).getByRole('img', { name: 'Kit' }).tagName).not.toBe('IMG');

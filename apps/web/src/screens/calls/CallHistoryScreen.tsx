@@ -5,6 +5,7 @@ import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { rowPictureLoading } from '../../lib/row-picture';
 import { CALL_FILTERS, callRowView, type CallFilter } from './call-history';
 import { CallRow } from './CallRow';
 import { useCallBack } from './useCallBack';
@@ -98,10 +99,11 @@ export function CallHistoryScreen() {
           {callBack.error && <Alert tone="error" title={callBack.error} />}
           <Card as="div" className="call-history__card">
             <ul className="call-history__list" aria-label="Calls" aria-busy={loadingPage || undefined}>
-              {shown.map((call) => (
+              {shown.map((call, index) => (
                 <CallRow
                   key={call.id}
                   call={call}
+                  pictureLoading={rowPictureLoading(index)}
                   onCallBack={(userId, name) => void callBack.callBack(userId, name)}
                   callBackBusy={callBack.startingWith !== null}
                   callingBack={callBack.startingWith === call.otherId}

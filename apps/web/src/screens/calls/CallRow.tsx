@@ -20,18 +20,20 @@ export interface CallRowProps {
   callBackBusy?: boolean;
   /** This row's call-back is the one being set up. */
   callingBack?: boolean;
+  /** `lazy` for a row below the first screen. */
+  pictureLoading?: 'lazy';
 }
 
 /**
  * One call of the history: the other member (picture or initial, as in Messages), who called, the
  * status, when and how long (mm:ss), and a call-back button while the two may still call.
  */
-export function CallRow({ call, onCallBack, callBackBusy = false, callingBack = false }: CallRowProps) {
+export function CallRow({ call, onCallBack, callBackBusy = false, callingBack = false, pictureLoading }: CallRowProps) {
   const photoUrl = usePhotoUrl();
   const outgoing = call.direction === 'outgoing';
   return (
     <li className="call-row" aria-label={`Call with ${call.otherName}`}>
-      <Avatar name={call.otherName} src={photoUrl(call.otherPicture)} size="md" />
+      <Avatar name={call.otherName} src={photoUrl(call.otherPicture, 'thumb')} size="md" loading={pictureLoading} />
       <div className="call-row__body">
         <span className="call-row__name">{call.otherName}</span>
         <span className="call-row__meta">

@@ -111,7 +111,7 @@ function Conversation({ userId }: { userId: string }) {
             >
               {/* The name alone names the heading and the button; the photo repeats it. */}
               <span aria-hidden="true">
-                <Avatar name={partner.name} src={photoUrl(partner.picture)} size="md" />
+                <Avatar name={partner.name} src={photoUrl(partner.picture, 'thumb')} size="md" />
               </span>
               <span className="chat-header__profile-name">{partner.title}</span>
             </button>
@@ -122,7 +122,7 @@ function Conversation({ userId }: { userId: string }) {
         </div>
       ) : (
         <>
-          <Avatar name={partner.name} src={photoUrl(partner.picture)} size="md" />
+          <Avatar name={partner.name} src={photoUrl(partner.picture, 'thumb')} size="md" />
           <div className="chat-header__titles">
             <h1 className="chat-header__name">{partner.title}</h1>
             <p className="chat-header__typing" aria-live="polite">

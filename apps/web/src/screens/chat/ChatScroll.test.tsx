@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { aProfile, aUser, signedInApi, type FakeApi } from '../../testing/fake-api';
 import { fakeChat, type FakeChat } from '../../testing/fake-chat';
 import { renderWithApp } from '../../testing/render';
@@ -79,6 +79,41 @@ describe('the chat log scrolling', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'mine{Enter}');
     await waitFor(() => expect(bubbles()).toHaveLength(22));
     expect(log().scrollTop).toBe(22 * ROW_PX);
+  });
+
+  it("keeps the newest message in view when the log gets shorter (a phone's keyboard comes up), but not while the member reads above", async () => {
+    // jsdom has no ResizeObserver: this one reports a new size when the test says so.
+    const observed: { target: Element; report: () => void }[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private readonly report: ResizeObserverCallback) {}
+        observe(target: Element) {
+          observed.push({ target, report: () => this.report([], this as unknown as ResizeObserver) });
+        }
+        unobserve = vi.fn();
+        disconnect = vi.fn();
+      },
+    );
+    const logGetsShorter = () =>
+      act(() => observed.filter(({ target }) => target === log()).forEach(({ report }) => report()));
+    try {
+      await open(20);
+      // The observer starts in an effect after the render that showed the messages: on a busy
+      // machine that effect can come after the messages are seen.
+      await waitFor(() => expect(observed.map(({ target }) => target)).toContain(log()));
+      expect(log().scrollTop).toBe(20 * ROW_PX);
+      // A shorter log keeps its scrollTop, which now stops short of the end: no scroll event.
+      log().scrollTop = 20 * ROW_PX - 4 * ROW_PX;
+      logGetsShorter();
+      expect(log().scrollTop).toBe(20 * ROW_PX);
+
+      scrollTo(200);
+      logGetsShorter();
+      expect(log().scrollTop).toBe(200);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('keeps the message being read in place when older ones load above it', async () => {

@@ -1,6 +1,6 @@
 import type { ChatEntry } from '@mate/api-client';
 import { Button, Spinner } from '@mate/ui';
-import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { MessageBubble } from './MessageBubble';
 
 /** Within this many pixels of an edge counts as at it (rounding, a last line half shown). */
@@ -22,8 +22,8 @@ const entryKey = (entry: ChatEntry) => (entry.mine && entry.clientId ? `c:${entr
 /**
  * The conversation (spec 000 §2): a log that screen readers follow politely. It opens at the
  * newest message and follows new ones while the member is at the bottom (and always after their
- * own send); scrolled up, it stays where they read. Reaching the top loads older messages and keeps
- * the reading position.
+ * own send), also when the log gets shorter (a phone's keyboard); scrolled up, it stays where they
+ * read. Reaching the top loads older messages and keeps the reading position.
  */
 export function MessageList({ label, entries, hasOlder, onLoadOlder, onRetry, empty }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -65,6 +65,18 @@ export function MessageList({ label, entries, hasOlder, onLoadOlder, onRetry, em
     }
     lastSeen.current = last ? entryKey(last) : undefined;
   }, [entries]);
+
+  // The log gets shorter when a phone's keyboard comes up (the window shrinks) or the composer grows:
+  // a member at the newest message keeps it in view instead of seeing it slide under the composer.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   const onScroll = () => {
     const element = scrollRef.current;

@@ -49,7 +49,10 @@ describe('new-match chat', () => {
     await openChat();
     const log = screen.getByRole('log', { name: 'Messages with Sam' });
     expect(await within(log).findByText('You matched 5 minutes ago')).toBeInTheDocument();
-    expect(within(log).getByRole('img', { name: 'Sam' })).toHaveAttribute('src', `http://api.test${SAM_PHOTO}`);
+    // An 80 px picture: the 200 px file, with the 600 px one offered to a 3x screen (issue 26).
+    const picture = within(log).getByRole('img', { name: 'Sam' });
+    expect(picture).toHaveAttribute('src', `http://api.test${SAM_PHOTO.replace('large.webp', 'thumb.webp')}`);
+    expect(picture.getAttribute('srcset')).toContain(`http://api.test${SAM_PHOTO.replace('large.webp', 'medium.webp')} 600w`);
     expect(within(log).getByText('Sam')).toBeInTheDocument();
     expect(within(log).getByText('Say hi to start the conversation!')).toBeInTheDocument();
     expect(api.matching.getMyMatches).toHaveBeenCalled();

@@ -3,7 +3,7 @@ import { Avatar, EmptyState } from '@mate/ui';
 import { useId } from 'react';
 import { useAuth } from '../../auth/AuthContext';
 import { formatSessionActivity } from '../../lib/relative-time';
-import { usePhotoUrl } from '../../profile/usePhotos';
+import { usePhotoSrcSet, usePhotoUrl } from '../../profile/usePhotos';
 import { useMemberProfile } from '../member/useMemberProfile';
 import { conversationStarters } from './conversation-starters';
 import { useMatchedAt } from './useMatchedAt';
@@ -29,16 +29,23 @@ export interface NewMatchIntroProps {
  */
 export function NewMatchIntro({ userId, name, picture, onStarter }: NewMatchIntroProps) {
   const photoUrl = usePhotoUrl();
+  const photoSrcSet = usePhotoSrcSet();
   const startersId = useId();
   const { profile: mine } = useAuth();
   const theirs = useMemberProfile(userId);
   const matchedAt = useMatchedAt(userId, true);
   const starters = conversationStarters(mine, theirs.data ?? null, name);
+  const theirPicture = theirs.data?.profilePicture ?? picture;
 
   return (
     <div className="new-match">
       <div className="new-match__who">
-        <Avatar name={name} src={photoUrl(theirs.data?.profilePicture ?? picture)} size="xl" />
+        <Avatar
+          name={name}
+          src={photoUrl(theirPicture, 'thumb')}
+          srcSet={photoSrcSet(theirPicture)}
+          size="xl"
+        />
         <p className="new-match__name">{name}</p>
         {matchedAt && (
           <p className="new-match__when">

@@ -5,7 +5,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { conversationsWithMessages, useConversations } from '../../chat/useConversations';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useProfileCompletion } from '../../profile/useProfileCompletion';
-import { usePhotoUrl } from '../../profile/usePhotos';
+import { usePhotoSrcSet, usePhotoUrl } from '../../profile/usePhotos';
 import { LikesReceivedCard } from './LikesReceivedCard';
 import { NewMatchesCard } from './NewMatchesCard';
 import { ProfileChecklistCard } from './ProfileChecklistCard';
@@ -33,6 +33,7 @@ export function DashboardScreen() {
   const stats = useMatchStats();
   const conversations = useConversations();
   const photoUrl = usePhotoUrl();
+  const photoSrcSet = usePhotoSrcSet();
   useDocumentTitle('Dashboard');
   useLiveHome();
   if (!user) return null;
@@ -61,7 +62,12 @@ export function DashboardScreen() {
       <div className="home__grid">
         <Card className="dashboard__welcome home__welcome" tone="accent" padding="lg">
           <div className="dashboard__welcome-row">
-            <Avatar name={name} src={photoUrl(profile?.profilePicture)} size="xl" />
+            <Avatar
+              name={name}
+              src={photoUrl(profile?.profilePicture, 'thumb')}
+              srcSet={photoSrcSet(profile?.profilePicture)}
+              size="xl"
+            />
             <div className="dashboard__welcome-text">
               <h2 className="dashboard__greeting">Welcome, {name}!</h2>
               <dl className="dashboard__facts">

@@ -2,7 +2,7 @@ import type { LikerDto } from '@mate/contracts';
 import { Alert, Avatar, Button, Card, Icon } from '@mate/ui';
 import { useRef } from 'react';
 import { memberName } from '../../lib/member-name';
-import { usePhotoUrl } from '../../profile/usePhotos';
+import { usePhotoSrcSet, usePhotoUrl } from '../../profile/usePhotos';
 import { SectionEmpty, SectionError, SectionLoading } from './HomeSectionStates';
 import { useAnswerLiker, useLikesReceived } from './useHome';
 
@@ -85,10 +85,16 @@ function LikerTile({
   onAnswer: (answer: 'like' | 'pass') => void;
 }) {
   const photoUrl = usePhotoUrl();
+  const photoSrcSet = usePhotoSrcSet();
   const name = memberName(liker.user.name);
   return (
     <li className="home__liker" aria-busy={busy || undefined}>
-      <Avatar name={name} src={photoUrl(liker.user.profilePicture)} size="xl" />
+      <Avatar
+        name={name}
+        src={photoUrl(liker.user.profilePicture, 'thumb')}
+        srcSet={photoSrcSet(liker.user.profilePicture)}
+        size="xl"
+      />
       <p className="home__liker-name">
         {name}
         {liker.user.age !== null && <span className="home__liker-age">, {liker.user.age}</span>}

@@ -51,7 +51,7 @@ export function NewMatchesCard() {
                   className="home__match"
                   aria-label={`Chat with ${name}`}
                 >
-                  <Avatar name={name} src={photoUrl(match.profilePicture)} size="lg" />
+                  <Avatar name={name} src={photoUrl(match.profilePicture, 'thumb')} size="lg" />
                   <span className="home__match-name">{name}</span>
                 </Link>
               </li>

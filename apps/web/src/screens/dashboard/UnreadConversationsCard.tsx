@@ -37,7 +37,7 @@ export function UnreadConversationsCard() {
                 <Link to={`/chat/${encodeURIComponent(conversation.userId)}`} className="home__unread-row">
                   {/* The name follows in text: the picture would only say it twice. */}
                   <span aria-hidden="true">
-                    <Avatar name={name} src={photoUrl(conversation.profilePicture)} size="md" />
+                    <Avatar name={name} src={photoUrl(conversation.profilePicture, 'thumb')} size="md" />
                   </span>
                   <span className="home__unread-body">
                     <span className="home__unread-name">{name}</span>{' '}

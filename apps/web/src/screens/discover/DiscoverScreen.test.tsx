@@ -49,6 +49,18 @@ describe('DiscoverScreen', () => {
     expect(button('Rewind')).toHaveAttribute('aria-disabled', 'true');
   });
 
+  it('while the cards load, holds their place: a card-shaped placeholder, the count line and the swipe buttons (inert)', async () => {
+    api.matching.getSuggestions.mockReturnValue(new Promise<SuggestionDto[]>(() => undefined));
+    renderWithApp(api, { route: '/discover' });
+
+    expect(await screen.findByText('Loading matches...')).toBeInTheDocument();
+    expect(screen.getByText('Loading matches...').closest('.discover-card')).toHaveClass('discover-card--loading');
+    expect(screen.getByRole('heading', { name: 'Discover', level: 1 }).parentElement?.querySelector('.page-header__subtitle')).toBeInTheDocument();
+    for (const name of ['Pass', 'Rewind', 'Like']) expect(button(name)).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.setup().click(button('Like'));
+    expect(api.matching.like).not.toHaveBeenCalled();
+  });
+
   it('likes with the Like button, then shows the next card and the count left', async () => {
     const user = userEvent.setup();
     await open(suggestions(1, 2, 3, 4, 5));

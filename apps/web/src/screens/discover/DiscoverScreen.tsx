@@ -77,9 +77,8 @@ export function DiscoverScreen() {
       <PageHeader
         title="Discover"
         subtitle={
-          queue.status === 'ready' ? (
-            <span aria-live="polite">{countText(queue.cards.length)}</span>
-          ) : undefined
+          // The line is there while the cards load (blank), so nothing below moves when the count comes.
+          <span aria-live="polite">{queue.status === 'ready' ? countText(queue.cards.length) : '\u00a0'}</span>
         }
         actions={
           <Link
@@ -95,9 +94,15 @@ export function DiscoverScreen() {
 
       <div className="discover__deck">
         {queue.status === 'loading' ? (
-          <Card className="discover__placeholder">
-            <Spinner label="Loading matches..." showLabel />
-          </Card>
+          // A card's shape (photo box and text area), so the first card takes its place without moving the page.
+          <div className="discover-card discover-card--loading">
+            <div className="discover-card__media">
+              <div className="discover-card__photos discover-card__photos--empty">
+                <Spinner label="Loading matches..." showLabel />
+              </div>
+            </div>
+            <div className="discover-card__info discover-card__info--loading" aria-hidden="true" />
+          </div>
         ) : queue.status === 'error' ? (
           <Alert tone="error" title="Could not load matches">
             {queue.loadError}
@@ -132,8 +137,9 @@ export function DiscoverScreen() {
         )}
       </div>
 
-      {queue.status === 'ready' && (
-        // aria-disabled, not disabled: a button that just acted keeps the keyboard focus.
+      {queue.status !== 'error' && (
+        // aria-disabled, not disabled: a button that just acted keeps the keyboard focus. Shown (and
+        // inert: no card yet) while the cards load, so they do not push the hint down when they come.
         <div className="discover__actions" role="group" aria-label="Swipe actions">
           <Button
             ref={passRef}

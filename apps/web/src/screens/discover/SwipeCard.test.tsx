@@ -78,6 +78,21 @@ describe('SwipeCard', () => {
     );
   });
 
+  it("offers the card's photo in every size for the browser to choose by the card's box, fetched first", () => {
+    renderCard(aSuggestion(1, { name: 'Bea', photos: [aPhoto(1)] }));
+    const photo = screen.getByRole('img', { name: 'Bea' });
+    expect(photo).toHaveAttribute(
+      'srcset',
+      'http://api.test/api/photos/files/ph1/thumb.webp 200w, http://api.test/api/photos/files/ph1/medium.webp 600w, http://api.test/api/photos/files/ph1/large.webp 1200w',
+    );
+    // The photo covers the narrow screen's card (16 px padding each side on a phone, 520 px
+    // wide elsewhere), a 4:5 photo drawn 1.25 times as tall: 447 px on a 390 px phone.
+    expect(photo).toHaveAttribute('sizes', '(max-width: 552px) calc(125vw - 40px), 650px');
+    // The largest content of Discover: never deferred, asked for before the rest.
+    expect(photo).not.toHaveAttribute('loading', 'lazy');
+    expect(photo).toHaveAttribute('fetchpriority', 'high');
+  });
+
   it('shows exactly 5 interests without +N more, and no distance when there is none', () => {
     renderCard(aSuggestion(1, { location: 'Porto, Portugal', interests: ['A', 'B', 'C', 'D', 'E'] }));
     expect(screen.getByText('Porto, Portugal')).toBeInTheDocument();

@@ -1,6 +1,12 @@
 import { Avatar, Icon } from '@mate/ui';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { usePhotoUrl } from '../../profile/usePhotos';
+import { usePhotoSrcSet, usePhotoUrl } from '../../profile/usePhotos';
+
+/**
+ * The longest side a (4:5 portrait) photo is drawn at in the gallery: the dialog's width (the whole
+ * screen up to 600 px, else 560 px; profile-view.css `.member-profile`), 1.25 times as tall.
+ */
+export const GALLERY_PHOTO_SIZES = '(max-width: 600px) 125vw, 700px';
 
 /**
  * Every photo of a member in one strip: swiped on a touch screen (scroll snapping), turned with the
@@ -9,6 +15,7 @@ import { usePhotoUrl } from '../../profile/usePhotos';
  */
 export function MemberGallery({ name, urls }: { name: string; urls: string[] }) {
   const photoUrl = usePhotoUrl();
+  const photoSrcSet = usePhotoSrcSet();
   const stripRef = useRef<HTMLUListElement>(null);
   const [index, setIndex] = useState(0);
   const count = urls.length;
@@ -55,7 +62,12 @@ export function MemberGallery({ name, urls }: { name: string; urls: string[] }) 
           <li key={`${url}-${i}`} className="member-gallery__slide">
             <img
               className="member-gallery__photo"
-              src={photoUrl(url)}
+              src={photoUrl(url, 'large')}
+              srcSet={photoSrcSet(url)}
+              sizes={GALLERY_PHOTO_SIZES}
+              // Only the first is in view when the dialog opens; the rest load as the strip turns.
+              loading={i === 0 ? 'eager' : 'lazy'}
+              decoding="async"
               alt={count > 1 ? `${name}, photo ${i + 1} of ${count}` : name}
               draggable={false}
             />

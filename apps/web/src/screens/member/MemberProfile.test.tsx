@@ -149,6 +149,22 @@ describe('member profile view (issue 25)', () => {
       expect(api.matching.like).not.toHaveBeenCalled();
       expect(api.matching.pass).not.toHaveBeenCalled();
     });
+
+    it("offers each photo in every size for the dialog's box; only the first loads before the strip turns", async () => {
+      const user = userEvent.setup();
+      await openDiscover();
+      await user.click(screen.getByRole('button', { name: 'View profile' }));
+      const [first, second, third] = within(dialog()).getAllByRole('img');
+      expect(second).toHaveAttribute(
+        'srcset',
+        'http://api.test/api/photos/files/ph2/thumb.webp 200w, http://api.test/api/photos/files/ph2/medium.webp 600w, http://api.test/api/photos/files/ph2/large.webp 1200w',
+      );
+      // The whole phone screen's width, else the 560 px dialog; a 4:5 photo 1.25 times as tall.
+      expect(second).toHaveAttribute('sizes', '(max-width: 600px) 125vw, 700px');
+      expect(first).not.toHaveAttribute('loading', 'lazy');
+      expect(second).toHaveAttribute('loading', 'lazy');
+      expect(third).toHaveAttribute('loading', 'lazy');
+    });
   });
 
   it("opens from a Messages row's own button (with the server's distance) while the row still opens the chat", async () => {
@@ -177,6 +193,7 @@ describe('member profile view (issue 25)', () => {
     expect(within(dialog()).queryByRole('button', { name: 'Like' })).not.toBeInTheDocument();
     await user.click(within(dialog()).getByRole('button', { name: 'Close profile' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(open).toHaveFocus();
+    // The dialog hands the focus back as it unmounts; on a busy machine that lands a tick later.
+    await waitFor(() => expect(open).toHaveFocus());
   });
 });

@@ -15,9 +15,12 @@ export function ConversationRow({
   conversation,
   now,
   onViewProfile,
+  pictureLoading,
 }: {
   conversation: ConversationSummaryDto;
   now: number;
+  /** `lazy` for a row below the first screen. */
+  pictureLoading?: 'lazy';
   /** Absent for a deleted account, which has no profile to show. */
   onViewProfile?: () => void;
 }) {
@@ -31,7 +34,7 @@ export function ConversationRow({
         className={unread > 0 ? 'conversation-row conversation-row--unread' : 'conversation-row'}
       >
         <span className="conversation-row__avatar">
-          <Avatar name={name} src={photoUrl(conversation.profilePicture)} size="lg" />
+          <Avatar name={name} src={photoUrl(conversation.profilePicture, 'thumb')} size="lg" loading={pictureLoading} />
           <UnreadBadge count={unread} className="conversation-row__badge" />
         </span>
         <span className="conversation-row__body">

@@ -57,7 +57,7 @@ describe('MessagesScreen (/matches)', () => {
     const [sam, unknown, kit] = await waitFor(rows);
     expect(within(sam).getByRole('img', { name: 'Sam' })).toHaveAttribute(
       'src',
-      'http://api.test/api/photos/files/p1/large.webp',
+      'http://api.test/api/photos/files/p1/thumb.webp',
     );
     expect(within(sam).getByText('3 unread messages')).toBeInTheDocument();
     expect(sam).toHaveTextContent('Sam');
@@ -74,6 +74,23 @@ describe('MessagesScreen (/matches)', () => {
     expect(kit).toHaveTextContent('2d ago');
     expect(kit).toHaveTextContent('Start a conversation');
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+  });
+
+  it("loads the pictures of a phone's first screen of rows at once, the ones further down as the list scrolls", async () => {
+    api.chat.getConversations.mockResolvedValue(
+      Array.from({ length: 10 }, (_, i) =>
+        aSummary({ userId: `u${i}`, userName: `Member ${i}`, profilePicture: `/api/photos/files/p${i}/large.webp` }),
+      ),
+    );
+    renderWithApp(api, { route: '/matches' });
+    const pictures = (await waitFor(rows)).map((row) => within(row).getByRole('img'));
+    expect(pictures).toHaveLength(10);
+    expect(pictures.map((picture) => picture.getAttribute('loading'))).toEqual([
+      ...Array<null>(8).fill(null),
+      'lazy',
+      'lazy',
+    ]);
+    expect(pictures[9]).toHaveAttribute('src', 'http://api.test/api/photos/files/p9/thumb.webp');
   });
 
   it('opens the chat of the row clicked', async () => {

@@ -7,6 +7,7 @@ import { useNow } from '../../chat/useNow';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { memberName } from '../../lib/member-name';
 import { MemberProfileDialog } from '../member/MemberProfileDialog';
+import { rowPictureLoading } from '../../lib/row-picture';
 import { ConversationRow } from './ConversationRow';
 
 /** Relative times move on while the list stays open. */
@@ -53,11 +54,12 @@ export function MessagesScreen() {
       ) : (
         <Card as="div" className="messages__card">
           <ul className="messages__list" aria-label="Conversations">
-            {conversations.data.map((conversation) => (
+            {conversations.data.map((conversation, index) => (
               <ConversationRow
                 key={conversation.userId}
                 conversation={conversation}
                 now={now}
+                pictureLoading={rowPictureLoading(index)}
                 onViewProfile={conversation.readOnly ? undefined : () => setViewing(conversation)}
               />
             ))}

@@ -115,7 +115,7 @@ describe('OnboardingScreen', () => {
     );
     expect(await screen.findByRole('img', { name: 'Your photo' })).toHaveAttribute(
       'src',
-      'http://api.test/api/photos/files/ph1/large.webp',
+      'http://api.test/api/photos/files/ph1/medium.webp',
     );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next' })).toBeEnabled();

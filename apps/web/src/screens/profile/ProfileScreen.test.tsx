@@ -49,9 +49,10 @@ describe('ProfileScreen', () => {
       const first = screen.getByRole('listitem', { name: 'Photo 1' });
       expect(within(first).getByText('Primary')).toBeInTheDocument();
       expect(within(first).queryByRole('button', { name: 'Set as primary' })).not.toBeInTheDocument();
+      // A tile of at most 250 px: the 600 px file.
       expect(within(first).getByRole('img', { name: 'Photo 1' })).toHaveAttribute(
         'src',
-        'http://api.test/api/photos/files/ph1/large.webp',
+        'http://api.test/api/photos/files/ph1/medium.webp',
       );
       const second = screen.getByRole('listitem', { name: 'Photo 2' });
       expect(within(second).queryByText('Primary')).not.toBeInTheDocument();
@@ -69,6 +70,16 @@ describe('ProfileScreen', () => {
       expect(screen.getByText('MSc')).toBeInTheDocument();
       expect(screen.getByText('Art')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Edit Profile' })).toBeInTheDocument();
+    });
+
+    it('shows the photos of the profile in memory at once, before GET /api/photos answers (nothing moves when it does)', async () => {
+      api.photos.list.mockReturnValue(new Promise<PhotoDto[]>(() => undefined));
+      open(aProfile({ photos: photos(2) }));
+
+      expect(await screen.findByText('2/6 photos uploaded')).toBeInTheDocument();
+      const grid = screen.getByRole('list', { name: 'Your photos' });
+      expect(within(grid).getAllByRole('listitem').map((tile) => tile.getAttribute('aria-label'))).toEqual(['Photo 1', 'Photo 2']);
+      expect(screen.queryByText('Loading photos...')).not.toBeInTheDocument();
     });
 
     it('hides the upload control at 6 photos', async () => {

@@ -13,7 +13,11 @@ function CompletionCard() {
   return (
     <Card className="profile-completion">
       {completion.isPending ? (
-        <Spinner size="sm" label="Loading profile completion..." showLabel />
+        // The bar's shape (its line, then its track), so the card keeps its height when the figure comes.
+        <div className="mate-progress">
+          <Spinner size="sm" label="Loading profile completion..." showLabel />
+          <span className="mate-progress__track" aria-hidden="true" />
+        </div>
       ) : completion.isError ? (
         <p className="profile-completion__error">{completion.error.message}</p>
       ) : (

@@ -49,7 +49,7 @@ describe('SafetyScreen (/safety)', () => {
     expect(formatBlockedDate(sam.createdAt)).toMatch(/2026/);
     expect(within(samRow).getByRole('img', { name: 'Sam' })).toHaveAttribute(
       'src',
-      'http://api.test/api/photos/files/ph9/large.webp',
+      'http://api.test/api/photos/files/ph9/thumb.webp',
     );
     expect(within(samRow).getByRole('button', { name: 'Unblock Sam' })).toHaveTextContent('Unblock');
 

@@ -113,7 +113,7 @@ function BlockedUserItem({
   const date = formatBlockedDate(entry.createdAt);
   return (
     <li className="blocked-user" aria-labelledby={nameId}>
-      <Avatar name={name} src={photoUrl(entry.photo)} size="md" />
+      <Avatar name={name} src={photoUrl(entry.photo, 'thumb')} size="md" />
       <div className="blocked-user__body">
         <p id={nameId} className="blocked-user__name">
           {name}

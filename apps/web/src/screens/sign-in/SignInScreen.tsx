@@ -12,8 +12,11 @@ function messageOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'An error occurred';
 }
 
-/** `/`: one screen toggling between sign-in and sign-up (spec 000 §2). */
-export function SignInScreen() {
+/**
+ * `/`: one screen toggling between sign-in and sign-up (spec 000 §2). `onSubmitting` runs as the
+ * form is sent: the route table starts the next screen's download then (issue 26).
+ */
+export function SignInScreen({ onSubmitting }: { onSubmitting?: () => void } = {}) {
   const { login, register } = useAuth();
   const [mode, setMode] = useState<Mode>('signin');
   const [email, setEmail] = useState('');
@@ -34,6 +37,7 @@ export function SignInScreen() {
     event.preventDefault();
     setError(null);
     setSubmitting(true);
+    onSubmitting?.();
     try {
       if (isSignUp) await register(buildSignUpPayload({ email, password, name, age }));
       else await login({ email: email.trim(), password });
