@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { firstScreenBudget, precompress } from '../../tools/vite/build-plugins';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,7 +22,7 @@ function workspaceAliases() {
 /**
  * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
  * the same value src/app/api-base.ts reads; null when the app finds the gateway itself). The
- * static server (tools/scripts/serve-static.mjs) builds its Content-Security-Policy from it, so
+ * web server (tools/web-server/server.mjs) builds its Content-Security-Policy from it, so
  * the CSP names the origin the app really talks to. A dotfile: never served.
  */
 function webConfigFile(mode: string): Plugin {
@@ -50,7 +51,8 @@ function webConfigFile(mode: string): Plugin {
 export default defineConfig(({ mode }) => ({
   root: appRoot,
   cacheDir: `${workspaceRoot}node_modules/.vite/apps/admin-web`,
-  plugins: [react(), webConfigFile(mode)],
+  // Issue 26: the admin's sign-in screen under the same 150 KB budget as the member app's.
+  plugins: [react(), webConfigFile(mode), firstScreenBudget({ maxBrotliBytes: 150_000 }), precompress()],
   resolve: {
     alias: workspaceAliases(),
   },

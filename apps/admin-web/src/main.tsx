@@ -1,16 +1,18 @@
-import '@mate/ui';
+// The shared components' stylesheet comes with this import, before the app's own.
+import { pageSetting } from '@mate/ui';
 import './styles/admin.css';
 import { createAdminApiClient } from '@mate/api-client';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { preloadScreenFor } from './app/AppRoutes';
 import { resolveApiBase, resolveMemberWebUrl } from './app/origins';
 import { readStoredToken } from './auth/auth-storage';
 import { UNAUTHORIZED_EVENT } from './auth/AuthContext';
 import { windowBrowser } from './browser/AdminBrowser';
 
 const api = createAdminApiClient({
-  baseUrl: resolveApiBase(import.meta.env.VITE_API_URL, window.location),
+  baseUrl: resolveApiBase(pageSetting('api-origin') ?? import.meta.env.VITE_API_URL, window.location),
   getToken: readStoredToken,
   onUnauthorized: (_error, token) => {
     window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token } }));
@@ -18,8 +20,11 @@ const api = createAdminApiClient({
 });
 const environment = {
   browser: windowBrowser,
-  memberWebUrl: resolveMemberWebUrl(import.meta.env.VITE_MEMBER_WEB_URL, window.location),
+  memberWebUrl: resolveMemberWebUrl(pageSetting('member-web-url') ?? import.meta.env.VITE_MEMBER_WEB_URL, window.location),
 };
+
+// The opened screen's code downloads beside the session check, not after it.
+preloadScreenFor(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

@@ -39,7 +39,7 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * The web apps' security headers (tools/scripts/serve-static.mjs, ADR 0011) on the docs page, its
+ * The web apps' security headers (tools/web-server, ADR 0011) on the docs page, its
  * assets and its JSON; Cache-Control and nosniff come from apiResponseHeaders like every /api answer.
  */
 export const DOCS_SECURITY_HEADERS: Readonly<Record<string, string>> = {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { destroyIntersectionMocking, mockIsIntersecting, setupIntersectionMocking } from 'react-intersection-observer/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { signedInAdminApi, type FakeAdminApi } from '../../testing/fake-api';
 import { renderAdmin } from '../../testing/render';
 import { pivotTrends } from './useAnalytics';
@@ -52,6 +53,23 @@ describe('AnalyticsScreen (spec 001 §2 Analytics dashboard)', () => {
   let api: FakeAdminApi;
   beforeEach(() => {
     api = signedInAdminApi();
+  });
+
+  describe('with the window known (IntersectionObserver)', () => {
+    beforeEach(() => setupIntersectionMocking(vi.fn));
+    afterEach(() => destroyIntersectionMocking());
+
+    it('draws a chart only once its frame comes near the window, in a frame of its full size from the start', async () => {
+      stubAll(api);
+      renderAdmin(api, { route: '/admin/analytics' });
+      const frame = await screen.findByRole('img', { name: 'User growth: total users and new users by date' });
+      expect(frame).toHaveClass('chart-frame');
+      expect(frame).toBeEmptyDOMElement();
+      mockIsIntersecting(frame, true);
+      await waitFor(() => expect(frame.querySelector('.recharts-responsive-container')).not.toBeNull());
+      // Another chart, further down, is still not drawn.
+      expect(screen.getByRole('img', { name: 'Reports by date and reason' })).toBeEmptyDOMElement();
+    });
   });
 
   it('loads every call for 30 days by default and shows the cards and chart sections', async () => {

@@ -9,7 +9,7 @@ import { renderAdmin } from '../../testing/render';
 function aPhoto(n: number, overrides: Partial<PendingPhotoDto> = {}): PendingPhotoDto {
   return {
     id: `p${n}`,
-    url: `/uploads/p${n}.webp`,
+    url: `/api/photos/files/p${n}/large.webp`,
     userId: `u${n}`,
     userName: `Member ${n}`,
     userEmail: `member${n}@mate.test`,
@@ -79,6 +79,16 @@ describe('PhotoModerationScreen (spec 001 §2 Photo moderation queue)', () => {
     await user.click(await screen.findByRole('button', { name: /Photo by Member 1/ }));
     const panel = screen.getByRole('heading', { name: 'Review Photo' }).closest('section') as HTMLElement;
     expect(within(panel).getByText('member1@mate.test')).toBeInTheDocument();
+    // Judged on the 1200 px file; the tiles of the queue load the 600 px one.
+    expect(within(panel).getByRole('img', { name: 'Selected photo by Member 1' })).toHaveAttribute(
+      'src',
+      'http://api.test/api/photos/files/p1/large.webp',
+    );
+    const grid = screen.getByRole('list', { name: 'Pending photos' });
+    expect(within(grid).getByRole('img', { name: 'Photo by Member 2' })).toHaveAttribute(
+      'src',
+      'http://api.test/api/photos/files/p2/medium.webp',
+    );
     expect(within(panel).getByText('21')).toBeInTheDocument();
     expect(within(panel).getByRole('link', { name: 'View Full Profile' })).toHaveAttribute('href', '/admin/users/u1');
     expect(within(panel).getByText('Risk score').nextElementSibling).toHaveTextContent('90%');

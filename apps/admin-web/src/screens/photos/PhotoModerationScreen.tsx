@@ -1,4 +1,4 @@
-import { AdminMessages, displayMessage } from '@mate/api-client';
+import { AdminMessages, displayMessage, photoPathAtSize } from '@mate/api-client';
 import { PHOTO_CLASSES, PHOTO_REJECTION_REASON_MAX_LENGTH, type PendingPhotoDto } from '@mate/contracts';
 import { Button, Card, EmptyState, Icon, Spinner, Textarea, buttonClassName, PageHeader } from '@mate/ui';
 import { useState } from 'react';
@@ -115,7 +115,13 @@ export function PhotoModerationScreen() {
                       aria-pressed={photo.id === selectedId}
                       onClick={() => select(photo.id)}
                     >
-                      <img src={admin.apiUrl(photo.url)} alt={`Photo by ${uploader(photo)}`} loading="lazy" />
+                      {/* A tile of 150-250 px: the 600 px file; the one opened for review is the large one. */}
+                      <img
+                        src={admin.apiUrl(photoPathAtSize(photo.url, 'medium'))}
+                        alt={`Photo by ${uploader(photo)}`}
+                        loading="lazy"
+                        decoding="async"
+                      />
                       <span className="photo-tile__name">{uploader(photo)}</span>
                       <span className="photo-tile__meta">
                         {orNA(photo.userAge)} · {orNA(photo.userGender)}
@@ -134,7 +140,7 @@ export function PhotoModerationScreen() {
                 <div className="photo-detail__body">
                   <img
                     className="photo-detail__image"
-                    src={admin.apiUrl(selected.url)}
+                    src={admin.apiUrl(photoPathAtSize(selected.url, 'large'))}
                     alt={`Selected photo by ${uploader(selected)}`}
                   />
                   <dl className="detail-fields">

@@ -6,7 +6,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { messageOf } from '../../lib/format';
 
 /** `/` and `/login`: the admin app's own sign-in (email and password against POST /api/auth/login). */
-export function SignInScreen() {
+export function SignInScreen({ onSubmitting }: { onSubmitting?: () => void } = {}) {
   useDocumentTitle('Admin Sign In');
   const { login } = useAuth();
   const memberApp = useMemberAppUrl('/dashboard');
@@ -21,6 +21,7 @@ export function SignInScreen() {
     setError(null);
     setNotAdmin(false);
     setSubmitting(true);
+    onSubmitting?.();
     try {
       await login({ email: email.trim(), password });
       // Signed in as an admin: the route now sends the admin to /admin.

@@ -24,7 +24,11 @@ function aDetail(overrides: Partial<AdminUserDetailDto> = {}): AdminUserDetailDt
     isSuspended: false,
     suspendedAt: null,
     suspensionReason: null,
-    photos: [{ id: 'p1', url: '/uploads/p1.webp' }],
+    photos: [
+      { id: 'p1', url: '/api/photos/files/p1/large.webp' },
+      // An older shape of URL is loaded as it is.
+      { id: 'p2', url: '/uploads/p2.webp' },
+    ],
     matchCount: 4,
     reportsMade: 1,
     reportsReceived: 2,
@@ -53,7 +57,12 @@ describe('UserDetailScreen (spec 001 §2 Admin user detail)', () => {
     expect(field('Age')).toHaveTextContent('29');
     expect(field('Location')).toHaveTextContent('Austin, TX');
     expect(field('Matches')).toHaveTextContent('4');
-    expect(screen.getByRole('img', { name: 'Photo 1 of Sam Member' })).toHaveAttribute('src', 'http://api.test/uploads/p1.webp');
+    // A third of the card: the 600 px file, not the 1200 px one the server names.
+    expect(screen.getByRole('img', { name: 'Photo 1 of Sam Member' })).toHaveAttribute(
+      'src',
+      'http://api.test/api/photos/files/p1/medium.webp',
+    );
+    expect(screen.getByRole('img', { name: 'Photo 2 of Sam Member' })).toHaveAttribute('src', 'http://api.test/uploads/p2.webp');
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/admin');
     expect(screen.queryByText('This user is suspended')).not.toBeInTheDocument();
   });

@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, '../../../../..');
 /** What a generated service needs to type-check, lint and run its test, copied (not linked) where the generator writes. */
 const COPIED = [
   ...['tsconfig.base.json', 'jest.preset.js', '.swcrc', '.prettierrc', 'eslint.config.mjs', 'nx.json', 'package.json', 'package-lock.json', '.gitignore'],
-  ...['apps', 'libs', 'docker', 'k8s', 'tools/scripts', 'tools/infra-tests'],
+  ...['apps', 'libs', 'docker', 'k8s', 'tools/scripts', 'tools/web-server', 'tools/infra-tests'],
 ];
 
 interface Entry {
@@ -136,7 +136,7 @@ describe('nx g @mate/tools:service (into a scratch copy of the workspace)', () =
 
   it('leaves compose, k8s and the launcher in agreement with the registry (tools/infra-tests on the copy)', () => {
     // The specs that read the registry, compose, the Dockerfile and the manifests. Not those that
-    // start a fixed service or script (gdpr verify, chat-service's k8s roles, serve-static, the
+    // start a fixed service or script (gdpr verify, chat-service's k8s roles, the web server, the
     // VAPID keys, prune-deps): they pass or fail alike on the copy, and tools/infra-tests runs them.
     const infra = run(scratch, 'jest/bin/jest.js', ['-c', 'tools/infra-tests/jest.config.cjs', '--ci', ...AGREEMENT_SPECS]);
     const suites = /Test Suites: (\d+) passed, \1 total/.exec(infra.output)?.[1];
