@@ -12,11 +12,69 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { ROOT, SERVICES, log, waitForHttp } from '../../tools/scripts/lib/platform.mjs';
+import { ROOT, SERVICES, log, portOpen, waitForHttp } from '../../tools/scripts/lib/platform.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 /** The servers the apps really wait for (their checks are cheap: pg_isready, redis-cli). */
 const INFRASTRUCTURE = ['postgres', 'redis'];
+/**
+ * The ports compose.yml gives the apps, as the run's `ports` name them, read from the merged file
+ * itself (each app's PORT, maildev's two), so nothing here repeats compose.yml's numbers.
+ */
+export function composePorts(config) {
+  const env = (service, name) => Number(config.services[service]?.environment?.[name]);
+  return {
+    gateway: env('gateway', 'PORT'),
+    web: env('web', 'PORT'),
+    adminWeb: env('admin-web', 'PORT'),
+    smtp: env('maildev', 'MAILDEV_SMTP_PORT'),
+    maildevWeb: env('maildev', 'MAILDEV_WEB_PORT'),
+    services: Object.fromEntries(SERVICES.map((s) => [s.name, env(s.name, 'PORT')])),
+  };
+}
+
+/** Old port -> new for every app whose port the run's `ports` change. */
+export function portMoves(config, ports) {
+  const { services, ...apps } = composePorts(config);
+  return new Map(
+    [
+      ...Object.entries(apps).map(([name, port]) => [port, ports[name]]),
+      ...Object.entries(services).map(([name, port]) => [port, ports.services[name]]),
+    ].filter(([from, to]) => from !== to),
+  );
+}
+/** The host ports the containers listen on (host networking), by what listens there. */
+const hostPorts = (ports) => ({
+  postgres: ports.postgres,
+  redis: ports.redis,
+  'maildev SMTP': ports.smtp,
+  'maildev web': ports.maildevWeb,
+  gateway: ports.gateway,
+  web: ports.web,
+  'admin web': ports.adminWeb,
+  ...Object.fromEntries(SERVICES.map((s) => [s.name, ports.services[s.name]])),
+});
+
+/**
+ * Moves the apps off compose.yml's ports (`moves`: old port -> new), so the containers can run
+ * beside a `npm start` or another stack on this machine: every variable named *PORT that holds a
+ * moved port, and every `:<port>` that ends a host in a URL (…_SERVICE_URL, SMTP_URL,
+ * API_PROXY_URL, a health check's fetch), in the environment, command and health check of each
+ * host-network service. Nothing else in the file names those ports (docker/compose.host.yml).
+ */
+export function movePorts(config, moves) {
+  const inUrls = (text) => text.replace(/:(\d{2,5})(?=[/,'"]|$)/g, (match, port) => (moves.has(Number(port)) ? `:${moves.get(Number(port))}` : match));
+  for (const service of Object.values(config.services)) {
+    if (service.network_mode !== 'host') continue;
+    for (const [name, value] of Object.entries(service.environment ?? {})) {
+      const text = String(value ?? '');
+      service.environment[name] = /PORT$/.test(name) && moves.has(Number(text)) ? String(moves.get(Number(text))) : inUrls(text);
+    }
+    if (Array.isArray(service.command)) service.command = service.command.map((part) => inUrls(String(part)));
+    if (Array.isArray(service.healthcheck?.test)) service.healthcheck.test = service.healthcheck.test.map((part) => inUrls(String(part)));
+  }
+  return config;
+}
 const SOURCE_FILES = ['-f', path.join(ROOT, 'docker/compose.yml'), '-f', path.join(ROOT, 'docker/compose.host.yml')];
 
 /** docker-compose (v1, Debian's) where installed, else `docker compose` (v2). */
@@ -51,6 +109,7 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
   mkdirSync(logDir, { recursive: true });
 
   const merged = yaml.load(compose(['config']));
+  movePorts(merged, portMoves(merged, ports));
   for (const service of Object.values(merged.services)) {
     if (service.network_mode === 'host') delete service.ports;
     // An app that waits on another app's health check waits for its first check (every 10 s):
@@ -90,9 +149,22 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
     }
   };
   try {
+    // Every container shares the host's network: a port something else holds would leave its
+    // server unable to listen, and compose would only say the container is unhealthy.
+    const taken = [];
+    for (const [name, port] of Object.entries(hostPorts(ports))) if (await portOpen(port)) taken.push(`${name} ${port}`);
+    if (taken.length) throw new Error(`ports the containers need are in use on this machine: ${taken.join(', ')}`);
     // `up` returns once every container is started, each after its dependencies were healthy (or,
     // for the migrations, exited 0): compose's depends_on conditions order the start.
-    compose(['up', '-d', '--no-build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    try {
+      compose(['up', '-d', '--no-build'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    } catch (e) {
+      // What the run's output shows of the failure: each container's state and the servers' last words.
+      for (const args of [['ps'], ['logs', '--no-color', '--tail', '25', ...INFRASTRUCTURE, 'maildev']]) {
+        process.stderr.write(spawnSync(command, [...prefix, '-p', project, ...files, ...args], { cwd: ROOT, env, encoding: 'utf8' }).stdout ?? '');
+      }
+      throw e;
+    }
     // Everything the containers print, for a failed run (dist/e2e/logs/compose.log).
     logs = spawn(command, [...prefix, '-p', project, ...files, 'logs', '--no-color', '-f'], {
       cwd: ROOT,
@@ -102,7 +174,7 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
     logs.stdout.pipe(out, { end: false });
     logs.stderr.pipe(out, { end: false });
     await Promise.all([
-      ...SERVICES.map((s) => waitForHttp(`http://127.0.0.1:${s.port}/health/ready`, { timeoutMs: 180_000 })),
+      ...SERVICES.map((s) => waitForHttp(`http://127.0.0.1:${ports.services[s.name]}/health/ready`, { timeoutMs: 180_000 })),
       waitForHttp(`http://127.0.0.1:${ports.gateway}/health/ready`, { timeoutMs: 180_000 }),
       waitForHttp(`http://127.0.0.1:${ports.web}/health`, { timeoutMs: 180_000 }),
       waitForHttp(`http://127.0.0.1:${ports.adminWeb}/health`, { timeoutMs: 180_000 }),
@@ -116,9 +188,8 @@ export async function startComposePlatform({ project, settings, photoDir, logDir
   log(`e2e: the platform is up in containers (${Math.round((Date.now() - started) / 1000)} s)`);
 
   const servicePort = (name) => {
-    const service = SERVICES.find((s) => s.name === name);
-    if (!service) throw new Error(`${name} is not a service of the platform`);
-    return service.port;
+    if (!SERVICES.some((s) => s.name === name)) throw new Error(`${name} is not a service of the platform`);
+    return ports.services[name];
   };
   return {
     async stopService(name) {

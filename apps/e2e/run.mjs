@@ -12,17 +12,19 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import Redis from 'ioredis';
 import {
   ROOT,
   SERVICES,
   SERVICE_DATABASES,
+  deletePrefixedKeys,
   dropDatabases,
   ensureDatabases,
   ensurePostgres,
+  freePort,
   ensureRedis,
   log,
   nx,
+  portOpen,
   run,
   startPlatform,
   withDatabase,
@@ -38,20 +40,23 @@ const id = randomBytes(3).toString('hex');
 /** `--compose`, or E2E_PLATFORM=containers (how `.ci/run` has `npm test` use the images it built). */
 const composeFlag = process.argv[2] === '--compose';
 const inContainers = composeFlag || process.env.E2E_PLATFORM === 'containers';
-/** Keeps the e2e platform clear of a running `npm start` (3000, 3101-3199, 4200, 4300). */
+/**
+ * Keeps the e2e platform clear of a running `npm start` or compose stack (1025, 1080, 3000,
+ * 3101-3199, 4200, 4300), in processes and in containers alike (compose-platform.mjs moves the
+ * containers' ports).
+ */
 const E2E_PORT_OFFSET = 850;
-const ports = inContainers
-  ? // The ports compose.yml gives the apps; PostgreSQL and Redis beside the host's own servers.
-    { gateway: 3000, web: 4200, adminWeb: 4300, maildevWeb: 1080, postgres: 55432, redis: 56379 }
-  : {
-      gateway: 3950,
-      web: 4250,
-      adminWeb: 4350,
-      smtp: 2025,
-      maildevWeb: 2080,
-      // Each service on its registry port moved up by E2E_PORT_OFFSET (auth-service 3101 -> 3951).
-      services: Object.fromEntries(SERVICES.map((s) => [s.name, s.port + E2E_PORT_OFFSET])),
-    };
+const ports = {
+  gateway: 3950,
+  web: 4250,
+  adminWeb: 4350,
+  smtp: 2025,
+  maildevWeb: 2080,
+  // Each service on its registry port moved up by E2E_PORT_OFFSET (auth-service 3101 -> 3951).
+  services: Object.fromEntries(SERVICES.map((s) => [s.name, s.port + E2E_PORT_OFFSET])),
+  // In containers, PostgreSQL and Redis beside the host's own servers.
+  ...(inContainers ? { postgres: 55432, redis: 56379 } : {}),
+};
 /** compose.yml's database names (docker/postgres/create-databases.sh): mate_<db>. */
 const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, inContainers ? `mate_${db}` : `mate_e2e_${id}_${db}`]));
 /** compose.yml's services use the key prefix `mate`. */
@@ -91,7 +96,9 @@ function vapidKeysOfThisRun() {
   return { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey };
 }
 const onlyApi = args[0] === '--api' ? args.slice(1) : null;
-const onlyJourneys = onlyApi ? [] : args;
+/** `--lighthouse-only`: no journey, only the web audit (tools/bench/web), which a full run does after the journeys. */
+const lighthouseOnly = args[0] === '--lighthouse-only';
+const onlyJourneys = onlyApi || lighthouseOnly ? [] : args;
 
 /**
  * Runs the API journeys and then the browser journeys against this run's platform (wherever it
@@ -118,15 +125,27 @@ async function runJourneys({ control, transcriber, databaseUrl, redisUrl }) {
     PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
   };
   let failures = 0;
-  if (onlyJourneys.length === 0) {
+  if (onlyJourneys.length === 0 && !lighthouseOnly) {
     log('e2e: API journeys through the gateway');
     const api = await runTests(path.join(ROOT, 'node_modules/.bin/jest'), ['-c', 'apps/e2e/jest.config.cjs', '--ci', ...(onlyApi ?? [])], env);
     if (api !== 0) failures++;
   }
-  if (!onlyApi) {
+  if (!onlyApi && !lighthouseOnly) {
     log('e2e: browser journeys in Chromium');
     const browser = await runTests(path.join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'apps/e2e/playwright.config.ts', ...onlyJourneys], env);
     if (browser !== 0) failures++;
+  }
+  if (args.length === 0 || lighthouseOnly) {
+    // Issue 26: byte budgets, compression, accessibility and best practices of every screen, enforced; scores and LCP printed.
+    log('e2e: Lighthouse over the member and admin screens (tools/bench/web)');
+    const { runWebCheck } = await import('../../tools/bench/web/check.mjs');
+    const webCheck = { gatewayUrl, maildevUrl: env.E2E_MAILDEV_URL, webUrl, adminWebUrl, authDbUrl: withDatabase(databaseUrl, dbNames.auth), redisUrl, keyPrefix, chromePath: CHROMIUM };
+    failures += await runWebCheck(webCheck).then(
+      (missed) => (missed ? 1 : 0),
+      (e) => (process.stderr.write(`e2e: the web audit failed: ${e.stack ?? e}\n`), 1),
+    );
+  } else {
+    log('e2e: the Lighthouse web audit runs with the whole stage or --lighthouse-only, not with a journey filter');
   }
   return failures;
 }
@@ -138,6 +157,8 @@ async function runJourneys({ control, transcriber, databaseUrl, redisUrl }) {
  */
 async function runAgainstContainers() {
   const postgresPassword = randomBytes(12).toString('hex');
+  // PostgreSQL and Redis beside the host's own: on another free port where something holds theirs.
+  for (const server of ['postgres', 'redis']) if (await portOpen(ports[server])) ports[server] = await freePort();
   const databaseUrl = `postgres://mate:${postgresPassword}@127.0.0.1:${ports.postgres}/mate`;
   let platform = null;
   let transcriber = null;
@@ -168,6 +189,10 @@ async function runAgainstContainers() {
         WEB_URL: webUrl,
         ADMIN_WEB_URL: adminWebUrl,
         CORS_ORIGINS: `${webUrl},${adminWebUrl}`,
+        // The web apps' images know only the default local ports: they are told this run's.
+        PUBLIC_API_ORIGIN: gatewayUrl,
+        PUBLIC_WEB_URL: webUrl,
+        PUBLIC_ADMIN_WEB_URL: adminWebUrl,
         ...vapidKeysOfThisRun(),
       },
     });
@@ -260,14 +285,7 @@ try {
   await transcriber?.close();
   rmSync(photoDir, { recursive: true, force: true });
   await dropDatabases(DATABASE_URL, Object.values(dbNames)).catch(() => undefined);
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-  await redis.quit();
+  await deletePrefixedKeys(REDIS_URL, keyPrefix);
 }
 if (failed) {
   process.stderr.write('e2e: FAILED (service logs are in dist/e2e/logs)\n');

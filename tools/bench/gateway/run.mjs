@@ -18,8 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import Redis from 'ioredis';
-import { dropDatabases, ensureDatabases, withDatabase } from '../../scripts/lib/platform.mjs';
+import { deletePrefixedKeys, dropDatabases, ensureDatabases, withDatabase } from '../../scripts/lib/platform.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const RESULT_FILE = path.join(ROOT, 'tools/bench/gateway/last-result.json');
@@ -101,23 +100,6 @@ function ensureBuilt(force) {
 
 function log(message) {
   process.stderr.write(`[bench] ${message}\n`);
-}
-
-async function deleteRedisKeys(redisUrl, prefix) {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
-  let deleted = 0;
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) deleted += await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-  return deleted;
 }
 
 function portIsFree(port) {
@@ -283,7 +265,7 @@ async function main() {
         (e) => log(`could not drop database ${dbName}: ${e.message}`),
       );
     }
-    await deleteRedisKeys(redisUrl, keyPrefix).then(
+    await deletePrefixedKeys(redisUrl, keyPrefix).then(
       (n) => log(`deleted ${n} Redis keys under ${keyPrefix}:`),
       (e) => log(`could not delete Redis keys under ${keyPrefix}: ${e.message}`),
     );

@@ -106,7 +106,9 @@ async function signInLandingOn(page: Page, account: { email: string; password: s
 }
 
 test('every screen of the member app and the admin app has no serious or critical WCAG 2.1 A/AA violation', async () => {
-  test.setTimeout(300_000);
+  // Every screen and state, each checked by axe at one or two sizes: it fitted in 5 minutes until
+  // a loaded CI machine (the platform in containers beside it) took longer.
+  test.setTimeout(600_000);
   const findings: string[] = [];
   const cspLists: string[][] = [];
 
@@ -245,12 +247,19 @@ test('every screen of the member app and the admin app has no serious or critica
       await expect(page.getByRole('group', { name: 'Call controls' })).toBeVisible();
       const overlay = blakes.page.getByRole('dialog', { name: 'Incoming Video Call' });
       await expect(overlay).toBeVisible();
-      await sweep(page, 'web /call/:userId @desktop');
-      await sweep(blakes.page, 'web incoming call overlay @desktop');
-      // Issue 25 point 1: the notification prompt (open on Blake's dashboard) holds back while a call rings and on the call screen.
+      // Issue 25 point 1: the notification prompt (open on Blake's dashboard) holds back while a call
+      // rings and on the call screen.
       await expect(page.getByRole('region', { name: 'Enable Notifications' })).toHaveCount(0);
       await expect(blakes.page.getByRole('region', { name: 'Enable Notifications' })).toHaveCount(0);
+      // Only the overlay needs the call to ring (it rings out after 30 s; two sweeps took 31 s once on
+      // a loaded CI machine): it is swept first, then Blake answers and the caller's call screen is
+      // swept with the call under way, however long that takes.
+      await sweep(blakes.page, 'web incoming call overlay @desktop');
+      await overlay.getByRole('button', { name: 'Answer' }).click();
+      await expect(blakes.page).toHaveURL(new RegExp(`/call/${avery.id}$`));
+      await sweep(page, 'web /call/:userId @desktop');
       await page.getByRole('group', { name: 'Call controls' }).getByRole('button', { name: 'End call' }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
       await expect(overlay).toHaveCount(0);
     });
 

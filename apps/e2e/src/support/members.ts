@@ -148,3 +148,13 @@ export async function signIn(page: Page, member: Member): Promise<void> {
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }
+
+/**
+ * Opens a screen through the app's Main navigation, without a reload (what the app holds in memory,
+ * an open notification prompt for one, stays); on a phone the navigation is behind the menu.
+ */
+export async function openFromMenu(page: Page, link: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Open menu' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+}
