@@ -36,8 +36,12 @@ describe('aggregate versions: a retried or reordered old event never rolls state
   let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   let producer: KitService;
   let consumer: KitService;
-  /** Users whose first user.registered attempt fails, as a transient error would. */
-  const failOnce = new Set<string>();
+  /**
+   * Users whose first user.registered attempt fails, as a transient error would, once the promise
+   * given settles (the test lets it fail only after v2 is on the queue, so v2 is handled inside
+   * v1's backoff whatever the machine's load).
+   */
+  const failOnce = new Map<string, Promise<void>>();
   const calls: { name: string; userId: string; version?: number }[] = [];
 
   beforeAll(async () => {
@@ -57,7 +61,12 @@ describe('aggregate versions: a retried or reordered old event never rolls state
       handlers: {
         'user.registered': async (payload: UserRegisteredPayload, manager, envelope) => {
           calls.push({ name: envelope.name, userId: payload.userId, version: envelope.aggregateVersion });
-          if (failOnce.delete(payload.userId)) throw new Error('transient failure');
+          const failAfter = failOnce.get(payload.userId);
+          if (failAfter) {
+            failOnce.delete(payload.userId);
+            await failAfter;
+            throw new Error('transient failure');
+          }
           await writeMember(manager, payload.userId, payload.name, false);
         },
         'user.verified': async (payload: UserVerifiedPayload, manager, envelope) => {
@@ -147,12 +156,18 @@ describe('aggregate versions: a retried or reordered old event never rolls state
 
   it('applies v2 and skips v1 when v1 is retried after v2 (backoff and concurrency), never calling its handler again', async () => {
     const userId = randomUUID();
-    failOnce.add(userId);
+    let v2Queued: () => void = () => undefined;
+    failOnce.set(userId, new Promise<void>((resolve) => (v2Queued = resolve)));
     const ds = producer.dataSource;
     const v1 = await ds.transaction((m) => producer.outbox.publish(m, 'user.registered', registered(userId, 'Ana')));
+    await producer.outbox.relayOnce();
+    // v1's first attempt is under way (published and relayed together, v2 could be handled before
+    // v1 was ever tried, on a busy machine: then v1 is merely stale, and this test proves nothing).
+    await waitFor(async () => calls.some((c) => c.userId === userId && c.version === 1), { what: "v1's first attempt" });
     const v2 = await ds.transaction((m) => producer.outbox.publish(m, 'user.verified', verified(userId, 'Ana')));
     expect([v1.aggregateVersion, v2.aggregateVersion]).toEqual([1, 2]);
     await producer.outbox.relayOnce();
+    v2Queued();
 
     // v1's first attempt fails and waits for its backoff; v2 is handled meanwhile; then v1 comes back.
     expect(await waitFor(() => processed(v1.id), { what: 'v1 to come back after its retry' })).toBe('stale');
