@@ -164,6 +164,8 @@ describe('pages opened from email links', () => {
       renderWithApp(api, { route: '/verify-email-change?token=t2' });
       expect(await screen.findByRole('heading', { name: 'Verifying your new email...' })).toBeInTheDocument();
       expect(document.title).toContain('Confirm Email Change');
+      // Refused only once asked for: a rejection no one listens to yet is an unhandled one.
+      await waitFor(() => expect(api.auth.verifyEmailChange).toHaveBeenCalled());
       refuse(new ApiError('Bad Gateway', 502));
       expect(await screen.findByRole('heading', { name: 'Email Change Failed' })).toBeInTheDocument();
       expect(screen.getByText('Failed to verify email change')).toBeInTheDocument();

@@ -87,16 +87,19 @@ describe('DashboardScreen stats', () => {
 
   it('shows a dash for the counts it cannot load, with a spinner while they load', async () => {
     api.profile.getCompletion.mockResolvedValue({ percentage: 70 });
-    let fail: (error: Error) => void = () => undefined;
-    api.matching.getMatchStats.mockReturnValue(
-      new Promise((_resolve, reject) => {
-        fail = reject;
-      }),
+    // Each call's answer waits until the test fails them all: a promise made before the screen asked
+    // for it would reject with no one listening yet (an unhandled rejection on a slow machine).
+    const waiting: ((error: Error) => void)[] = [];
+    let failure: Error | null = null;
+    api.matching.getMatchStats.mockImplementation(() =>
+      failure ? Promise.reject(failure) : new Promise((_resolve, reject) => void waiting.push(reject)),
     );
     renderWithApp(api, { route: '/dashboard' });
     expect(await screen.findByText('Loading matches...')).toBeInTheDocument();
     expect(screen.getByText('Loading likes...')).toBeInTheDocument();
-    fail(new ApiError(MatchingMessages.matchesFailed, 500));
+    await waitFor(() => expect(waiting.length).toBeGreaterThan(0));
+    failure = new ApiError(MatchingMessages.matchesFailed, 500);
+    for (const reject of waiting) reject(failure);
     await waitFor(() =>
       expect(within(count('Matches')).getByLabelText('Not available')).toHaveTextContent('—'),
     );
