@@ -6,7 +6,7 @@
 //
 // `node apps/e2e/run.mjs --compose` runs the same journeys against the platform in containers
 // (docker/compose.yml + compose.host.yml, images built by `tools/scripts/containers.mjs build`):
-// gateway 3000, web 4200, admin 4300, maildev 1080, PostgreSQL and Redis in containers of their own.
+// the same ports as a run in processes, PostgreSQL and Redis in containers of their own.
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -41,12 +41,12 @@ const id = randomBytes(3).toString('hex');
 const composeFlag = process.argv[2] === '--compose';
 const inContainers = composeFlag || process.env.E2E_PLATFORM === 'containers';
 /**
- * Keeps the e2e platform clear of a running `npm start` or compose stack (1025, 1080, 3000,
+ * The ports this run prefers: clear of a running `npm start` or compose stack (1025, 1080, 3000,
  * 3101-3199, 4200, 4300), in processes and in containers alike (compose-platform.mjs moves the
  * containers' ports).
  */
 const E2E_PORT_OFFSET = 850;
-const ports = {
+const preferredPorts = {
   gateway: 3950,
   web: 4250,
   adminWeb: 4350,
@@ -57,6 +57,32 @@ const ports = {
   // In containers, PostgreSQL and Redis beside the host's own servers.
   ...(inContainers ? { postgres: 55432, redis: 56379 } : {}),
 };
+/**
+ * This run's ports: each preferred one unless something on the machine already listens there (a
+ * platform left running, another run, any server at all), then one the system hands out as free.
+ * The apps learn every port from this run (the builds' VITE_* values, the containers' PUBLIC_*
+ * page settings, every service URL), so none is fixed.
+ */
+async function portsOfThisRun(preferred) {
+  const taken = new Set();
+  const pick = async (name, port) => {
+    let chosen = port;
+    if (taken.has(chosen) || (await portOpen(chosen))) {
+      do chosen = await freePort();
+      while (taken.has(chosen));
+      log(`e2e: ${name}'s port ${port} is in use on this machine; this run takes ${chosen}`);
+    }
+    taken.add(chosen);
+    return chosen;
+  };
+  const { services, ...apps } = preferred;
+  const ports = {};
+  for (const [name, port] of Object.entries(apps)) ports[name] = await pick(name, port);
+  ports.services = {};
+  for (const [name, port] of Object.entries(services)) ports.services[name] = await pick(name, port);
+  return ports;
+}
+const ports = await portsOfThisRun(preferredPorts);
 /** compose.yml's database names (docker/postgres/create-databases.sh): mate_<db>. */
 const dbNames = Object.fromEntries(SERVICE_DATABASES.map((db) => [db, inContainers ? `mate_${db}` : `mate_e2e_${id}_${db}`]));
 /** compose.yml's services use the key prefix `mate`. */
@@ -157,8 +183,6 @@ async function runJourneys({ control, transcriber, databaseUrl, redisUrl }) {
  */
 async function runAgainstContainers() {
   const postgresPassword = randomBytes(12).toString('hex');
-  // PostgreSQL and Redis beside the host's own: on another free port where something holds theirs.
-  for (const server of ['postgres', 'redis']) if (await portOpen(ports[server])) ports[server] = await freePort();
   const databaseUrl = `postgres://mate:${postgresPassword}@127.0.0.1:${ports.postgres}/mate`;
   let platform = null;
   let transcriber = null;
