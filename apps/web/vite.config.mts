@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
 import { ISOLATED_TESTS } from './src/testing/isolated-tests';
 import { installableApp } from './pwa.config';
 import { AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY } from '../../libs/contracts/src/lib/constants';
-import { firstScreenBudget, inlineScriptHashes, precompress, prerender, scriptsAfterFirstPaint, sessionPreload } from '../../tools/vite/build-plugins';
+import { firstScreenBudget, headScript, inlineScriptHashes, precompress, prerender, scriptsAfterFirstPaint, sessionPreload } from '../../tools/vite/build-plugins';
+import { earlyRequestsScript, routePattern } from './src/prerender/early-requests';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,8 +30,11 @@ function workspaceAliases() {
  * web server (tools/web-server/server.mjs) builds its Content-Security-Policy from it, so
  * the CSP names the origin the app really talks to. A dotfile: never served.
  */
+/** The build's VITE_API_URL (a .env file or the environment), as src/app/api-base.ts reads it. */
+const configuredApiUrl = (mode: string) => loadEnv(mode, appRoot, 'VITE_')['VITE_API_URL']?.trim();
+
 function webConfigFile(mode: string): Plugin {
-  const configured = loadEnv(mode, appRoot, 'VITE_')['VITE_API_URL']?.trim();
+  const configured = configuredApiUrl(mode);
   let apiOrigin: string | null = null;
   if (configured) {
     try {
@@ -61,8 +65,24 @@ export default defineConfig(({ mode }) => ({
     // Issue 26: `/` shows the sign-in screen at its first paint (src/prerender/signed-out-start.tsx).
     prerender({ entry: 'src/prerender/signed-out-start.tsx', templateId: 'signed-out-start' }),
     scriptsAfterFirstPaint(),
-    // A visit with a session also fetches the signed-in frame's code from the start.
-    sessionPreload({ entry: 'src/shell/AppShell.tsx', storageKeys: [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY] }),
+    // A visit with a session also fetches the signed-in frame's code from the start, together
+    // with the code of the screen it opens on (the route's lazy chunk, src/app/AppRoutes.tsx),
+    sessionPreload({
+      entry: 'src/shell/AppShell.tsx',
+      storageKeys: [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY],
+      screens: [
+        { pattern: routePattern('/dashboard'), entry: 'src/screens/dashboard/DashboardScreen.tsx' },
+        { pattern: routePattern('/discover'), entry: 'src/screens/discover/DiscoverScreen.tsx' },
+        { pattern: routePattern('/matches'), entry: 'src/screens/messages/MessagesScreen.tsx' },
+        { pattern: routePattern('/chat/:userId'), entry: 'src/screens/chat/ChatScreen.tsx' },
+        { pattern: routePattern('/profile'), entry: 'src/screens/profile/ProfileScreen.tsx' },
+      ],
+    }),
+    // and asks for its session check before the code arrives (ADR 0027, decision 6).
+    headScript({
+      name: 'early-requests',
+      script: earlyRequestsScript({ storageKeys: [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY], apiUrl: configuredApiUrl(mode) }),
+    }),
     webConfigFile(mode),
     firstScreenBudget({ maxBrotliBytes: 150_000 }),
     precompress(),

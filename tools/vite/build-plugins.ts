@@ -212,6 +212,36 @@ export interface SessionPreloadOptions {
   entry: string;
   /** localStorage keys that hold a session: any one of them set is a signed-in visit. */
   storageKeys: readonly string[];
+  /**
+   * The screens whose code comes as well when the page opens on them: a pattern over
+   * `location.pathname` and the screen's module (a route's lazy chunk), from the app's root.
+   */
+  screens?: ReadonlyArray<{ pattern: string; entry: string }>;
+}
+
+/** `html` with an inline `script` right after its `<meta charset>`: before the stylesheets (an inline script after one waits for it). */
+function scriptAfterCharset(html: string, script: string, who: string): string {
+  const charset = /<meta charset="[^"]*"\s*\/?>/i.exec(html);
+  if (!charset) throw new Error(`${who}: index.html has no <meta charset>`);
+  const at = charset.index + charset[0].length;
+  return `${html.slice(0, at)}\n    <script>${script}</script>${html.slice(at)}`;
+}
+
+/**
+ * Puts an inline script right after `<meta charset>` (and so before the stylesheets, which an
+ * inline script after them would wait for), where it runs as the head is parsed: the early session
+ * check (apps/web/src/prerender/early-requests.ts). The CSP allows it by its hash like every inline
+ * script of the page (inlineScriptHashes).
+ */
+export function headScript({ name, script }: { name: string; script: string }): Plugin {
+  return {
+    name: `mate-head-script-${name}`,
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => scriptAfterCharset(html, script, `headScript ${name}`),
+    },
+  };
 }
 
 /**
@@ -221,7 +251,7 @@ export interface SessionPreloadOptions {
  * load. Without it that code was asked for only once the entry had arrived and run, a round trip
  * later on a phone. A visitor without a session downloads none of it.
  */
-export function sessionPreload({ entry, storageKeys }: SessionPreloadOptions): Plugin {
+export function sessionPreload({ entry, storageKeys, screens = [] }: SessionPreloadOptions): Plugin {
   let config: ResolvedConfig;
   return {
     name: 'mate-session-preload',
@@ -234,9 +264,13 @@ export function sessionPreload({ entry, storageKeys }: SessionPreloadOptions): P
       handler(html, ctx) {
         const chunks = Object.values(ctx.bundle ?? {}).filter((output) => output.type === 'chunk');
         const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-        const target = path.resolve(config.root, entry);
-        const frame = chunks.find((chunk) => chunk.facadeModuleId === target);
-        if (!frame) throw new Error(`sessionPreload: no chunk for ${entry} (is it imported with import()?)`);
+        const chunkOf = (module: string) => {
+          const target = path.resolve(config.root, module);
+          const chunk = chunks.find((c) => c.facadeModuleId === target);
+          if (!chunk) throw new Error(`sessionPreload: no chunk for ${module} (is it imported with import()?)`);
+          return chunk;
+        };
+        const frame = chunkOf(entry);
         /** A chunk's file and those of every chunk it imports statically, transitively. */
         const closure = (start: string[]) => {
           const seen = new Set<string>();
@@ -249,17 +283,21 @@ export function sessionPreload({ entry, storageKeys }: SessionPreloadOptions): P
           return seen;
         };
         const loaded = closure(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
-        const files = [...closure([frame.fileName])].filter((file) => !loaded.has(file)).map((file) => `${config.base}${file}`);
+        const frameFiles = closure([frame.fileName]);
+        const urls = (files: Iterable<string>) => [...files].filter((file) => !loaded.has(file)).map((file) => `${config.base}${file}`);
+        const files = urls(frameFiles);
+        // Each screen's chunks that neither the entry nor the frame brings.
+        const perScreen = screens.map(({ pattern, entry: module }) => [
+          pattern,
+          urls([...closure([chunkOf(module).fileName])].filter((file) => !frameFiles.has(file))),
+        ]);
         const script =
-          `(function(){try{var k=${JSON.stringify(storageKeys)},f=${JSON.stringify(files)};` +
+          `(function(){try{var k=${JSON.stringify(storageKeys)},f=${JSON.stringify(files)},s=${JSON.stringify(perScreen)};` +
+          `for(var n=0;n<s.length;n++)if(new RegExp(s[n][0]).test(location.pathname)){f=f.concat(s[n][1]);break}` +
           `for(var i=0;i<k.length;i++)if(localStorage.getItem(k[i])){for(var j=0;j<f.length;j++){` +
           `var l=document.createElement('link');l.rel='modulepreload';l.href=f[j];l.crossOrigin='';` +
           `l.setAttribute('fetchpriority','low');document.head.appendChild(l)}return}}catch(e){}})()`;
-        // Before the stylesheets (an inline script after one waits for it), after the charset.
-        const charset = /<meta charset="[^"]*"\s*\/?>/i.exec(html);
-        if (!charset) throw new Error('sessionPreload: index.html has no <meta charset>');
-        const at = charset.index + charset[0].length;
-        return `${html.slice(0, at)}\n    <script>${script}</script>${html.slice(at)}`;
+        return scriptAfterCharset(html, script, 'sessionPreload');
       },
     },
   };

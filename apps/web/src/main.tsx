@@ -10,6 +10,7 @@ import { preloadScreenFor } from './app/AppRoutes';
 import { readStoredToken } from './auth/auth-storage';
 import { browserCallDevices } from './call/browser-devices';
 import { startupRequests, UNAUTHORIZED_EVENT } from './auth/AuthContext';
+import { withEarlyAnswers } from './prerender/early-requests';
 import { createBrowserPush } from './push/browser-push';
 import { registerAppServiceWorker } from './pwa/sw-registration';
 import type { SocketClientFactory } from './realtime/RealtimeContext';
@@ -18,6 +19,8 @@ const baseUrl = resolveApiBase(pageSetting('api-origin') ?? import.meta.env.VITE
 const api = createApiClient({
   baseUrl,
   getToken: readStoredToken,
+  // The session check index.html started before this code arrived is taken, not asked for again.
+  fetch: withEarlyAnswers(window),
   onUnauthorized: (_error, token) => {
     window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token } }));
   },

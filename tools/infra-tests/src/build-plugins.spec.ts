@@ -93,14 +93,23 @@ describe('the web build steps', () => {
     expect(preload?.[1]).toContain(`"/assets/${later}"`);
     expect(preload?.[1]).not.toContain('/assets/index-');
     expect(html.indexOf(preload?.[0] ?? '')).toBeLessThan(html.indexOf('rel="stylesheet"'));
-    // In a page: with the key set it adds the preloads, without it nothing.
-    for (const [stored, count] of [[null, 0], ['t', 1]] as const) {
+    const screen = fs.readdirSync(path.join(outDir, 'assets')).find((f) => /^screen-.*\.js$/.test(f));
+    expect(screen).toBeDefined();
+    // In a page: with the key set it adds the preloads (and the screen's on its route), without it nothing.
+    const preloads = (stored: string | null, pathname: string) => {
       const links: { rel: string; href: string }[] = [];
       const document = { createElement: () => ({ setAttribute: () => undefined }), head: { appendChild: (l: { rel: string; href: string }) => links.push(l) } };
       const localStorage = { getItem: (key: string) => (key === 'fixture_token' ? stored : null) };
-      new Function('document', 'localStorage', preload?.[1] ?? '')(document, localStorage);
-      expect(links.map((l) => [l.rel, l.href])).toEqual(count ? [['modulepreload', `/assets/${later}`]] : []);
-    }
+      new Function('document', 'localStorage', 'location', preload?.[1] ?? '')(document, localStorage, { pathname });
+      return links.map((l) => [l.rel, l.href]);
+    };
+    expect(preloads(null, '/')).toEqual([]);
+    expect(preloads(null, '/screen')).toEqual([]);
+    expect(preloads('t', '/')).toEqual([['modulepreload', `/assets/${later}`]]);
+    expect(preloads('t', '/screen')).toEqual([
+      ['modulepreload', `/assets/${later}`],
+      ['modulepreload', `/assets/${screen}`],
+    ]);
   });
 
   it('fails the build when the prerendered markup has a style attribute (the CSP refuses them)', () => {
