@@ -1,6 +1,6 @@
 import { ANALYTICS_PERIODS, DEFAULT_ANALYTICS_DAYS } from '@mate/contracts';
 import { Button, Card, Icon, ProgressBar, Select, Spinner, PageHeader } from '@mate/ui';
-import { useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { useInView } from 'react-intersection-observer';
 import {
   Area,
@@ -49,9 +49,16 @@ const TREND_COLOURS: Record<(typeof TREND_REASONS)[number], string> = {
  */
 function ChartFrame({ label, children }: { label: string; children: ReactNode }) {
   const { ref, inView } = useInView({ triggerOnce: true, rootMargin: '200px 0px', fallbackInView: true });
+  // Drawn as a transition: React renders the chart in slices of a few milliseconds, between which
+  // the page answers input, instead of one long task per chart (recharts computes its scales and
+  // paths while rendering).
+  const [draw, setDraw] = useState(false);
+  useEffect(() => {
+    if (inView) startTransition(() => setDraw(true));
+  }, [inView]);
   return (
     <div ref={ref} className="chart-frame" role="img" aria-label={label}>
-      {inView && (
+      {draw && (
         <ResponsiveContainer width="100%" height="100%">
           {children}
         </ResponsiveContainer>
