@@ -1,5 +1,5 @@
 import { createApiClient } from '@mate/api-client';
-import { AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY } from '@mate/contracts';
+import { AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY, SUGGESTIONS_PAGE_SIZE } from '@mate/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { resolveApiBase } from '../app/api-base';
 import { HOME_LIKERS_PAGE } from '../screens/dashboard/useHome';
@@ -67,6 +67,7 @@ describe('the early session check (index.html, before the code arrives)', () => 
     const asked = (path: string) => runScript({ href: `https://mate.example${path}`, stored: { [AUTH_TOKEN_KEY]: 't' } }).fetch.mock.calls.map(([url]) => url);
     expect(asked('/dashboard')).toEqual([...SESSION_CHECK_PATHS, ...(SCREEN_REQUESTS[0]?.paths ?? [])]);
     expect(asked('/matches')).toEqual([...SESSION_CHECK_PATHS, '/api/chat/conversations']);
+    expect(asked('/discover')).toEqual([...SESSION_CHECK_PATHS, '/api/matches/suggestions?limit=20']);
     expect(asked(`/chat/${MEMBER}`)).toEqual([...SESSION_CHECK_PATHS, `/api/profile/${MEMBER}`, `/api/chat/conversation/${MEMBER}?limit=50`]);
     // Anything else, or a chat address that names no member, only the session check.
     expect(asked('/profile')).toEqual([...SESSION_CHECK_PATHS]);
@@ -99,6 +100,8 @@ describe('the early session check (index.html, before the code arrives)', () => 
         () => api.profile.getCompletion(),
       ),
     ).toEqual(paths('/dashboard'));
+    // Discover's queue (useDiscoverQueue: a page of SUGGESTIONS_PAGE_SIZE).
+    expect(await calls(() => api.matching.getSuggestions(SUGGESTIONS_PAGE_SIZE))).toEqual(paths('/discover'));
     expect(await calls(() => api.chat.getConversations())).toEqual(paths('/matches'));
     // The chat's partner (useChatPartner) and its first page (ChatSync: getConversation with no cursor).
     expect(await calls(() => api.profile.getUserProfile(MEMBER), () => api.chat.getConversation(MEMBER))).toEqual(

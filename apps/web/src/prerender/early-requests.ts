@@ -26,6 +26,7 @@ export const SCREEN_REQUESTS: ReadonlyArray<{ route: string; paths: readonly str
       '/api/profile/me/completion',
     ],
   },
+  { route: '/discover', paths: ['/api/matches/suggestions?limit=20'] },
   { route: '/matches', paths: ['/api/chat/conversations'] },
   { route: '/chat/:userId', paths: ['/api/profile/:userId', '/api/chat/conversation/:userId?limit=50'] },
 ];
