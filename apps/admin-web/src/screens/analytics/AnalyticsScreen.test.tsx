@@ -36,14 +36,16 @@ const trends = [
   { date: '2026-11-02', reason: 'harassment', count: 3 },
 ];
 
-function stubAll(api: FakeAdminApi) {
-  api.admin.getOverview.mockResolvedValue(overview);
-  api.admin.getUserGrowth.mockResolvedValue(growth);
-  api.admin.getEngagement.mockResolvedValue(engagement);
-  api.admin.getMatchAnalytics.mockResolvedValue(matches);
-  api.admin.getRetention.mockResolvedValue(retention);
-  api.admin.getSafety.mockResolvedValue(safety);
-  api.admin.getReportTrends.mockResolvedValue(trends);
+/** Every call answers, at once or, given `gate`, once it opens (so the loading view can be seen first). */
+function stubAll(api: FakeAdminApi, gate?: Promise<void>) {
+  const answer = <T,>(value: T) => () => (gate ? gate.then(() => value) : Promise.resolve(value));
+  api.admin.getOverview.mockImplementation(answer(overview));
+  api.admin.getUserGrowth.mockImplementation(answer(growth));
+  api.admin.getEngagement.mockImplementation(answer(engagement));
+  api.admin.getMatchAnalytics.mockImplementation(answer(matches));
+  api.admin.getRetention.mockImplementation(answer(retention));
+  api.admin.getSafety.mockImplementation(answer(safety));
+  api.admin.getReportTrends.mockImplementation(answer(trends));
 }
 
 const card = (name: string) => screen.getByRole('group', { name });
@@ -73,9 +75,13 @@ describe('AnalyticsScreen (spec 001 §2 Analytics dashboard)', () => {
   });
 
   it('loads every call for 30 days by default and shows the cards and chart sections', async () => {
-    stubAll(api);
+    // The answers wait until the loading view was seen: answered at once, a busy machine could draw
+    // the screen with its data before the test looked.
+    let open: () => void = () => undefined;
+    stubAll(api, new Promise<void>((resolve) => (open = resolve)));
     renderAdmin(api, { route: '/admin/analytics' });
     expect(await screen.findByText('Loading analytics...')).toBeInTheDocument();
+    open();
     expect(await screen.findByRole('heading', { name: 'User Growth' })).toBeInTheDocument();
     expect(api.admin.getUserGrowth).toHaveBeenCalledWith(30);
     expect(api.admin.getEngagement).toHaveBeenCalledWith(30);
