@@ -3,13 +3,18 @@ import type { ChatMessageDto, ConversationSummaryDto } from '@mate/contracts';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useApi } from '../api/ApiContext';
+import { SHARED_LIST_STALE_MS } from '../api/freshness';
 
 export const CONVERSATIONS_QUERY_KEY = ['chat', 'conversations'] as const;
 
 /** GET /api/chat/conversations: one summary per match, newest activity first (spec 000 §3). */
 export function useConversations() {
   const api = useApi();
-  return useQuery({ queryKey: CONVERSATIONS_QUERY_KEY, queryFn: () => api.chat.getConversations() });
+  return useQuery({
+    queryKey: CONVERSATIONS_QUERY_KEY,
+    queryFn: () => api.chat.getConversations(),
+    staleTime: SHARED_LIST_STALE_MS,
+  });
 }
 
 /** Conversations in which at least one message was written (the dashboard's Messages). */

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../api/ApiContext';
+import { SHARED_LIST_STALE_MS } from '../api/freshness';
 
 export const PROFILE_COMPLETION_QUERY_KEY = ['profile', 'completion'] as const;
 
@@ -10,5 +11,6 @@ export function useProfileCompletion() {
     queryKey: PROFILE_COMPLETION_QUERY_KEY,
     queryFn: () => api.profile.getCompletion(),
     select: (completion) => completion.percentage,
+    staleTime: SHARED_LIST_STALE_MS,
   });
 }

@@ -1,5 +1,6 @@
 import { DASHBOARD_USER_ID_PREFIX_LENGTH } from '@mate/contracts';
 import { Avatar, Button, buttonClassName, Card, Icon, Logo, Spinner } from '@mate/ui';
+import { useDeferredValue } from 'react';
 import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { conversationsWithMessages, useConversations } from '../../chat/useConversations';
@@ -36,6 +37,11 @@ export function DashboardScreen() {
   const photoSrcSet = usePhotoSrcSet();
   useDocumentTitle('Dashboard');
   useLiveHome();
+  // The sections below the welcome and the stats come in a second, deferred render (issue 26): the
+  // first paint carries only the top of the home, and React draws the rest in slices between which
+  // the page answers input, instead of the whole home in one long task. They are appended below,
+  // so nothing drawn moves.
+  const sectionsShown = useDeferredValue(true, false);
   if (!user) return null;
 
   const name = user.name || profile?.name || 'Friend';
@@ -136,10 +142,14 @@ export function DashboardScreen() {
           </dl>
         </Card>
 
-        <NewMatchesCard />
-        <UnreadConversationsCard />
-        <LikesReceivedCard />
-        <ProfileChecklistCard />
+        {sectionsShown && (
+          <>
+            <NewMatchesCard />
+            <UnreadConversationsCard />
+            <LikesReceivedCard />
+            <ProfileChecklistCard />
+          </>
+        )}
       </div>
     </div>
   );
