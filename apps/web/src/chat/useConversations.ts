@@ -2,8 +2,7 @@ import type { SocketClient } from '@mate/api-client';
 import type { ChatMessageDto, ConversationSummaryDto } from '@mate/contracts';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useApi } from '../api/ApiContext';
-import { SHARED_LIST_STALE_MS } from '../api/freshness';
+import { SHARED_LIST_STALE_MS, useApi } from '../api/ApiContext';
 
 export const CONVERSATIONS_QUERY_KEY = ['chat', 'conversations'] as const;
 

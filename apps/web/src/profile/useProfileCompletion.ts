@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useApi } from '../api/ApiContext';
-import { SHARED_LIST_STALE_MS } from '../api/freshness';
+import { SHARED_LIST_STALE_MS, useApi } from '../api/ApiContext';
 
 export const PROFILE_COMPLETION_QUERY_KEY = ['profile', 'completion'] as const;
 
