@@ -106,11 +106,15 @@ export function withEarlyAnswers(
     url: comparable(request.url, base),
   }));
   return (input, init) => {
+    // Answers past their time are dropped (a screen left before it asked, a redirect): once none
+    // wait, every call goes straight to the network, with no address to compare.
+    for (let i = waiting.length - 1; i >= 0; i--)
+      if (now() - (waiting[i]?.at ?? 0) >= EARLY_ANSWER_TTL_MS) waiting.splice(i, 1);
     if (waiting.length > 0 && (init?.method ?? 'GET').toUpperCase() === 'GET' && typeof input === 'string') {
       const url = comparable(input, base);
       const authorization = authorizationOf(init?.headers);
       const index = waiting.findIndex(
-        (request) => request.url === url && authorization === `Bearer ${request.token}` && now() - request.at < EARLY_ANSWER_TTL_MS,
+        (request) => request.url === url && authorization === `Bearer ${request.token}`,
       );
       const [early] = index >= 0 ? waiting.splice(index, 1) : [];
       if (early) return early.response;
