@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import * as Lantern from 'lighthouse/core/lib/lantern/lantern.js';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { CATEGORIES, medianOf, summarize } from './budgets.mjs';
@@ -24,6 +25,7 @@ const CHROME_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  ...(process.env.BENCH_WEB_CHROME_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 const SIGN_IN_TIMEOUT_MS = 30_000;
 
@@ -102,6 +104,7 @@ export async function auditScreens({ webUrl, adminWebUrl, member, chatWith, admi
           mkdirSync(process.env.BENCH_WEB_REPORTS, { recursive: true });
           const file = `${screen.name.replace(/[^a-z0-9]+/gi, '_') || 'root'}-${i + 1}.json`;
           writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, file), JSON.stringify(result.lhr));
+          writeFileSync(path.join(process.env.BENCH_WEB_REPORTS, file.replace(/\.json$/, '.lcp-graph.txt')), lcpGraphText());
         }
         if (screen.session && new URL(summary.url).pathname !== new URL(url).pathname) {
           throw new Error(`${screen.name}: Lighthouse ended on ${summary.url}, not ${url} (the session did not hold)`);
@@ -116,4 +119,30 @@ export async function auditScreens({ webUrl, adminWebUrl, member, chatWith, admi
     await browser?.close().catch(() => undefined);
     chrome.kill();
   }
+}
+
+/**
+ * The nodes Lighthouse's simulation (Lantern) put in the LCP estimate of the audit just run, in
+ * simulated time: what a simulated LCP is made of (requests and main-thread tasks, the CPU ones
+ * already multiplied by the CPU slowdown).
+ */
+function lcpGraphText() {
+  const lines = [];
+  for (const label of ['optimisticLargestContentfulPaint', 'pessimisticLargestContentfulPaint']) {
+    const timings = Lantern.Simulation.Simulator.allNodeTimings.get(label);
+    if (!timings) continue;
+    const rows = [...timings.entries()].sort((a, b) => a[1].startTime - b[1].startTime);
+    const end = Math.max(...rows.map(([, t]) => t.endTime));
+    lines.push(`# ${label}: ${rows.length} nodes, ends at ${end.toFixed(0)} ms`);
+    for (const [node, t] of rows) {
+      const what =
+        node.type === 'network'
+          ? `${node.request.resourceType ?? '?'} ${node.request.priority} ${node.request.url.replace(/^https?:\/\/[^/]+/, '')} ${node.request.transferSize} B`
+          : `cpu ${(node.duration / 1000).toFixed(1)} ms observed: ${[...new Set(node.childEvents.map((e) => e.name))]
+              .filter((n) => ['EvaluateScript', 'v8.compile', 'FunctionCall', 'Layout', 'UpdateLayoutTree', 'ParseHTML', 'Paint', 'TimerFire', 'XHRReadyStateChange', 'ResourceFinish', 'RunMicrotasks', 'ParseAuthorStyleSheet'].includes(n))
+              .join(',')} ${[...(node.getEvaluateScriptURLs?.() ?? [])].map((u) => u.replace(/^https?:\/\/[^/]+/, '')).join(' ')}`;
+      lines.push(`${t.startTime.toFixed(0).padStart(6)} ${t.endTime.toFixed(0).padStart(6)}  ${what}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }
