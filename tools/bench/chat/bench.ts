@@ -17,14 +17,14 @@ import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, timed } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed } from '../lib/run';
 import { Fleet, processCpuMs, ramp, type BenchMember, type CpuProbe, type PhaseResult } from './load';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CHAT_MAIN = 'dist/apps/chat-service/main.js';
 const GATEWAY_MAIN = 'dist/apps/gateway/main.js';
 const RELAY_MAIN = 'tools/bench/chat/relay.cjs';
-const RESULT_FILE = path.join(ROOT, 'tools/bench/chat/last-result.json');
+const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/chat/last-result.json'));
 const TARGETS = { p99Ms: 100, throughputRatio: 0.5 };
 /** Everything a limit counts stays in the path (each check still runs) but never refuses here. */
 const UNLIMITED = '100000000';

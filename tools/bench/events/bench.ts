@@ -14,10 +14,10 @@ import { SessionStore } from '@mate/server-kit';
 import { issueSession, waitFor } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad, resultFile } from '../lib/run';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const RESULT_FILE = path.join(ROOT, 'tools/bench/events/last-result.json');
+const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/events/last-result.json'));
 const TARGET_RATE = 500;
 const TARGET_P99_MS = 200;
 const WARMUP_SECONDS = 2;

@@ -1,8 +1,8 @@
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
-import { SERVICES, type EventEnvelope, type ProfileUpdatedPayload } from '@mate/contracts';
-import { DatabaseEnv, runMigrations, ServiceModule, type EventHandlerSet } from '@mate/server-kit';
+import { eventsConsumedBy, SERVICES, type EventEnvelope, type ProfileUpdatedPayload } from '@mate/contracts';
+import { DatabaseEnv, runMigrations, ServiceModule, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 
 /** What matching-service will keep (a candidate row per member) plus when each event was applied. */
 class BenchTables1700000000000 implements MigrationInterface {
@@ -20,8 +20,16 @@ class BenchTables1700000000000 implements MigrationInterface {
 
 @Injectable()
 class CandidateHandlers implements EventHandlerSet {
-  handlers() {
+  handlers(): EventHandlers {
+    // The kit refuses to start a consumer that lacks a handler for an event the catalogue routes
+    // to its service. The bench publishes only profile.updated; every other event matching-service
+    // consumes gets a handler that does nothing, so an event added to the catalogue later does not
+    // stop the bench (it did: issue 27).
+    const untouched: EventHandlers = Object.fromEntries(
+      eventsConsumedBy(SERVICES.matching).map((name) => [name, async () => undefined]),
+    );
     return {
+      ...untouched,
       'profile.updated': async (p: ProfileUpdatedPayload, manager: EntityManager, envelope: EventEnvelope<'profile.updated'>) => {
         await manager.query(
           `INSERT INTO candidate (user_id, name, updated_at) VALUES ($1, $2, $3)

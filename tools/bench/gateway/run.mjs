@@ -21,9 +21,12 @@ import autocannon from 'autocannon';
 import { deletePrefixedKeys, dropDatabases, ensureDatabases, withDatabase } from '../../scripts/lib/platform.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const RESULT_FILE = path.join(ROOT, 'tools/bench/gateway/last-result.json');
-const GATEWAY_PORT = 3900;
-const AUTH_PORT = 3901;
+// BENCH_RESULT_FILE: where the smoke runs of `npm test` write (tools/bench/lib/run.ts resultFile).
+const RESULT_FILE = process.env.BENCH_RESULT_FILE || path.join(ROOT, 'tools/bench/gateway/last-result.json');
+// The preferred ports, or ones the system hands out when something already listens there (the
+// smoke run in `npm test` shares the machine with other suites).
+let GATEWAY_PORT = 3900;
+let AUTH_PORT = 3901;
 const TARGET_RATIO = 0.7;
 const WARMUP_SECONDS = 2;
 const MAX_DURATION = 300;
@@ -224,15 +227,26 @@ function printTable(direct, gateway, ratio, targetMet, rounds) {
   process.stdout.write(out.join('\n') + '\n');
 }
 
+/** A port the system hands out on 127.0.0.1, free when this returns. */
+function systemPort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   ensureBuilt(opts.build);
 
-  for (const port of [GATEWAY_PORT, AUTH_PORT]) {
-    if (!(await portIsFree(port))) throw new Error(`port ${port} is in use; stop whatever listens there first`);
-  }
+  if (!(await portIsFree(GATEWAY_PORT))) GATEWAY_PORT = await systemPort();
+  if (!(await portIsFree(AUTH_PORT))) AUTH_PORT = await systemPort();
 
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -67,3 +67,11 @@ export function ensureBuilt(projects: string[], mains: string[], force: boolean)
   });
   if (r.status !== 0) throw new Error('build failed');
 }
+
+/**
+ * Where a bench writes its result: `BENCH_RESULT_FILE` when set (the smoke runs of `npm test`
+ * write to a temporary file, never over a measured result), else the bench's own last-result.json.
+ */
+export function resultFile(ownFile: string): string {
+  return process.env.BENCH_RESULT_FILE || ownFile;
+}

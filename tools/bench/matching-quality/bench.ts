@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HiddenTastes } from '../../seed/lib/taste.cjs';
 import { SeededRandom } from '../../../apps/matching-service/src/scoring/model/rng';
+import { resultFile } from '../lib/run';
 import { eligiblePools, makePopulation } from './population';
 import {
   history,
@@ -21,7 +22,7 @@ import {
   type MethodResult,
 } from './simulation';
 
-const RESULT_FILE = path.join(__dirname, 'last-result.json');
+const RESULT_FILE = resultFile(path.join(__dirname, 'last-result.json'));
 const TARGETS = { overHeuristic: 2, overRandom: 4 };
 
 function option(value: string | undefined, fallback: number, max: number, name: string): number {

@@ -16,11 +16,11 @@ import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad, resultFile } from '../lib/run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MAIN = 'apps/profile-service/src/main.ts';
-const RESULT_FILE = path.join(ROOT, 'tools/bench/photos/last-result.json');
+const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/photos/last-result.json'));
 const SAMPLE_MS = 10;
 const MAX_PARALLEL = 24;
 const JWT_SECRET = `bench-${randomBytes(16).toString('hex')}`;

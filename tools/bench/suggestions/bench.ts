@@ -15,7 +15,7 @@ import { issueSession, runCommand, startServiceProcess, type ServiceProcess } fr
 import { freePort } from '@mate/testing';
 import { CANDIDATE_POOL_SIZE, CANDIDATE_POOL_SQL } from '../../../apps/matching-service/src/candidates/candidate-query';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, timed } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed } from '../lib/run';
 import { closedLoop, request, type Phase } from './load';
 import { insertCandidates, insertSwipes, placesOf, userIdSql, type Place } from './population';
 
@@ -23,7 +23,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 const MATCHING_MAIN = 'dist/apps/matching-service/main.js';
 const GATEWAY_MAIN = 'dist/apps/gateway/main.js';
 const DATABASE = 'mate_bench_matching';
-const RESULT_FILE = path.join(ROOT, 'tools/bench/suggestions/last-result.json');
+const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/suggestions/last-result.json'));
 const TARGETS = { suggestionsP95Ms: 50, candidateQueryMs: 20, likesPerSecond: 1000 };
 /** Members of each kind whose suggestions are measured (each gets a live session). */
 const MEASURED_PER_KIND = 200;
