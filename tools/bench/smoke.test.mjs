@@ -78,7 +78,7 @@ const BENCHES = [
     name: 'bench:matching-quality',
     script: 'tools/bench/matching-quality/run.cjs',
     args: ['--members', '200', '--rounds', '2', '--history', '1'],
-    measured: (r) => r.results.length === 3 && holdsAMeasurement(r.results) && Number.isFinite(r.overHeuristic),
+    measured: (r) => r.results.length === 4 && holdsAMeasurement(r.results) && Number.isFinite(r.overHeuristic),
   },
   {
     name: 'bench:suggestions',

@@ -119,6 +119,29 @@ export function scoringModel(members: readonly SimMember[]): Method & { fits: Fi
   };
 }
 
+/**
+ * The oracle: ranks by the hidden tastes themselves, the reference the other methods are measured
+ * against. For viewer A, candidate B scores the chance the pair becomes a match if A is shown B:
+ * P(A likes B) · P(B likes A), or P(A likes B) alone when B already liked A in this world. It knows
+ * the probabilities, not the draws, so it can still be unlucky; and it ranks each viewer greedily
+ * (no exposure control), so it is a reference, not a proven optimum.
+ */
+export function oracle(tastes: HiddenTastes): Method {
+  return {
+    name: 'oracle',
+    prepare: () => undefined,
+    order(viewer, pool, world) {
+      const matchChance = (b: SimMember) =>
+        tastes.likeProbability(viewer, b) *
+        (world.likes.has(`${b.userId}>${viewer.userId}`) ? 1 : tastes.likeProbability(b, viewer));
+      return pool
+        .map((b) => ({ b, p: matchChance(b) }))
+        .sort((x, y) => y.p - x.p)
+        .map(({ b }) => b);
+    },
+  };
+}
+
 /** The random swipe history every world starts from: each member swipes `count` of their pool. */
 export function history(
   members: readonly SimMember[],
