@@ -2,7 +2,8 @@
 // straight with candidate rows and a swipe history, starts the built matching-service and the
 // gateway against it, and measures through the gateway: suggestion latency for members of dense
 // cities and of sparse towns (beside the gateway's /health and the same call made straight to the
-// service), like throughput, and the candidate query's plan. Loopback only; drops what it made
+// service), like throughput, the CPU per request of each process on the path (gateway,
+// matching-service, PostgreSQL), and the candidate query's plan. Loopback only; drops what it made
 // (the database stays with --keep). See tools/bench/README.md.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { freePort } from '@mate/testing';
 import { CANDIDATE_POOL_SIZE, CANDIDATE_POOL_SQL } from '../../../apps/matching-service/src/candidates/candidate-query';
 import { adminQuery, withDatabase } from '../lib/database';
 import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed } from '../lib/run';
+import { PathCpuMeter, type PathCpu } from './cpu';
 import { closedLoop, request, type Phase } from './load';
 import { insertCandidates, insertSwipes, placesOf, userIdSql, type Place } from './population';
 
@@ -137,18 +139,40 @@ async function explain(db: Client, kind: string, viewerId: string): Promise<Plan
   };
 }
 
+/** A phase with the CPU each process of the path spent on it. */
+type MeasuredPhase = Phase & { cpuMsPerRequest: PathCpu };
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-function printResults(phases: Phase[], likes: Phase & { matched: number; refused: number }, plans: Plan[]): void {
+const cpuText = ({ gateway, matching, postgres }: PathCpu) =>
+  [gateway, matching, postgres].map((ms) => (ms === null ? 'n/a' : ms.toFixed(2))).join(' / ');
+
+function printResults(
+  phases: MeasuredPhase[],
+  likes: MeasuredPhase & { matched: number; refused: number },
+  plans: Plan[],
+  pids: { gateway: number; matching: number },
+): void {
+  const cells = (p: MeasuredPhase) => [p.label, p.requests, p.perSecond, p.p50, p.p95, p.p99, cpuText(p.cpuMsPerRequest), statusText(p.statuses)];
   const rows = [
-    ['', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'answers'],
-    ...phases.map((p) => [p.label, p.requests, p.perSecond, p.p50, p.p95, p.p99, statusText(p.statuses)]),
-    [likes.label, likes.requests, likes.perSecond, likes.p50, likes.p95, likes.p99, statusText(likes.statuses)],
+    ['', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms/req gateway / matching / PostgreSQL', 'answers'],
+    ...[...phases, likes].map(cells),
   ].map((r) => r.map(String));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const out = ['', line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), ''];
   out.push(`likes: ${likes.matched} of them made a match; ${likes.refused} refused`);
+  out.push(
+    `CPU: user + system time from /proc/<pid>/stat (10 ms ticks) of the gateway (pid ${pids.gateway}), ` +
+      `matching-service (pid ${pids.matching}) and the PostgreSQL client backends of ${DATABASE} ` +
+      `(${Math.max(...[...phases, likes].map((p) => p.cpuMsPerRequest.backends))} at most in a phase), ` +
+      'per answered request; Redis and the bench client not counted',
+  );
+  for (const p of [...phases, likes]) {
+    const { unreadable, backendsEnded } = p.cpuMsPerRequest;
+    if (unreadable.length) out.push(`${p.label}: CPU not read for ${unreadable.join(', ')}`);
+    if (backendsEnded) out.push(`${p.label}: ${backendsEnded} PostgreSQL backend(s) ended during the phase, counted to their last poll`);
+  }
   for (const plan of plans) {
     out.push(
       '',
@@ -248,18 +272,22 @@ async function main() {
     });
     if (emptyPages) log(`${emptyPages} measured member(s) had no suggestions at all`);
 
+    const pids = { gateway: gateway.pid, matching: matching.pid };
+    const cpu = new PathCpuMeter(db, DATABASE, pids);
+    const measured = (label: string, loop: { seconds: number; concurrency: number }, next: Parameters<typeof closedLoop>[2]) =>
+      cpu.measure(() => closedLoop(label, loop, next));
     const roundRobin = (members: string[], base: string) => (i: number) => suggestions(base, members[i % members.length]);
-    const phases: Phase[] = [];
+    const phases: MeasuredPhase[] = [];
     // One client: the latency a member sees; then several at once: what queueing adds on this machine.
     for (const concurrency of [...new Set([1, opts.concurrency])]) {
       const loop = { seconds: opts.seconds, concurrency };
       const tag = `${concurrency} client${concurrency > 1 ? 's' : ''}`;
       log(`measuring, ${opts.seconds} s per phase, ${tag}`);
-      phases.push(await closedLoop(`gateway GET /health (baseline), ${tag}`, loop, () => request('GET', `${gateway.url}/health`)));
-      phases.push(await closedLoop(`suggestions, dense cities, ${tag}`, loop, roundRobin(dense, gateway.url)));
-      phases.push(await closedLoop(`suggestions, sparse towns, ${tag}`, loop, roundRobin(sparse, gateway.url)));
+      phases.push(await measured(`gateway GET /health (baseline), ${tag}`, loop, () => request('GET', `${gateway.url}/health`)));
+      phases.push(await measured(`suggestions, dense cities, ${tag}`, loop, roundRobin(dense, gateway.url)));
+      phases.push(await measured(`suggestions, sparse towns, ${tag}`, loop, roundRobin(sparse, gateway.url)));
       if (concurrency === 1) {
-        phases.push(await closedLoop(`suggestions, dense, straight to the service, ${tag}`, loop, roundRobin(dense, matching.url)));
+        phases.push(await measured(`suggestions, dense, straight to the service, ${tag}`, loop, roundRobin(dense, matching.url)));
       }
     }
 
@@ -270,7 +298,7 @@ async function main() {
     /** The first refusal of each status, to say why. */
     const refusals = new Map<number, string>();
     log(`liking: ${work.length} likes, ${opts.likeConcurrency} clients`);
-    const likePhase = await closedLoop('likes', { seconds: 600, concurrency: opts.likeConcurrency }, (i) => {
+    const likePhase = await measured('likes', { seconds: 600, concurrency: opts.likeConcurrency }, (i) => {
       const like = work[i];
       if (!like) return null;
       return request('POST', `${gateway.url}/api/matches/like/${like.target}`, auth(like.userId)).then((sample) => {
@@ -286,7 +314,7 @@ async function main() {
     for (const [status, body] of refusals) log(`likes refused with ${status}, e.g. ${body}`);
 
     const plans = [await explain(db, 'dense-city', dense[0]), await explain(db, 'sparse-town', sparse[0])];
-    printResults(phases, likes, plans);
+    printResults(phases, likes, plans, pids);
 
     const queryMs = Math.max(...plans.map((p) => median(p.executionMs)));
     const suggestionPhases = phases.filter((p) => p.label.startsWith('suggestions') && !p.label.includes('straight'));
