@@ -29,7 +29,13 @@ function runBench(name, script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: ROOT,
-      env: { ...process.env, BENCH_RESULT_FILE: resultFile, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+      env: {
+        ...process.env,
+        BENCH_RESULT_FILE: resultFile,
+        NX_DAEMON: 'false',
+        NX_NO_CLOUD: 'true',
+        NX_TUI: 'false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -66,7 +72,8 @@ const BENCHES = [
     script: 'tools/bench/events/run.cjs',
     args: ['--seconds', '1', '--rates', '20'],
     // Every event the profile service published was handled by the consumer.
-    measured: (r) => r.results.length === 1 && r.results[0].sent > 0 && r.results[0].handled === r.results[0].sent,
+    measured: (r) =>
+      r.results.length === 1 && r.results[0].sent > 0 && r.results[0].handled === r.results[0].sent,
   },
   {
     name: 'bench:photos',
@@ -78,7 +85,8 @@ const BENCHES = [
     name: 'bench:matching-quality',
     script: 'tools/bench/matching-quality/run.cjs',
     args: ['--members', '200', '--rounds', '2', '--history', '1'],
-    measured: (r) => r.results.length === 4 && holdsAMeasurement(r.results) && Number.isFinite(r.overHeuristic),
+    measured: (r) =>
+      r.results.length === 4 && holdsAMeasurement(r.results) && Number.isFinite(r.overHeuristic),
   },
   {
     name: 'bench:suggestions',
@@ -89,7 +97,20 @@ const BENCHES = [
   {
     name: 'bench:chat',
     script: 'tools/bench/chat/run.cjs',
-    args: ['--members', '4', '--rate', '20', '--seconds', '1', '--step-seconds', '1', '--ramp-start', '20', '--max-rate', '40'],
+    args: [
+      '--members',
+      '4',
+      '--rate',
+      '20',
+      '--seconds',
+      '1',
+      '--step-seconds',
+      '1',
+      '--ramp-start',
+      '20',
+      '--max-rate',
+      '40',
+    ],
     measured: (r) => holdsAMeasurement(r.mate) && holdsAMeasurement(r.relay),
   },
 ];
@@ -98,7 +119,10 @@ describe('every bench at a smoke size', { concurrency: 1 }, () => {
   for (const bench of BENCHES) {
     it(`${bench.name} starts, measures and writes its result`, { timeout: 300_000 }, async () => {
       const { result, output } = await runBench(bench.name, bench.script, bench.args);
-      assert.ok(bench.measured(result), `${bench.name} wrote a result without its measurements:\n${JSON.stringify(result).slice(0, 2000)}\n${output}`);
+      assert.ok(
+        bench.measured(result),
+        `${bench.name} wrote a result without its measurements:\n${JSON.stringify(result).slice(0, 2000)}\n${output}`,
+      );
     });
   }
 });

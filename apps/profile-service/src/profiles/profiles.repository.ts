@@ -114,8 +114,25 @@ export class ProfilesRepository {
     return query.orderBy('p.id', 'ASC').limit(limit).getMany();
   }
 
-  async update(manager: EntityManager, profileId: string, patch: ProfilePatch): Promise<void> {
-    await manager.getRepository(Profile).update({ id: profileId }, patch);
+  /**
+   * Writes the changed columns and answers the profile as stored, in one round trip (`RETURNING`;
+   * it was an UPDATE and a re-read: issue 27). `profile` is the row read under the lock.
+   */
+  async update(manager: EntityManager, profile: Profile, patch: ProfilePatch): Promise<Profile> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(Profile)
+      .set(patch)
+      .where('id = :id', { id: profile.id })
+      .returning('*')
+      .execute();
+    const [row] = result.raw as Record<string, unknown>[];
+    if (!row) return profile;
+    const stored: Record<string, unknown> = { ...profile };
+    for (const column of manager.connection.getMetadata(Profile).columns) {
+      stored[column.propertyName] = row[column.databaseName];
+    }
+    return manager.getRepository(Profile).create(stored as Partial<Profile>);
   }
 
   /** Visible (not rejected) photos in display order. */

@@ -270,8 +270,7 @@ export class ProfilesService {
   ): Promise<Profile> {
     const changes = changesOf(profile, patch);
     if (Object.keys(changes).length === 0) return profile;
-    await this.profiles.update(manager, profile.id, changes);
-    const updated = (await this.profiles.findByUserId(profile.userId, manager)) ?? profile;
+    const updated = await this.profiles.update(manager, profile, changes);
     const visible = photos ?? (await this.profiles.photosOf(profile.id, manager));
     await this.outbox.publish(manager, 'profile.updated', toProfileUpdatedPayload(updated, visible));
     return updated;
