@@ -34,6 +34,10 @@ const nx = path.join(ROOT, 'node_modules/.bin/nx');
 const stages = [
   ['lint, type checks, unit and integration tests', nx, ['run-many', '-t', 'lint,typecheck,test', '--exclude=e2e', '--parallel=2', '--output-style=stream']],
   ['end-to-end journeys (API and browser)', nx, ['run-many', '-t', 'lint,typecheck,test', '-p', 'e2e', '--parallel=1', '--output-style=stream']],
+  // Alone, after the journeys (whose builds it reuses from Nx's cache): every bench at a smoke
+  // size must start, measure and write its result (tools/bench/smoke.test.mjs). Heavy processes,
+  // so not beside stage 1's timing-sensitive suites.
+  ['every bench at a smoke size', nx, ['run', 'bench:smoke', '--output-style=stream']],
 ];
 /**
  * Runs one Nx stage, streaming its output, and keeps each project's recent lines: CI shows only
@@ -98,7 +102,9 @@ let failedStages = 0;
 const failures = [];
 for (const [name, command, args] of stages) {
   log(`npm test: ${name}`);
+  const stageStarted = Date.now();
   const { ok, recent, failed } = await runStage(command, args);
+  log(`npm test: ${name}: ${Math.round((Date.now() - stageStarted) / 1000)} s`);
   if (!ok) {
     failedStages++;
     failureSummary(recent, failed);

@@ -43,7 +43,7 @@ interface Options {
 }
 
 const USAGE = `Usage: npm run bench:suggestions -- [options]
-  --members N           candidate rows (default 1000000, 10000–2000000)
+  --members N           candidate rows (default 1000000, 1000–2000000; small sizes are for smoke runs)
   --seconds S           length of each latency phase (default 10, 1–120)
   --concurrency N       clients at once in the loaded latency phases (default 4, 1–256; the first phases use 1)
   --like-concurrency N  clients liking at once (default 32, 1–256)
@@ -62,7 +62,7 @@ function parseArgs(argv: string[]): Options {
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
-    if (flag === '--members') opts.members = bounded(flag, value(), 10_000, 2_000_000);
+    if (flag === '--members') opts.members = bounded(flag, value(), 1_000, 2_000_000);
     else if (flag === '--seconds') opts.seconds = bounded(flag, value(), 1, 120);
     else if (flag === '--concurrency') opts.concurrency = bounded(flag, value(), 1, 256);
     else if (flag === '--like-concurrency') opts.likeConcurrency = bounded(flag, value(), 1, 256);
