@@ -17,8 +17,8 @@ import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed } from '../lib/run';
-import { Fleet, processCpuMs, ramp, type BenchMember, type CpuProbe, type PhaseResult } from './load';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, processCpuMs, resultFile, timed } from '../lib/run';
+import { Fleet, ramp, type BenchMember, type CpuProbe, type PhaseResult } from './load';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CHAT_MAIN = 'dist/apps/chat-service/main.js';

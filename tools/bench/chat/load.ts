@@ -1,7 +1,6 @@
 // The clients of bench:chat: one socket.io-client socket per member, messages offered at a fixed
 // rate (open loop: sends follow the clock, not the answers), and what each message did: its
 // acknowledgement and its arrival at the recipient's socket (end-to-end latency, same clock).
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { io as connect, type Socket } from 'socket.io-client';
 
@@ -48,20 +47,8 @@ export interface PhaseResult {
   serverCpuMsPerMessage: Record<string, number>;
 }
 
-/** CPU time so far (ms) of named processes, e.g. from /proc (see processCpuMs). */
+/** CPU time so far (ms) of named processes, e.g. from /proc (see processCpuMs in ../lib/run). */
 export type CpuProbe = () => Promise<Record<string, number>>;
-
-/** User + system CPU time of a process in ms, from /proc/<pid>/stat (0 where there is no /proc). */
-export function processCpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 const ACK_TIMEOUT_MS = 15_000;
 const CONNECT_CONCURRENCY = 50;

@@ -5,7 +5,7 @@
 // target rate side by side. Loopback only, bounded, and it removes what it created.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -14,7 +14,7 @@ import { SessionStore } from '@mate/server-kit';
 import { issueSession, waitFor } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad, resultFile } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad, processCpuMs, resultFile } from '../lib/run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/events/last-result.json'));
@@ -127,17 +127,6 @@ interface PhaseResult {
   /** CPU ms per event spent by the producer (HTTP, transaction, relay) and by the consumer. */
   producerCpuMsPerEvent: number;
   consumerCpuMsPerEvent: number;
-}
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return NaN;
-  }
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -254,7 +243,7 @@ async function main() {
       process.stdout.write(`${rate} events/s: ${WARMUP_SECONDS} s warm-up, then ${opts.seconds} s measured...\n`);
       await drive(baseUrl, tokens, rate, WARMUP_SECONDS, seq);
       const from = new Date();
-      const cpuBefore = [cpuMs(producer.pid), cpuMs(consumer.pid)];
+      const cpuBefore = [processCpuMs(producer.pid ?? 0), processCpuMs(consumer.pid ?? 0)];
       const phase = await drive(baseUrl, tokens, rate, opts.seconds, seq);
       const to = new Date();
       const accepted = phase.sent - phase.failed;
@@ -270,7 +259,7 @@ async function main() {
         if (handled >= accepted || Date.now() > deadline) break;
         await new Promise((r2) => setTimeout(r2, 200));
       }
-      const cpuAfter = [cpuMs(producer.pid), cpuMs(consumer.pid)];
+      const cpuAfter = [processCpuMs(producer.pid ?? 0), processCpuMs(consumer.pid ?? 0)];
       const lag = await consumerDb.query<{ ms: number }>(
         `SELECT extract(epoch FROM handled_at - occurred_at) * 1000 AS ms FROM bench_handled
           WHERE occurred_at >= $1 AND occurred_at < $2 ORDER BY 1`,

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { deletePrefixedKeys, dropDatabases, ensureDatabases, withDatabase } from '../../scripts/lib/platform.mjs';
+import { deletePrefixedKeys, dropDatabases, ensureDatabases, freePort, withDatabase } from '../../scripts/lib/platform.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // BENCH_RESULT_FILE: where the smoke runs of `npm test` write (tools/bench/lib/run.ts resultFile).
@@ -227,26 +227,14 @@ function printTable(direct, gateway, ratio, targetMet, rounds) {
   process.stdout.write(out.join('\n') + '\n');
 }
 
-/** A port the system hands out on 127.0.0.1, free when this returns. */
-function systemPort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 // ---------------------------------------------------------------- main
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   ensureBuilt(opts.build);
 
-  if (!(await portIsFree(GATEWAY_PORT))) GATEWAY_PORT = await systemPort();
-  if (!(await portIsFree(AUTH_PORT))) AUTH_PORT = await systemPort();
+  if (!(await portIsFree(GATEWAY_PORT))) GATEWAY_PORT = await freePort();
+  if (!(await portIsFree(AUTH_PORT))) AUTH_PORT = await freePort();
 
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -2,7 +2,7 @@
 // is busy, removal of its own Redis keys, and cleanup on Ctrl-C. Shared by tools/bench/events and
 // tools/bench/photos, and the chat and suggestions benches (log, timed, ensureBuilt).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Redis from 'ioredis';
@@ -74,4 +74,16 @@ export function ensureBuilt(projects: string[], mains: string[], force: boolean)
  */
 export function resultFile(ownFile: string): string {
   return process.env.BENCH_RESULT_FILE || ownFile;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat; 0 when unreadable. */
+export function processCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 }

@@ -1,10 +1,10 @@
 // CPU per request of each process on the path of bench:suggestions: the gateway, matching-service
 // and the PostgreSQL backends serving the bench database's connections, from /proc/<pid>/stat
-// (utime + stime, through bench:chat's processCpuMs). Redis is shared with other work on this
+// (utime + stime, through lib/run's processCpuMs). Redis is shared with other work on this
 // machine: not counted. PostgreSQL runs here too; where /proc cannot be read the output says so.
 import { accessSync, constants } from 'node:fs';
 import type { Client } from 'pg';
-import { processCpuMs } from '../chat/load';
+import { processCpuMs } from '../lib/run';
 
 /** CPU milliseconds per answered request of each process of the path; null where /proc was not readable. */
 export interface PathCpu {
