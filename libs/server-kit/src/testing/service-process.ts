@@ -16,9 +16,9 @@ export interface ServiceProcess {
  * `main.ts` from source through SWC (with the @mate/* paths of tsconfig.base.json). Paths are
  * relative to the workspace root.
  */
-function run(main: string, args: string[], env: Record<string, string>): ChildProcess {
+function run(main: string, args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
   const fromSource = main.endsWith('.ts');
-  return spawn(process.execPath, [...(fromSource ? ['-r', '@swc-node/register'] : []), path.join(WORKSPACE, main), ...args], {
+  return spawn(process.execPath, [...nodeArgs, ...(fromSource ? ['-r', '@swc-node/register'] : []), path.join(WORKSPACE, main), ...args], {
     cwd: WORKSPACE,
     env: { ...process.env, ...env, ...(fromSource ? { SWC_NODE_PROJECT: 'tsconfig.base.json' } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,14 +43,15 @@ export async function runCommand(main: string, command: string, env: Record<stri
 /**
  * Starts a service in its own process on `port` and waits until it answers its health check
  * (`/health/live` by default; `/health/ready` to wait for its database, Redis and workers too).
+ * `nodeArgs` go to node before the script (a bench's `--cpu-prof --cpu-prof-dir=<dir>`).
  */
 export async function startServiceProcess(
   main: string,
   port: number,
   env: Record<string, string>,
-  { health = '/health/live' }: { health?: '/health/live' | '/health/ready' } = {},
+  { health = '/health/live', nodeArgs = [] }: { health?: '/health/live' | '/health/ready'; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
-  const child = run(main, [], { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const child = run(main, [], { ...env, PORT: String(port), HOST: '127.0.0.1' }, nodeArgs);
   const output = collectOutput(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
