@@ -17,26 +17,37 @@ import { REDIS } from '../redis/redis';
  * - `closed` at v: pair event v (a block, an unmatch) ended every match made under a pair version
  *   below v;
  * - `open` at v: a match was made under pair version v (it follows pair event v, so at one version
- *   it wins over `closed`).
+ *   it wins over `closed`). Matching writes it with the match's id and time (`match`), so a consumer
+ *   whose projection has not heard of the match yet can record it exactly as `match.created` will
+ *   (docs/adr/0029-match-propagation.md).
  */
 export interface PairGateState {
   version: number;
   open: boolean;
+  /** With `open`: the match made under `version` (absent in an entry written without it). */
+  match?: PairGateMatch;
+}
+
+/** The match an `open` entry names: its id and when it was made (never a member id: ADR 0024). */
+export interface PairGateMatch {
+  matchId: string;
+  matchedAt: Date;
 }
 
 /** How long an entry lives: far longer than events take to reach the projections. */
 export const PAIR_GATE_TTL_SECONDS = 24 * 60 * 60;
 
 /**
- * Writes `ARGV[1]` (`<version>:<open|closed>`) unless the entry holds a newer state; refreshes the
- * lifetime of an equal one. One script, so two writers never interleave a read and a write.
+ * Writes `ARGV[1]` (`<version>:closed`, `<version>:open` or `<version>:open:<match id>:<epoch ms>`)
+ * unless the entry holds a newer state; refreshes the lifetime of an equal one. One script, so two
+ * writers never interleave a read and a write.
  */
 const WRITE_SCRIPT = `
 local rank = function(v)
   if not v then return -1 end
   local sep = string.find(v, ':', 1, true)
   local n = tonumber(string.sub(v, 1, sep - 1)) * 2
-  if string.sub(v, sep + 1) == 'open' then n = n + 1 end
+  if string.sub(v, sep + 1, sep + 4) == 'open' then n = n + 1 end
   return n
 end
 local current = redis.call('GET', KEYS[1])
@@ -76,9 +87,12 @@ export class PairGate {
     await this.write(x, y, version, false);
   }
 
-  /** A match made under pair version `version` committed (matching, when it writes the gate). */
-  async open(x: string, y: string, version: number): Promise<void> {
-    await this.write(x, y, version, true);
+  /**
+   * A match made under pair version `version` committed (matching, after its commit and before the
+   * like's answer). With `match`, consumers can record the match from the gate before its event.
+   */
+  async open(x: string, y: string, version: number, match?: PairGateMatch): Promise<void> {
+    await this.write(x, y, version, true, match);
   }
 
   /** The pair's gate, or null when no producer wrote one lately (the projection alone decides). */
@@ -92,24 +106,45 @@ export class PairGate {
     return `${this.prefix}:pair-gate:${digest}`;
   }
 
-  private async write(x: string, y: string, version: number, open: boolean): Promise<void> {
+  private async write(x: string, y: string, version: number, open: boolean, match?: PairGateMatch): Promise<void> {
     if (!Number.isSafeInteger(version) || version < 0) throw new Error('a pair gate version is a whole number');
-    await this.redis.matePairGateWrite(this.key(x, y), `${version}:${open ? 'open' : 'closed'}`, this.ttlSeconds);
+    const state = open ? (match ? `open:${matchText(match)}` : 'open') : 'closed';
+    await this.redis.matePairGateWrite(this.key(x, y), `${version}:${state}`, this.ttlSeconds);
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function matchText({ matchId, matchedAt }: PairGateMatch): string {
+  const id = matchId.toLowerCase();
+  const at = matchedAt.getTime();
+  if (!UUID.test(id) || !Number.isSafeInteger(at) || at < 0) throw new Error('a pair gate match is a uuid and a time');
+  return `${id}:${at}`;
+}
+
 function parse(value: string | null): PairGateState | null {
-  const match = value ? /^(\d+):(open|closed)$/.exec(value) : null;
-  return match ? { version: Number(match[1]), open: match[2] === 'open' } : null;
+  const found = value ? /^(\d+):(?:(closed)|open(?::([0-9a-f-]{36}):(\d+))?)$/.exec(value) : null;
+  if (!found) return null;
+  const state: PairGateState = { version: Number(found[1]), open: found[2] === undefined };
+  if (found[3] !== undefined && UUID.test(found[3])) state.match = { matchId: found[3], matchedAt: new Date(Number(found[4])) };
+  return state;
 }
 
 /**
  * Whether the gate refuses a match made under `matchPairVersion` (null: an event from before pair
- * versions, older than any gate): closed at a version above it. An `open` gate refuses nothing
- * here; a consumer that holds no match yet may act on it (the match-side use, ADR 0024).
+ * versions, older than any gate): the gate holds a newer version than it. Closed at a version above
+ * it, the pair event ended it; open at a version above it, a newer match was made, which only pair
+ * events between the two can allow, and each of them ended the older match. An `open` gate at the
+ * match's own version refuses nothing; a consumer that holds no match yet may record the gate's
+ * (ADR 0029).
  */
 export function pairGateRefuses(gate: PairGateState | null, matchPairVersion: number | null): boolean {
-  return gate !== null && !gate.open && gate.version > (matchPairVersion ?? 0);
+  return gate !== null && gate.version > (matchPairVersion ?? 0);
+}
+
+/** The match an `open` gate names and the pair version it was made under, or null. */
+export function pairGateMatch(gate: PairGateState | null): (PairGateMatch & { pairVersion: number }) | null {
+  return gate?.open && gate.match ? { ...gate.match, pairVersion: gate.version } : null;
 }
 
 /** The provider a service adds to use the gate (on the kit's Redis connection and key prefix). */
