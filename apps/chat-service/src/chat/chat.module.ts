@@ -4,6 +4,7 @@ import { ChatController } from './chat.controller';
 import { ChatNotifier } from './chat-notifier';
 import { ChatRateLimiter } from './chat-rate-limits';
 import { ChatSocketEvents } from './chat-socket-events';
+import { ConversationFromGate } from './conversation-from-gate';
 import { ConversationsService } from './conversations.service';
 import { MessagesService } from './messages.service';
 import { PairSnapshotController } from './pair-snapshot.controller';
@@ -16,6 +17,7 @@ import { ChatMemberErasure } from '../member-data/chat-member-erasure';
   providers: [
     MessagesService,
     ConversationsService,
+    ConversationFromGate,
     ChatNotifier,
     ChatRateLimiter,
     ChatSocketEvents,

@@ -23,6 +23,7 @@ import {
   pairGateRefuses,
 } from '@mate/server-kit';
 import { ChatNotifier } from './chat-notifier';
+import { ConversationFromGate, refusedWith } from './conversation-from-gate';
 import { orderedPair } from './chat-db';
 import { toChatMessage, type StoredMessage } from './chat-mapper';
 import { ChatRateLimiter } from './chat-rate-limits';
@@ -70,6 +71,7 @@ export class MessagesService {
     private readonly notifier: ChatNotifier,
     private readonly limits: ChatRateLimiter,
     private readonly gate: PairGate,
+    private readonly fromGate: ConversationFromGate,
   ) {}
 
   async send(senderId: string, payload: SendMessageDto): Promise<ChatMessageDto> {
@@ -81,7 +83,11 @@ export class MessagesService {
     await this.limits.message(senderId);
     const clientId = payload.clientId ?? randomUUID();
 
-    const message = await this.store(senderId, recipientId, clientId, content);
+    // A match whose like answered a moment ago may not have reached this projection: the pair gate
+    // names it (ADR 0029), and the send is tried once more with its conversation recorded.
+    const message = await this.fromGate.orFromGate(senderId, recipientId, refusedWith(403, ChatMessages.notMatched), () =>
+      this.store(senderId, recipientId, clientId, content),
+    );
     // After the commit only: a pushed message is always a stored one. A retry pushes again (the
     // first push may be what was lost); clients keep each id once.
     await this.notifier.message(message);
@@ -211,8 +217,12 @@ export class MessagesService {
   async conversation(callerId: string, otherId: string): Promise<ConversationRow> {
     if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
     const [a, b] = orderedPair(callerId, otherId);
-    const [row] = await namedQuery<ConversationRow>(this.dataSource, 'chat_conversation', CONVERSATION_SQL, [a, b, callerId]);
-    if (!row) throw notFound(ChatMessages.conversationNotFound);
-    return row;
+    const find = async () => {
+      const [row] = await namedQuery<ConversationRow>(this.dataSource, 'chat_conversation', CONVERSATION_SQL, [a, b, callerId]);
+      if (!row) throw notFound(ChatMessages.conversationNotFound);
+      return row;
+    };
+    // 'Send Message' right after the match opens the conversation before match.created arrives (ADR 0029).
+    return this.fromGate.orFromGate(callerId, otherId, refusedWith(404, ChatMessages.conversationNotFound), find);
   }
 }
