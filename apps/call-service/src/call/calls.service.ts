@@ -18,6 +18,7 @@ import {
   forbidden,
   notFound,
   PairGate,
+  pairGateMatch,
   RateLimits,
   REDIS,
   type Clock,
@@ -39,6 +40,7 @@ import {
   ONE_CALL_SQL,
   orderedPair,
   PAIR_CALLABLE_SQL,
+  RECORD_MATCH_SQL,
   REJECT_SQL,
   STATS_SQL,
   type CallRow,
@@ -110,16 +112,25 @@ export class CallsService implements ActiveCalls {
    */
   async initiate(callerId: string, to: string): Promise<{ callId: string }> {
     if (callerId === to) throw badRequest(CallMessages.callSelf);
-    const [, floor] = await Promise.all([
+    const [, gate] = await Promise.all([
       this.limits.consume('callsPerMinute', callerId, CallMessages.tooManyCalls),
-      this.gateFloor(callerId, to),
+      this.gate.read(callerId, to),
     ]);
+    const floor = gate && !gate.open ? gate.version : 0;
     const [a, b] = orderedPair(callerId, to);
     const id = randomUUID();
     const now = this.clock.now();
     const outcome = await this.dataSource.transaction(async (m) => {
       await m.query(MEMBER_LOCK_SQL, [a, b]);
-      const [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
+      let [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
+      // A match whose like answered a moment ago, which match.created has not brought here yet: the
+      // gate names it (ADR 0029). Recorded as the event records it (which then changes nothing), and
+      // the projection's rule asked again (a block it applied still refuses).
+      const gated = callable ? null : pairGateMatch(gate);
+      if (gated) {
+        await m.query(RECORD_MATCH_SQL, [gated.matchId, a, b, gated.matchedAt, gated.pairVersion]);
+        [{ callable }] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
+      }
       if (!callable) return 'refused' as const;
       const active: unknown[] = await m.query(ACTIVE_OF_SQL, [a, b]);
       const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
