@@ -8,6 +8,7 @@ import {
   type UnblockResultDto,
 } from '@mate/contracts';
 import { badRequest, CLOCK, lockMembersAgainstErasure, notFound, OutboxService, PairGate, type Clock } from '@mate/server-kit';
+import { MatchFromGate } from './match-from-gate';
 import { MembersRepository } from './members.repository';
 import { pairState, PairsRepository, withBlocker } from './pairs.repository';
 import { SafetyRateLimiter } from './safety-rate-limits';
@@ -43,6 +44,7 @@ export class BlocksService {
     private readonly outbox: OutboxService,
     private readonly limits: SafetyRateLimiter,
     private readonly gate: PairGate,
+    private readonly fromGate: MatchFromGate,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -65,7 +67,11 @@ export class BlocksService {
     const outcome = await this.dataSource.transaction(async (manager) => {
       // A member deleted since they were looked up is unknown: no block row may outlive the erasure.
       if (await lockMembersAgainstErasure(manager, [blockerId, blockedId])) throw notFound(SafetyMessages.memberNotFound);
-      const pair = await this.pairs.lock(manager, blockerId, blockedId);
+      let pair = await this.pairs.lock(manager, blockerId, blockedId);
+      // The block ends (endedMatchId) a match whose like answered before its match.created arrived (ADR 0029).
+      if (!pair.matchId && pair.blockedBy.length === 0 && (await this.fromGate.record(manager, blockerId, blockedId))) {
+        pair = await this.pairs.lock(manager, blockerId, blockedId);
+      }
       // Already blocked (by the other member, or a repeated block): as the pair showed them then.
       const shown = pair.blockedBy.length > 0 && pair.shown ? pair.shown : await this.members.shownOf(manager, pair.userIds);
       const seen = shown[blockedId] ?? null;

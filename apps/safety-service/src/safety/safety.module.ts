@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { pairGateProvider, ServiceClient } from '@mate/server-kit';
 import { BlocksService } from './blocks.service';
 import { EvidenceWorker } from './evidence.worker';
+import { MatchFromGate } from './match-from-gate';
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
 import { ReportEvidence } from './report-evidence';
@@ -20,6 +21,7 @@ import { SafetyMemberErasure } from '../member-data/safety-member-erasure';
     BlocksService,
     ReportsService,
     UnmatchService,
+    MatchFromGate,
     ReportEvidence,
     EvidenceWorker,
     SafetyRateLimiter,

@@ -2,10 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SafetyMessages, type UnmatchResultDto } from '@mate/contracts';
 import { badRequest, CLOCK, notFound, OutboxService, PairGate, type Clock } from '@mate/server-kit';
+import { MatchFromGate } from './match-from-gate';
 import { pairState, PairsRepository } from './pairs.repository';
 
 /**
- * Unmatch (spec 000 §4): ends the pair's current match (the one match.created told safety of) and
+ * Unmatch (spec 000 §4): ends the pair's current match (the one match.created told safety of, or
+ * the pair gate named before its event arrived: ADR 0029) and
  * publishes match.ended with the pair's whole block state, in one transaction under the pair's
  * row lock. A second unmatch finds no match: 404.
  *
@@ -21,13 +23,18 @@ export class UnmatchService {
     private readonly pairs: PairsRepository,
     private readonly outbox: OutboxService,
     private readonly gate: PairGate,
+    private readonly fromGate: MatchFromGate,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async unmatch(memberId: string, otherId: string): Promise<UnmatchResultDto> {
     if (memberId === otherId) throw badRequest(SafetyMessages.unmatchSelf);
     const outcome = await this.dataSource.transaction(async (manager) => {
-      const pair = await this.pairs.lockExisting(manager, memberId, otherId);
+      let pair = await this.pairs.lockExisting(manager, memberId, otherId);
+      // A match whose like answered a moment ago, before its match.created arrived (ADR 0029).
+      if (!pair?.matchId && (await this.fromGate.record(manager, memberId, otherId))) {
+        pair = await this.pairs.lockExisting(manager, memberId, otherId);
+      }
       if (!pair) return null;
       if (!pair.matchId) return { result: null, version: await this.pairs.version(manager, pair) };
       const at = this.clock.now();
