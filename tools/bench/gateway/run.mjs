@@ -2,17 +2,22 @@
 // Gateway overhead benchmark (not a test): GET /api/auth/me with a bearer token, first straight
 // to auth-service, then through the gateway, with autocannon. Loopback only, bounded duration.
 //
-//   npm run bench:gateway -- [--duration 10] [--connections 20] [--rounds 1] [--build]
+//   npm run bench:gateway -- [--duration 10] [--connections 20] [--rounds 1] [--build] [--compare <main.js>]
 //
 // --rounds N repeats the direct/gateway pair N times and reports medians (the ratio is the median
 // of the per-round ratios): use it on a machine that is busy with other work.
+// --compare <path to another build's gateway main.js> runs that gateway too (same auth-service,
+// same token), measured in the same rounds, its order against this one alternating: an A/B of two
+// gateway builds under the same outside load.
+// Each measurement reads the CPU time the gateway and auth-service used from /proc: µs per request.
+// BENCH_CPU_PROFILE_DIR=<dir>: the gateway(s) and auth-service write V8 CPU profiles there (on exit).
 //
 // Needs the local PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 // and Redis (REDIS_URL, default redis://127.0.0.1:6379). Creates and drops its own database and
 // deletes its own Redis keys. See tools/bench/README.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,17 +32,18 @@ const RESULT_FILE = process.env.BENCH_RESULT_FILE || path.join(ROOT, 'tools/benc
 // smoke run in `npm test` shares the machine with other suites).
 let GATEWAY_PORT = 3900;
 let AUTH_PORT = 3901;
-const TARGET_RATIO = 0.7;
+const TARGET_RATIO = 0.8;
 const WARMUP_SECONDS = 2;
 const MAX_DURATION = 300;
 const MAX_CONNECTIONS = 1000;
 const MAX_ROUNDS = 10;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
 // ---------------------------------------------------------------- arguments
 
 function parseArgs(argv) {
-  const opts = { duration: 10, connections: 20, rounds: 1, build: false };
+  const opts = { duration: 10, connections: 20, rounds: 1, build: false, compare: null };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
@@ -45,8 +51,9 @@ function parseArgs(argv) {
     else if (flag === '--connections') opts.connections = Number(value());
     else if (flag === '--rounds') opts.rounds = Number(value());
     else if (flag === '--build') opts.build = true;
+    else if (flag === '--compare') opts.compare = path.resolve(value());
     else if (flag === '--help' || flag === '-h') {
-      process.stdout.write('Usage: npm run bench:gateway -- [--duration <s>=10] [--connections <n>=20] [--rounds <n>=1] [--build]\n');
+      process.stdout.write('Usage: npm run bench:gateway -- [--duration <s>=10] [--connections <n>=20] [--rounds <n>=1] [--build] [--compare <gateway main.js>]\n');
       process.exit(0);
     } else {
       throw new Error(`Unknown argument: ${argv[i]}`);
@@ -61,6 +68,7 @@ function parseArgs(argv) {
   if (!Number.isInteger(opts.rounds) || opts.rounds < 1 || opts.rounds > MAX_ROUNDS) {
     throw new Error(`--rounds must be a whole number between 1 and ${MAX_ROUNDS}`);
   }
+  if (opts.compare && !existsSync(opts.compare)) throw new Error(`--compare: no file ${opts.compare}`);
   return opts;
 }
 
@@ -116,7 +124,12 @@ function portIsFree(port) {
 const children = new Set();
 
 function startNode(name, args, env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // A profiled child must exit through process.exit to write its profile: Nest's shutdown hook
+  // ends the process by re-sending the signal to itself, which would skip it.
+  const profile = PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`, '--require', path.join(ROOT, 'tools/bench/gateway/exit-on-sigterm.cjs')]
+    : [];
+  const child = spawn(process.execPath, [...profile, ...args], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   child.label = name;
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   children.add(child);
@@ -157,6 +170,21 @@ function cannon(opts) {
   });
 }
 
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc/<pid>/stat; 0 when unreadable.
+ * The same reading as tools/bench/lib/run.ts's processCpuMs (this bench is plain JavaScript).
+ */
+function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -172,6 +200,9 @@ function combine(runs) {
     latencyP99Ms: median(runs.map((r) => r.latencyP99Ms)),
     latencyAvgMs: Math.round(median(runs.map((r) => r.latencyAvgMs)) * 100) / 100,
     requests: runs.reduce((n, r) => n + r.requests, 0),
+    cpuUsPerRequest: Object.fromEntries(
+      Object.keys(runs[0].cpuUsPerRequest).map((name) => [name, Math.round(median(runs.map((r) => r.cpuUsPerRequest[name])))]),
+    ),
     ok2xx: runs.reduce((n, r) => n + r.ok2xx, 0),
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
     errors: runs.reduce((n, r) => n + r.errors, 0),
@@ -179,13 +210,21 @@ function combine(runs) {
   };
 }
 
-async function measure(label, url, token, { duration, connections }) {
+/** `processes`: name → pid of each process whose CPU per request is read (those on the request's path). */
+async function measure(label, url, token, { duration, connections }, processes) {
   const opts = { url, connections, headers: { authorization: `Bearer ${token}` } };
   log(`${label}: warm-up ${WARMUP_SECONDS} s`);
   await cannon({ ...opts, duration: WARMUP_SECONDS });
   log(`${label}: measuring ${duration} s, ${connections} connections`);
+  const cpuBefore = Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, processCpuMs(pid)]));
   const r = await cannon({ ...opts, duration });
+  const answered = Math.max(1, r.requests.total);
+  const cpuUsPerRequest = Object.fromEntries(
+    Object.entries(processes).map(([name, pid]) => [name, Math.round(((processCpuMs(pid) - cpuBefore[name]) * 1000) / answered)]),
+  );
   const summary = {
+    cpuUsPerRequest,
+    loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100,
     url,
     requestsPerSecond: Math.round(r.requests.average),
     latencyP50Ms: r.latency.p50,
@@ -203,23 +242,30 @@ async function measure(label, url, token, { duration, connections }) {
   return summary;
 }
 
-function printTable(direct, gateway, ratio, targetMet, rounds) {
-  const rows = [
-    ['', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'],
-    ['direct (auth-service :3901)', direct.requestsPerSecond, direct.latencyP50Ms, direct.latencyP99Ms, direct.non2xx + direct.errors],
-    ['gateway (:3900)', gateway.requestsPerSecond, gateway.latencyP50Ms, gateway.latencyP99Ms, gateway.non2xx + gateway.errors],
+const cpu = (row, name) => (row.cpuUsPerRequest[name] === undefined ? '' : String(row.cpuUsPerRequest[name]));
+
+/** `rows`: [label, combined measurement] for direct, the gateway and (with --compare) the other build. */
+function printTable(rows, ratios, targetMet, rounds) {
+  const table = [
+    ['', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'gateway CPU µs/req', 'auth-service CPU µs/req'],
+    ...rows.map(([label, m]) => [label, m.requestsPerSecond, m.latencyP50Ms, m.latencyP99Ms, m.non2xx + m.errors, cpu(m, 'gateway'), cpu(m, 'authService')]),
   ].map((r) => r.map(String));
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const ratio = ratios.gateway;
   const out = [
     '',
     rounds.length > 1 ? `GET /api/auth/me (bearer token), median of ${rounds.length} rounds` : 'GET /api/auth/me (bearer token)',
-    line(rows[0]),
+    line(table[0]),
     widths.map((w) => '-'.repeat(w)).join('  '),
-    line(rows[1]),
-    line(rows[2]),
+    ...table.slice(1).map(line),
     '',
     ...(rounds.length > 1 ? [`per-round ratios: ${rounds.map((r) => r.ratio.toFixed(3)).join(', ')}`] : []),
+    ...(ratios.compare !== undefined
+      ? [
+          `--compare gateway / direct req/s: ${ratios.compare.toFixed(3)}${rounds.length > 1 ? ` (rounds ${rounds.map((r) => r.compareRatio.toFixed(3)).join(', ')})` : ''}`,
+        ]
+      : []),
     `gateway / direct req/s: ${ratio.toFixed(3)} (target >= ${TARGET_RATIO})`,
     targetMet ? 'target met' : `*** TARGET MISSED: the gateway keeps ${(ratio * 100).toFixed(1)}% of direct throughput, below ${TARGET_RATIO * 100}% ***`,
     '',
@@ -297,20 +343,23 @@ async function main() {
     if (migrate.status !== 0) throw new Error('auth-service migrate failed');
 
     const auth = startNode('auth-service', ['dist/apps/auth-service/main.js'], { ...authEnv, PORT: String(AUTH_PORT) });
-    const gateway = startNode('gateway', ['dist/apps/gateway/main.js'], {
+    const gatewayEnv = {
       ...common,
-      PORT: String(GATEWAY_PORT),
       AUTH_SERVICE_URL: `http://127.0.0.1:${AUTH_PORT}`,
       RATE_LIMIT_PER_MINUTE: '100000000',
       IP_RATE_LIMIT_MULTIPLIER: '1000',
       // Every bench connection comes from one address: the per-address cap must not refuse them.
       MAX_CONCURRENT_PER_CLIENT: String(MAX_CONNECTIONS),
-    });
+    };
+    const gateway = startNode('gateway', ['dist/apps/gateway/main.js'], { ...gatewayEnv, PORT: String(GATEWAY_PORT) });
+    const comparePort = opts.compare ? await freePort() : null;
+    const compared = opts.compare ? startNode('gateway-compare', [opts.compare], { ...gatewayEnv, PORT: String(comparePort) }) : null;
     await Promise.all([
       waitReady('auth-service', `http://127.0.0.1:${AUTH_PORT}/health/ready`, auth),
       waitReady('gateway', `http://127.0.0.1:${GATEWAY_PORT}/health/ready`, gateway),
+      ...(compared ? [waitReady('--compare gateway', `http://127.0.0.1:${comparePort}/health/ready`, compared)] : []),
     ]);
-    log('both services are ready');
+    log(compared ? `the services are ready (--compare gateway ${opts.compare} on :${comparePort})` : 'both services are ready');
 
     const register = await fetch(`http://127.0.0.1:${GATEWAY_PORT}/api/auth/register`, {
       method: 'POST',
@@ -322,7 +371,7 @@ async function main() {
       throw new Error(`register through the gateway failed: ${register.status} ${JSON.stringify(registered)}`);
     }
     const token = registered.token;
-    for (const [label, base] of [['direct', AUTH_PORT], ['gateway', GATEWAY_PORT]]) {
+    for (const [label, base] of [['direct', AUTH_PORT], ['gateway', GATEWAY_PORT], ...(compared ? [['--compare gateway', comparePort]] : [])]) {
       const me = await fetch(`http://127.0.0.1:${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
       if (me.status !== 200) throw new Error(`GET /api/auth/me (${label}) answered ${me.status}: ${await me.text()}`);
     }
@@ -334,17 +383,47 @@ async function main() {
     const rounds = [];
     for (let i = 1; i <= opts.rounds; i++) {
       const tag = opts.rounds > 1 ? ` (round ${i}/${opts.rounds})` : '';
-      const direct = await measure(`direct${tag}`, `http://127.0.0.1:${AUTH_PORT}/api/auth/me`, token, opts);
-      const gateway = await measure(`gateway${tag}`, `http://127.0.0.1:${GATEWAY_PORT}/api/auth/me`, token, opts);
-      const ratio = direct.requestsPerSecond ? gateway.requestsPerSecond / direct.requestsPerSecond : 0;
-      rounds.push({ direct, gateway, ratio: Math.round(ratio * 1000) / 1000 });
+      const direct = await measure(`direct${tag}`, `http://127.0.0.1:${AUTH_PORT}/api/auth/me`, token, opts, { authService: auth.pid });
+      const throughGateway = () =>
+        measure(`gateway${tag}`, `http://127.0.0.1:${GATEWAY_PORT}/api/auth/me`, token, opts, { gateway: gateway.pid, authService: auth.pid });
+      const throughCompared = () =>
+        measure(`--compare gateway${tag}`, `http://127.0.0.1:${comparePort}/api/auth/me`, token, opts, { gateway: compared.pid, authService: auth.pid });
+      let viaGateway;
+      let viaCompared;
+      // With --compare the two gateways take turns at going first, so neither always follows the direct run.
+      if (compared && i % 2 === 0) {
+        viaCompared = await throughCompared();
+        viaGateway = await throughGateway();
+      } else {
+        viaGateway = await throughGateway();
+        if (compared) viaCompared = await throughCompared();
+      }
+      const ratioTo = (m) => Math.round((direct.requestsPerSecond ? m.requestsPerSecond / direct.requestsPerSecond : 0) * 1000) / 1000;
+      rounds.push({
+        direct,
+        gateway: viaGateway,
+        ratio: ratioTo(viaGateway),
+        ...(viaCompared ? { compare: viaCompared, compareRatio: ratioTo(viaCompared) } : {}),
+      });
     }
     const direct = combine(rounds.map((r) => r.direct));
     const viaGateway = combine(rounds.map((r) => r.gateway));
+    const viaCompared = compared ? combine(rounds.map((r) => r.compare)) : null;
     const ratio = median(rounds.map((r) => r.ratio));
+    const compareRatio = compared ? median(rounds.map((r) => r.compareRatio)) : undefined;
     const targetMet = ratio >= TARGET_RATIO;
 
-    printTable(direct, viaGateway, ratio, targetMet, rounds);
+    process.stdout.write(`\n1-min load average: ${loadBefore.toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after (${os.cpus().length} CPUs)\n`);
+    printTable(
+      [
+        [`direct (auth-service :${AUTH_PORT})`, direct],
+        [`gateway (:${GATEWAY_PORT})`, viaGateway],
+        ...(viaCompared ? [[`--compare gateway (:${comparePort})`, viaCompared]] : []),
+      ],
+      { gateway: ratio, compare: compareRatio },
+      targetMet,
+      rounds,
+    );
     const result = {
       date: new Date().toISOString(),
       endpoint: 'GET /api/auth/me',
@@ -362,6 +441,7 @@ async function main() {
       direct,
       gateway: viaGateway,
       ratio: Math.round(ratio * 1000) / 1000,
+      ...(viaCompared ? { compare: { main: opts.compare, ...viaCompared, ratio: Math.round(compareRatio * 1000) / 1000 } } : {}),
       target: TARGET_RATIO,
       targetMet,
       ...(rounds.length > 1 ? { rounds } : {}),
