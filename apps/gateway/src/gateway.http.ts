@@ -1,8 +1,7 @@
 import type { Server } from 'node:http';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { LOGGER, REDIS, SessionStore, type HttpOptions } from '@mate/server-kit';
+import { LOGGER, SessionStore, type HttpOptions } from '@mate/server-kit';
 import { GatewayEnv, uploadDeadlineMs } from './gateway.env';
 import { apiResponseHeaders } from './proxy/api-headers';
 import { createEdge, EDGE_SETTING } from './proxy/edge';
@@ -22,7 +21,6 @@ export function gatewayHttp(env: GatewayEnv): HttpOptions {
       mountApiDocs(app, env, app.get<Logger>(LOGGER));
       const edge = createEdge({
         env,
-        redis: app.get<Redis>(REDIS),
         sessions: app.get(SessionStore),
         logger: app.get<Logger>(LOGGER),
       });

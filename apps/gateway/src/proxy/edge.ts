@@ -1,9 +1,5 @@
-import { createSecretKey } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { JwtService } from '@nestjs/jwt';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import {
   AuthMessages,
   EdgeMessages,
@@ -11,11 +7,12 @@ import {
   REQUEST_ID_HEADER,
   ROLE_ADMIN,
   type ApiErrorBody,
-  type JwtClaims,
   type ServiceName,
 } from '@mate/contracts';
-import { rateLimitAddress, setMetricsRoute, type LiveSession, type SessionStore } from '@mate/server-kit';
+import { rateLimitAddress, setMetricsRoute, type LiveSession, type SessionStore, type WindowCount } from '@mate/server-kit';
 import { uploadDeadlineMs, type GatewayEnv } from '../gateway.env';
+import { AddressLimit } from './address-limit';
+import { BearerVerifier } from './bearer';
 import { BodyBuffers, bodyPending, hasBody, readBody } from './body';
 import { ClientSlots, untilExchangeEnds } from './client-slots';
 import { Forwarder } from './forward';
@@ -23,7 +20,6 @@ import { isDashboardRoute, isPublicRoute, isUploadRoute, matchRoute, serviceUrls
 
 export interface EdgeDeps {
   env: GatewayEnv;
-  redis: Redis;
   sessions: SessionStore;
   logger: Logger;
 }
@@ -42,8 +38,8 @@ const BODY_TIMEOUT = { error: EdgeMessages.requestTimeout, code: ErrorCode.Reque
 const CONCURRENCY_RETRY_AFTER_MS = 1000;
 /** Retry-After of a body refused because the replica's buffer budget is full: bodies pass in well under a second. */
 const BUFFERS_RETRY_AFTER_S = 1;
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+/** The per-address rate limit's window: RATE_LIMIT_PER_MINUTE requests in it. */
+const RATE_LIMIT_WINDOW_S = 60;
 
 function send(res: Response, status: number, body: Omit<ApiErrorBody, 'requestId'>, req: Request) {
   // An answer given before the body arrived ends the connection: otherwise Node would keep
@@ -57,13 +53,9 @@ export function isEdgePath(path: string) {
   return path === '/api' || path.startsWith('/api/') || path === '/admin' || path.startsWith('/admin/');
 }
 
-/** Resolves to the outcome instead of rejecting, so two Redis calls can run side by side. */
-function settle<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  return p.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-}
+/** What the one Redis call of a request answered: the address's count, and its session when it needs one. */
+type EdgeCheck = { ok: true; count: WindowCount; session?: LiveSession | null } | { ok: false; error: unknown };
+const failedCheck = (error: unknown): EdgeCheck => ({ ok: false, error });
 
 export interface Edge {
   handler: RequestHandler;
@@ -101,31 +93,19 @@ function clientGone(req: Request, res: Response): boolean {
  * Reading ordinary bodies first means a slow client never holds one of the UPSTREAM_MAX_SOCKETS
  * connections to a service (docs/adr/0002-gateway-forwarder.md, "Slow clients").
  *
- * The two Redis calls (rate-limit counter, session check) run side by side: one round trip per
- * request instead of two. The precedence above is unchanged; the only difference is that the one
- * request that crosses an address's limit also slides its session (later refusals are answered
- * from memory, before any Redis call).
+ * The rate-limit count and the session check are one Redis call (one script: one command written,
+ * one answer read, one round trip). The precedence above is unchanged; the only difference is that
+ * the one request that crosses an address's limit also slides its session (later refusals are
+ * answered from memory, before any Redis call).
  */
-export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
-  // A KeyObject, not the string: given a string, jsonwebtoken first tries to parse it as a PEM
-  // public key on every verify (an OpenSSL decode and a thrown error, ~0.45 ms of CPU each time).
-  const jwt = new JwtService({ secret: createSecretKey(Buffer.from(env.JWT_SECRET, 'utf8')) });
+export function createEdge({ env, sessions, logger }: EdgeDeps): Edge {
+  const bearer = new BearerVerifier(env.JWT_SECRET);
   const targets = Object.fromEntries(
     Object.entries(serviceUrls(env))
       .filter(([, url]) => url)
       .map(([service, url]) => [service, new URL(url)]),
   ) as Record<ServiceName, URL>;
-  const limiter = new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix: `${env.KEY_PREFIX}:rl:gateway`,
-    points: env.RATE_LIMIT_PER_MINUTE,
-    duration: 60,
-    // Keeps a blocked address's refusals off Redis until its window ends.
-    inMemoryBlockOnConsumed: env.RATE_LIMIT_PER_MINUTE,
-  });
-  // Public in rate-limiter-flexible, missing from its type declarations.
-  const blockedMs = (key: string): number =>
-    (limiter as unknown as { getInMemoryBlockMsBeforeExpire(rlKey: string): number }).getInMemoryBlockMsBeforeExpire(limiter.getKey(key));
+  const limit = new AddressLimit(`${env.KEY_PREFIX}:rl:gateway`, env.RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WINDOW_S);
   // Every forwarded request carries the deployment's internal credential: services believe its
   // X-Forwarded-For (the client address they rate-limit by) only with it (ADR 0009).
   const forwarder = new Forwarder({
@@ -152,18 +132,6 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
   const bodyTimedOut = (req: Request, res: Response) => {
     res.setHeader('Connection', 'close');
     send(res, 408, BODY_TIMEOUT, req);
-  };
-
-  /** Signed, unexpired HS256 claims naming a user and a session; null otherwise. */
-  const verify = (header: string | undefined): JwtClaims | null => {
-    const token = header ? BEARER.exec(header)?.[1] : undefined;
-    if (!token) return null;
-    try {
-      const claims = jwt.verify<JwtClaims>(token, { algorithms: ['HS256'] });
-      return typeof claims.sub === 'string' && claims.sub && typeof claims.sid === 'string' && claims.sid ? claims : null;
-    } catch {
-      return null;
-    }
   };
 
   const forward = (
@@ -207,42 +175,49 @@ export function createEdge({ env, redis, sessions, logger }: EdgeDeps): Edge {
 
     // One budget per client: an IPv4 address, or an IPv6 client's whole /64 (it picks addresses in it at will).
     const client = rateLimitAddress(req.ip ?? 'unknown');
-    const blocked = blockedMs(client);
+    const blocked = limit.blockedMs(client);
     if (blocked > 0) return tooMany(req, res, blocked);
     const release = slots.take(client);
     if (!release) return tooMany(req, res, CONCURRENCY_RETRY_AFTER_MS, TOO_MANY_IN_FLIGHT);
     untilExchangeEnds(req, res, release);
-    const counted = settle(limiter.consume(client));
 
     const upload = isUploadRoute(req.method, path);
     const bodyLimit = upload ? env.UPLOAD_LIMIT_BYTES : env.BODY_LIMIT_BYTES;
     let refusal: (() => void) | null = null;
-    let session: ReturnType<typeof settle<LiveSession | null>> | null = null;
+    let checked: Promise<EdgeCheck> | undefined;
     if (Number(req.headers['content-length'] ?? 0) > bodyLimit) {
       refusal = () => tooLarge(req, res);
     } else if (!route) {
       refusal = () => send(res, 404, NOT_FOUND, req);
     } else if (!isPublicRoute(req.method, path) && !isDashboardRoute(req.method, path)) {
-      const claims = verify(req.headers.authorization);
-      if (claims) session = settle(sessions.touch(claims.sid, claims.sub));
-      else refusal = () => send(res, 401, AUTH_REQUIRED, req);
+      const claims = bearer.claims(req.headers.authorization);
+      if (!claims) refusal = () => send(res, 401, AUTH_REQUIRED, req);
+      else
+        checked = sessions
+          .touchCounting(claims.sid, claims.sub, limit.counter(client))
+          .then(({ count, session }): EdgeCheck => ({ ok: true, count, session }), failedCheck);
     }
+    const sessionChecked = checked !== undefined;
+    // Every request counts, refused or not: the count alone when there is no session to check.
+    checked ??= sessions.countInWindow(limit.counter(client)).then((count): EdgeCheck => ({ ok: true, count }), failedCheck);
 
-    const limit = await counted;
-    if (!limit.ok) {
-      if (limit.error instanceof RateLimiterRes) return tooMany(req, res, limit.error.msBeforeNext);
+    const check = await checked;
+    if (check.ok) {
+      const over = limit.refusalMs(client, check.count);
+      if (over > 0) return tooMany(req, res, over);
+    } else {
       // Redis trouble must not take the whole API down: let the request through and say so.
-      logger.warn({ err: limit.error }, 'rate limiter unavailable');
+      logger.warn({ err: check.error }, 'rate limiter unavailable');
     }
     if (refusal || !route) return refusal?.();
-    if (session) {
-      const live = await session;
-      if (!live.ok) {
-        logger.error({ err: live.error }, 'session check failed');
+    if (sessionChecked) {
+      // The session is unknown when Redis failed: the request cannot go on without it.
+      if (!check.ok) {
+        logger.error({ err: check.error }, 'session check failed');
         return send(res, 503, UNAVAILABLE, req);
       }
-      if (!live.value) return send(res, 401, SESSION_EXPIRED, req);
-      if (route.admin && live.value.role !== ROLE_ADMIN) return send(res, 403, ADMIN_REQUIRED, req);
+      if (!check.session) return send(res, 401, SESSION_EXPIRED, req);
+      if (route.admin && check.session.role !== ROLE_ADMIN) return send(res, 403, ADMIN_REQUIRED, req);
     }
     // Its exchange's 'close' has fired already: whatever were claimed for it now would never be
     // given back (a body budget), or held until a deadline (an upload connection to the service).

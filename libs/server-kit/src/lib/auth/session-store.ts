@@ -6,17 +6,53 @@ import { ROLE_MEMBER, SESSION_IDLE_TTL, type Role } from '@mate/contracts';
  * (which checks and slides them). A session is a Redis hash that expires after 7 days without a
  * request; deleting it makes its token fail on the very next request everywhere.
  */
-const TOUCH_SCRIPT = `
-local f = redis.call('HMGET', KEYS[1], 'userId', 'lastActivity', 'role', 'verified')
-if not f[1] or f[1] ~= ARGV[1] then return false end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-local last = tonumber(f[2])
-local now = tonumber(ARGV[3])
-if last and now and math.floor(last / 86400000) < math.floor(now / 86400000) then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'userId', f[1], 'at', ARGV[3])
+const TOUCH_FUNCTION = `
+local function touch(key, activityKey, userId, ttlMs, now, maxLen)
+  local f = redis.call('HMGET', key, 'userId', 'lastActivity', 'role', 'verified')
+  if not f[1] or f[1] ~= userId then return false end
+  redis.call('PEXPIRE', key, ttlMs)
+  local last = tonumber(f[2])
+  local at = tonumber(now)
+  if last and at and math.floor(last / 86400000) < math.floor(at / 86400000) then
+    redis.call('XADD', activityKey, 'MAXLEN', '~', maxLen, '*', 'userId', f[1], 'at', now)
+  end
+  redis.call('HSET', key, 'lastActivity', now)
+  return {f[3], f[4]}
 end
-redis.call('HSET', KEYS[1], 'lastActivity', ARGV[3])
-return {f[3], f[4]}
+`;
+const TOUCH_SCRIPT = `${TOUCH_FUNCTION}
+return touch(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+`;
+
+/**
+ * One count on a fixed-window counter (rate-limiter-flexible's RateLimiterRedis script, so a key
+ * holds the same value whichever counted it): `count(key, windowSeconds)` answers {consumed, ttlMs}.
+ */
+const COUNT_FUNCTION = `
+local function count(key, windowSeconds)
+  redis.call('SET', key, 0, 'EX', windowSeconds, 'NX')
+  local consumed = redis.call('INCRBY', key, 1)
+  local ttl = redis.call('PTTL', key)
+  if ttl == -1 then
+    redis.call('EXPIRE', key, windowSeconds)
+    ttl = 1000 * windowSeconds
+  end
+  return {consumed, ttl}
+end
+`;
+
+/** A count on a fixed-window counter alone (KEYS[1], ARGV[1] seconds): `SessionStore.countInWindow`. */
+const COUNT_SCRIPT = `${COUNT_FUNCTION}
+return count(KEYS[1], ARGV[1])
+`;
+
+/**
+ * The count and then the touch: the gateway's per-address count and session check in one Redis
+ * call. Answers {consumed, ttlMs, touch's answer}.
+ */
+const COUNT_AND_TOUCH_SCRIPT = `${COUNT_FUNCTION}${TOUCH_FUNCTION}
+local counted = count(KEYS[1], ARGV[1])
+return {counted[1], counted[2], touch(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4], ARGV[5])}
 `;
 
 /**
@@ -52,6 +88,32 @@ export interface LiveSession {
  */
 export const sessionRevokedChannel = (prefix: string) => `${prefix}:sessions:revoked`;
 
+/** A fixed-window counter counted in the same call as a touch (`touchCounting`). */
+export interface WindowCounter {
+  /** The counter's Redis key (created with the window's expiry on its first count). */
+  key: string;
+  windowSeconds: number;
+}
+
+/** The counter after this count: its value in the current window and the ms until the window ends. */
+export interface WindowCount {
+  consumed: number;
+  msBeforeNext: number;
+}
+
+type CountAndTouchCommand = (
+  counterKey: string,
+  key: string,
+  activityKey: string,
+  windowSeconds: number,
+  userId: string,
+  ttlMs: number,
+  now: number,
+  maxLen: number,
+) => Promise<[number, number, [string | null, string | null] | null]>;
+
+type CountCommand = (counterKey: string, windowSeconds: number) => Promise<[number, number]>;
+
 type TouchCommand = (
   key: string,
   activityKey: string,
@@ -74,9 +136,17 @@ interface TouchPipeline {
   exec(): Promise<[Error | null, unknown][] | null>;
 }
 
+/** The touch script's answer for a live session: its role and verified fields. */
+function liveSession([role, verified]: [string | null, string | null]): LiveSession {
+  return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
+}
+
 export class SessionStore {
   /** The touch script, bound once: it runs on every authenticated request. */
   private readonly touchCommand: TouchCommand;
+  /** The gateway's count-and-touch script, bound once: it runs on every proxied authenticated request. */
+  private readonly countAndTouchCommand: CountAndTouchCommand;
+  private readonly countCommand: CountCommand;
 
   constructor(
     private readonly redis: Redis,
@@ -84,11 +154,24 @@ export class SessionStore {
     private readonly idleTtlMs = SESSION_IDLE_TTL,
   ) {
     // Sent once and then called by its SHA (EVALSHA). Two keys: the session and the activity stream.
-    const commands = redis as unknown as { mateTouchSession?: TouchCommand };
+    const commands = redis as unknown as {
+      mateTouchSession?: TouchCommand;
+      mateCountAndTouchSession?: CountAndTouchCommand;
+      mateCountInWindow?: CountCommand;
+    };
     if (!commands.mateTouchSession) {
       redis.defineCommand('mateTouchSession', { numberOfKeys: 2, lua: TOUCH_SCRIPT });
     }
+    // Three keys: the counter, the session and the activity stream.
+    if (!commands.mateCountAndTouchSession) {
+      redis.defineCommand('mateCountAndTouchSession', { numberOfKeys: 3, lua: COUNT_AND_TOUCH_SCRIPT });
+    }
+    if (!commands.mateCountInWindow) {
+      redis.defineCommand('mateCountInWindow', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+    }
     this.touchCommand = (commands.mateTouchSession as TouchCommand).bind(redis);
+    this.countCommand = (commands.mateCountInWindow as CountCommand).bind(redis);
+    this.countAndTouchCommand = (commands.mateCountAndTouchSession as CountAndTouchCommand).bind(redis);
   }
 
   private key(sessionId: string) {
@@ -147,9 +230,37 @@ export class SessionStore {
       now,
       MEMBER_ACTIVITY_STREAM_MAXLEN,
     );
-    if (!fields) return null;
-    const [role, verified] = fields;
-    return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
+    return fields ? liveSession(fields) : null;
+  }
+
+  /**
+   * `touch` after counting one on `counter` (a fixed window), in one Redis call: the gateway's
+   * per-address rate limit and its session check cost one round trip, one command to write and one
+   * answer to read, instead of two of each. The session is checked and slid whatever the count.
+   */
+  async touchCounting(
+    sessionId: string,
+    userId: string,
+    counter: WindowCounter,
+    now = Date.now(),
+  ): Promise<{ count: WindowCount; session: LiveSession | null }> {
+    const [consumed, msBeforeNext, fields] = await this.countAndTouchCommand(
+      counter.key,
+      this.key(sessionId),
+      this.activityKey,
+      counter.windowSeconds,
+      userId,
+      this.idleTtlMs,
+      now,
+      MEMBER_ACTIVITY_STREAM_MAXLEN,
+    );
+    return { count: { consumed, msBeforeNext }, session: fields ? liveSession(fields) : null };
+  }
+
+  /** The count of `touchCounting` without a session: for the gateway's requests that need none. */
+  async countInWindow(counter: WindowCounter): Promise<WindowCount> {
+    const [consumed, msBeforeNext] = await this.countCommand(counter.key, counter.windowSeconds);
+    return { consumed, msBeforeNext };
   }
 
   /**
@@ -173,9 +284,7 @@ export class SessionStore {
     if (results.length !== sessions.length) throw new Error('session check: Redis answered a partial pipeline');
     return results.map(([err, fields]) => {
       if (err) throw err;
-      if (!fields) return null;
-      const [role, verified] = fields as [string | null, string | null];
-      return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
+      return fields ? liveSession(fields as [string | null, string | null]) : null;
     });
   }
 

@@ -65,6 +65,30 @@ describe('session store: member activity notes (real Redis)', () => {
     expect(await store.touch('s2', userId, today + 20 * DAY)).toBeNull();
     expect(await notes()).toHaveLength(1);
   });
+  it('touchCounting counts on a fixed window and touches in one call, as countInWindow and touch do apart', async () => {
+    const userId = randomUUID();
+    const at = today + 30 * DAY;
+    const counter = { key: `${ns.prefix}:rl:test:203.0.113.9`, windowSeconds: 60 };
+    await store.create('counted', userId, 'admin', true, at - 1_000);
+    await redis.pexpire(`${ns.prefix}:session:counted`, 5_000);
+    const first = await store.touchCounting('counted', userId, counter, at);
+    expect(first).toEqual({ count: { consumed: 1, msBeforeNext: expect.any(Number) }, session: { role: 'admin', verified: true } });
+    expect(first.count.msBeforeNext).toBeGreaterThan(59_000);
+    expect(first.count.msBeforeNext).toBeLessThanOrEqual(60_000);
+    // The session slid and noted its activity as touch does.
+    expect(await redis.pttl(`${ns.prefix}:session:counted`)).toBeGreaterThan(5_000);
+    expect(await redis.hget(`${ns.prefix}:session:counted`, 'lastActivity')).toBe(String(at));
+    // A session that is gone or not the user's still counts.
+    expect(await store.touchCounting('counted', randomUUID(), counter, at)).toEqual({ count: { consumed: 2, msBeforeNext: expect.any(Number) }, session: null });
+    expect(await store.touchCounting('gone', userId, counter, at)).toMatchObject({ count: { consumed: 3 }, session: null });
+    expect(await store.countInWindow(counter)).toMatchObject({ consumed: 4 });
+    expect(await redis.ttl(counter.key)).toBeGreaterThan(58);
+    // A counter left without an expiry gets the window's again.
+    await redis.persist(counter.key);
+    expect(await store.countInWindow(counter)).toEqual({ consumed: 5, msBeforeNext: 60_000 });
+    expect(await redis.ttl(counter.key)).toBeGreaterThan(58);
+  });
+
   it('peek says whether a session is alive and whose, and neither slides it nor notes activity', async () => {
     const userId = randomUUID();
     const now = Date.now();
