@@ -63,6 +63,12 @@ SELECT (SELECT liked FROM previous) AS previous,
   EXISTS (SELECT 1 FROM inserted) AS inserted,
   EXISTS (SELECT 1 FROM made) AS made,
   coalesce((SELECT id FROM made), (SELECT id FROM match WHERE user_a = $3::uuid AND user_b = $4::uuid)) AS match_id,
+  -- For the pair gate (ADR 0029): when the pair's match was made, and under which pair version. A
+  -- match that still exists was made under the pair's current version: every pair event applied
+  -- since would have deleted it.
+  CASE WHEN EXISTS (SELECT 1 FROM made) THEN $6::timestamptz
+       ELSE (SELECT created_at FROM match WHERE user_a = $3::uuid AND user_b = $4::uuid) END AS matched_at,
+  coalesce((SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $11::text), 0)::int AS pair_version,
   (SELECT json_agg(json_build_object('id', c.user_id, 'name', c.name, 'profilePicture', c.profile_picture)
       ORDER BY c.user_id)
     FROM candidate c WHERE c.user_id IN ($3::uuid, $4::uuid) AND EXISTS (SELECT 1 FROM made)) AS members`;
@@ -82,6 +88,10 @@ export interface LikeRow {
   made: boolean;
   /** The pair's match, made now or before; null when there is none. */
   match_id: string | null;
+  /** When the pair's match was made (null without one). */
+  matched_at: Date | null;
+  /** The pair version the pair's match was made under (the pair's applied version now). */
+  pair_version: number;
   /** Both members as new_match shows them (ordered by id), when the match was made now. */
   members: { id: string; name: string | null; profilePicture: string | null }[] | null;
 }

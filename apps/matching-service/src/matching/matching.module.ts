@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
-import { RealtimeModule } from '@mate/server-kit';
+import { pairGateProvider, RealtimeModule } from '@mate/server-kit';
 import { CandidatesModule } from '../candidates/candidates.module';
 import { ScoringModule } from '../scoring';
 import { MatchesService } from './matches.service';
+import { MatchGate } from './match-gate';
 import { MatchNotifier } from './match-notifier';
 import { MemberRateLimiter } from './member-rate-limits';
 import { MatchingController } from './matching.controller';
@@ -19,6 +20,8 @@ import { SwipesService } from './swipes.service';
     SwipesService,
     MatchesService,
     MatchNotifier,
+    MatchGate,
+    pairGateProvider,
     MemberRateLimiter,
     { provide: POOL_START, useValue: randomPoolStart },
   ],

@@ -12,6 +12,7 @@ import {
 import { badRequest, notFound, OutboxService } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 import { LIKE_SQL, type LikeRow } from './like-statement';
+import { MatchGate } from './match-gate';
 import { MatchNotifier, type MatchMember } from './match-notifier';
 import { inPairTransaction } from './pair-transaction';
 import { SuggestionsService } from './suggestions.service';
@@ -33,6 +34,7 @@ export class SwipesService {
     private readonly outbox: OutboxService,
     private readonly notifier: MatchNotifier,
     private readonly suggestions: SuggestionsService,
+    private readonly matchGate: MatchGate,
   ) {}
 
   /**
@@ -42,8 +44,9 @@ export class SwipesService {
    * the rules either way, suspended (a repeat too), or in a blocked pair with the liker (whoever
    * blocked): the liker learns
    * that they cannot like this person, not why.
-   * One statement under the pair's lock (LIKE_SQL: three round trips in all); new_match is pushed
-   * after the commit.
+   * One statement under the pair's lock (LIKE_SQL: three round trips in all); when the answer is
+   * a match, the pair gate opens after the commit (one Redis round trip, ADR 0029), then new_match
+   * is pushed and the like answers.
    */
   async like(viewerId: string, targetId: string): Promise<LikeResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.likeSelf);
@@ -96,6 +99,10 @@ export class SwipesService {
       }
       return answer;
     });
+    // Before the answer and the pushes: whoever learns of the match can use it at once (ADR 0029).
+    if (row.match_id && row.matched_at) {
+      await this.matchGate.open(a, b, { matchId: row.match_id, matchedAt: row.matched_at, pairVersion: row.pair_version });
+    }
     if (row.made) {
       const find = (id: string): MatchMember =>
         row.members?.find((m) => m.id === id) ?? { id, name: null, profilePicture: null };
@@ -190,13 +197,15 @@ export class SwipesService {
     a: string,
     b: string,
   ): Promise<LikeRow> {
-    const { rows } = await client.query<{ liked: boolean; match_id: string | null }>(
-      `SELECT s.liked, (SELECT id FROM match WHERE user_a = $3 AND user_b = $4) AS match_id
-       FROM swipe s WHERE s.swiper_id = $1 AND s.target_id = $2`,
-      [viewerId, targetId, a, b],
+    const { rows } = await client.query<{ liked: boolean; match_id: string | null; matched_at: Date | null; pair_version: number }>(
+      `SELECT s.liked, m.id AS match_id, m.created_at AS matched_at,
+              coalesce((SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $5), 0)::int AS pair_version
+       FROM swipe s LEFT JOIN match m ON m.user_a = $3 AND m.user_b = $4
+       WHERE s.swiper_id = $1 AND s.target_id = $2`,
+      [viewerId, targetId, a, b, pairIdOf(a, b)],
     );
     if (!rows[0]?.liked) throw badRequest(MatchingMessages.alreadyPassed);
-    const { match_id } = rows[0];
+    const { match_id, matched_at, pair_version } = rows[0];
     return {
       previous: true,
       suggestible: true,
@@ -206,6 +215,8 @@ export class SwipesService {
       inserted: false,
       made: false,
       match_id,
+      matched_at,
+      pair_version,
       members: null,
     };
   }
