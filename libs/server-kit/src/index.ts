@@ -29,6 +29,7 @@ export * from './lib/database/database.module';
 export * from './lib/database/named-query';
 export * from './lib/events/kit-migrations';
 export * from './lib/events/outbox.service';
+export * from './lib/events/outbox-sql';
 export * from './lib/events/event-consumer';
 export * from './lib/workers/queue-worker';
 export * from './lib/events/events.module';

@@ -15,16 +15,22 @@ export class ChatNotifier {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** `new_message` to every device of the recipient, `message_sent` to every device of the sender. */
-  async message(message: ChatMessageDto): Promise<void> {
-    await this.settle(
-      [
-        this.realtime.toUser(message.recipientId).emit('new_message', message),
-        this.realtime.toUser(message.senderId).emit('message_sent', message),
-      ],
-      { messageId: message.id, seq: message.seq },
-      'chat message push failed',
-    );
+  /**
+   * For each message, `new_message` to every device of the recipient and `message_sent` to every
+   * device of the sender. All issued in one tick: the push connection's auto-pipelining writes them
+   * to Redis together.
+   */
+  async messages(messages: ChatMessageDto[]): Promise<void> {
+    if (messages.length === 0) return;
+    const pushes = messages.flatMap((m) => [
+      this.realtime.toUser(m.recipientId).emit('new_message', m),
+      this.realtime.toUser(m.senderId).emit('message_sent', m),
+    ]);
+    const results = await Promise.allSettled(pushes);
+    results.forEach((result, i) => {
+      const m = messages[i >> 1];
+      if (result.status === 'rejected') this.logger.warn({ error: describe(result.reason), messageId: m.id, seq: m.seq }, 'chat message push failed');
+    });
   }
 
   /** `messages_read` to the other member: `payload.userId` read up to `readUpTo`. */

@@ -7,10 +7,11 @@ import {
   type SocketOk,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { asUnavailable, LOGGER, SocketEvent } from '@mate/server-kit';
+import { asUnavailable, LOGGER, SocketEvent, SocketEventBatch, type SocketEventEntry } from '@mate/server-kit';
 
 import { ConversationsService } from './conversations.service';
 import { MarkAsReadDto, RecipientDto, SendMessageDto, SyncMessagesDto } from './dto/chat-requests.dto';
+import { MessageSender } from './message-sender';
 import { MessagesService } from './messages.service';
 
 /**
@@ -26,13 +27,20 @@ import { MessagesService } from './messages.service';
 export class ChatSocketEvents {
   constructor(
     private readonly messages: MessagesService,
+    private readonly sender: MessageSender,
     private readonly conversations: ConversationsService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  @SocketEvent('send_message')
-  send(payload: SendMessageDto, sender: AuthPrincipal): Promise<ChatMessageDto> {
-    return this.retryable('send_message', () => this.messages.send(sender.userId, payload));
+  /** Every send_message of a delivery at once (MessageSender: one statement, one transaction), each answered on its own. */
+  @SocketEventBatch('send_message', SendMessageDto)
+  async send(entries: SocketEventEntry<SendMessageDto>[]): Promise<PromiseSettledResult<ChatMessageDto>[]> {
+    const answers = await this.sender.sendMany(entries);
+    return answers.map((a, i) =>
+      a.status === 'fulfilled'
+        ? a
+        : { status: 'rejected', reason: asUnavailable(this.logger, { event: 'send_message', requestId: entries[i].requestId }, a.reason) },
+    );
   }
 
   @SocketEvent('typing')

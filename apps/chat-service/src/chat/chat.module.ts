@@ -6,6 +6,7 @@ import { ChatRateLimiter } from './chat-rate-limits';
 import { ChatSocketEvents } from './chat-socket-events';
 import { ConversationFromGate } from './conversation-from-gate';
 import { ConversationsService } from './conversations.service';
+import { MessageSender } from './message-sender';
 import { MessagesService } from './messages.service';
 import { PairSnapshotController } from './pair-snapshot.controller';
 import { ChatMemberErasure } from '../member-data/chat-member-erasure';
@@ -16,6 +17,7 @@ import { ChatMemberErasure } from '../member-data/chat-member-erasure';
   controllers: [ChatController, PairSnapshotController],
   providers: [
     MessagesService,
+    MessageSender,
     ConversationsService,
     ConversationFromGate,
     ChatNotifier,

@@ -1,3 +1,4 @@
+import { insertOutboxFacts } from '@mate/server-kit';
 import type { StoredMessage } from './chat-mapper';
 
 /**
@@ -15,79 +16,147 @@ export interface MessageRow extends StoredMessage {
   sender_name: string | null;
 }
 
+/** A time as the ISO text clients hold (UTC, milliseconds): the statements answer it ready to send. */
+const ISO_TIME = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * A send, in one statement and one round trip (autocommit). `conv` locks the pair's conversation
- * row first (FOR UPDATE in a WITH query: READ COMMITTED waits for a concurrent send's commit and
- * then answers the row's newest version), so every send to one conversation, from either side,
- * runs one after the other and takes the next seq from the locked row. Inserts the message with
- * seq = last_seq + 1 unless the conversation is closed (or anonymised: the other member deleted
- * their account) or the sender already used the client id;
- * then moves the conversation's last message (the UPDATE re-reads the row it holds locked), adds
- * one to the recipient's unread counter and writes the message.sent outbox row, its
- * conversationId, seq, first and sentAt filled in here. `created_at` is taken after the lock
- * (`at` reads `conv`), at millisecond precision and never before the previous message, so within a
- * conversation it never decreases with seq and reads back exactly as the ISO time the client gets.
+ * The sends of a batch (the gateway delivers up to 64 socket events in one request), in one
+ * statement, run inside one transaction (MessageSender: BEGIN, this, the pair gate, COMMIT).
  *
- * Parameters: $1 message id, $2 member_a, $3 member_b (the ordered pair), $4 sender, $5 recipient,
- * $6 client id, $7 content, $8 outbox id, $9 message.sent envelope.
- * Answers one row: `conversation` (the locked row with the recipient's read position,
- * history_from_seq and the pair version its match was made under, or null when the pair has none), `sender_name`, `inserted` (the new message, or null) and `existing` (the
- * sender's earlier message with this client id, in whichever conversation, or null).
+ * `$1` is a JSON array of the sends, `{ ord, id, a, b, sender, recipient, client_id, content,
+ * event_id, event }` (ord: the send's place in the batch; a < b: the ordered pair; event: the
+ * message.sent envelope factRow built, completed here), with no two of one sender and client id
+ * (the caller keeps a repeat for a later round, where it is a retry).
+ *
+ * - `conv` locks every pair's conversation row, in id order (two batches sharing conversations
+ *   lock them in the same order, so they queue rather than deadlock). A locking read waits for a
+ *   concurrent send's commit and then answers the row's newest version (READ COMMITTED), so every
+ *   send to one conversation, from either side and any batch, runs one after the other.
+ * - `accepted`: the sends whose conversation is open (not closed, not anonymised: the other member
+ *   deleted their account), whose members are not suspended (issue 13) and whose sender has no
+ *   message with that client id; in each conversation numbered last_seq + 1, + 2, ... in batch
+ *   order. `created_at` is one time per statement taken once every lock is held (`at` counts `conv`
+ *   first), at millisecond precision, never before the conversation's previous message: within a
+ *   conversation it never decreases with seq, and it reads back exactly as the ISO time the client gets.
+ * - `inserted`: `ON CONFLICT (sender_id, client_id) DO NOTHING` skips a send whose client id a
+ *   concurrent transaction committed after this statement's snapshot (a retry racing its first
+ *   try). Skipping would leave a hole in the conversation's seqs, so the statement then answers
+ *   `raced` and the caller rolls back and runs it again: the new snapshot sees that message as the
+ *   sender's existing one.
+ * - `moved` moves each conversation's last message and adds to the recipients' unread counters;
+ *   `facts` completes each message.sent envelope (conversationId, seq, first, sentAt) and the kit's
+ *   statement writes the outbox rows.
+ *
+ * Answers one row per send, in batch order: the conversation (null when the pair has none),
+ * whether the send is refused (no open conversation, a suspended member), the recipient's read
+ * position, history_from_seq and the pair version the match was made under; the sender's name;
+ * the new message's seq and time (null when not inserted); the sender's existing message with this
+ * client id (in whichever conversation); and `raced`.
  */
-export const SEND_SQL = `
-WITH conv AS (
+export const SEND_BATCH_SQL = `
+WITH item AS (
+  SELECT * FROM json_to_recordset($1::json)
+    AS t(ord int, id uuid, a uuid, b uuid, sender uuid, recipient uuid, client_id text, content text, event_id uuid, event jsonb)
+), conv AS (
   SELECT c.id, c.member_a, c.member_b, c.last_seq, c.a_read_seq, c.b_read_seq, c.closed_at, c.last_message_at,
          c.history_from_seq, c.anonymised_at, c.match_pair_version
-  FROM conversation c WHERE c.member_a = $2::uuid AND c.member_b = $3::uuid
+  FROM conversation c WHERE (c.member_a, c.member_b) IN (SELECT a, b FROM item)
+  ORDER BY c.id
   FOR UPDATE OF c
 ), existing AS (
-  SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
-  FROM message WHERE sender_id = $4::uuid AND client_id = $6::text
+  SELECT m.id, m.conversation_id, m.seq, m.sender_id, m.recipient_id, m.client_id, m.content, m.created_at
+  FROM message m WHERE (m.sender_id, m.client_id) IN (SELECT sender, client_id FROM item)
 ), suspended AS (
-  -- Either member suspended (issue 13): nothing is stored, the sender is refused as for a closed conversation.
-  SELECT 1 FROM chat_member WHERE user_id IN ($4::uuid, $5::uuid) AND suspended
+  SELECT cm.user_id FROM chat_member cm
+  WHERE cm.suspended AND cm.user_id IN (SELECT sender FROM item UNION SELECT recipient FROM item)
 ), at AS (
-  -- Never before the conversation's previous message, even if the clock stepped back: within a
-  -- conversation created_at never decreases with seq (SYNC_SQL finds a start seq by time).
-  SELECT greatest(date_trunc('milliseconds', clock_timestamp()), conv.last_message_at) AS now FROM conv
+  SELECT date_trunc('milliseconds', clock_timestamp()) AS now FROM (SELECT count(*) FROM conv) locked
+), accepted AS (
+  SELECT i.id, c.id AS conversation_id, c.last_seq + row_number() OVER (PARTITION BY c.id ORDER BY i.ord) AS seq,
+         i.sender, i.recipient, i.client_id, i.content, greatest(at.now, c.last_message_at) AS created_at
+  FROM item i JOIN conv c ON c.member_a = i.a AND c.member_b = i.b CROSS JOIN at
+  WHERE c.closed_at IS NULL AND c.anonymised_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM existing e WHERE e.sender_id = i.sender AND e.client_id = i.client_id)
+    AND NOT EXISTS (SELECT 1 FROM suspended s WHERE s.user_id IN (i.sender, i.recipient))
 ), inserted AS (
   INSERT INTO message (id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at)
-  SELECT $1::uuid, conv.id, conv.last_seq + 1, $4::uuid, $5::uuid, $6::text, $7::text, at.now FROM conv, at
-  WHERE conv.closed_at IS NULL AND conv.anonymised_at IS NULL AND NOT EXISTS (SELECT 1 FROM existing)
-    AND NOT EXISTS (SELECT 1 FROM suspended)
+  SELECT id, conversation_id, seq, sender, recipient, client_id, content, created_at FROM accepted
   ON CONFLICT (sender_id, client_id) DO NOTHING
-  RETURNING id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
+  RETURNING id, conversation_id, seq, recipient_id, created_at
 ), moved AS (
   UPDATE conversation c
-     SET last_seq = i.seq, last_message_id = i.id, last_message_at = i.created_at,
-         a_unread = c.a_unread + (c.member_a = i.recipient_id)::int,
-         b_unread = c.b_unread + (c.member_b = i.recipient_id)::int
-    FROM inserted i WHERE c.id = i.conversation_id
+     SET last_seq = n.last_seq, last_message_id = n.last_id, last_message_at = n.last_at,
+         a_unread = c.a_unread + n.to_a, b_unread = c.b_unread + n.to_b
+    FROM (SELECT i.conversation_id, max(i.seq) AS last_seq, (array_agg(i.id ORDER BY i.seq DESC))[1] AS last_id,
+                 max(i.created_at) AS last_at,
+                 count(*) FILTER (WHERE i.recipient_id = k.member_a)::int AS to_a,
+                 count(*) FILTER (WHERE i.recipient_id = k.member_b)::int AS to_b
+            FROM inserted i JOIN conv k ON k.id = i.conversation_id
+           GROUP BY i.conversation_id) n
+   WHERE c.id = n.conversation_id
   RETURNING c.id
-), event AS (
-  INSERT INTO outbox (id, kind, name, body)
-  SELECT $8::uuid, 'event', 'message.sent',
-    jsonb_set(jsonb_set(jsonb_set(jsonb_set($9::jsonb,
+), facts AS (
+  SELECT t.event_id AS id, 'message.sent' AS name,
+    jsonb_set(jsonb_set(jsonb_set(jsonb_set(t.event,
       '{payload,conversationId}', to_jsonb(i.conversation_id::text)),
       '{payload,seq}', to_jsonb(i.seq)),
-      '{payload,first}', to_jsonb(i.seq = conv.history_from_seq + 1)),
-      '{payload,sentAt}', to_jsonb(to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
-  FROM inserted i, conv
+      '{payload,first}', to_jsonb(i.seq = k.history_from_seq + 1)),
+      '{payload,sentAt}', to_jsonb(${ISO_TIME('i.created_at')})) AS body
+  FROM inserted i JOIN item t ON t.id = i.id JOIN conv k ON k.id = i.conversation_id
+), event AS (
+  ${insertOutboxFacts('facts')}
 )
-SELECT (SELECT json_build_object('id', c.id, 'closed', c.closed_at IS NOT NULL OR c.anonymised_at IS NOT NULL, 'history_from_seq', c.history_from_seq,
-                                 'match_pair_version', c.match_pair_version,
-                                 'recipient_read_seq', CASE WHEN c.member_a = $5::uuid THEN c.a_read_seq ELSE c.b_read_seq END)
-          FROM conv c) AS conversation,
-       (SELECT name FROM chat_member WHERE user_id = $4::uuid) AS sender_name,
-       (SELECT row_to_json(i) FROM inserted i) AS inserted,
-       (SELECT row_to_json(e) FROM existing e) AS existing,
-       (SELECT count(*) FROM moved)::int AS moved,
-       EXISTS (SELECT 1 FROM suspended) AS suspended`;
+SELECT t.ord, c.id AS conversation_id,
+       (c.id IS NULL OR c.closed_at IS NOT NULL OR c.anonymised_at IS NOT NULL
+         OR EXISTS (SELECT 1 FROM suspended s WHERE s.user_id IN (t.sender, t.recipient))) AS refused,
+       c.history_from_seq, c.match_pair_version,
+       CASE WHEN c.member_a = t.recipient THEN c.a_read_seq ELSE c.b_read_seq END AS recipient_read_seq,
+       (SELECT name FROM chat_member WHERE user_id = t.sender) AS sender_name,
+       i.seq, ${ISO_TIME('i.created_at')} AS created_at,
+       e.id AS existing_id, e.conversation_id AS existing_conversation_id, e.seq AS existing_seq,
+       e.recipient_id AS existing_recipient_id, e.content AS existing_content, ${ISO_TIME('e.created_at')} AS existing_created_at,
+       (SELECT count(*) FROM inserted) < (SELECT count(*) FROM accepted) AS raced
+FROM item t
+LEFT JOIN conv c ON c.member_a = t.a AND c.member_b = t.b
+LEFT JOIN inserted i ON i.id = t.id
+LEFT JOIN existing e ON e.sender_id = t.sender AND e.client_id = t.client_id
+ORDER BY t.ord`;
 
-/** The sender's message with a client id (read again after a concurrent insert won the race). */
-export const EXISTING_SQL = `
-SELECT id, conversation_id, seq, sender_id, recipient_id, client_id, content, created_at
-FROM message WHERE sender_id = $1::uuid AND client_id = $2::text`;
+/** One send of SEND_BATCH_SQL's `$1`. */
+export interface SendBatchItem {
+  ord: number;
+  id: string;
+  a: string;
+  b: string;
+  sender: string;
+  recipient: string;
+  client_id: string;
+  content: string;
+  event_id: string;
+  event: object;
+}
+
+/** What SEND_BATCH_SQL answers for one send. */
+export interface SendBatchRow {
+  ord: number;
+  conversation_id: string | null;
+  refused: boolean;
+  history_from_seq: number | null;
+  /** The pair version the conversation's match was made under (null: a match from before versions). */
+  match_pair_version: number | null;
+  recipient_read_seq: number | null;
+  sender_name: string | null;
+  /** The new message's seq and time, or null when it was not inserted. */
+  seq: number | null;
+  created_at: string | null;
+  existing_id: string | null;
+  existing_conversation_id: string | null;
+  existing_seq: number | null;
+  existing_recipient_id: string | null;
+  existing_content: string | null;
+  existing_created_at: string | null;
+  raced: boolean;
+}
 
 /** The seq of a conversation's last message its members can see (0 while a re-match hides them all). */
 const VISIBLE_LAST_SEQ = 'CASE WHEN c.last_seq > c.history_from_seq THEN c.last_seq ELSE 0 END AS last_seq';

@@ -440,7 +440,11 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
     const [ann, bob] = await pair();
     const socket = await bed.connect(ann);
     const limiter = bed.chat.app.get(ChatRateLimiter);
-    const spy = jest.spyOn(limiter, 'message').mockRejectedValueOnce(Object.assign(new Error('Connection is closed.'), { name: 'Error' }));
+    // Each send's count fails as ioredis fails a command on a closed connection.
+    const closed = Object.assign(new Error('Connection is closed.'), { name: 'Error' });
+    const spy = jest
+      .spyOn(limiter, 'messages')
+      .mockImplementationOnce(async (ids) => ids.map(() => ({ status: 'rejected' as const, reason: closed })));
     const payload = { recipientId: bob.userId, content: 'while redis blinks', clientId: 'blink-1' };
     contents.add(payload.content);
     try {

@@ -100,6 +100,12 @@ export class PairGate {
     return parse(await this.redis.get(this.key(x, y)));
   }
 
+  /** The gates of many pairs in one round trip (MGET), in the order asked. */
+  async readMany(pairs: readonly (readonly [string, string])[]): Promise<(PairGateState | null)[]> {
+    if (pairs.length === 0) return [];
+    return (await this.redis.mget(pairs.map(([x, y]) => this.key(x, y)))).map(parse);
+  }
+
   /** The key of a pair (either order). */
   key(x: string, y: string): string {
     const digest = createHash('sha256').update(pairIdOf(x.toLowerCase(), y.toLowerCase())).digest('hex');

@@ -32,7 +32,7 @@ import { JwtStrategy } from '../auth/jwt.strategy';
 import { AppException, badRequest, forbidden, notFound } from '../errors/app.exception';
 import { BodyErrorMessages, toErrorBody } from '../errors/error.filter';
 import { JsonBodyMessages, MAX_JSON_DEPTH, hostileJsonProblem, jsonDepthExceeds } from '../bootstrap/json-body';
-import { LOGGER, runWithRequestId } from '../logging/logger';
+import { currentRequestId, LOGGER, runWithRequestId } from '../logging/logger';
 import { createValidationPipe } from '../errors/validation';
 import { InternalCallerGuard } from '../bootstrap/internal-trust';
 import { SOCKET_EVENT_BATCH_MAX, SOCKET_EVENTS_PATH } from './realtime.keys';
@@ -55,10 +55,45 @@ export const SOCKET_EVENT = 'mate:socketEvent';
  */
 export const SocketEvent = (event: ClientEventName): MethodDecorator => SetMetadata(SOCKET_EVENT, event);
 
+/** `@SocketEventBatch`'s payload class, kept beside the event name. */
+const SOCKET_EVENT_BATCH_TYPE = 'mate:socketEventBatchType';
+
+/** One event of a batch handler's call: its validated payload, its sender and its request id. */
+export interface SocketEventEntry<P> {
+  payload: P;
+  sender: AuthPrincipal;
+  /** The event's request id (its logs, its outbox rows): the handler runs outside any one item's context. */
+  requestId: string;
+}
+
+/**
+ * Marks a provider's method as the handler of every event of one kind that a delivery holds: the
+ * gateway's batch (up to SOCKET_EVENT_BATCH_MAX events of any members) calls it once with all its
+ * events of this kind, each already authenticated and validated against `payloadType` exactly as
+ * for `@SocketEvent` (an item that fails either is answered on its own and never reaches the
+ * handler). It answers one settled result per entry, in order: a fulfilled value is that event's
+ * acknowledgement, a rejection its `{ error }`. So a handler can do the work of many members in
+ * one round trip (chat's send_message: one statement, one transaction) while one entry's refusal
+ * never fails another's. The single-event route calls it with one entry.
+ *
+ *     @SocketEventBatch('send_message', SendMessageDto)
+ *     sendMany(entries: SocketEventEntry<SendMessageDto>[]): Promise<PromiseSettledResult<ChatMessageDto>[]> { ... }
+ */
+export const SocketEventBatch =
+  (event: ClientEventName, payloadType: Type): MethodDecorator =>
+  (target, key, descriptor) => {
+    SetMetadata(SOCKET_EVENT, event)(target, key, descriptor);
+    SetMetadata(SOCKET_EVENT_BATCH_TYPE, payloadType)(target, key, descriptor);
+  };
+
 type SocketEventHandler = (payload: unknown, sender: AuthPrincipal) => unknown;
+type SocketEventBatchFn = (entries: SocketEventEntry<unknown>[]) => Promise<PromiseSettledResult<unknown>[]>;
 
 interface RegisteredHandler {
-  handle: SocketEventHandler;
+  event: ClientEventName;
+  /** One event at a time (`@SocketEvent`) or all of a delivery's events of its kind (`@SocketEventBatch`). */
+  handle?: SocketEventHandler;
+  handleMany?: SocketEventBatchFn;
   payloadType: Type | undefined;
   /** `@Roles()` on the handler: the global guard only sees the one internal route, not the handler. */
   roles: Role[] | undefined;
@@ -101,14 +136,23 @@ export class SocketEventRegistry implements OnModuleInit {
           throw new Error(`${wrapper.name}.${method} handles socket event "${event}", which belongs to ${SOCKET_EVENT_OWNERS[event]}`);
         }
         if (this.handlers.has(event)) throw new Error(`Socket event "${event}" has two handlers`);
-        const [payloadType] = (Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as (Type | undefined)[];
+        const batchType = Reflect.getMetadata(SOCKET_EVENT_BATCH_TYPE, fn) as Type | undefined;
+        const [payloadType] = batchType
+          ? [batchType]
+          : ((Reflect.getMetadata('design:paramtypes', prototype, method) ?? []) as (Type | undefined)[]);
         if (payloadType && UNVALIDATED_TYPES.has(payloadType)) {
           throw new Error(
             `${wrapper.name}.${method} takes a payload of no class: declare a class with class-validator rules, so the payload is validated`,
           );
         }
         const roles = Reflect.getMetadata(REQUIRED_ROLES, fn) as Role[] | undefined;
-        this.handlers.set(event, { handle: fn.bind(instance), payloadType, roles });
+        const bound = fn.bind(instance);
+        this.handlers.set(
+          event,
+          batchType
+            ? { event, handleMany: bound as unknown as SocketEventBatchFn, payloadType, roles }
+            : { event, handle: bound, payloadType, roles },
+        );
       }
     }
     const owned = (Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[]).filter((e) => SOCKET_EVENT_OWNERS[e] === this.service);
@@ -117,11 +161,27 @@ export class SocketEventRegistry implements OnModuleInit {
   }
 
   async dispatch(event: string, payload: unknown, sender: AuthPrincipal): Promise<unknown> {
+    const { handler, value } = await this.prepare(event, payload, sender);
+    if (handler.handleMany) {
+      const [answer] = await handler.handleMany([{ payload: value, sender, requestId: currentRequestId() ?? randomUUID() }]);
+      if (answer.status === 'rejected') throw answer.reason;
+      return answer.value ?? ({ ok: true } satisfies SocketOk);
+    }
+    return this.run(handler, value, sender);
+  }
+
+  /** The event's handler and its validated payload; throws the event's refusal (unknown, role, invalid). */
+  async prepare(event: string, payload: unknown, sender: AuthPrincipal): Promise<{ handler: RegisteredHandler; value: unknown }> {
     const handler = isClientEventName(event) ? this.handlers.get(event) : undefined;
     if (!handler) throw notFound(SocketMessages.unknownEvent, ErrorCode.NotFound);
     if (handler.roles?.length && !handler.roles.includes(sender.role)) throw forbidden(AuthMessages.adminRequired);
-    const value = await this.validation.transform(payload, { type: 'body', metatype: handler.payloadType });
-    const result = await handler.handle(value, sender);
+    const value: unknown = await this.validation.transform(payload, { type: 'body', metatype: handler.payloadType });
+    return { handler, value };
+  }
+
+  /** A one-at-a-time handler's acknowledgement. */
+  async run(handler: RegisteredHandler, value: unknown, sender: AuthPrincipal): Promise<unknown> {
+    const result = await (handler.handle as SocketEventHandler)(value, sender);
     return result ?? ({ ok: true } satisfies SocketOk);
   }
 }
@@ -226,28 +286,59 @@ export class SocketEventBatchHandler {
       this.logger.warn({ err: { name: (err as Error).name, message: (err as Error).message }, items: items.length }, 'socket event batch: session check failed');
       senders = items.map(() => new AppException(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable, 503));
     }
-    const results = await Promise.all(
-      items.map((item, i) => {
+    const results: SocketEventBatchResult[] = new Array(items.length);
+    // The items of each @SocketEventBatch handler, handled together once every item is checked.
+    const grouped = new Map<RegisteredHandler, { index: number; entry: SocketEventEntry<unknown> }[]>();
+    await Promise.all(
+      items.map((item, index) => {
         const requestId = item.requestId ?? randomUUID();
-        return runWithRequestId(requestId, () => this.one(item, senders[i], requestId));
+        return runWithRequestId(requestId, async () => {
+          try {
+            const sender = senders[index];
+            if (sender instanceof AppException) throw sender;
+            const { handler, value } = await this.registry.prepare(item.event, itemPayload(item.payload), sender);
+            if (handler.handleMany) {
+              const group = grouped.get(handler) ?? [];
+              group.push({ index, entry: { payload: value, sender, requestId } });
+              grouped.set(handler, group);
+              return;
+            }
+            results[index] = { status: 200, body: await this.registry.run(handler, value, sender) };
+          } catch (e) {
+            results[index] = this.refused(e, item.event, requestId);
+          }
+        });
+      }),
+    );
+    await Promise.all(
+      [...grouped].map(async ([handler, group]) => {
+        let answers: PromiseSettledResult<unknown>[];
+        try {
+          answers = await (handler.handleMany as SocketEventBatchFn)(group.map((g) => g.entry));
+          if (answers.length !== group.length) throw new Error(`${handler.event}: the batch handler answered ${answers.length} of ${group.length} events`);
+        } catch (e) {
+          answers = group.map(() => ({ status: 'rejected', reason: e }));
+        }
+        group.forEach(({ index, entry }, i) => {
+          const answer = answers[i];
+          results[index] =
+            answer.status === 'fulfilled'
+              ? { status: 200, body: answer.value ?? ({ ok: true } satisfies SocketOk) }
+              : runWithRequestId(entry.requestId, () => this.refused(answer.reason, handler.event, entry.requestId));
+        });
       }),
     );
     return { results };
   }
 
-  private async one(item: SocketEventBatchItem, sender: AuthPrincipal | AppException, requestId: string): Promise<SocketEventBatchResult> {
-    try {
-      if (sender instanceof AppException) throw sender;
-      const body = await this.registry.dispatch(item.event, itemPayload(item.payload), sender);
-      return { status: 200, body };
-    } catch (e) {
-      const { status, body } = toErrorBody(e, requestId);
-      if (status >= 500) {
-        if (e instanceof AppException) this.logger.warn({ requestId, event: item.event, code: e.code, status }, 'refused by the service');
-        else this.logger.error({ requestId, event: item.event, err: e }, 'unhandled error');
-      }
-      return { status, body };
+  /** An item's `{ error }` answer, as the error filter would give it; server-side failures logged. */
+  private refused(e: unknown, event: string, requestId: string): SocketEventBatchResult {
+    const { status, body } = toErrorBody(e, requestId);
+    if (status >= 500) {
+      if (e instanceof AppException) this.logger.warn({ requestId, event, code: e.code, status }, 'refused by the service');
+      else this.logger.error({ requestId, event, err: e }, 'unhandled error');
     }
+    return { status, body };
   }
 }
 

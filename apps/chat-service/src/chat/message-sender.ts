@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import {
+  CHAT_MESSAGE_MAX_LENGTH,
+  ChatMessages,
+  messageLength,
+  normalizeMessageContent,
+  type ChatMessageDto,
+} from '@mate/contracts';
+import {
+  badRequest,
+  conflict,
+  driverPool,
+  forbidden,
+  OutboxService,
+  PairGate,
+  pairGateRefuses,
+  type SocketEventEntry,
+} from '@mate/server-kit';
+import { orderedPair } from './chat-db';
+import { ChatNotifier } from './chat-notifier';
+import { ChatRateLimiter } from './chat-rate-limits';
+import { SEND_BATCH_SQL, type SendBatchItem, type SendBatchRow } from './chat.sql';
+import { ConversationFromGate, refusedWith } from './conversation-from-gate';
+import type { SendMessageDto } from './dto/chat-requests.dto';
+
+/** A send that passed its own checks, on its way to the statement. */
+interface Draft {
+  /** Its place among the handler's entries (its answer goes there). */
+  index: number;
+  senderId: string;
+  recipientId: string;
+  /** The ordered pair. */
+  a: string;
+  b: string;
+  clientId: string;
+  content: string;
+  length: number;
+  requestId: string;
+  /** The pair gate's match was recorded for it once already (ADR 0029). */
+  fromGate?: boolean;
+}
+
+/** What a send came to: its message, or the refusal (or failure) it is answered with. */
+type Outcome = { message: ChatMessageDto } | { error: unknown };
+
+/** A concurrent retry of one of the batch's client ids won the race this many times in a row: give up (503, retryable). */
+const MAX_RACED_ATTEMPTS = 3;
+
+const notMatched = refusedWith(403, ChatMessages.notMatched);
+
+/**
+ * send_message (docs/adr/0013-chat-delivery.md), for every send of a delivery at once: the gateway
+ * batches the socket events that queue while earlier ones are in flight, so under load one call
+ * holds up to 64 sends of as many members. Each send is answered on its own (a refusal of one
+ * never fails another), and every promise of a single send holds:
+ *
+ * - **stored before acknowledged**: the sends' rows, their conversations' moves and their outbox
+ *   rows are one statement (SEND_BATCH_SQL) in one transaction; the answer and the pushes come
+ *   after COMMIT;
+ * - **per-conversation order**: the statement locks every conversation row it writes (in id order)
+ *   and numbers a conversation's sends in the order they arrived;
+ * - **clientId idempotency**: a retry answers the stored message (and is pushed again); a repeat of
+ *   a client id within one batch goes in a later round, where it is exactly such a retry; a client
+ *   id of another conversation is 409;
+ * - **the pair gate** (ADR 0024) is read for the batch's new messages in one MGET after the
+ *   statement (holding the row locks) and before COMMIT; when it refuses any, the transaction rolls
+ *   back and runs again without them (they are answered 403), so nothing it refuses is stored;
+ * - **a match the projection has not heard of yet** (ADR 0029): a send refused as not matched has
+ *   the gate's match recorded and goes once more in the next round.
+ *
+ * Per batch: one Redis round trip for the members' rate limits, BEGIN + the statement + COMMIT on
+ * one connection, one MGET, and the pushes (auto-pipelined XADDs); per send only its own checks.
+ */
+@Injectable()
+export class MessageSender {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly notifier: ChatNotifier,
+    private readonly limits: ChatRateLimiter,
+    private readonly gate: PairGate,
+    private readonly fromGate: ConversationFromGate,
+  ) {}
+
+  /** One settled answer per entry, in order: the stored message, or why it was not stored. */
+  async sendMany(entries: SocketEventEntry<SendMessageDto>[]): Promise<PromiseSettledResult<ChatMessageDto>[]> {
+    const outcomes: Outcome[] = new Array(entries.length);
+    const checked: Draft[] = [];
+    entries.forEach((entry, index) => {
+      try {
+        checked.push(draft(index, entry));
+      } catch (error) {
+        outcomes[index] = { error };
+      }
+    });
+    // Counted after the payload is valid and before any database work, as a single send is.
+    const counted = await this.limits.messages(checked.map((d) => d.senderId));
+    let pending = checked.filter((d, i) => {
+      const count = counted[i];
+      if (count.status === 'rejected') outcomes[d.index] = { error: count.reason };
+      return count.status === 'fulfilled';
+    });
+    while (pending.length > 0) {
+      // The first send of each (sender, client id) goes now; a repeat waits for the next round,
+      // where the first one is stored (or refused) and the repeat is answered as its retry.
+      const seen = new Set<string>();
+      const round: Draft[] = [];
+      const later: Draft[] = [];
+      for (const d of pending) {
+        const key = `${d.senderId} ${d.clientId}`;
+        (seen.has(key) ? later : round).push(d);
+        seen.add(key);
+      }
+      const stored = await this.storeRound(round);
+      const again = await Promise.all(
+        round.map(async (d, i) => {
+          const outcome = stored[i];
+          // Refused as not matched: the gate may name a match that has not reached this projection.
+          // A failing gate read answers the send 503 (retryable), as every gate read does.
+          if ('error' in outcome && notMatched(outcome.error) && !d.fromGate) {
+            d.fromGate = true;
+            try {
+              if (await this.fromGate.recordMatch(d.senderId, d.recipientId)) return d;
+            } catch (error) {
+              outcomes[d.index] = { error };
+              return null;
+            }
+          }
+          outcomes[d.index] = outcome;
+          return null;
+        }),
+      );
+      pending = [...again.filter((d): d is Draft => d !== null), ...later].sort((x, y) => x.index - y.index);
+    }
+    // After the commit only: a pushed message is always a stored one. A retry pushes again (the
+    // first push may be what was lost); clients keep each id once.
+    await this.notifier.messages(outcomes.flatMap((o) => ('message' in o ? [o.message] : [])));
+    return outcomes.map((o) => ('message' in o ? { status: 'fulfilled', value: o.message } : { status: 'rejected', reason: o.error }));
+  }
+
+  /**
+   * One round's sends (no two of one sender and client id) in one transaction. The statement runs
+   * again when a concurrent retry raced one of its client ids, or without the sends the pair gate
+   * refuses. A failure of the database or of Redis fails the round's every send (each answered 503
+   * by the caller, retryable with its client id).
+   */
+  private async storeRound(round: Draft[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = new Array(round.length);
+    const items = round.map((d, ord) => this.item(d, ord));
+    let open = round.map((_, i) => i);
+    try {
+      for (let raced = 0; open.length > 0; ) {
+        const rows = await this.inTransaction<SendBatchRow[] | Set<number> | 'raced'>(async (client) => {
+          const { rows } = await client.query<SendBatchRow>({
+            name: 'chat_send_batch',
+            text: SEND_BATCH_SQL,
+            values: [JSON.stringify(open.map((i) => items[i]))],
+          });
+          if (rows[0]?.raced) return { commit: false, value: 'raced' as const };
+          const inserted = rows.filter((r) => r.seq !== null);
+          const gates = await this.gate.readMany(inserted.map((r) => [items[r.ord].a, items[r.ord].b] as const));
+          const closed = new Set(inserted.filter((r, i) => pairGateRefuses(gates[i], r.match_pair_version)).map((r) => r.ord));
+          if (closed.size > 0) return { commit: false, value: closed };
+          return { commit: true, value: rows };
+        });
+        if (rows === 'raced') {
+          if (++raced >= MAX_RACED_ATTEMPTS) throw new Error('send_message: client ids kept racing');
+          continue;
+        }
+        if (rows instanceof Set) {
+          // Refused as a closed conversation is: the sender learns no more than "not matched".
+          for (const ord of rows) outcomes[ord] = { error: forbidden(ChatMessages.notMatched) };
+          open = open.filter((i) => !rows.has(i));
+          continue;
+        }
+        for (const row of rows) outcomes[row.ord] = answer(round[row.ord], items[row.ord], row);
+        open = [];
+      }
+    } catch (error) {
+      for (const i of open) outcomes[i] = { error };
+    }
+    return outcomes;
+  }
+
+  /** The statement's input for a send: its ids, and the message.sent envelope the statement completes. */
+  private item(d: Draft, ord: number): SendBatchItem {
+    const id = randomUUID();
+    // conversationId, seq, first and sentAt are filled in by the statement, from the locked row.
+    const event = this.outbox.factRow('message.sent', {
+      messageId: id,
+      conversationId: '',
+      senderId: d.senderId,
+      recipientId: d.recipientId,
+      seq: 0,
+      length: d.length,
+      first: false,
+      sentAt: '',
+    });
+    // The send's own request id (the handler runs for the whole delivery, outside any one send's context).
+    event.body.requestId = d.requestId;
+    return {
+      ord,
+      id,
+      a: d.a,
+      b: d.b,
+      sender: d.senderId,
+      recipient: d.recipientId,
+      client_id: d.clientId,
+      content: d.content,
+      event_id: event.id,
+      event: event.body,
+    };
+  }
+
+  /** BEGIN, `work`, then COMMIT or ROLLBACK as it says, on one pool connection (dropped if it cannot roll back). */
+  private async inTransaction<T>(work: (client: PoolClient) => Promise<{ commit: boolean; value: T }>): Promise<T> {
+    const client = await driverPool(this.dataSource).connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const { commit, value } = await work(client);
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+      return value;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** A send's own checks, before anything is counted or stored (400s). */
+function draft(index: number, { payload, sender, requestId }: SocketEventEntry<SendMessageDto>): Draft {
+  const senderId = sender.userId;
+  const recipientId = payload.recipientId.toLowerCase();
+  const content = normalizeMessageContent(payload.content);
+  if (content.length === 0) throw badRequest(ChatMessages.emptyMessage);
+  const length = messageLength(content);
+  if (length > CHAT_MESSAGE_MAX_LENGTH) throw badRequest(ChatMessages.tooLong);
+  if (recipientId === senderId) throw badRequest(ChatMessages.messageSelf);
+  const [a, b] = orderedPair(senderId, recipientId);
+  // Without a clientId the server makes one: no retry protection, by the client's choice.
+  return { index, senderId, recipientId, a, b, clientId: payload.clientId ?? randomUUID(), content, length, requestId };
+}
+
+/** What the statement's row says of a send (committed): its new message, the stored one of a retry, or the refusal. */
+function answer(d: Draft, item: SendBatchItem, row: SendBatchRow): Outcome {
+  // No open conversation (unmatch, block: safety's pair events; never matched), or a suspended
+  // member (issue 13): refused alike, nothing stored; the sender learns no more than that.
+  if (row.refused || row.conversation_id === null) return { error: forbidden(ChatMessages.notMatched) };
+  const readSeq = row.recipient_read_seq ?? 0;
+  if (row.seq !== null && row.created_at !== null) {
+    return {
+      message: {
+        id: item.id,
+        seq: row.seq,
+        senderId: d.senderId,
+        recipientId: d.recipientId,
+        content: d.content,
+        createdAt: row.created_at,
+        isRead: row.seq <= readSeq,
+        senderName: row.sender_name,
+        clientId: d.clientId,
+      },
+    };
+  }
+  // A retry: the sender's earlier message with this client id. One in another conversation, or
+  // from the history a re-match hid (at or before history_from_seq), is not answered again, nor
+  // pushed: 409.
+  if (
+    row.existing_id === null ||
+    row.existing_seq === null ||
+    row.existing_conversation_id !== row.conversation_id ||
+    row.existing_seq <= (row.history_from_seq ?? 0)
+  ) {
+    return { error: conflict(ChatMessages.clientIdReused) };
+  }
+  return {
+    message: {
+      id: row.existing_id,
+      seq: row.existing_seq,
+      senderId: d.senderId,
+      recipientId: row.existing_recipient_id ?? d.recipientId,
+      content: row.existing_content ?? '',
+      createdAt: row.existing_created_at ?? '',
+      isRead: row.existing_seq <= readSeq,
+      senderName: row.sender_name,
+      clientId: d.clientId,
+    },
+  };
+}
