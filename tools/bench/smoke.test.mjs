@@ -113,6 +113,13 @@ const BENCHES = [
     ],
     measured: (r) => holdsAMeasurement(r.mate) && holdsAMeasurement(r.relay),
   },
+  {
+    name: 'bench:match-window',
+    script: 'tools/bench/match-window/run.cjs',
+    args: ['--probes', '5', '--rate', '20', '--seconds', '1'],
+    // Every probe's message got in, and the time from the like's answer was measured.
+    measured: (r) => r.phases.length === 2 && r.phases.every((p) => p.failed === 0 && p.usableP99 > 0),
+  },
 ];
 
 describe('every bench at a smoke size', { concurrency: 1 }, () => {

@@ -14,7 +14,7 @@ import {
   type ReportResultDto,
   type SocketAck,
 } from '@mate/contracts';
-import { call, createMember, GATEWAY, matchMembers, type Member, type MemberSpec } from '../support/members';
+import { call, createMember, GATEWAY, matchMembers, mutuallySuggested, type Member, type MemberSpec } from '../support/members';
 
 /**
  * Issue 10, acceptance: block, unblock, unmatch and report through the gateway against the whole
@@ -534,6 +534,30 @@ describe('safety across the platform (issue 10)', () => {
       body: { error: SafetyMessages.notMatched },
     });
     expect(await conversationIds(gus)).toContain(ivy.id);
+  });
+
+  it('a match is usable the moment its like answers: message, call and unmatch at once, never polled (issue 27)', async () => {
+    // Matching opens the pair gate before its answer (docs/adr/0029-match-propagation.md), so chat,
+    // calls and safety accept the pair whether or not match.created has reached them.
+    const [kit, lee] = await Promise.all([
+      member({ name: 'Kit', age: 61, gender: 'female', seeks: 'male', ages: [60, 62] }, '#7cb342'),
+      member({ name: 'Lee', age: 61, gender: 'male', seeks: 'female', ages: [60, 62] }, '#5e35b1'),
+    ]);
+    await mutuallySuggested(kit, lee);
+    const [k, l] = await Promise.all([live(kit), live(lee)]);
+    expect((await call('POST', `/api/matches/like/${lee.id}`, kit)).body).toMatchObject({ matched: false });
+    expect((await call('POST', `/api/matches/like/${kit.id}`, lee)).body).toMatchObject({ matched: true });
+
+    const hello = await emit<ChatMessageDto>(l, 'send_message', { recipientId: kit.id, content: 'Hi Kit!', clientId: randomUUID() });
+    expect(isSocketError(hello) ? hello.error : 'stored').toBe('stored');
+    expect(await pageStatus(kit, lee)).toBe(200);
+    await received(k, 0, (e) => e.name === 'new_message' && e.payload?.content === 'Hi Kit!');
+    if (CALLS_DEPLOYED) expect(await callRefused(k, l)).toBe(false);
+    const unmatch = await call<{ unmatched: boolean }>('POST', `/api/safety/unmatch/${kit.id}`, lee);
+    expect([200, 201]).toContain(unmatch.status);
+    expect(unmatch.body).toMatchObject({ unmatched: true });
+    // And the unmatch holds at once (ADR 0024): the next message is refused.
+    expect(await sendRefused(k, l, [])).toBe(true);
   });
 
   it('takes a report (201), refuses the same report within 24 hours (409) and checks its fields', async () => {

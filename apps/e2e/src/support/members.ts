@@ -117,26 +117,34 @@ export async function suggestedIds(member: Member): Promise<string[]> {
   return res.status === 200 ? res.body.map((s) => s.user.id) : [];
 }
 
-/**
- * Makes `a` and `b` a match (each likes the other once matching suggests them to each other) and
- * waits until chat-service opened their conversation (it learns of the match through match.created).
- */
-export async function matchMembers(a: Member, b: Member): Promise<void> {
+/** Waits until matching suggests `a` and `b` to each other (it learns of profiles through events). */
+export async function mutuallySuggested(a: Member, b: Member): Promise<void> {
   await expect.poll(() => suggestedIds(a)).toContain(b.id);
   await expect.poll(() => suggestedIds(b)).toContain(a.id);
+}
+
+/**
+ * Makes `a` and `b` a match (each likes the other once matching suggests them to each other). The
+ * match is usable the moment the like answers (issue 27, docs/adr/0029-match-propagation.md): each
+ * member's conversation page opens at once, asked once and never polled, although match.created may
+ * not have reached chat-service yet; then both list the conversation.
+ */
+export async function matchMembers(a: Member, b: Member): Promise<void> {
+  await mutuallySuggested(a, b);
   expect((await call('POST', `/api/matches/like/${b.id}`, a)).body).toMatchObject({ matched: false });
   expect((await call('POST', `/api/matches/like/${a.id}`, b)).body).toMatchObject({ matched: true });
+  for (const [member, other] of [
+    [b, a],
+    [a, b],
+  ] as const) {
+    expect((await call('GET', `/api/chat/conversation/${other.id}`, member)).status).toBe(200);
+  }
   for (const [member, other] of [
     [a, b],
     [b, a],
   ] as const) {
-    await expect
-      .poll(async () =>
-        (await call<{ userId: string }[]>('GET', '/api/chat/conversations', member)).body?.map(
-          (c) => c.userId,
-        ),
-      )
-      .toContain(other.id);
+    const list = await call<{ userId: string }[]>('GET', '/api/chat/conversations', member);
+    expect(list.body?.map((c) => c.userId)).toContain(other.id);
   }
 }
 
