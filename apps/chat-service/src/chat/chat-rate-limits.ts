@@ -30,11 +30,11 @@ export class ChatRateLimiter {
   }
 
   /**
-   * One send each (a member sending twice counts twice), all issued at once: a batch's counts wait
-   * for one round trip. Settled in order: a 429 for a member past the limit, a failure of Redis.
+   * One send each (a member sending twice counts twice), a batch's counts in one Redis command.
+   * Settled in order: a 429 for a member past the limit, a failure of Redis.
    */
   messages(userIds: string[]): Promise<PromiseSettledResult<void>[]> {
-    return Promise.allSettled(userIds.map((id) => this.limits.consume('messagesPer10Seconds', id, ChatMessages.tooManyMessages)));
+    return this.limits.consumeMany('messagesPer10Seconds', userIds, ChatMessages.tooManyMessages);
   }
 
   /** typing and stop_typing: counted before the pair is looked up, so a flood costs one Redis call each. */

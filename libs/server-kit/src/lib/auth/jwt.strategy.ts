@@ -47,20 +47,21 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   async authenticateMany(tokens: string[], now = Date.now()): Promise<(AuthPrincipal | AppException)[]> {
     const claims = await Promise.all(tokens.map((token) => verifiedClaims(this, token)));
     const live: { index: number; sessionId: string; userId: string }[] = [];
-    const out: (AuthPrincipal | AppException)[] = claims.map((c, index) => {
+    // Filled in below for the tokens whose claims name a session. Only a refused token gets an
+    // exception (each one captures a stack trace): no placeholder refusal for the live majority.
+    const out: (AuthPrincipal | AppException | null)[] = claims.map((c, index) => {
       if (!c?.sub || !c?.sid) return unauthorized(AuthMessages.authRequired);
       live.push({ index, sessionId: c.sid, userId: c.sub });
-      return unauthorized(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
+      return null;
     });
     const sessions = await this.sessions.touchMany(live, now);
     live.forEach(({ index, sessionId, userId }, i) => {
       const session = sessions[i];
-      if (!session) return;
-      out[index] = session.verified
-        ? { userId, sessionId, role: session.role, verified: true }
-        : forbidden(AuthMessages.emailNotVerified, ErrorCode.EmailNotVerified);
+      if (!session) out[index] = unauthorized(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
+      else if (!session.verified) out[index] = forbidden(AuthMessages.emailNotVerified, ErrorCode.EmailNotVerified);
+      else out[index] = { userId, sessionId, role: session.role, verified: true };
     });
-    return out;
+    return out as (AuthPrincipal | AppException)[];
   }
 
   async validate(claims: JwtClaims): Promise<AuthPrincipal> {

@@ -32,6 +32,14 @@ describe('PairGate', () => {
     expect(ttl).toBeLessThanOrEqual(PAIR_GATE_TTL_SECONDS);
   });
 
+  it('reads many pairs in one call, in the order asked, null where no producer wrote', async () => {
+    const [x, y, z] = [randomUUID(), randomUUID(), randomUUID()];
+    await gate.close(x, y, 2);
+    await gate.open(y, z, 4);
+    expect(await gate.readMany([[y, x], [x, z], [z, y]])).toEqual([{ version: 2, open: false }, null, { version: 4, open: true }]);
+    expect(await gate.readMany([])).toEqual([]);
+  });
+
   it('never goes back to an older state, and a match at the closing version wins over the close', async () => {
     const [x, y] = [randomUUID(), randomUUID()];
     await gate.close(x, y, 5);
