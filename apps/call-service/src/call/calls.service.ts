@@ -17,11 +17,13 @@ import {
   conflict,
   forbidden,
   notFound,
+  lockMembersAgainstErasure,
   PairGate,
   pairGateMatch,
   RateLimits,
   REDIS,
   type Clock,
+  type PairGateMatch,
 } from '@mate/server-kit';
 import { CallEnv } from '../call.env';
 import type { ActiveCalls, AnsweredCall } from '../transcription/active-calls';
@@ -40,6 +42,7 @@ import {
   ONE_CALL_SQL,
   orderedPair,
   PAIR_CALLABLE_SQL,
+  PAIR_LOCK_SQL,
   RECORD_MATCH_SQL,
   REJECT_SQL,
   STATS_SQL,
@@ -120,17 +123,9 @@ export class CallsService implements ActiveCalls {
     const [a, b] = orderedPair(callerId, to);
     const id = randomUUID();
     const now = this.clock.now();
-    const outcome = await this.dataSource.transaction(async (m) => {
+    const attempt = () => this.dataSource.transaction(async (m) => {
       await m.query(MEMBER_LOCK_SQL, [a, b]);
-      let [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
-      // A match whose like answered a moment ago, which match.created has not brought here yet: the
-      // gate names it (ADR 0029). Recorded as the event records it (which then changes nothing), and
-      // the projection's rule asked again (a block it applied still refuses).
-      const gated = callable ? null : pairGateMatch(gate);
-      if (gated) {
-        await m.query(RECORD_MATCH_SQL, [gated.matchId, a, b, gated.matchedAt, gated.pairVersion]);
-        [{ callable }] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
-      }
+      const [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
       if (!callable) return 'refused' as const;
       const active: unknown[] = await m.query(ACTIVE_OF_SQL, [a, b]);
       const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
@@ -152,6 +147,12 @@ export class CallsService implements ActiveCalls {
       );
       return { name: member?.name ?? null };
     });
+    let outcome = await attempt();
+    // A match whose like answered a moment ago, which match.created has not brought here yet: the
+    // gate names it (ADR 0029). Recorded as the event records it (which then changes nothing), then
+    // the call tried once more under the projection's rule (a block it applied still refuses).
+    const gated = outcome === 'refused' ? pairGateMatch(gate) : null;
+    if (gated && (await this.recordGatedMatch(a, b, gated))) outcome = await attempt();
     if (outcome === 'refused') throw forbidden(CallMessages.notMatched);
     if (outcome === 'busy') throw conflict(CallMessages.busy);
     await this.notifier.push(to, 'call:incoming', {
@@ -270,6 +271,20 @@ export class CallsService implements ActiveCalls {
       const ended = updatedRows<EndedRow>(await m.query(sql, params));
       await this.facts.publish(m, ended);
       return ended;
+    });
+  }
+
+  /**
+   * Records the match the pair gate names (ADR 0029) with match.created's own insert, in its own
+   * transaction (the erasure lock comes before the member locks, as in the event's handler); not
+   * for a member erased here, whose late event the kit's consumer drops too. Answers whether it ran.
+   */
+  private async recordGatedMatch(a: string, b: string, match: PairGateMatch & { pairVersion: number }): Promise<boolean> {
+    return this.dataSource.transaction(async (m) => {
+      if (await lockMembersAgainstErasure(m, [a, b])) return false;
+      await m.query(PAIR_LOCK_SQL, [a, b]);
+      await m.query(RECORD_MATCH_SQL, [match.matchId, a, b, match.matchedAt, match.pairVersion]);
+      return true;
     });
   }
 

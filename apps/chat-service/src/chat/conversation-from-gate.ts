@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AppException, PairGate, pairGateMatch } from '@mate/server-kit';
+import { AppException, lockMembersAgainstErasure, PairGate, pairGateMatch } from '@mate/server-kit';
 import { orderedPair } from './chat-db';
 import { ConversationsService } from './conversations.service';
 import { OPEN_MATCH_SQL, PAIR_LOCK_SQL } from './chat.sql';
@@ -12,7 +12,8 @@ import { OPEN_MATCH_SQL, PAIR_LOCK_SQL } from './chat.sql';
  * a page or typing finds no open conversation for the pair, the caller asks here: the conversation
  * is written exactly as the event's handler writes it (OPEN_MATCH_SQL under the pair's lock, so the
  * projection's rules decide: a blocked pair, an ended match or a newer pair event leave it closed),
- * and the event, when it arrives, finds the same match and changes nothing.
+ * and the event, when it arrives, finds the same match and changes nothing. Like the event, it is
+ * dropped when either member has been erased here (the gate's entry outlives an erasure by up to a day).
  *
  * Only the refusal path reads here, so an open conversation costs nothing more. A failing gate read
  * rejects (503 for the caller), as every gate read does.
@@ -35,6 +36,8 @@ export class ConversationFromGate {
     if (!match) return false;
     const [a, b] = orderedPair(x, y);
     const written = await this.dataSource.transaction(async (manager) => {
+      // An erased member's match is not brought back (the kit's consumer drops its late event too).
+      if (await lockMembersAgainstErasure(manager, [a, b])) return [];
       await manager.query(PAIR_LOCK_SQL, [a, b]);
       const rows: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [match.matchId, a, b, match.matchedAt, match.pairVersion]);
       return rows;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { PairGate, pairGateMatch } from '@mate/server-kit';
+import { lockMembersAgainstErasure, PairGate, pairGateMatch } from '@mate/server-kit';
 import { PairsRepository } from './pairs.repository';
 
 /**
@@ -21,7 +21,8 @@ export class MatchFromGate {
   /** Records the gate's match of the pair; answers whether the gate named one (then lock the pair again). */
   async record(manager: EntityManager, x: string, y: string): Promise<boolean> {
     const match = pairGateMatch(await this.gate.read(x, y));
-    if (!match) return false;
+    // An erased member's pair is not written back (the kit's consumer drops its late event too).
+    if (!match || (await lockMembersAgainstErasure(manager, [x, y]))) return false;
     await this.pairs.recordMatch(manager, x, y, match.matchId, match.matchedAt, match.pairVersion);
     return true;
   }

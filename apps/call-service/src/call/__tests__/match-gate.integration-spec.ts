@@ -88,6 +88,15 @@ describe('calls accept a match from the pair gate before match.created arrives (
     expect(n).toBe(0);
   });
 
+  it('an erased member’s match is not brought back from a gate entry that outlived the erasure', async () => {
+    const [ivy, jon] = [await bed.member('Ivy'), await bed.member('Jon')];
+    const i = await bed.connect(ivy);
+    await matchInGate(ivy, jon);
+    expect(await bed.deliver('user.deleted', { userId: jon.userId, deletedAt: new Date().toISOString() })).toBe('handled');
+    expect(ackError(await i.emit('call:initiate', { to: jon.userId, callerName: 'x' })).error).toBe(CallMessages.notMatched);
+    expect(await callMatches(ivy, jon)).toEqual([]);
+  });
+
   it('Redis unreachable while the gate is read: 503 (retryable), nothing recorded', async () => {
     const [gus, hal] = [await bed.member('Gus'), await bed.member('Hal')];
     const g = await bed.connect(gus);

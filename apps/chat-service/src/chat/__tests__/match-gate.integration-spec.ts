@@ -136,6 +136,16 @@ describe('chat opens a conversation from the pair gate before match.created arri
     expect(page.body.messages.map((m) => m.content)).toEqual(['after']);
   });
 
+  it('an erased member’s match is not brought back from a gate entry that outlived the erasure', async () => {
+    const [mo, ned] = [await bed.member('Mo'), await bed.member('Ned')];
+    const moSocket = await bed.connect(mo);
+    await matchInGate(mo, ned);
+    expect(await bed.deliver('user.deleted', { userId: ned.userId, deletedAt: new Date().toISOString() })).toBe('handled');
+    expect(ackError(await moSocket.emit('send_message', { recipientId: ned.userId, content: 'hi?' })).error).toBe(ChatMessages.notMatched);
+    expect((await bed.api(mo, 'GET', `/api/chat/conversation/${ned.userId}`)).status).toBe(404);
+    expect(await conversations(mo, ned)).toEqual([]);
+  });
+
   it('Redis unreachable while the gate is read: 503 (retryable), nothing stored, and the retry succeeds', async () => {
     const [kim, lou] = [await bed.member('Kim'), await bed.member('Lou')];
     const kimSocket = await bed.connect(kim);

@@ -69,6 +69,15 @@ describe('safety takes the match from the pair gate before match.created arrives
     expect(await t.events('match.ended')).toHaveLength(1);
   });
 
+  it('an erased member’s match is not brought back from a gate entry that outlived the erasure', async () => {
+    const [ivy, jon] = [await t.member({ name: 'Ivy' }), await t.member({ name: 'Jon' })];
+    await matchInGate(ivy, jon);
+    expect(await t.deliver('user.deleted', { userId: jon.userId, deletedAt: new Date().toISOString() })).toBe('handled');
+    expect((await t.api(ivy, 'POST', `/api/safety/unmatch/${jon.userId}`)).status).toBe(404);
+    const rows: unknown[] = await t.bed.dataSource.query('SELECT 1 FROM pair WHERE member_a = $1 OR member_b = $1', [jon.userId]);
+    expect(rows).toEqual([]);
+  });
+
   it('Redis unreachable while the gate is read: 503 (retryable), nothing ended; the retry ends the match', async () => {
     const [gus, hal] = [await t.member({ name: 'Gus' }), await t.member({ name: 'Hal' })];
     const match = await matchInGate(gus, hal);
