@@ -18,8 +18,11 @@ import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad, processC
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/events/last-result.json'));
+// Issue 27's bar: 500 events/s handled with lag p99 within 100 ms, and at most 2 ms of the
+// producer's CPU per PUT /api/profile/me (relay included).
 const TARGET_RATE = 500;
-const TARGET_P99_MS = 200;
+const TARGET_P99_MS = 100;
+const TARGET_PRODUCER_CPU_MS = 2;
 const WARMUP_SECONDS = 2;
 const MAX_SECONDS = 60;
 const MAX_RATE = 2000;
@@ -123,6 +126,9 @@ interface PhaseResult {
   /** Of the lag, the part until the relay had published the row (outbox to queue). */
   relayP50: number;
   relayP99: number;
+  /** Relay passes that published this phase's rows, per second, and the rows each carried on average. */
+  relayPassesPerSecond: number;
+  rowsPerPass: number;
   httpP99: number;
   /** CPU ms per event spent by the producer (HTTP, transaction, relay) and by the consumer. */
   producerCpuMsPerEvent: number;
@@ -273,6 +279,14 @@ async function main() {
         [from, to],
       );
       const relayLags = relay.rows.map((r) => Number(r.ms));
+      // A pass stamps every row it publishes with one published_at (now() of its UPDATE).
+      const passes = await producerDb.query<{ rows: number; passes: number }>(
+        `SELECT count(*)::int AS rows, count(DISTINCT published_at)::int AS passes FROM outbox
+          WHERE kind = 'event' AND (body->>'occurredAt')::timestamptz >= $1 AND (body->>'occurredAt')::timestamptz < $2
+            AND published_at IS NOT NULL`,
+        [from, to],
+      );
+      const { rows: relayed, passes: relayPasses } = passes.rows[0];
       const span = await consumerDb.query<{ s: number }>(
         `SELECT extract(epoch FROM max(handled_at) - min(occurred_at)) AS s FROM bench_handled WHERE occurred_at >= $1 AND occurred_at < $2`,
         [from, to],
@@ -289,6 +303,8 @@ async function main() {
         max: Math.round(lags[lags.length - 1] ?? NaN),
         relayP50: Math.round(percentile(relayLags, 0.5)),
         relayP99: Math.round(percentile(relayLags, 0.99)),
+        relayPassesPerSecond: Math.round(relayPasses / opts.seconds),
+        rowsPerPass: Number((relayed / Math.max(1, relayPasses)).toFixed(1)),
         httpP99: Math.round(percentile(phase.latencies, 0.99)),
         producerCpuMsPerEvent: Number(((cpuAfter[0] - cpuBefore[0]) / Math.max(1, handled)).toFixed(1)),
         consumerCpuMsPerEvent: Number(((cpuAfter[1] - cpuBefore[1]) / Math.max(1, handled)).toFixed(1)),
@@ -297,17 +313,23 @@ async function main() {
     await Promise.all([producerDb.end(), consumerDb.end()]);
 
     const header =
-      '| rate (ev/s) | sent | failed | handled | handled ev/s | lag p50 | lag p95 | lag p99 | lag max | relay p50/p99 | PUT p99 | CPU ms/event producer/consumer |';
+      '| rate (ev/s) | sent | failed | handled | handled ev/s | lag p50 | lag p95 | lag p99 | lag max | relay p50/p99 | relay passes/s (rows/pass) | PUT p99 | CPU ms/event producer/consumer |';
     const lines = results.map(
       (r) =>
-        `| ${r.rate} | ${r.sent} | ${r.failed} | ${r.handled} | ${r.eventsPerSecond} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.relayP50}/${r.relayP99} ms | ${r.httpP99} ms | ${r.producerCpuMsPerEvent}/${r.consumerCpuMsPerEvent} |`,
+        `| ${r.rate} | ${r.sent} | ${r.failed} | ${r.handled} | ${r.eventsPerSecond} | ${r.p50} ms | ${r.p95} ms | ${r.p99} ms | ${r.max} ms | ${r.relayP50}/${r.relayP99} ms | ${r.relayPassesPerSecond} (${r.rowsPerPass}) | ${r.httpP99} ms | ${r.producerCpuMsPerEvent}/${r.consumerCpuMsPerEvent} |`,
     );
-    process.stdout.write(`\n${header}\n|---|---|---|---|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`);
+    process.stdout.write(`\n${header}\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`);
     const target = results.find((r) => r.rate === TARGET_RATE);
     if (target) {
-      const met = target.p99 < TARGET_P99_MS && target.handled === target.sent - target.failed && target.failed === 0;
+      const allHandled = target.failed === 0 && target.handled === target.sent;
+      const met =
+        allHandled &&
+        target.eventsPerSecond >= TARGET_RATE * 0.98 &&
+        target.p99 <= TARGET_P99_MS &&
+        target.producerCpuMsPerEvent <= TARGET_PRODUCER_CPU_MS;
       process.stdout.write(
-        `\n${met ? 'TARGET MET' : 'TARGET MISSED'}: p99 ${target.p99} ms at ${TARGET_RATE} events/s (target < ${TARGET_P99_MS} ms, every event handled)\n`,
+        `\n${met ? 'target met' : 'TARGET MISSED'} at ${TARGET_RATE} events/s: ${target.handled} of ${target.sent} handled (${target.eventsPerSecond}/s), ` +
+          `lag p99 ${target.p99} ms (target <= ${TARGET_P99_MS} ms), producer CPU ${target.producerCpuMsPerEvent} ms per PUT (target <= ${TARGET_PRODUCER_CPU_MS} ms)\n`,
       );
     }
     writeFileSync(

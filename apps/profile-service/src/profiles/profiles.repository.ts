@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import type { SqlStatement } from '@mate/server-kit';
 import { Photo } from '../photos/photo.entity';
 import { Profile } from './profile.entity';
 
@@ -34,6 +35,39 @@ export type ProfilePatch = Partial<
     | 'onboardingSkipped'
   >
 >;
+
+/** The columns of the fields a patch may change (the `Profile` entity's column names). */
+const PATCH_COLUMNS: Record<keyof ProfilePatch, string> = {
+  name: 'name',
+  age: 'age',
+  gender: 'gender',
+  bio: 'bio',
+  location: 'location',
+  locationLat: 'location_lat',
+  locationLng: 'location_lng',
+  locationResolved: 'location_resolved',
+  height: 'height',
+  occupation: 'occupation',
+  education: 'education',
+  lookingFor: 'looking_for',
+  interests: 'interests',
+  smoking: 'smoking',
+  drinking: 'drinking',
+  exercise: 'exercise',
+  pets: 'pets',
+  onboardingCompleted: 'onboarding_completed',
+  onboardingSkipped: 'onboarding_skipped',
+};
+
+/**
+ * The profile locked for a change, its visible photos in display order, and the transaction's
+ * time (`now()`, what a change in this transaction stamps into `updated_at`).
+ */
+export interface LockedProfile {
+  profile: Profile;
+  photos: Photo[];
+  now: Date;
+}
 
 /** The SQL of profiles (and the photo reads a profile answer needs). */
 @Injectable()
@@ -115,24 +149,46 @@ export class ProfilesRepository {
   }
 
   /**
-   * Writes the changed columns and answers the profile as stored, in one round trip (`RETURNING`;
-   * it was an UPDATE and a re-read: issue 27). `profile` is the row read under the lock.
+   * `lockByUserId` and `photosOf` in one round trip (issue 27: a member's edit is the hot write
+   * path): the profile row locked until the transaction ends, its visible photos in display
+   * order, and the transaction's time.
    */
-  async update(manager: EntityManager, profile: Profile, patch: ProfilePatch): Promise<Profile> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(Profile)
-      .set(patch)
-      .where('id = :id', { id: profile.id })
-      .returning('*')
-      .execute();
-    const [row] = result.raw as Record<string, unknown>[];
-    if (!row) return profile;
-    const stored: Record<string, unknown> = { ...profile };
-    for (const column of manager.connection.getMetadata(Profile).columns) {
-      stored[column.propertyName] = row[column.databaseName];
-    }
-    return manager.getRepository(Profile).create(stored as Partial<Profile>);
+  async lockWithPhotos(manager: EntityManager, userId: string): Promise<LockedProfile | null> {
+    const rows: (Record<string, unknown> & { photos: Record<string, unknown>[]; tx_now: Date })[] = await manager.query(
+      `SELECT p.*, now() AS tx_now,
+              COALESCE((SELECT json_agg(ph ORDER BY ph."order", ph.created_at) FROM photos ph
+                         WHERE ph.profile_id = p.id AND ph.moderation_status <> 'rejected'), '[]') AS photos
+         FROM profiles p WHERE p.user_id = $1
+          FOR UPDATE OF p`,
+      [userId],
+    );
+    const [row] = rows;
+    if (!row) return null;
+    return {
+      profile: this.entityOf(manager, Profile, row),
+      photos: row.photos.map((photo) => this.entityOf(manager, Photo, photo)),
+      now: row.tx_now,
+    };
+  }
+
+  /**
+   * The UPDATE that writes a patch, for `OutboxService.publishWithChange` (the change and its
+   * event in one statement). `updated_at` becomes the transaction's time, as `LockedProfile.now`
+   * says; `changed` applies the same patch to the locked profile, so the event and the answer
+   * carry what this stores without reading it back.
+   */
+  updateStatement(profileId: string, patch: ProfilePatch): SqlStatement {
+    const fields = Object.keys(patch) as (keyof ProfilePatch)[];
+    const sets = fields.map((field, i) => `${PATCH_COLUMNS[field]} = $${i + 2}`);
+    return {
+      sql: `UPDATE profiles SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING id`,
+      params: [profileId, ...fields.map((field) => patch[field])],
+    };
+  }
+
+  /** The profile as `updateStatement(profile.id, patch)` leaves it, in a transaction of time `now`. */
+  changed(manager: EntityManager, profile: Profile, patch: ProfilePatch, now: Date): Profile {
+    return manager.getRepository(Profile).create({ ...profile, ...patch, updatedAt: now });
   }
 
   /** Visible (not rejected) photos in display order. */
@@ -145,5 +201,19 @@ export class ProfilesRepository {
       .orderBy('ph.order', 'ASC')
       .addOrderBy('ph.created_at', 'ASC')
       .getMany();
+  }
+
+  /**
+   * An entity from a row of its table read with raw SQL (column names), or from `json_agg` of it:
+   * timestamps come as text from JSON and are made dates again.
+   */
+  private entityOf<E extends object>(manager: EntityManager, entity: new () => E, row: Record<string, unknown>): E {
+    const values: Record<string, unknown> = {};
+    for (const column of manager.connection.getMetadata(entity).columns) {
+      const value = row[column.databaseName];
+      values[column.propertyName] =
+        typeof value === 'string' && (column.type === 'timestamptz' || column.type === Date) ? new Date(value) : value;
+    }
+    return manager.getRepository(entity).create(values as E);
   }
 }

@@ -19,10 +19,9 @@ import { SuspendedMembers } from '../suspensions/suspended-members';
 import { Geocoder } from '../geocoding/geocoder';
 import { completionPercentage } from './profile-completion';
 import { greatCircleKm } from './member-distance';
-import type { Photo } from '../photos/photo.entity';
 import type { Profile } from './profile.entity';
 import { toProfileDto, toProfileUpdatedPayload, toPublicProfileDto } from './profile.mapper';
-import { ProfilesRepository, type ProfilePatch } from './profiles.repository';
+import { ProfilesRepository, type LockedProfile, type ProfilePatch } from './profiles.repository';
 import { PROFILE_FIELDS, type UpdateProfileDto } from './dto/update-profile.dto';
 import { isCompleting, type CompleteOnboardingDto } from './dto/complete-onboarding.dto';
 
@@ -114,11 +113,11 @@ export class ProfilesService {
     }
     if (patch.location !== undefined) Object.assign(patch, await this.locate(patch.location));
 
+    // Four round trips: BEGIN, the profile locked with its photos, the change with its event, COMMIT.
     const dto = await this.dataSource.transaction(async (manager) => {
-      const profile = await this.profiles.lockByUserId(manager, userId);
-      if (!profile) throw notFound(PROFILE_NOT_FOUND);
-      const photos = await this.profiles.photosOf(profile.id, manager);
-      return toProfileDto(await this.applyChanges(manager, profile, patch, photos), photos);
+      const locked = await this.profiles.lockWithPhotos(manager, userId);
+      if (!locked) throw notFound(PROFILE_NOT_FOUND);
+      return toProfileDto(await this.applyChanges(manager, locked, patch), locked.photos);
     });
     return dto.location !== null && dto.locationResolved === false
       ? { ...dto, locationNote: ProfileMessages.locationUnknown }
@@ -148,9 +147,9 @@ export class ProfilesService {
     }
 
     return this.dataSource.transaction(async (manager) => {
-      const profile = await this.profiles.lockByUserId(manager, userId);
-      if (!profile) throw notFound(PROFILE_NOT_FOUND);
-      const photos = await this.profiles.photosOf(profile.id, manager);
+      const locked = await this.profiles.lockWithPhotos(manager, userId);
+      if (!locked) throw notFound(PROFILE_NOT_FOUND);
+      const { profile, photos } = locked;
       let finishes = false;
       if (completing) {
         if (photos.length === 0) throw badRequest(ProfileMessages.photoRequired);
@@ -160,7 +159,7 @@ export class ProfilesService {
         finishes = true;
         Object.assign(patch, { onboardingCompleted: true, onboardingSkipped: true });
       }
-      const updated = await this.applyChanges(manager, profile, patch, photos);
+      const updated = await this.applyChanges(manager, locked, patch);
       if (finishes) {
         await this.outbox.publish(manager, 'onboarding.completed', {
           userId,
@@ -185,10 +184,10 @@ export class ProfilesService {
         seen.add(userId);
         const patch = await this.locate(location);
         await this.dataSource.transaction(async (manager) => {
-          const profile = await this.profiles.lockByUserId(manager, userId);
+          const locked = await this.profiles.lockWithPhotos(manager, userId);
           // Changed meanwhile (a member's edit geocodes by itself): nothing to do.
-          if (!profile || profile.location !== location || profile.locationResolved !== null) return;
-          await this.applyChanges(manager, profile, patch);
+          if (!locked || locked.profile.location !== location || locked.profile.locationResolved !== null) return;
+          await this.applyChanges(manager, locked, patch);
         });
       }
     }
@@ -210,10 +209,10 @@ export class ProfilesService {
         const patch = await this.locate(location);
         if (!patch.locationResolved) continue;
         const changed = await this.dataSource.transaction(async (manager) => {
-          const profile = await this.profiles.lockByUserId(manager, userId);
+          const locked = await this.profiles.lockWithPhotos(manager, userId);
           // Edited meanwhile (an edit geocodes by itself): nothing to do.
-          if (!profile || profile.location !== location || profile.locationResolved !== false) return false;
-          await this.applyChanges(manager, profile, patch);
+          if (!locked || locked.profile.location !== location || locked.profile.locationResolved !== false) return false;
+          await this.applyChanges(manager, locked, patch);
           return true;
         });
         if (changed) found += 1;
@@ -258,21 +257,20 @@ export class ProfilesService {
   }
 
   /**
-   * Writes what differs from the stored profile and, if anything did, publishes the change.
-   * Answers the profile as it now is (re-read only when it changed, for its updatedAt). The
-   * caller's photos, when it has them already, save reading them again.
+   * Writes what differs from the locked profile and, if anything did, publishes the change, both
+   * in one statement. Answers the profile as it now is, without reading it back.
    */
-  private async applyChanges(
-    manager: EntityManager,
-    profile: Profile,
-    patch: ProfilePatch,
-    photos?: Photo[],
-  ): Promise<Profile> {
+  private async applyChanges(manager: EntityManager, locked: LockedProfile, patch: ProfilePatch): Promise<Profile> {
+    const { profile, photos, now } = locked;
     const changes = changesOf(profile, patch);
     if (Object.keys(changes).length === 0) return profile;
-    const updated = await this.profiles.update(manager, profile, changes);
-    const visible = photos ?? (await this.profiles.photosOf(profile.id, manager));
-    await this.outbox.publish(manager, 'profile.updated', toProfileUpdatedPayload(updated, visible));
+    const updated = this.profiles.changed(manager, profile, changes, now);
+    await this.outbox.publishWithChange(
+      manager,
+      'profile.updated',
+      toProfileUpdatedPayload(updated, photos),
+      this.profiles.updateStatement(profile.id, changes),
+    );
     return updated;
   }
 

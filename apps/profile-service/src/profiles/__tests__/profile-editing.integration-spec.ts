@@ -236,6 +236,41 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       expect(res.body).toMatchObject({ error: ProfileMessages.profileNotFound });
     });
 
+    it('publishes the profile exactly as stored, photos included, in the statement that changes it', async () => {
+      // The change and its event are one statement and the event is built from the locked row
+      // with the change applied, not read back (issue 27): it must equal what was stored.
+      const member = await bed.member();
+      await addPhoto(member);
+      const res = await bed.putProfile(member, { bio: 'Stored as sent.', location: 'Paris, France', interests: ['Art'] }).expect(200);
+      const stored = await row(member.userId);
+      const photos: { id: string; url: string }[] = await bed.dataSource.query(
+        'SELECT id, url FROM photos WHERE user_id = $1 ORDER BY "order"',
+        [member.userId],
+      );
+      const updates = (await bed.eventsOf(member.userId)).filter((e) => e.name === 'profile.updated');
+      expect(updates.at(-1)?.payload).toEqual(
+        expect.objectContaining({
+          userId: member.userId,
+          bio: 'Stored as sent.',
+          locationText: 'Paris, France',
+          latitude: stored.location_lat,
+          longitude: stored.location_lng,
+          interests: ['Art'],
+          hasPhoto: true,
+          photos: photos.map((p) => ({ id: p.id, url: p.url })),
+          updatedAt: (stored.updated_at as Date).toISOString(),
+        }),
+      );
+      const versions: { version: number }[] = await bed.dataSource.query(
+        `SELECT (body->>'aggregateVersion')::int AS version FROM outbox
+          WHERE name = 'profile.updated' AND body->'payload'->>'userId' = $1 ORDER BY created_at`,
+        [member.userId],
+      );
+      expect(versions.map((v) => v.version)).toEqual(versions.map((_, i) => i + 1));
+      const me = await request(server).get('/api/profile/me').set('Authorization', member.authorization).expect(200);
+      expect(me.body).toEqual(res.body);
+    });
+
     it('publishes nothing when nothing changed', async () => {
       const member = await bed.member();
       await bed.putProfile(member, { occupation: 'Chef' }).expect(200);

@@ -59,6 +59,13 @@ export const RELAY_BATCH_SIZE = 100;
 export const RELAY_CLAIM_LEASE_MS = 30_000;
 /** Longest a publish to Redis may take; then the batch is released and tried again later. */
 export const RELAY_PUBLISH_TIMEOUT_MS = 5_000;
+/**
+ * Under load, how long a nudged pass waits for the commits of the next milliseconds to join it.
+ * Only after a pass that found rows: a lone event (the relay idle) is published at once. Without it
+ * the relay made a pass per commit at moderate rates, each a claim, a Redis round trip and an
+ * update for one row (issue 27).
+ */
+export const RELAY_GATHER_MS = 10;
 /** Longest pause between tries while Redis is unreachable. */
 export const RELAY_MAX_BACKOFF_MS = 5_000;
 
@@ -67,6 +74,12 @@ const MAX_ERROR_LENGTH = 500;
 /** The event and job names this build knows; rows with other names wait for a newer relay. */
 const KNOWN_EVENTS = Object.keys(EVENT_CATALOGUE);
 const KNOWN_QUEUES = Object.values(QueueName) as string[];
+
+/** A statement of the producer's with its parameters (`$1`…). */
+export interface SqlStatement {
+  sql: string;
+  params: unknown[];
+}
 
 interface ClaimedRow {
   id: string;
@@ -97,6 +110,10 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private failures = 0;
   /** A write was nudged while a pass ran. */
   private passWanted = false;
+  /** A nudged pass waiting for more commits to join it (RELAY_GATHER_MS). */
+  private gathering: NodeJS.Timeout | null = null;
+  /** Rows the last pass found: above zero, the relay is under load and a nudge gathers first. */
+  private lastPassRows = 0;
   /** Transactions that wrote to the outbox and have not committed yet: their commit nudges the relay. */
   private readonly awaitingCommit = new WeakSet<QueryRunner>();
 
@@ -114,7 +131,7 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
       afterTransactionCommit: ({ queryRunner }) => {
         if (queryRunner.isTransactionActive || !this.awaitingCommit.has(queryRunner)) return;
         this.awaitingCommit.delete(queryRunner);
-        setImmediate(() => this.tick());
+        setImmediate(() => this.nudge());
       },
       afterTransactionRollback: ({ queryRunner }) => {
         if (!queryRunner.isTransactionActive) this.awaitingCommit.delete(queryRunner);
@@ -127,6 +144,7 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown() {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.gathering) clearTimeout(this.gathering);
     await this.running?.catch(() => undefined);
     // A queue that never reached Redis would wait for it forever on close.
     await Promise.allSettled([...this.queues.values()].map((q) => withTimeout(q.close(), RELAY_PUBLISH_TIMEOUT_MS)));
@@ -140,19 +158,34 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
    * aggregate's own row lock (every producer locks the row it changes), then call this.
    */
   async publish<N extends EventName>(manager: EntityManager, name: N, payload: EventPayloads[N]): Promise<EventEnvelope<N>> {
-    const definition = EVENT_CATALOGUE[name];
     const envelope = this.envelope(name, payload);
-    const id = envelope.id;
-    if (definition.aggregate) {
-      const aggregateId = aggregateIdOf(name, payload);
-      if (!aggregateId) throw new Error(`${name} needs its ${definition.aggregate.idField} to be published`);
-      envelope.aggregateType = definition.aggregate.type;
-      envelope.aggregateId = aggregateId;
-      envelope.aggregateVersion = await this.insertVersioned(manager, envelope, definition.aggregate.type, aggregateId);
+    const aggregate = this.aggregateOf(envelope);
+    if (aggregate) {
+      await this.insertVersioned(manager, envelope, aggregate);
       return envelope;
     }
-    await this.insert(manager, id, 'event', name, envelope);
+    await this.insert(manager, envelope.id, 'event', name, envelope);
     return envelope;
+  }
+
+  /**
+   * A state-carrying event written by the same statement as the change it tells (one round trip
+   * fewer on a hot write path; issue 27). `change` is the producer's own statement, written in its
+   * repository: a data-modifying statement with `RETURNING`, numbered from `$1`. The event is
+   * written and the aggregate's next version taken only when the change returns a row; answers
+   * null when it returned none (nothing published). The payload is the state the change leaves:
+   * the producer reads the aggregate under its row lock and applies the change to it in code.
+   */
+  async publishWithChange<N extends EventName>(
+    manager: EntityManager,
+    name: N,
+    payload: EventPayloads[N],
+    change: SqlStatement,
+  ): Promise<EventEnvelope<N> | null> {
+    const envelope = this.envelope(name, payload);
+    const aggregate = this.aggregateOf(envelope);
+    if (!aggregate) throw new Error(`${name} is a fact without a version: write it with publish()`);
+    return (await this.insertVersioned(manager, envelope, aggregate, change)) ? envelope : null;
   }
 
   /**
@@ -216,30 +249,47 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     this.nudgeAfterCommit(manager);
   }
 
+  /** The aggregate a state-carrying event is about, set on its envelope; null for a fact. */
+  private aggregateOf(envelope: EventEnvelope): { type: string; id: string } | null {
+    const definition = EVENT_CATALOGUE[envelope.name].aggregate;
+    if (!definition) return null;
+    const id = aggregateIdOf(envelope.name, envelope.payload as EventPayloads[EventName]);
+    if (!id) throw new Error(`${envelope.name} needs its ${definition.idField} to be published`);
+    envelope.aggregateType = definition.type;
+    envelope.aggregateId = id;
+    return { type: definition.type, id };
+  }
+
   /**
    * The aggregate's next version taken and the event's outbox row written in one statement (one
-   * round trip instead of two on every state-carrying write; issue 27). The counter is the
+   * round trip instead of two on every state-carrying write; issue 27), behind the producer's
+   * `change` when there is one, and then only if the change returned a row. The counter is the
    * database's, so the envelope, built and typed here, receives its `aggregateVersion` in the
-   * statement; the number is returned for the caller's copy.
+   * statement and here. False when the change returned no row.
    */
   private async insertVersioned(
     manager: EntityManager,
     envelope: EventEnvelope,
-    aggregateType: string,
-    aggregateId: string,
-  ): Promise<number> {
+    aggregate: { type: string; id: string },
+    change?: SqlStatement,
+  ): Promise<boolean> {
+    const n = change?.params.length ?? 0;
     const rows: { version: string }[] = await manager.query(
-      `WITH next AS (
-         INSERT INTO aggregate_version (aggregate_type, aggregate_id, version) VALUES ($1, $2, 1)
+      `WITH ${change ? `change AS (${change.sql}),` : ''}
+       next AS (
+         INSERT INTO aggregate_version (aggregate_type, aggregate_id, version)
+         SELECT $${n + 1}, $${n + 2}, 1 ${change ? 'WHERE EXISTS (SELECT 1 FROM change)' : ''}
          ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET version = aggregate_version.version + 1
          RETURNING version)
        INSERT INTO outbox (id, kind, name, body)
-       SELECT $3, 'event', $4, $5::jsonb || jsonb_build_object('aggregateVersion', next.version) FROM next
+       SELECT $${n + 3}, 'event', $${n + 4}, $${n + 5}::jsonb || jsonb_build_object('aggregateVersion', next.version) FROM next
        RETURNING body->>'aggregateVersion' AS version`,
-      [aggregateType, aggregateId, envelope.id, envelope.name, envelope],
+      [...(change?.params ?? []), aggregate.type, aggregate.id, envelope.id, envelope.name, envelope],
     );
+    if (rows.length === 0) return false;
+    envelope.aggregateVersion = Number(rows[0].version);
     this.nudgeAfterCommit(manager);
-    return Number(rows[0].version);
+    return true;
   }
 
   private async relayBatch(): Promise<number> {
@@ -317,14 +367,28 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     // onModuleInit), and the poll loop covers anything the nudge misses.
     const runner = manager.queryRunner;
     if (runner?.isTransactionActive) this.awaitingCommit.add(runner);
-    else setImmediate(() => this.tick());
+    else setImmediate(() => this.nudge());
+  }
+
+  /** A write committed: a pass now when the relay is idle, after a short gather when it is busy. */
+  private nudge() {
+    if (this.stopped || this.gathering) return;
+    if (this.running) {
+      // Rows committed while a pass runs may be newer than its claim: one more pass after it,
+      // rather than waiting for the next poll.
+      this.passWanted = true;
+      return;
+    }
+    if (this.lastPassRows === 0) return this.tick();
+    this.gathering = setTimeout(() => {
+      this.gathering = null;
+      this.tick();
+    }, RELAY_GATHER_MS);
   }
 
   private tick() {
     if (this.stopped) return;
     if (this.running) {
-      // Rows committed while a pass runs may be newer than its claim: one more pass right after
-      // it, rather than waiting for the next poll.
       this.passWanted = true;
       return;
     }
@@ -333,10 +397,16 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
       .then((n) => {
         if (this.failures > 0) this.logger.info({ failures: this.failures }, 'outbox relay publishing again');
         this.failures = 0;
-        if (n === RELAY_BATCH_SIZE || this.passWanted) setImmediate(() => this.tick());
+        this.lastPassRows = n;
+        if (n === RELAY_BATCH_SIZE) setImmediate(() => this.tick());
+        else if (this.passWanted) {
+          this.passWanted = false;
+          this.nudge();
+        }
       })
       .catch((err) => {
         this.passWanted = false;
+        this.lastPassRows = 0;
         this.failures += 1;
         // One line when the trouble starts, then one every ten failed passes.
         if (this.failures % 10 === 1) this.logger.warn({ err, failures: this.failures }, 'outbox relay failed; will retry');
