@@ -185,7 +185,7 @@ function keptUp(side: Side): PhaseResult {
 
 const cpuSum = (phase: PhaseResult) => {
   const values = Object.values(phase.serverCpuMsPerMessage);
-  return values.length ? Math.round(values.reduce((a, b) => a + b, 0) * 10) / 10 : NaN;
+  return values.length ? Math.round(values.reduce((a, b) => a + b, 0) * 100) / 100 : NaN;
 };
 
 function printTable(mate: Side, relay: Side | null, opts: Options): void {
@@ -205,6 +205,7 @@ function printTable(mate: Side, relay: Side | null, opts: Options): void {
     ['acked, undelivered after 5 s', (s) => s.fixed.lost],
     ['bench client CPU (% of a core)', (s) => s.fixed.clientCpuPercent],
     ['max delivered/s (ramp)', (s) => s.ramp.maxDeliveredPerSecond],
+    [`server CPU ms per message at ${opts.rate}/s`, (s) => cpuSum(s.fixed)],
     ['server CPU ms per message (ramp)', (s) => cpuSum(keptUp(s))],
     ['highest rate kept up with (/s)', (s) => keptUp(s).offeredPerSecond],
     ['latency p99 there (ms)', (s) => keptUp(s).p99],
@@ -235,6 +236,12 @@ function printTable(mate: Side, relay: Side | null, opts: Options): void {
   ];
   for (const side of relay ? [mate, relay] : [mate]) {
     const step = keptUp(side);
+    out.push(
+      `${side.name} CPU ms per message at ${opts.rate}/s (fixed load): ` +
+        Object.entries(side.fixed.serverCpuMsPerMessage)
+          .map(([name, ms]) => `${name} ${ms}`)
+          .join(', '),
+    );
     out.push(
       `${side.name} CPU ms per message at ${step.offeredPerSecond}/s: ` +
         Object.entries(step.serverCpuMsPerMessage)

@@ -240,7 +240,8 @@ export class Fleet {
       serverCpuMsPerMessage: Object.fromEntries(
         Object.entries(serverCpuAfter).map(([name, ms]) => [
           name,
-          latencies.length ? round((ms - (serverCpu[name] ?? 0)) / latencies.length) : NaN,
+          // Hundredths: the per-process shares are a few tenths of a millisecond.
+          latencies.length ? Math.round(((ms - (serverCpu[name] ?? 0)) / latencies.length) * 100) / 100 : NaN,
         ]),
       ),
     };

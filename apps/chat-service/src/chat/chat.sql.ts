@@ -58,17 +58,22 @@ WITH item AS (
   SELECT * FROM json_to_recordset($1::json)
     AS t(ord int, id uuid, a uuid, b uuid, sender uuid, recipient uuid, client_id text, content text, event_id uuid, event jsonb)
 ), conv AS (
+  -- LATERAL lookups (LIMIT 1 keeps the planner from flattening them into a join): one probe of a
+  -- unique index per pair, client id and member, whatever the tables hold, never a scan of a table.
   SELECT c.id, c.member_a, c.member_b, c.last_seq, c.a_read_seq, c.b_read_seq, c.closed_at, c.last_message_at,
          c.history_from_seq, c.anonymised_at, c.match_pair_version
-  FROM conversation c WHERE (c.member_a, c.member_b) IN (SELECT a, b FROM item)
+  FROM conversation c
+  WHERE c.id IN (SELECT x.id FROM (SELECT DISTINCT a, b FROM item) p
+                 CROSS JOIN LATERAL (SELECT id FROM conversation WHERE member_a = p.a AND member_b = p.b LIMIT 1) x)
+  -- Locked in id order (LockRows above the sort), whatever order the pairs came in.
   ORDER BY c.id
   FOR UPDATE OF c
 ), existing AS (
   SELECT m.id, m.conversation_id, m.seq, m.sender_id, m.recipient_id, m.client_id, m.content, m.created_at
-  FROM message m WHERE (m.sender_id, m.client_id) IN (SELECT sender, client_id FROM item)
+  FROM item i CROSS JOIN LATERAL (SELECT * FROM message WHERE sender_id = i.sender AND client_id = i.client_id LIMIT 1) m
 ), suspended AS (
-  SELECT cm.user_id FROM chat_member cm
-  WHERE cm.suspended AND cm.user_id IN (SELECT sender FROM item UNION SELECT recipient FROM item)
+  SELECT cm.user_id FROM (SELECT sender AS id FROM item UNION SELECT recipient FROM item) u
+  CROSS JOIN LATERAL (SELECT user_id FROM chat_member WHERE user_id = u.id AND suspended LIMIT 1) cm
 ), at AS (
   SELECT date_trunc('milliseconds', clock_timestamp()) AS now FROM (SELECT count(*) FROM conv) locked
 ), accepted AS (
