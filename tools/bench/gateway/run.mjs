@@ -242,6 +242,31 @@ async function measure(label, url, token, { duration, connections }, processes) 
   return summary;
 }
 
+/**
+ * --compare: both gateways loaded at the same time (each with `connections`), so both see the same
+ * outside load; only their own CPU per request is read (auth-service serves both). The fairest
+ * CPU comparison of two builds on a busy machine.
+ */
+async function measureSideBySide(token, { duration, connections }, sides) {
+  const load = (url, seconds) => cannon({ url, connections, duration: seconds, headers: { authorization: `Bearer ${token}` } });
+  log(`side by side: warm-up ${WARMUP_SECONDS} s`);
+  await Promise.all(sides.map((side) => load(side.url, WARMUP_SECONDS)));
+  log(`side by side: measuring ${duration} s, ${connections} connections each`);
+  const before = sides.map((side) => processCpuMs(side.pid));
+  const results = await Promise.all(sides.map((side) => load(side.url, duration)));
+  return Object.fromEntries(
+    sides.map((side, i) => [
+      side.name,
+      {
+        requestsPerSecond: Math.round(results[i].requests.average),
+        gatewayCpuUsPerRequest: Math.round(((processCpuMs(side.pid) - before[i]) * 1000) / Math.max(1, results[i].requests.total)),
+        non2xx: results[i].non2xx + results[i].errors,
+        loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100,
+      },
+    ]),
+  );
+}
+
 const cpu = (row, name) => (row.cpuUsPerRequest[name] === undefined ? '' : String(row.cpuUsPerRequest[name]));
 
 /** `rows`: [label, combined measurement] for direct, the gateway and (with --compare) the other build. */
@@ -398,12 +423,18 @@ async function main() {
         viaGateway = await throughGateway();
         if (compared) viaCompared = await throughCompared();
       }
+      const sideBySide = compared
+        ? await measureSideBySide(token, opts, [
+            { name: 'gateway', url: `http://127.0.0.1:${GATEWAY_PORT}/api/auth/me`, pid: gateway.pid },
+            { name: 'compare', url: `http://127.0.0.1:${comparePort}/api/auth/me`, pid: compared.pid },
+          ])
+        : null;
       const ratioTo = (m) => Math.round((direct.requestsPerSecond ? m.requestsPerSecond / direct.requestsPerSecond : 0) * 1000) / 1000;
       rounds.push({
         direct,
         gateway: viaGateway,
         ratio: ratioTo(viaGateway),
-        ...(viaCompared ? { compare: viaCompared, compareRatio: ratioTo(viaCompared) } : {}),
+        ...(viaCompared ? { compare: viaCompared, compareRatio: ratioTo(viaCompared), sideBySide } : {}),
       });
     }
     const direct = combine(rounds.map((r) => r.direct));
@@ -414,6 +445,13 @@ async function main() {
     const targetMet = ratio >= TARGET_RATIO;
 
     process.stdout.write(`\n1-min load average: ${loadBefore.toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after (${os.cpus().length} CPUs)\n`);
+    if (compared) {
+      const side = (name) => median(rounds.map((r) => r.sideBySide[name].gatewayCpuUsPerRequest));
+      process.stdout.write(
+        `side by side (both gateways loaded at once), gateway CPU µs/req, median: this build ${side('gateway')}, --compare ${side('compare')}` +
+          ` (rounds: ${rounds.map((r) => `${r.sideBySide.gateway.gatewayCpuUsPerRequest}/${r.sideBySide.compare.gatewayCpuUsPerRequest}`).join(', ')})\n`,
+      );
+    }
     printTable(
       [
         [`direct (auth-service :${AUTH_PORT})`, direct],

@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Request, Response } from 'express';
 import { INTERNAL_TOKEN_HEADER } from '@mate/contracts';
+import { hasBody } from './body';
 
 /** Headers that describe one connection, not the message: never passed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -89,30 +90,41 @@ function append(existing: string | string[] | undefined, value: string): string 
   return prior ? `${prior}, ${value}` : value;
 }
 
+/** Headers the gateway sets itself: a client's own are dropped (each is set once below). */
+const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-host', INTERNAL_TOKEN_HEADER]);
+
 /**
  * The request's headers minus hop-by-hop ones and any client-sent internal credential, plus the
- * X-Forwarded-* set, the gateway's own credential, and the length of a body read at the edge.
+ * X-Forwarded-* set, the gateway's own credential, and the length of a body read at the edge
+ * (then without the client's Content-Length). As name, value pairs in one array: http.request
+ * then writes them as they are (each still validated) instead of copying them into its header map
+ * one setHeader at a time. `target` names the Host when the client sent none (HTTP/1.0).
  */
-function outgoingHeaders(req: Request, internalToken: string | undefined, body: Buffer | undefined): http.OutgoingHttpHeaders {
+function outgoingHeaders(req: Request, internalToken: string | undefined, body: Buffer | undefined, target: URL): string[] {
   const incoming = req.headers;
   const skip = hopHeaders(incoming.connection);
-  const out: http.OutgoingHttpHeaders = {};
+  const out: string[] = [];
   for (const name in incoming) {
-    if (!skip(name) && name !== INTERNAL_TOKEN_HEADER) out[name] = incoming[name];
+    const value = incoming[name];
+    if (value === undefined || skip(name) || REPLACED.has(name) || (body && name === 'content-length')) continue;
+    // Only Set-Cookie stays a list in a parsed request: one line each, as http.request writes a list.
+    if (typeof value === 'string') out.push(name, value);
+    else for (const each of value) out.push(name, each);
   }
   const encrypted = (req.socket as TLSSocket).encrypted === true;
   const host = incoming.host ?? '';
+  if (!host) out.push('host', target.host);
   const port = /:(\d+)$/.exec(host)?.[1] ?? (encrypted ? '443' : '80');
   // One value, never the client's own header: services rate-limit by this address, so a client
   // must not be able to choose it. req.ip honours the gateway's TRUST_PROXY setting (the ingress).
-  out['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
-  out['x-forwarded-proto'] = append(incoming['x-forwarded-proto'], encrypted ? 'https' : 'http');
-  out['x-forwarded-port'] = append(incoming['x-forwarded-port'], port);
-  out['x-forwarded-host'] = incoming['x-forwarded-host'] ?? host;
+  out.push('x-forwarded-for', req.ip ?? req.socket.remoteAddress ?? '');
+  out.push('x-forwarded-proto', append(incoming['x-forwarded-proto'], encrypted ? 'https' : 'http'));
+  out.push('x-forwarded-port', append(incoming['x-forwarded-port'], port));
+  out.push('x-forwarded-host', String(incoming['x-forwarded-host'] ?? host));
   // Services believe X-Forwarded-* only with this credential, so only the gateway can say it.
-  if (internalToken) out[INTERNAL_TOKEN_HEADER] = internalToken;
+  if (internalToken) out.push(INTERNAL_TOKEN_HEADER, internalToken);
   // A chunked body read whole goes on with its length (Transfer-Encoding is hop-by-hop).
-  if (body) out['content-length'] = String(body.length);
+  if (body) out.push('content-length', String(body.length));
   return out;
 }
 
@@ -214,7 +226,7 @@ export class Forwarder {
       port: target.port || (secure ? 443 : 80),
       method: req.method,
       path: base + req.url,
-      headers: outgoingHeaders(req, this.internalToken, options.body),
+      headers: outgoingHeaders(req, this.internalToken, options.body, target),
       agent: options.upload ? (secure ? this.agents.uploadHttps : this.agents.uploadHttp) : secure ? this.agents.https : this.agents.http,
     });
     // The agent queues a request while all its connections to the service are busy; Node gives
@@ -265,6 +277,12 @@ export class Forwarder {
 
     if (options.body) {
       proxyReq.end(options.body, () => options.onBodySent?.());
+      return;
+    }
+    if (!options.upload && !hasBody(req)) {
+      // Nothing to pass on: end the service's request now rather than piping an empty stream into
+      // it (listeners, a tick, and the end only after it). Node drains the request once answered.
+      proxyReq.end();
       return;
     }
     const chunked = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined;
