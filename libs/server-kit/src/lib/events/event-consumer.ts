@@ -14,7 +14,7 @@ import { LOGGER } from '../logging/logger';
 import { HealthRegistry } from '../health/health';
 import { eventLagSeconds } from '../metrics/metrics';
 import { QueueWorker } from '../workers/queue-worker';
-import { lockMemberForErasure, lockMembersAgainstErasure, memberIdsOf } from '../gdpr/member-erasure';
+import { erasedMemberHash, lockMemberForErasure, memberIdsOf, shareErasureLocksSql } from '../gdpr/member-erasure';
 
 export type EventHandler<N extends EventName> = (
   payload: EventPayloads[N],
@@ -82,59 +82,65 @@ export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> impl
     return (await this.apply(envelope)) === 'handled';
   }
 
+  /**
+   * Two statements before the handler (issue 27: they were four): the event recorded in
+   * `processed_event` with the erasure locks of the members it names taken shared, then, once the
+   * locks are held, whether one of them is erased and, if none is, the aggregate's applied version
+   * raised to the event's.
+   */
   async apply(envelope: EventEnvelope): Promise<EventOutcome> {
     const handler = this.handlers[envelope.name] as EventHandler<EventName> | undefined;
     if (!handler) throw new MissingEventHandlerError(`No handler for ${envelope.name}`);
+    // An erasure takes its member's lock exclusively, any other event the locks of the members it
+    // names shared: the event then either commits before the erasure, which erases what it wrote,
+    // or finds the member erased and is dropped (docs/adr/0016-member-data.md).
+    const erasure = envelope.name === 'user.deleted';
+    const members = erasure ? [] : memberIdsOf(envelope.payload);
+    const { aggregateType, aggregateId, aggregateVersion } = envelope;
+    // Facts, and envelopes from before versions existed, are always newest.
+    const versioned = Boolean(aggregateType && aggregateId && typeof aggregateVersion === 'number');
     return this.dataSource.transaction(async (manager) => {
-      const inserted: unknown[] = await manager.query(
-        'INSERT INTO processed_event (event_id, name) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id',
-        [envelope.id, envelope.name],
+      const [recorded]: { recorded: boolean }[] = await manager.query(
+        `WITH recorded AS (
+           INSERT INTO processed_event (event_id, name) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id)
+         SELECT EXISTS (SELECT 1 FROM recorded) AS recorded, ${shareErasureLocksSql('$3')} AS locks`,
+        [envelope.id, envelope.name, members],
       );
-      if (inserted.length === 0) return 'duplicate';
-      // Before the version check, which would write the aggregate's id into applied_version.
-      if (await this.namesErasedMember(manager, envelope)) {
+      if (!recorded.recorded) return 'duplicate';
+      if (erasure) {
+        const { userId } = envelope.payload as EventPayloads['user.deleted'];
+        if (typeof userId === 'string') await lockMemberForErasure(manager, userId);
+      }
+      if (members.length === 0 && !versioned) return this.run(handler, manager, envelope);
+      // A statement of its own: its snapshot sees an erasure committed while the locks were awaited.
+      // The row lock the version upsert takes makes two versions of one aggregate apply one after
+      // the other; an erased member's aggregate is not written into applied_version.
+      const [checked]: { erased: boolean; raised: boolean }[] = await manager.query(
+        `WITH erased AS (SELECT 1 FROM erased_member WHERE id_hash = ANY($1::bytea[]) LIMIT 1),
+         raised AS (
+           INSERT INTO applied_version (aggregate_type, aggregate_id, version)
+           SELECT $2::text, $3::text, $4::int WHERE $5::boolean AND NOT EXISTS (SELECT 1 FROM erased)
+           ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET version = EXCLUDED.version, applied_at = now()
+             WHERE applied_version.version < EXCLUDED.version
+           RETURNING version)
+         SELECT EXISTS (SELECT 1 FROM erased) AS erased, EXISTS (SELECT 1 FROM raised) AS raised`,
+        [members.map(erasedMemberHash), aggregateType ?? '', aggregateId ?? '', versioned ? aggregateVersion : 0, versioned],
+      );
+      if (checked.erased) {
         await manager.query(`UPDATE processed_event SET outcome = 'erased' WHERE event_id = $1`, [envelope.id]);
         return 'erased';
       }
-      if (!(await this.isNewest(manager, envelope))) {
+      if (versioned && !checked.raised) {
         await manager.query(`UPDATE processed_event SET outcome = 'stale' WHERE event_id = $1`, [envelope.id]);
         return 'stale';
       }
-      await handler(envelope.payload, manager, envelope);
-      return 'handled';
+      return this.run(handler, manager, envelope);
     });
   }
 
-  /**
-   * An erasure (`user.deleted`) takes its member's lock exclusively, any other event the locks of
-   * the members it names shared: the event then either commits before the erasure, which erases
-   * what it wrote, or finds the member erased and is dropped (docs/adr/0016-member-data.md).
-   */
-  private async namesErasedMember(manager: EntityManager, envelope: EventEnvelope): Promise<boolean> {
-    if (envelope.name === 'user.deleted') {
-      const { userId } = envelope.payload as EventPayloads['user.deleted'];
-      if (typeof userId === 'string') await lockMemberForErasure(manager, userId);
-      return false;
-    }
-    return lockMembersAgainstErasure(manager, memberIdsOf(envelope.payload));
-  }
-
-  /**
-   * Raises the aggregate's applied version to this event's, unless it is there already or beyond.
-   * The row lock this takes makes two versions of one aggregate apply one after the other.
-   * Facts, and envelopes from before versions existed, are always newest.
-   */
-  private async isNewest(manager: EntityManager, envelope: EventEnvelope): Promise<boolean> {
-    const { aggregateType, aggregateId, aggregateVersion } = envelope;
-    if (!aggregateType || !aggregateId || typeof aggregateVersion !== 'number') return true;
-    const raised: unknown[] = await manager.query(
-      `INSERT INTO applied_version (aggregate_type, aggregate_id, version) VALUES ($1, $2, $3)
-       ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE SET version = EXCLUDED.version, applied_at = now()
-         WHERE applied_version.version < EXCLUDED.version
-       RETURNING version`,
-      [aggregateType, aggregateId, aggregateVersion],
-    );
-    return raised.length > 0;
+  private async run(handler: EventHandler<EventName>, manager: EntityManager, envelope: EventEnvelope): Promise<EventOutcome> {
+    await handler(envelope.payload, manager, envelope);
+    return 'handled';
   }
 
   protected requestIdOf(job: Job<EventEnvelope, EventOutcome>): string {

@@ -95,6 +95,17 @@ export async function lockMembersAgainstErasure(manager: Queryable, userIds: rea
   return rows.length > 0;
 }
 
+/**
+ * A scalar subquery that takes the erasure locks of the members in the `text[]` parameter `param`
+ * (ids as `memberIdsOf` gives them) shared, in id order: `lockMembersAgainstErasure`'s first
+ * statement, for a statement of the kit's consumer that records its event in the same round trip.
+ * Check `erased_member` in a later statement, whose snapshot is taken after the locks were granted.
+ */
+export function shareErasureLocksSql(param: string): string {
+  if (!/^\$\d+$/.test(param)) throw new Error('shareErasureLocksSql takes a parameter ($n)');
+  return `(SELECT count(pg_advisory_xact_lock_shared(${LOCK_KEY_SQL}))::int FROM (SELECT m FROM unnest(${param}::text[]) m ORDER BY m) s)`;
+}
+
 /** Whether the member was erased here (no lock taken: for reads). */
 export async function isMemberErased(manager: Queryable, userId: string): Promise<boolean> {
   const rows: unknown[] = await manager.query('SELECT 1 FROM erased_member WHERE id_hash = $1', [erasedMemberHash(userId)]);
