@@ -1,3 +1,4 @@
+import { insertOutboxFacts } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 
 /**
@@ -43,17 +44,20 @@ WITH previous AS (
 ), made_history AS (
   -- Every match ever made stays counted after the pair's match ends (admin statistics, issue 13).
   INSERT INTO match_history (match_id, created_at) SELECT id, $6::timestamptz FROM made
-), like_event AS (
-  INSERT INTO outbox (id, kind, name, body)
-  SELECT $7::uuid, 'event', 'like.created', jsonb_set($8::jsonb, '{payload,matched}', to_jsonb(inserted.liked_back))
+), like_fact AS (
+  SELECT $7::uuid AS id, 'like.created' AS name,
+    jsonb_set($8::jsonb, '{payload,matched}', to_jsonb(inserted.liked_back)) AS body
   FROM inserted
-), match_event AS (
+), match_fact AS (
   -- pairVersion: the pair's safety state this match was made under (ADR 0014); read after the pair
   -- lock, so a pair event applied before this like is seen, and one applied after deletes the match.
-  INSERT INTO outbox (id, kind, name, body)
-  SELECT $9::uuid, 'event', 'match.created', jsonb_set($10::jsonb, '{payload,pairVersion}', to_jsonb(coalesce(
-    (SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $11::text), 0)))
+  SELECT $9::uuid AS id, 'match.created' AS name, jsonb_set($10::jsonb, '{payload,pairVersion}', to_jsonb(coalesce(
+    (SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $11::text), 0))) AS body
   FROM made
+), like_event AS (
+  ${insertOutboxFacts('like_fact')}
+), match_event AS (
+  ${insertOutboxFacts('match_fact')}
 )
 SELECT (SELECT liked FROM previous) AS previous,
   (SELECT suggestible FROM pair) AS suggestible,

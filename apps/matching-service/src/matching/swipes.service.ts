@@ -9,7 +9,7 @@ import {
   type PassResultDto,
   type SuggestionDto,
 } from '@mate/contracts';
-import { badRequest, notFound, OutboxService } from '@mate/server-kit';
+import { badRequest, insertOutboxFacts, notFound, OutboxService } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 import { LIKE_SQL, type LikeRow } from './like-statement';
 import { MatchGate } from './match-gate';
@@ -136,8 +136,9 @@ export class SwipesService {
                  INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target
                  WHERE NOT target.suspended AND NOT EXISTS (SELECT 1 FROM blocked)
                  ON CONFLICT (swiper_id, target_id) DO NOTHING
-                 RETURNING swiper_id), pass_event AS (
-                 INSERT INTO outbox (id, kind, name, body) SELECT $3::uuid, 'event', 'pass.created', $4::jsonb FROM inserted)
+                 RETURNING swiper_id), pass_fact AS (
+                 SELECT $3::uuid AS id, 'pass.created' AS name, $4::jsonb AS body FROM inserted
+               ), pass_event AS (${insertOutboxFacts('pass_fact')})
                SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM blocked) AS blocked,
                  coalesce((SELECT suspended FROM target), false) AS suspended`,
         values: [viewerId, targetId, passEvent.id, passEvent.body],
