@@ -25,6 +25,19 @@ return touch(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 `;
 
 /**
+ * The touch of many sessions in one call (`touchMany`): KEYS[1] the activity stream, then the
+ * session keys; ARGV the idle ttl, now and the stream's length, then the user ids in the sessions'
+ * order. Answers each touch's answer in order (nil for a session that is not live).
+ */
+const TOUCH_MANY_SCRIPT = `${TOUCH_FUNCTION}
+local out = {}
+for i = 2, #KEYS do
+  out[i - 1] = touch(KEYS[i], KEYS[1], ARGV[i + 2], ARGV[1], ARGV[2], ARGV[3])
+end
+return out
+`;
+
+/**
  * One count on a fixed-window counter (rate-limiter-flexible's RateLimiterRedis script, so a key
  * holds the same value whichever counted it): `count(key, windowSeconds)` answers {consumed, ttlMs}.
  */
@@ -114,6 +127,8 @@ type CountAndTouchCommand = (
 
 type CountCommand = (counterKey: string, windowSeconds: number) => Promise<[number, number]>;
 
+type TouchManyCommand = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<([string | null, string | null] | null)[]>;
+
 type TouchCommand = (
   key: string,
   activityKey: string,
@@ -123,19 +138,6 @@ type TouchCommand = (
   maxLen: number,
 ) => Promise<[string | null, string | null] | null>;
 
-/** A pipeline holds the scripts defined on its connection (`defineCommand`) as methods too. */
-interface TouchPipeline {
-  mateTouchSession(
-    key: string,
-    activityKey: string,
-    userId: string,
-    ttlMs: number,
-    now: number,
-    maxLen: number,
-  ): TouchPipeline;
-  exec(): Promise<[Error | null, unknown][] | null>;
-}
-
 /** The touch script's answer for a live session: its role and verified fields. */
 function liveSession([role, verified]: [string | null, string | null]): LiveSession {
   return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
@@ -144,6 +146,8 @@ function liveSession([role, verified]: [string | null, string | null]): LiveSess
 export class SessionStore {
   /** The touch script, bound once: it runs on every authenticated request. */
   private readonly touchCommand: TouchCommand;
+  /** The touch of a batch of sessions, one command (the gateway's batched socket events). */
+  private readonly touchManyCommand: TouchManyCommand;
   /** The gateway's count-and-touch script, bound once: it runs on every proxied authenticated request. */
   private readonly countAndTouchCommand: CountAndTouchCommand;
   private readonly countCommand: CountCommand;
@@ -156,12 +160,15 @@ export class SessionStore {
     // Sent once and then called by its SHA (EVALSHA). Two keys: the session and the activity stream.
     const commands = redis as unknown as {
       mateTouchSession?: TouchCommand;
+      mateTouchSessions?: TouchManyCommand;
       mateCountAndTouchSession?: CountAndTouchCommand;
       mateCountInWindow?: CountCommand;
     };
     if (!commands.mateTouchSession) {
       redis.defineCommand('mateTouchSession', { numberOfKeys: 2, lua: TOUCH_SCRIPT });
     }
+    // The number of keys is its first argument.
+    if (!commands.mateTouchSessions) redis.defineCommand('mateTouchSessions', { lua: TOUCH_MANY_SCRIPT });
     // Three keys: the counter, the session and the activity stream.
     if (!commands.mateCountAndTouchSession) {
       redis.defineCommand('mateCountAndTouchSession', { numberOfKeys: 3, lua: COUNT_AND_TOUCH_SCRIPT });
@@ -170,6 +177,7 @@ export class SessionStore {
       redis.defineCommand('mateCountInWindow', { numberOfKeys: 1, lua: COUNT_SCRIPT });
     }
     this.touchCommand = (commands.mateTouchSession as TouchCommand).bind(redis);
+    this.touchManyCommand = (commands.mateTouchSessions as TouchManyCommand).bind(redis);
     this.countCommand = (commands.mateCountInWindow as CountCommand).bind(redis);
     this.countAndTouchCommand = (commands.mateCountAndTouchSession as CountAndTouchCommand).bind(redis);
   }
@@ -270,22 +278,19 @@ export class SessionStore {
    */
   async touchMany(sessions: { sessionId: string; userId: string }[], now = Date.now()): Promise<(LiveSession | null)[]> {
     if (sessions.length === 0) return [];
-    const pipeline = this.redis.pipeline() as unknown as TouchPipeline;
-    for (const { sessionId, userId } of sessions)
-      pipeline.mateTouchSession(
-        this.key(sessionId),
-        this.activityKey,
-        userId,
-        this.idleTtlMs,
-        now,
-        MEMBER_ACTIVITY_STREAM_MAXLEN,
-      );
-    const results = (await pipeline.exec()) ?? [];
-    if (results.length !== sessions.length) throw new Error('session check: Redis answered a partial pipeline');
-    return results.map(([err, fields]) => {
-      if (err) throw err;
-      return fields ? liveSession(fields as [string | null, string | null]) : null;
-    });
+    // One command for the batch: one script call instead of one per session (each a command to
+    // build, write and answer).
+    const results = await this.touchManyCommand(
+      sessions.length + 1,
+      this.activityKey,
+      ...sessions.map((s) => this.key(s.sessionId)),
+      this.idleTtlMs,
+      now,
+      MEMBER_ACTIVITY_STREAM_MAXLEN,
+      ...sessions.map((s) => s.userId),
+    );
+    if (results.length !== sessions.length) throw new Error('session check: Redis answered a partial batch');
+    return results.map((fields) => (fields ? liveSession(fields) : null));
   }
 
   /**

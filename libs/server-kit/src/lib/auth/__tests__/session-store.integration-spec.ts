@@ -54,6 +54,27 @@ describe('session store: member activity notes (real Redis)', () => {
     ]);
   });
 
+  it('touchMany answers each session of a batch in order, live or not, in one call, sliding only the live ones', async () => {
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const at = today + 40 * DAY;
+    await store.create('m1', ann, 'member', true, at);
+    await store.create('m2', bob, 'member', false, at);
+    await redis.pexpire(`${ns.prefix}:session:m1`, 1_000);
+    const answers = await store.touchMany(
+      [
+        { sessionId: 'm1', userId: ann },
+        { sessionId: 'gone', userId: ann },
+        { sessionId: 'm2', userId: ann },
+        { sessionId: 'm2', userId: bob },
+        { sessionId: 'm1', userId: ann },
+      ],
+      at + 5,
+    );
+    expect(answers).toEqual([{ role: 'member', verified: true }, null, null, { role: 'member', verified: false }, { role: 'member', verified: true }]);
+    expect(await redis.pttl(`${ns.prefix}:session:m1`)).toBeGreaterThan(1_000);
+    expect(await store.touchMany([])).toEqual([]);
+  });
+
   it('notes nothing for a session that is gone or not the user’s, nor for a clock going back', async () => {
     await redis.del(key);
     expect(await store.touch('missing', userId, today + 10 * DAY)).toBeNull();
