@@ -276,7 +276,10 @@ export async function ramp(
     steps.push(step);
     log(
       `${name}: offered ${rate}/s → delivered ${step.deliveredPerSecond}/s, p99 ${step.p99} ms, ` +
-        `${step.errors} errors, client CPU ${step.clientCpuPercent} %`,
+        `${step.errors} errors, client CPU ${step.clientCpuPercent} %, server CPU ms per message ` +
+        (Object.entries(step.serverCpuMsPerMessage)
+          .map(([process, ms]) => `${process} ${ms}`)
+          .join(', ') || '–'),
     );
     if (step.deliveredPerSecond < 0.9 * rate || step.errors > 0.01 * step.sent || !(step.p99 < 2000)) {
       saturatedAt = rate;

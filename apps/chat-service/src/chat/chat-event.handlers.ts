@@ -124,7 +124,7 @@ export class ChatEventHandlers implements EventHandlerSet {
   /**
    * user.suspended / user.unsuspended (auth-service, the whole suspension state; the consumer
    * applies only the newest per member): while suspended, no message is stored to or from the
-   * member and no typing relayed (SEND_SQL, OPEN_PAIR_SQL). Conversations stay listed and
+   * member and no typing relayed (SEND_BATCH_SQL, OPEN_PAIR_SQL). Conversations stay listed and
    * readable: they are the other member's matches, and an unsuspend restores them as they were.
    */
   async applySuspension(manager: EntityManager, payload: UserSuspendedPayload | UserUnsuspendedPayload): Promise<void> {

@@ -263,7 +263,7 @@ ORDER BY m.seq`;
  * conversations read every message of them before: 0.5 to 1.7 s a call at 500 conversations of 200
  * messages). Each conversation gets one start position: its named afterSeq when the caller named
  * it, else the seq before its first message after $4 (one index probe; created_at never decreases
- * with seq in a conversation, SEND_SQL makes sure). A named position wins over `since` (the caller
+ * with seq in a conversation, SEND_BATCH_SQL makes sure). A named position wins over `since` (the caller
  * holds everything up to it): taking the lower of the two answered a since-sync's follow-up
  * ("ask again from the new positions") with the same first page for ever. Seqs have no gaps, so `last_seq - start` is how many
  * messages it has to give; only the conversations, in id order, that begin before $5 messages
