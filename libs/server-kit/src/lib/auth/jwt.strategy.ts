@@ -9,6 +9,9 @@ import { AppException, forbidden, serviceUnavailable, unauthorized } from '../er
 import type { AuthRequest } from './auth-context';
 import { SessionStore } from './session-store';
 
+/** Verified tokens one strategy remembers (`authenticateMany`): some megabytes at most. */
+const VERIFIED_TOKENS_MAX = 10_000;
+
 /**
  * Verifies the bearer token's signature, then asks Redis whether its session is still alive.
  * Each service's guard runs its own instance (`authenticateWith`): passport's registry holds one
@@ -45,7 +48,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
    * 401/403 that token earns. A Redis failure rejects the whole call, as it fails a request.
    */
   async authenticateMany(tokens: string[], now = Date.now()): Promise<(AuthPrincipal | AppException)[]> {
-    const claims = await Promise.all(tokens.map((token) => verifiedClaims(this, token)));
+    const claims = await Promise.all(tokens.map((token) => this.verifiedOnce(token)));
     const live: { index: number; sessionId: string; userId: string }[] = [];
     // Filled in below for the tokens whose claims name a session. Only a refused token gets an
     // exception (each one captures a stack trace): no placeholder refusal for the live majority.
@@ -62,6 +65,31 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       else out[index] = { userId, sessionId, role: session.role, verified: true };
     });
     return out as (AuthPrincipal | AppException)[];
+  }
+
+  /**
+   * Tokens whose signature and claims passport-jwt accepted, by their exact text, with when they
+   * expire: a member's every socket event carries the same token, and checking its HMAC, decoding
+   * and parsing it again gave the same answer each time. Only the signature check is remembered:
+   * the session is still looked up (and a revoked one refused) for every event, and an entry stops
+   * counting the moment its `exp` passes. Bounded: cleared when full.
+   */
+  private readonly verifiedTokens = new Map<string, { claims: JwtClaims; expiresAtMs: number }>();
+
+  private async verifiedOnce(token: string): Promise<JwtClaims | null> {
+    const known = this.verifiedTokens.get(token);
+    if (known) {
+      // The real clock, as jsonwebtoken's own expiry check reads it.
+      if (Date.now() < known.expiresAtMs) return known.claims;
+      this.verifiedTokens.delete(token);
+    }
+    const claims = await verifiedClaims(this, token);
+    // Without an expiry nothing is remembered (never issued by auth-service; verified each time).
+    if (claims && typeof claims.exp === 'number') {
+      if (this.verifiedTokens.size >= VERIFIED_TOKENS_MAX) this.verifiedTokens.clear();
+      this.verifiedTokens.set(token, { claims, expiresAtMs: claims.exp * 1000 });
+    }
+    return claims;
   }
 
   async validate(claims: JwtClaims): Promise<AuthPrincipal> {

@@ -5,6 +5,7 @@ import { IsString, IsUUID, MaxLength } from 'class-validator';
 import Redis from 'ioredis';
 import { AuthMessages, ErrorCode, INTERNAL_TOKEN_HEADER, SERVICES, SocketMessages, type AuthPrincipal } from '@mate/contracts';
 import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
+import { waitFor } from '../../../testing/service-app';
 import { SessionStore } from '../../auth/session-store';
 import { DatabaseEnv } from '../../config/config';
 import { ServiceModule } from '../../service.module';
@@ -173,6 +174,25 @@ describe('socket event batches (real PostgreSQL and Redis)', () => {
     ]);
     // The live session was touched: its idle expiry slid back to the full window.
     expect(await redis.pttl(sessionKey(ann.sessionId))).toBeGreaterThan(60_000);
+  });
+
+  it('checks the session of a token it accepted before on every item, and refuses it once its exp has passed', async () => {
+    const ann = await bed.signIn();
+    const soon = Math.floor(Date.now() / 1000) + 2;
+    const shortLived = new JwtService({}).sign(
+      { sub: ann.userId, sid: ann.sessionId, role: 'member', exp: soon },
+      { secret: bed.env.JWT_SECRET as string, algorithm: 'HS256' },
+    );
+    const first = await batch([send(ann.token, message('one')), send(shortLived, message('two'))]);
+    expect(first.body.results.map((r) => r.status)).toEqual([200, 200]);
+    // Accepted once, the token is still refused the moment it expires...
+    await waitFor(async () => Date.now() >= soon * 1000, { timeoutMs: 5_000, intervalMs: 50, what: 'the token to expire' });
+    const later = await batch([send(shortLived, message('three')), send(ann.token, message('four'))]);
+    expect(later.body.results.map((r) => r.status)).toEqual([401, 200]);
+    // ...and the moment its session ends.
+    await new SessionStore(redis, bed.env.KEY_PREFIX as string).revoke(ann.sessionId, ann.userId);
+    const revoked = await batch([send(ann.token, message('five'))]);
+    expect(revoked.body.results).toEqual([{ status: 401, body: expect.objectContaining({ code: ErrorCode.SessionExpired }) }]);
   });
 
   it('answers every item 503 (retryable) when the session store fails, and works again after', async () => {
