@@ -24,9 +24,28 @@ import { insertCandidates, insertSwipes, placesOf, userIdSql, type Place } from 
 const ROOT = path.resolve(__dirname, '../../..');
 const MATCHING_MAIN = 'dist/apps/matching-service/main.js';
 const GATEWAY_MAIN = 'dist/apps/gateway/main.js';
-const DATABASE = 'mate_bench_matching';
+/** The bench database unless `--database` names another (two people benching at once each keep their own). */
+const DEFAULT_DATABASE = 'mate_bench_matching';
+/** A bench database's name: never one of the services' own databases. */
+const DATABASE_NAME = /^mate_bench_[a-z0-9_]+$/;
+/** What `--only` can run alone: the latency phases (and the candidate query's plan), or the likes. */
+const PHASES = ['suggestions', 'likes'] as const;
+type PhaseName = (typeof PHASES)[number];
+/** BENCH_CPU_PROFILE_DIR=<dir>: matching-service and the gateway write V8 CPU profiles there (on exit). */
+const PROFILE_ARGS = process.env.BENCH_CPU_PROFILE_DIR
+  ? [
+      '--cpu-prof',
+      `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`,
+      // Nest's shutdown hook re-sends SIGTERM to itself, and a process ended by a signal writes no profile.
+      '--require',
+      path.join(ROOT, 'tools/bench/gateway/exit-on-sigterm.cjs'),
+    ]
+  : [];
+/** BENCH_PG_LOG_STATEMENTS=1: PostgreSQL logs every statement of the bench database with its duration. */
+const PG_LOG_STATEMENTS = process.env.BENCH_PG_LOG_STATEMENTS === '1';
 const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/suggestions/last-result.json'));
-const TARGETS = { suggestionsP95Ms: 50, candidateQueryMs: 20, likesPerSecond: 1000 };
+/** Issue 8's suggestion and query targets; the likes bar is issue 27's (2,000/s through the gateway, 32 clients). */
+const TARGETS = { suggestionsP95Ms: 50, candidateQueryMs: 20, likesPerSecond: 2000 };
 /** Members of each kind whose suggestions are measured (each gets a live session). */
 const MEASURED_PER_KIND = 200;
 const SWIPES_PER_SWIPER = 4;
@@ -40,6 +59,9 @@ interface Options {
   keep: boolean;
   reuse: boolean;
   build: boolean;
+  database: string;
+  /** The phases to run (both unless `--only`). */
+  phases: PhaseName[];
 }
 
 const USAGE = `Usage: npm run bench:suggestions -- [options]
@@ -47,13 +69,18 @@ const USAGE = `Usage: npm run bench:suggestions -- [options]
   --seconds S           length of each latency phase (default 10, 1–120)
   --concurrency N       clients at once in the loaded latency phases (default 4, 1–256; the first phases use 1)
   --like-concurrency N  clients liking at once (default 32, 1–256)
-  --keep                keep the database ${DATABASE} afterwards
+  --database NAME       the bench database (default ${DEFAULT_DATABASE}; mate_bench_[a-z0-9_]+), dropped and filled
+  --only PHASE          run only the suggestions phases (with the candidate query's plan) or only the likes
+  --keep                keep the database afterwards
   --reuse               measure the kept database as it is (no refill; it must hold the same --members)
   --build               build gateway and matching-service first (also done when dist lacks them)
+
+Environment: BENCH_CPU_PROFILE_DIR=<dir> (V8 CPU profiles of matching-service and the gateway),
+  BENCH_PG_LOG_STATEMENTS=1 (log_min_duration_statement = 0 on the bench database)
 `;
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { members: 1_000_000, seconds: 10, concurrency: 4, likeConcurrency: 32, keep: false, reuse: false, build: false };
+  const opts: Options = { members: 1_000_000, seconds: 10, concurrency: 4, likeConcurrency: 32, keep: false, reuse: false, build: false, database: DEFAULT_DATABASE, phases: [...PHASES] };
   const bounded = (flag: string, value: string | undefined, min: number, max: number) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
@@ -69,6 +96,15 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--keep') opts.keep = true;
     else if (flag === '--reuse') opts.reuse = true;
     else if (flag === '--build') opts.build = true;
+    else if (flag === '--database') {
+      const name = value();
+      if (!name || !DATABASE_NAME.test(name)) throw new Error(`--database must match ${DATABASE_NAME}`);
+      opts.database = name;
+    } else if (flag === '--only') {
+      const phase = value();
+      if (!PHASES.includes(phase as PhaseName)) throw new Error(`--only must be one of ${PHASES.join(', ')}`);
+      opts.phases = [phase as PhaseName];
+    }
     else if (flag === '--help' || flag === '-h') {
       process.stdout.write(USAGE);
       process.exit(0);
@@ -79,9 +115,9 @@ function parseArgs(argv: string[]): Options {
 
 
 /** Fresh database: migrated by the built service's own `migrate`, then filled and analysed. */
-async function fill(databaseUrl: string, env: Record<string, string>, places: Place[]): Promise<void> {
-  await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
-  await adminQuery(databaseUrl, `CREATE DATABASE "${DATABASE}"`);
+async function fill(databaseUrl: string, database: string, env: Record<string, string>, places: Place[]): Promise<void> {
+  await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+  await adminQuery(databaseUrl, `CREATE DATABASE "${database}"`);
   await timed('migrate', () => runCommand(MATCHING_MAIN, 'migrate', env));
   const db = new Client({ connectionString: env.DATABASE_URL });
   await db.connect();
@@ -142,33 +178,37 @@ async function explain(db: Client, kind: string, viewerId: string): Promise<Plan
 /** A phase with the CPU each process of the path spent on it. */
 type MeasuredPhase = Phase & { cpuMsPerRequest: PathCpu };
 
+const loadText = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const cpuText = ({ gateway, matching, postgres }: PathCpu) =>
   [gateway, matching, postgres].map((ms) => (ms === null ? 'n/a' : ms.toFixed(2))).join(' / ');
 
 function printResults(
+  database: string,
   phases: MeasuredPhase[],
-  likes: MeasuredPhase & { matched: number; refused: number },
+  likes: (MeasuredPhase & { matched: number; refused: number }) | null,
   plans: Plan[],
   pids: { gateway: number; matching: number },
 ): void {
+  const all = likes ? [...phases, likes] : phases;
   const cells = (p: MeasuredPhase) => [p.label, p.requests, p.perSecond, p.p50, p.p95, p.p99, cpuText(p.cpuMsPerRequest), statusText(p.statuses)];
   const rows = [
     ['', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms/req gateway / matching / PostgreSQL', 'answers'],
-    ...[...phases, likes].map(cells),
+    ...all.map(cells),
   ].map((r) => r.map(String));
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 || i === r.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const out = ['', line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), ''];
-  out.push(`likes: ${likes.matched} of them made a match; ${likes.refused} refused`);
+  if (likes) out.push(`likes: ${likes.matched} of them made a match; ${likes.refused} refused`);
   out.push(
     `CPU: user + system time from /proc/<pid>/stat (10 ms ticks) of the gateway (pid ${pids.gateway}), ` +
-      `matching-service (pid ${pids.matching}) and the PostgreSQL client backends of ${DATABASE} ` +
-      `(${Math.max(...[...phases, likes].map((p) => p.cpuMsPerRequest.backends))} at most in a phase), ` +
+      `matching-service (pid ${pids.matching}) and the PostgreSQL client backends of ${database} ` +
+      `(${Math.max(...all.map((p) => p.cpuMsPerRequest.backends))} at most in a phase), ` +
       'per answered request; Redis and the bench client not counted',
   );
-  for (const p of [...phases, likes]) {
+  for (const p of all) {
     const { unreadable, backendsEnded } = p.cpuMsPerRequest;
     if (unreadable.length) out.push(`${p.label}: CPU not read for ${unreadable.join(', ')}`);
     if (backendsEnded) out.push(`${p.label}: ${backendsEnded} PostgreSQL backend(s) ended during the phase, counted to their last poll`);
@@ -203,7 +243,7 @@ async function main() {
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: withDatabase(databaseUrl, DATABASE),
+    DATABASE_URL: withDatabase(databaseUrl, opts.database),
     REDIS_URL: redisUrl,
     KEY_PREFIX: prefix,
     JWT_SECRET: jwtSecret,
@@ -220,21 +260,26 @@ async function main() {
     await db?.end().catch(() => undefined);
     db = null;
     for (const s of services.splice(0)) await s.stop();
-    if (!opts.keep) await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`).catch(() => undefined);
+    if (!opts.keep) await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${opts.database}" WITH (FORCE)`).catch(() => undefined);
     await deleteKeysAndDisconnect(redis, prefix);
   };
   cleanupOnSignal(cleanup);
 
   try {
     const places = placesOf(opts.members);
-    if (!opts.reuse) await fill(databaseUrl, env, places);
-    await timed('refit of the scoring model', () => runCommand(MATCHING_MAIN, 'refit', env));
+    if (!opts.reuse) await fill(databaseUrl, opts.database, env, places);
+    const logStatements = PG_LOG_STATEMENTS ? 'SET log_min_duration_statement = 0' : 'RESET log_min_duration_statement';
+    await adminQuery(databaseUrl, `ALTER DATABASE "${opts.database}" ${logStatements}`);
+    // A kept database already holds its model; the likes alone do not need it refitted.
+    if (!(opts.reuse && !opts.phases.includes('suggestions'))) {
+      await timed('refit of the scoring model', () => runCommand(MATCHING_MAIN, 'refit', env));
+    }
     db = new Client({ connectionString: env.DATABASE_URL });
     await db.connect();
     const dense = await measuredMembers(db, places, true);
     const sparse = await measuredMembers(db, places, false);
 
-    const matching = await startServiceProcess(MATCHING_MAIN, await freePort(), env, { health: '/health/ready' });
+    const matching = await startServiceProcess(MATCHING_MAIN, await freePort(), env, { health: '/health/ready', nodeArgs: PROFILE_ARGS });
     services.push(matching);
     const gateway = await startServiceProcess(
       GATEWAY_MAIN,
@@ -246,7 +291,7 @@ async function main() {
         IP_RATE_LIMIT_MULTIPLIER: '1000',
         MAX_CONCURRENT_PER_CLIENT: '1024',
       },
-      { health: '/health/ready' },
+      { health: '/health/ready', nodeArgs: PROFILE_ARGS },
     );
     services.push(gateway);
 
@@ -273,13 +318,13 @@ async function main() {
     if (emptyPages) log(`${emptyPages} measured member(s) had no suggestions at all`);
 
     const pids = { gateway: gateway.pid, matching: matching.pid };
-    const cpu = new PathCpuMeter(db, DATABASE, pids);
+    const cpu = new PathCpuMeter(db, opts.database, pids);
     const measured = (label: string, loop: { seconds: number; concurrency: number }, next: Parameters<typeof closedLoop>[2]) =>
       cpu.measure(() => closedLoop(label, loop, next));
     const roundRobin = (members: string[], base: string) => (i: number) => suggestions(base, members[i % members.length]);
     const phases: MeasuredPhase[] = [];
     // One client: the latency a member sees; then several at once: what queueing adds on this machine.
-    for (const concurrency of [...new Set([1, opts.concurrency])]) {
+    for (const concurrency of opts.phases.includes('suggestions') ? [...new Set([1, opts.concurrency])] : []) {
       const loop = { seconds: opts.seconds, concurrency };
       const tag = `${concurrency} client${concurrency > 1 ? 's' : ''}`;
       log(`measuring, ${opts.seconds} s per phase, ${tag}`);
@@ -292,40 +337,50 @@ async function main() {
     }
 
     // Likes: each measured member likes the people of their first page, through the gateway.
-    const work = [...targets].flatMap(([userId, ids]) => ids.map((target) => ({ userId, target })));
-    let matched = 0;
-    let refused = 0;
-    /** The first refusal of each status, to say why. */
-    const refusals = new Map<number, string>();
-    log(`liking: ${work.length} likes, ${opts.likeConcurrency} clients`);
-    const likePhase = await measured('likes', { seconds: 600, concurrency: opts.likeConcurrency }, (i) => {
-      const like = work[i];
-      if (!like) return null;
-      return request('POST', `${gateway.url}/api/matches/like/${like.target}`, auth(like.userId)).then((sample) => {
-        if (sample.status === 200 || sample.status === 201) matched += (JSON.parse(sample.body) as { matched: boolean }).matched ? 1 : 0;
-        else {
-          refused++;
-          if (!refusals.has(sample.status)) refusals.set(sample.status, sample.body.slice(0, 200));
-        }
-        return sample;
+    const likePhase = async () => {
+      const work = [...targets].flatMap(([userId, ids]) => ids.map((target) => ({ userId, target })));
+      let matched = 0;
+      let refused = 0;
+      /** The first refusal of each status, to say why. */
+      const refusals = new Map<number, string>();
+      log(`liking: ${work.length} likes, ${opts.likeConcurrency} clients; load average ${loadText()}`);
+      const phase = await measured('likes', { seconds: 600, concurrency: opts.likeConcurrency }, (i) => {
+        const like = work[i];
+        if (!like) return null;
+        return request('POST', `${gateway.url}/api/matches/like/${like.target}`, auth(like.userId)).then((sample) => {
+          if (sample.status === 200 || sample.status === 201) matched += (JSON.parse(sample.body) as { matched: boolean }).matched ? 1 : 0;
+          else {
+            refused++;
+            if (!refusals.has(sample.status)) refusals.set(sample.status, sample.body.slice(0, 200));
+          }
+          return sample;
+        });
       });
-    });
-    const likes = { ...likePhase, label: 'likes (POST /api/matches/like/:id)', matched, refused };
-    for (const [status, body] of refusals) log(`likes refused with ${status}, e.g. ${body}`);
+      log(`liked; load average ${loadText()}`);
+      for (const [status, body] of refusals) log(`likes refused with ${status}, e.g. ${body}`);
+      return { ...phase, label: 'likes (POST /api/matches/like/:id)', matched, refused };
+    };
+    const likes = opts.phases.includes('likes') ? await likePhase() : null;
 
-    const plans = [await explain(db, 'dense-city', dense[0]), await explain(db, 'sparse-town', sparse[0])];
-    printResults(phases, likes, plans, pids);
+    const plans = opts.phases.includes('suggestions')
+      ? [await explain(db, 'dense-city', dense[0]), await explain(db, 'sparse-town', sparse[0])]
+      : [];
+    printResults(opts.database, phases, likes, plans, pids);
 
     const queryMs = Math.max(...plans.map((p) => median(p.executionMs)));
     const suggestionPhases = phases.filter((p) => p.label.startsWith('suggestions') && !p.label.includes('straight'));
-    const verdicts = [
+    const verdicts: (readonly [string, boolean, string])[] = [
       ...suggestionPhases.map(
         (p) => [`${p.label}: p95 ${p.p95} ms`, p.p95 < TARGETS.suggestionsP95Ms, `< ${TARGETS.suggestionsP95Ms} ms`] as const,
       ),
-      [`candidate query ${queryMs.toFixed(1)} ms`, queryMs < TARGETS.candidateQueryMs, `< ${TARGETS.candidateQueryMs} ms`],
-      [`likes ${likes.perSecond}/s`, likes.perSecond >= TARGETS.likesPerSecond, `>= ${TARGETS.likesPerSecond}/s`],
-      ['no seq scan on candidate', plans.every((p) => !p.seqScanOnCandidate), ''],
-    ] as const;
+      ...(plans.length
+        ? [
+            [`candidate query ${queryMs.toFixed(1)} ms`, queryMs < TARGETS.candidateQueryMs, `< ${TARGETS.candidateQueryMs} ms`] as const,
+            ['no seq scan on candidate', plans.every((p) => !p.seqScanOnCandidate), ''] as const,
+          ]
+        : []),
+      ...(likes ? [[`likes ${likes.perSecond}/s`, likes.perSecond >= TARGETS.likesPerSecond, `>= ${TARGETS.likesPerSecond}/s`] as const] : []),
+    ];
     process.stdout.write(
       `\n${verdicts.map(([what, met, target]) => `${met ? 'target met   ' : 'TARGET MISSED'}  ${what} ${target}`).join('\n')}\n`,
     );
