@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PoolClient } from 'pg';
+import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
 import { driverPool } from '@mate/server-kit';
 
@@ -37,6 +37,66 @@ export async function inPairTransaction<T>(
     await client.query('ROLLBACK').catch((rollbackErr: Error) => {
       broken = rollbackErr;
     });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** A statement for `onceUnderPairLock`: its name as a prepared statement, its text, its values. */
+export interface PairStatement {
+  /** An SQL identifier (lower case, no quotes), unique among the service's prepared statements. */
+  name: string;
+  /** Every parameter cast in the text (`$1::uuid`), so PREPARE infers its types. */
+  text: string;
+  values: readonly (string | number | boolean | Date | object | null)[];
+}
+
+/** The connections on which each statement is prepared (SQL PREPARE lives as long as the connection). */
+const prepared = new WeakMap<PoolClient, Set<string>>();
+
+/** A value as an SQL literal: EXECUTE takes no parameters. Objects are JSON (the outbox envelopes). */
+function literal(value: PairStatement['values'][number]): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return escapeLiteral(value.toISOString());
+  return escapeLiteral(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/**
+ * `inPairTransaction` for one statement, in one round trip instead of three: one simple query,
+ * `BEGIN; SELECT pg_advisory_xact_lock(k); EXECUTE <statement>(<values>); COMMIT`. In READ
+ * COMMITTED each statement of a simple query takes its own snapshot, so the statement's is taken
+ * after the lock, exactly as when the lock is a round trip of its own (the other side's committed
+ * swipe and a block applied under the same lock are seen). The statement is prepared with SQL
+ * `PREPARE` (in the same round trip, the first time on a connection), so it is planned as a named
+ * prepared statement is; its values travel as escaped literals.
+ *
+ * The transaction commits before the caller reads the answer: only for a statement that writes
+ * nothing when the caller then refuses (LIKE_SQL and the pass insert only when the pair may swipe).
+ * Answers the statement's rows. A failure rolls back; a failure in the round trip that prepared
+ * the statement drops the connection (whether PREPARE itself ran is then unknown).
+ */
+export async function onceUnderPairLock<T>(dataSource: DataSource, x: string, y: string, statement: PairStatement): Promise<T[]> {
+  const client = await driverPool(dataSource).connect();
+  let names = prepared.get(client);
+  if (!names) prepared.set(client, (names = new Set()));
+  const preparing = !names.has(statement.name);
+  let broken: Error | undefined;
+  try {
+    const execute = `EXECUTE ${statement.name}(${statement.values.map(literal).join(', ')})`;
+    const text = `${preparing ? `PREPARE ${statement.name} AS ${statement.text};\n` : ''}BEGIN; SELECT pg_advisory_xact_lock(${pairLockKey(x, y)}); ${execute}; COMMIT`;
+    const results = (await client.query(text)) as unknown as QueryResult[];
+    if (preparing) names.add(statement.name);
+    // PREPARE, BEGIN, the lock, then the statement's result.
+    return results[preparing ? 3 : 2].rows as T[];
+  } catch (err) {
+    if (preparing) broken = err instanceof Error ? err : new Error(String(err));
+    else {
+      await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+        broken = rollbackErr;
+      });
+    }
     throw err;
   } finally {
     client.release(broken);

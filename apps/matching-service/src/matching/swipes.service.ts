@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import {
   MatchingMessages,
@@ -14,7 +13,7 @@ import { mutualRulesSql } from '../candidates/candidate-rules';
 import { LIKE_SQL, type LikeRow } from './like-statement';
 import { MatchGate } from './match-gate';
 import { MatchNotifier, type MatchMember } from './match-notifier';
-import { inPairTransaction } from './pair-transaction';
+import { onceUnderPairLock } from './pair-transaction';
 import { SuggestionsService } from './suggestions.service';
 
 /** The pair in the order the match table stores it (user_a < user_b). */
@@ -23,7 +22,7 @@ const ordered = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y
 /**
  * Likes, passes and rewinds. A like is checked against the same rules as the candidate pool
  * (mutualRulesSql); a like that meets an earlier like from the other side makes the match. Both
- * likes of a pair take the same pair lock first (inPairTransaction), so two concurrent mutual
+ * likes of a pair take the same pair lock first (onceUnderPairLock), so two concurrent mutual
  * likes run one after the other and the second one sees the first: exactly one match, made by
  * whichever commits second (the unique pair is the last guard).
  */
@@ -44,9 +43,10 @@ export class SwipesService {
    * the rules either way, suspended (a repeat too), or in a blocked pair with the liker (whoever
    * blocked): the liker learns
    * that they cannot like this person, not why.
-   * One statement under the pair's lock (LIKE_SQL: three round trips in all); when the answer is
-   * a match, the pair gate opens after the commit (one Redis round trip, ADR 0029), then new_match
-   * is pushed and the like answers.
+   * One statement under the pair's lock (LIKE_SQL), the lock, the statement and the commit in one
+   * round trip (onceUnderPairLock: a refused like writes nothing, so it may commit before it is
+   * read); when the answer is a match, the pair gate opens after the commit (one Redis round trip,
+   * ADR 0029), then new_match is pushed and the like answers.
    */
   async like(viewerId: string, targetId: string): Promise<LikeResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.likeSelf);
@@ -68,37 +68,34 @@ export class SwipesService {
       userIds: [a, b],
       createdAt: now.toISOString(),
     });
-    const row = await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
-      const { rows } = await client.query<LikeRow>({
-        name: 'like',
-        text: LIKE_SQL,
-        values: [
-          viewerId,
-          targetId,
-          a,
-          b,
-          matchId,
-          now,
-          likeEvent.id,
-          likeEvent.body,
-          matchEvent.id,
-          matchEvent.body,
-          pairIdOf(a, b),
-        ],
-      });
-      const [answer] = rows;
-      // A blocked pair: one answer whatever was swiped before (a pass is not "rewind first").
-      if (answer.blocked) throw this.refusedBlocked(answer.suggestible !== null);
-      // A suspended member answers as unavailable whatever was swiped before (issue 13).
-      if (answer.suspended) throw badRequest(MatchingMessages.notSuggestible);
-      if (answer.previous === false) throw badRequest(MatchingMessages.alreadyPassed);
-      if (answer.previous === null && !answer.inserted) {
-        if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound);
-        if (!answer.fits) throw badRequest(MatchingMessages.notSuggestible);
-        return this.raced(client, viewerId, targetId, a, b);
-      }
-      return answer;
+    const [answer] = await onceUnderPairLock<LikeRow>(this.dataSource, viewerId, targetId, {
+      name: 'pair_like',
+      text: LIKE_SQL,
+      values: [
+        viewerId,
+        targetId,
+        a,
+        b,
+        matchId,
+        now,
+        likeEvent.id,
+        likeEvent.body,
+        matchEvent.id,
+        matchEvent.body,
+        pairIdOf(a, b),
+      ],
     });
+    // A blocked pair: one answer whatever was swiped before (a pass is not "rewind first").
+    if (answer.blocked) throw this.refusedBlocked(answer.suggestible !== null);
+    // A suspended member answers as unavailable whatever was swiped before (issue 13).
+    if (answer.suspended) throw badRequest(MatchingMessages.notSuggestible);
+    if (answer.previous === false) throw badRequest(MatchingMessages.alreadyPassed);
+    let row = answer;
+    if (answer.previous === null && !answer.inserted) {
+      if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound);
+      if (!answer.fits) throw badRequest(MatchingMessages.notSuggestible);
+      row = await this.raced(viewerId, targetId, a, b);
+    }
     // Before the answer and the pushes: whoever learns of the match can use it at once (ADR 0029).
     if (row.match_id && row.matched_at) {
       await this.matchGate.open(a, b, { matchId: row.match_id, matchedAt: row.matched_at, pairVersion: row.pair_version });
@@ -117,7 +114,8 @@ export class SwipesService {
    * written for a pair that cannot meet); a repeated pass changes nothing, and a pass on someone already liked leaves the
    * like standing.
    * Takes the pair's lock like a like does, so a like and a pass of one pair never interleave, and
-   * locks the target's row against their erasure as the like does (LIKE_SQL).
+   * locks the target's row against their erasure as the like does (LIKE_SQL). One round trip as the
+   * like (a refused pass writes nothing).
    */
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
     if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
@@ -127,9 +125,12 @@ export class SwipesService {
       passedId: targetId,
       createdAt: new Date().toISOString(),
     });
-    await inPairTransaction(this.dataSource, viewerId, targetId, async (client) => {
-      const { rows } = await client.query<{ known: boolean; blocked: boolean; suspended: boolean }>({
-        name: 'pass',
+    const [passed] = await onceUnderPairLock<{ known: boolean; blocked: boolean; suspended: boolean }>(
+      this.dataSource,
+      viewerId,
+      targetId,
+      {
+        name: 'pair_pass',
         text: `WITH target AS (SELECT suspended FROM candidate WHERE user_id = $2::uuid FOR KEY SHARE), blocked AS (
                  SELECT 1 FROM blocked_pair WHERE user_a = least($1::uuid, $2::uuid) AND user_b = greatest($1::uuid, $2::uuid)
                ), inserted AS (
@@ -142,12 +143,12 @@ export class SwipesService {
                SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM blocked) AS blocked,
                  coalesce((SELECT suspended FROM target), false) AS suspended`,
         values: [viewerId, targetId, passEvent.id, passEvent.body],
-      });
-      if (!rows[0].known) throw notFound(MatchingMessages.memberNotFound);
-      if (rows[0].blocked) throw this.refusedBlocked(true);
-      // A suspended member is unavailable (issue 13): the like's answer, and no swipe is written.
-      if (rows[0].suspended) throw badRequest(MatchingMessages.notSuggestible);
-    });
+      },
+    );
+    if (!passed.known) throw notFound(MatchingMessages.memberNotFound);
+    if (passed.blocked) throw this.refusedBlocked(true);
+    // A suspended member is unavailable (issue 13): the like's answer, and no swipe is written.
+    if (passed.suspended) throw badRequest(MatchingMessages.notSuggestible);
     return { passed: true };
   }
 
@@ -189,16 +190,15 @@ export class SwipesService {
   /**
    * The answer to a like of a pair that fits but whose insert met a swipe written meanwhile without
    * the pair lock (an older replica mid-deploy, a seeder): a pass stands (rewind first), a like
-   * repeats as the pair stands now.
+   * repeats as the pair stands now (read after the like's commit: the swipe it met is committed).
    */
   private async raced(
-    client: PoolClient,
     viewerId: string,
     targetId: string,
     a: string,
     b: string,
   ): Promise<LikeRow> {
-    const { rows } = await client.query<{ liked: boolean; match_id: string | null; matched_at: Date | null; pair_version: number }>(
+    const rows: { liked: boolean; match_id: string | null; matched_at: Date | null; pair_version: number }[] = await this.dataSource.query(
       `SELECT s.liked, m.id AS match_id, m.created_at AS matched_at,
               coalesce((SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $5), 0)::int AS pair_version
        FROM swipe s LEFT JOIN match m ON m.user_a = $3 AND m.user_b = $4
