@@ -44,10 +44,9 @@ export class MemberRateLimiter {
     );
   }
 
-  /** A like, a pass or a rewind. */
+  /** A like, a pass or a rewind: both windows in one Redis command (the day's not counted past the minute's limit). */
   async swipe(userId: string): Promise<void> {
-    await this.limits.consume('swipesPerMinute', userId, MatchingMessages.tooManySwipes);
-    await this.limits.consume('swipesPerDay', userId, MatchingMessages.tooManySwipes);
+    await this.limits.consumeEach(['swipesPerMinute', 'swipesPerDay'], userId, MatchingMessages.tooManySwipes);
   }
 
   /** Removes every counter of the member (their erasure: the keys contain the id). */
@@ -57,7 +56,6 @@ export class MemberRateLimiter {
 
   /** A load of the suggestions. */
   async suggestions(userId: string): Promise<void> {
-    await this.limits.consume('suggestionsPerMinute', userId, MatchingMessages.tooManySuggestions);
-    await this.limits.consume('suggestionsPerDay', userId, MatchingMessages.tooManySuggestions);
+    await this.limits.consumeEach(['suggestionsPerMinute', 'suggestionsPerDay'], userId, MatchingMessages.tooManySuggestions);
   }
 }

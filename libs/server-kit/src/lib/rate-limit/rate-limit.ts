@@ -35,22 +35,48 @@ return out
 type CountManyCommand = (numberOfKeys: number, ...keysThenWindow: (string | number)[]) => Promise<[number, number][]>;
 
 /**
+ * One count on each of KEYS in order, each with its own window and allowance (ARGV: window seconds
+ * and points per key), stopping after the first key past its allowance: the same script per key as
+ * COUNT_MANY_SCRIPT, so what `consume` called rule after rule would leave. Answers {consumed, ttlMs}
+ * of each key counted.
+ */
+const COUNT_EACH_SCRIPT = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  local window = ARGV[2 * i - 1]
+  redis.call('set', key, 0, 'EX', window, 'NX')
+  local consumed = redis.call('incrby', key, 1)
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, window)
+    ttl = 1000 * window
+  end
+  out[i] = {consumed, ttl}
+  if consumed > tonumber(ARGV[2 * i]) then break end
+end
+return out
+`;
+
+/**
  * Redis-backed limits shared by every replica. Each named rule counts per key (an IP, an email);
  * exceeding it throws a 429 with Retry-After.
  */
 export class RateLimits<Name extends string> {
   private readonly limiters = new Map<Name, RateLimiterRedis>();
   private readonly countMany: CountManyCommand;
+  private readonly countEach: CountManyCommand;
 
   constructor(
     redis: Redis,
     prefix: string,
     private readonly rules: Record<Name, RateLimitRule>,
   ) {
-    const commands = redis as unknown as { mateRateLimitCountMany?: CountManyCommand };
+    const commands = redis as unknown as { mateRateLimitCountMany?: CountManyCommand; mateRateLimitCountEach?: CountManyCommand };
     // Sent once, then called by its SHA; the number of keys is the first argument.
     if (!commands.mateRateLimitCountMany) redis.defineCommand('mateRateLimitCountMany', { lua: COUNT_MANY_SCRIPT });
+    if (!commands.mateRateLimitCountEach) redis.defineCommand('mateRateLimitCountEach', { lua: COUNT_EACH_SCRIPT });
     this.countMany = (commands.mateRateLimitCountMany as CountManyCommand).bind(redis);
+    this.countEach = (commands.mateRateLimitCountEach as CountManyCommand).bind(redis);
     for (const [name, rule] of Object.entries(rules) as [Name, RateLimitRule][]) {
       this.limiters.set(
         name,
@@ -79,6 +105,28 @@ export class RateLimits<Name extends string> {
       if (e instanceof RateLimiterRes) throw tooManyRequests(message, Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
       throw e;
     }
+  }
+
+  /**
+   * `consume` of several rules for one key (a minute's and a day's allowance), in order, in one
+   * Redis command instead of one per rule: each rule's key counted once, and the rules after the
+   * first one past its limit not counted, as calling `consume` rule after rule does; the 429 is that
+   * rule's. Only for rules without `blockSeconds` (none is kept here).
+   */
+  async consumeEach(names: readonly Name[], key: string, message: string = AuthMessages.tooManyAttempts): Promise<void> {
+    const limiters = names.map((name) => {
+      if (this.rules[name].blockSeconds) throw new Error(`consumeEach does not keep blocks (rule ${name})`);
+      return this.limiter(name);
+    });
+    const id = key.toLowerCase();
+    const counts = await this.countEach(
+      names.length,
+      ...limiters.map((limiter) => limiter.getKey(id)),
+      ...names.flatMap((name, i) => [this.rules[name].durationSeconds, limiters[i].points]),
+    );
+    counts.forEach(([consumed, ttlMs], i) => {
+      if (consumed > limiters[i].points) throw tooManyRequests(message, Math.max(1, Math.ceil(ttlMs / 1000)));
+    });
   }
 
   /**
