@@ -2,7 +2,7 @@ import { insertOutboxFacts } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 
 /**
- * A like in one statement, run under the pair's lock (inPairTransaction), so its snapshot is taken
+ * A like in one statement, run under the pair's lock (onceUnderPairLock), so its snapshot is taken
  * after the lock and sees the other side's committed like (and a block committed by the pair
  * events' handler, which takes the same lock). It reads the earlier swipe, whether the pair is
  * blocked, and checks the pair against the rules (CandidateQuery's pool uses the same

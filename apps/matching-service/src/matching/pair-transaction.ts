@@ -13,36 +13,6 @@ export function pairLockKey(x: string, y: string): bigint {
   return createHash('sha256').update(`matching-pair:${a}:${b}`).digest().readBigInt64BE(0);
 }
 
-/**
- * Runs `work` on one connection in a transaction that holds the pair's lock (transaction-scoped),
- * so everything done to one pair, whichever side acts, runs one after the other. BEGIN and the
- * lock are one round trip and COMMIT another: a like is three in all with its one statement.
- * Rolls back when `work` throws.
- */
-export async function inPairTransaction<T>(
-  dataSource: DataSource,
-  x: string,
-  y: string,
-  work: (client: PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await driverPool(dataSource).connect();
-  /** Set when the connection cannot be trusted any more: the pool then drops it. */
-  let broken: Error | undefined;
-  try {
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${pairLockKey(x, y)})`);
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch((rollbackErr: Error) => {
-      broken = rollbackErr;
-    });
-    throw err;
-  } finally {
-    client.release(broken);
-  }
-}
-
 /** A statement for `onceUnderPairLock`: its name as a prepared statement, its text, its values. */
 export interface PairStatement {
   /** An SQL identifier (lower case, no quotes), unique among the service's prepared statements. */
@@ -64,7 +34,9 @@ function literal(value: PairStatement['values'][number]): string {
 }
 
 /**
- * `inPairTransaction` for one statement, in one round trip instead of three: one simple query,
+ * One statement in a transaction that holds the pair's lock (transaction-scoped), so everything
+ * done to one pair, whichever side acts, runs one after the other; in one round trip (it was three:
+ * BEGIN with the lock, the statement, COMMIT): one simple query,
  * `BEGIN; SELECT pg_advisory_xact_lock(k); EXECUTE <statement>(<values>); COMMIT`. In READ
  * COMMITTED each statement of a simple query takes its own snapshot, so the statement's is taken
  * after the lock, exactly as when the lock is a round trip of its own (the other side's committed
