@@ -9,7 +9,7 @@ import {
   type RewindResultDto,
   type SuggestionDto,
 } from '@mate/contracts';
-import { ApiErrors, CurrentUser } from '@mate/server-kit';
+import { ApiErrors, CountedPerMember, CurrentUser } from '@mate/server-kit';
 import {
   LikeResultResponseDto,
   MatchResponseDto,
@@ -28,7 +28,8 @@ import { SwipesService } from './swipes.service';
 /**
  * Matching for the signed-in member (spec 000 §7 and issue 8): suggestions, like, pass, rewind,
  * matches and stats. Every route needs a live session of a verified account (global guard); swipes
- * and suggestion loads count against the member's rate limits before any work is done.
+ * and suggestion loads count against the member's rate limits before any work is done (counted by
+ * the guard in its session check's Redis call: `@CountedPerMember`).
  */
 @ApiTags('matching')
 @Controller('api/matches')
@@ -37,17 +38,16 @@ export class MatchingController {
     private readonly suggestions: SuggestionsService,
     private readonly swipes: SwipesService,
     private readonly matches: MatchesService,
-    private readonly limits: MemberRateLimiter,
   ) {}
 
   @Get('suggestions')
   @ApiOkResponse({ type: [SuggestionResponseDto], description: 'Best first; empty when nobody fits' })
   @ApiErrors(400, 429)
+  @CountedPerMember(MemberRateLimiter, 'suggestions')
   async suggest(
     @CurrentUser() user: AuthPrincipal,
     @Query() query: SuggestionsQueryDto,
   ): Promise<SuggestionDto[]> {
-    await this.limits.suggestions(user.userId);
     return this.suggestions.suggestions(user.userId, query.limit);
   }
 
@@ -55,11 +55,11 @@ export class MatchingController {
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: LikeResultResponseDto })
   @ApiErrors(400, 404, 429)
+  @CountedPerMember(MemberRateLimiter, 'swipe')
   async like(
     @CurrentUser() user: AuthPrincipal,
     @Param('userId', MemberIdPipe) userId: string,
   ): Promise<LikeResultDto> {
-    await this.limits.swipe(user.userId);
     return this.swipes.like(user.userId, userId);
   }
 
@@ -67,11 +67,11 @@ export class MatchingController {
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: PassResultResponseDto })
   @ApiErrors(400, 404, 429)
+  @CountedPerMember(MemberRateLimiter, 'swipe')
   async pass(
     @CurrentUser() user: AuthPrincipal,
     @Param('userId', MemberIdPipe) userId: string,
   ): Promise<PassResultDto> {
-    await this.limits.swipe(user.userId);
     return this.swipes.pass(user.userId, userId);
   }
 
@@ -82,8 +82,8 @@ export class MatchingController {
     description: "The member's latest pass, undone: that card goes back on top",
   })
   @ApiErrors(404, 429)
+  @CountedPerMember(MemberRateLimiter, 'swipe')
   async rewind(@CurrentUser() user: AuthPrincipal): Promise<RewindResultDto> {
-    await this.limits.swipe(user.userId);
     return { suggestion: await this.swipes.rewind(user.userId) };
   }
 

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { MatchingMessages } from '@mate/contracts';
-import { RateLimits, REDIS, type RateLimitRule } from '@mate/server-kit';
+import {
+  RateLimits,
+  REDIS,
+  type AllowanceCounter,
+  type AppException,
+  type PerMemberLimits,
+  type RateLimitRule,
+  type WindowCount,
+} from '@mate/server-kit';
 import { MatchingEnv } from '../matching.env';
 
 /**
@@ -22,6 +30,16 @@ export const MEMBER_RATE_LIMITS = {
 
 type MemberRateLimit = keyof typeof MEMBER_RATE_LIMITS;
 
+/** The kinds of request the routes count (`@CountedPerMember(MemberRateLimiter, kind)`), their rules in order and refusal. */
+const COUNTED = {
+  /** A like, a pass or a rewind. */
+  swipe: { rules: ['swipesPerMinute', 'swipesPerDay'], message: MatchingMessages.tooManySwipes },
+  /** A load of the suggestions. */
+  suggestions: { rules: ['suggestionsPerMinute', 'suggestionsPerDay'], message: MatchingMessages.tooManySuggestions },
+} satisfies Record<string, { rules: MemberRateLimit[]; message: string }>;
+
+export type CountedRequest = keyof typeof COUNTED;
+
 /** The rules with every allowance multiplied by `multiplier` (benchmarks and long tests raise it). */
 export function memberRateLimits(multiplier: number): Record<MemberRateLimit, RateLimitRule> {
   const rules = { ...MEMBER_RATE_LIMITS } as Record<MemberRateLimit, RateLimitRule>;
@@ -31,9 +49,14 @@ export function memberRateLimits(multiplier: number): Record<MemberRateLimit, Ra
   return rules;
 }
 
-/** Counts one member's swipes and suggestion loads; past a limit, 429 with Retry-After. */
+/**
+ * Counts one member's swipes and suggestion loads; past a limit, 429 with Retry-After. The routes
+ * are counted by the kit's guard (`@CountedPerMember(MemberRateLimiter, kind)`) in the same Redis
+ * call as the session check: one round trip for both; the day's rule is not counted past the
+ * minute's limit, as when each was counted on its own.
+ */
 @Injectable()
-export class MemberRateLimiter {
+export class MemberRateLimiter implements PerMemberLimits {
   private readonly limits: RateLimits<MemberRateLimit>;
 
   constructor(@Inject(REDIS) redis: Redis, env: MatchingEnv) {
@@ -44,18 +67,22 @@ export class MemberRateLimiter {
     );
   }
 
-  /** A like, a pass or a rewind: both windows in one Redis command (the day's not counted past the minute's limit). */
-  async swipe(userId: string): Promise<void> {
-    await this.limits.consumeEach(['swipesPerMinute', 'swipesPerDay'], userId, MatchingMessages.tooManySwipes);
+  counters(kind: string, userId: string): AllowanceCounter[] {
+    return this.limits.allowanceCounters(this.counted(kind).rules, userId);
+  }
+
+  refusal(kind: string, counts: readonly WindowCount[]): AppException | null {
+    const { rules, message } = this.counted(kind);
+    return this.limits.refusalOf(rules, counts, message);
+  }
+
+  private counted(kind: string) {
+    if (!(kind in COUNTED)) throw new Error(`No member rate limit for ${kind}`);
+    return COUNTED[kind as CountedRequest];
   }
 
   /** Removes every counter of the member (their erasure: the keys contain the id). */
   async forget(userId: string): Promise<void> {
     for (const name of Object.keys(MEMBER_RATE_LIMITS) as MemberRateLimit[]) await this.limits.reset(name, userId);
-  }
-
-  /** A load of the suggestions. */
-  async suggestions(userId: string): Promise<void> {
-    await this.limits.consumeEach(['suggestionsPerMinute', 'suggestionsPerDay'], userId, MatchingMessages.tooManySuggestions);
   }
 }

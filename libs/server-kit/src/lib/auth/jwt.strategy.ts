@@ -7,9 +7,12 @@ import { AuthMessages, ErrorCode, type AuthPrincipal, type JwtClaims } from '@ma
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { AppException, forbidden, serviceUnavailable, unauthorized } from '../errors/app.exception';
 import type { AuthRequest } from './auth-context';
-import { SessionStore } from './session-store';
+import { SessionStore, type AllowanceCounter, type WindowCount } from './session-store';
 
-/** Verified tokens one strategy remembers (`authenticateMany`): some megabytes at most. */
+/** The bearer token of a request, as passport-jwt reads it. */
+const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
+
+/** Verified tokens one strategy remembers (`authenticateMany`, `authenticateCounting`): some megabytes at most. */
 const VERIFIED_TOKENS_MAX = 10_000;
 
 /**
@@ -65,6 +68,33 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
       else out[index] = { userId, sessionId, role: session.role, verified: true };
     });
     return out as (AuthPrincipal | AppException)[];
+  }
+
+  /**
+   * The guard's check of one request (`authenticateWith`) for a route whose per-member limits are
+   * counted with the session (`@CountedPerMember`): the token's signature and claims checked by
+   * passport-jwt as for any request (remembered by its text until its exp, as for a batch), then
+   * the session touched and, if it is live (and verified when `verifiedOnly`), the member's
+   * `counters` counted, in one Redis call. Rejects with the same 401s as `authenticateWith`, and a
+   * 503 when Redis did not answer; answers the principal and the counts for the caller to judge.
+   */
+  async authenticateCounting(
+    req: AuthRequest,
+    countersOf: (userId: string) => AllowanceCounter[],
+    { verifiedOnly }: { verifiedOnly: boolean },
+  ): Promise<{ principal: AuthPrincipal; counts: WindowCount[] }> {
+    const token = bearerTokenOf(req as unknown as Parameters<typeof bearerTokenOf>[0]);
+    const claims = token ? await this.verifiedOnce(token) : null;
+    if (!claims?.sub || !claims?.sid) throw unauthorized(AuthMessages.authRequired);
+    let checked: Awaited<ReturnType<SessionStore['touchCountingMember']>>;
+    try {
+      checked = await this.sessions.touchCountingMember(claims.sid, claims.sub, countersOf(claims.sub), { verifiedOnly });
+    } catch (err) {
+      throw serviceUnavailable(err);
+    }
+    if (!checked.session) throw unauthorized(AuthMessages.sessionExpired, ErrorCode.SessionExpired);
+    const { role, verified } = checked.session;
+    return { principal: { userId: claims.sub, sessionId: claims.sid, role, verified }, counts: checked.counts };
   }
 
   /**

@@ -69,6 +69,28 @@ return {counted[1], counted[2], touch(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4
 `;
 
 /**
+ * The touch, then, for a live session (and a verified one when ARGV[5] is '1'), one count on each
+ * counter of KEYS[3..] in order (ARGV: window seconds and allowance per counter, after the touch's
+ * four), stopping after the first one past its allowance: a service's guard checks the session and
+ * counts the member's limits of the route in one call (`touchCountingMember`). A session that is
+ * refused counts nothing, as when the limits were counted after the guard. Answers
+ * {touch's answer, {consumed, ttlMs} per counter counted}.
+ */
+const TOUCH_AND_COUNT_MEMBER_SCRIPT = `${COUNT_FUNCTION}${TOUCH_FUNCTION}
+local session = touch(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+local counts = {}
+if session and (ARGV[5] ~= '1' or session[2] == '1') then
+  for i = 3, #KEYS do
+    local at = 6 + 2 * (i - 3)
+    local counted = count(KEYS[i], ARGV[at])
+    counts[#counts + 1] = counted
+    if counted[1] > tonumber(ARGV[at + 1]) then break end
+  end
+end
+return {session, counts}
+`;
+
+/**
  * The stream of member activity notes (issue 13): `{ userId, at }` (at: epoch ms) on a session's
  * creation (sign-in) and on its first request of a new UTC day. auth-service turns each into the
  * once-a-day fact `member.active` and the account's last activity; everyone else only writes it.
@@ -108,6 +130,12 @@ export interface WindowCounter {
   windowSeconds: number;
 }
 
+/** A member's counter with its allowance (`touchCountingMember`): counting stops after the first one past it. */
+export interface AllowanceCounter extends WindowCounter {
+  /** Counts allowed in a window. */
+  points: number;
+}
+
 /** The counter after this count: its value in the current window and the ms until the window ends. */
 export interface WindowCount {
   consumed: number;
@@ -126,6 +154,11 @@ type CountAndTouchCommand = (
 ) => Promise<[number, number, [string | null, string | null] | null]>;
 
 type CountCommand = (counterKey: string, windowSeconds: number) => Promise<[number, number]>;
+
+type TouchAndCountMemberCommand = (
+  numberOfKeys: number,
+  ...keysThenArgs: (string | number)[]
+) => Promise<[[string | null, string | null] | null, [number, number][]]>;
 
 type TouchManyCommand = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<([string | null, string | null] | null)[]>;
 
@@ -151,6 +184,8 @@ export class SessionStore {
   /** The gateway's count-and-touch script, bound once: it runs on every proxied authenticated request. */
   private readonly countAndTouchCommand: CountAndTouchCommand;
   private readonly countCommand: CountCommand;
+  /** A service guard's session check with the member's counters of the route (`touchCountingMember`). */
+  private readonly touchAndCountMemberCommand: TouchAndCountMemberCommand;
 
   constructor(
     private readonly redis: Redis,
@@ -163,6 +198,7 @@ export class SessionStore {
       mateTouchSessions?: TouchManyCommand;
       mateCountAndTouchSession?: CountAndTouchCommand;
       mateCountInWindow?: CountCommand;
+      mateTouchAndCountMember?: TouchAndCountMemberCommand;
     };
     if (!commands.mateTouchSession) {
       redis.defineCommand('mateTouchSession', { numberOfKeys: 2, lua: TOUCH_SCRIPT });
@@ -176,7 +212,12 @@ export class SessionStore {
     if (!commands.mateCountInWindow) {
       redis.defineCommand('mateCountInWindow', { numberOfKeys: 1, lua: COUNT_SCRIPT });
     }
+    // The number of keys is its first argument (two, then the member's counters).
+    if (!commands.mateTouchAndCountMember) {
+      redis.defineCommand('mateTouchAndCountMember', { lua: TOUCH_AND_COUNT_MEMBER_SCRIPT });
+    }
     this.touchCommand = (commands.mateTouchSession as TouchCommand).bind(redis);
+    this.touchAndCountMemberCommand = (commands.mateTouchAndCountMember as TouchAndCountMemberCommand).bind(redis);
     this.touchManyCommand = (commands.mateTouchSessions as TouchManyCommand).bind(redis);
     this.countCommand = (commands.mateCountInWindow as CountCommand).bind(redis);
     this.countAndTouchCommand = (commands.mateCountAndTouchSession as CountAndTouchCommand).bind(redis);
@@ -263,6 +304,38 @@ export class SessionStore {
       MEMBER_ACTIVITY_STREAM_MAXLEN,
     );
     return { count: { consumed, msBeforeNext }, session: fields ? liveSession(fields) : null };
+  }
+
+  /**
+   * `touch`, then for a live session one count on each of the member's `counters` in order,
+   * stopping after the first past its allowance, in one Redis call: a service's guard checks the
+   * session and counts the route's per-member limits (a minute's and a day's) in one round trip
+   * instead of one for the session and one for the limits. A session that is not live, or not
+   * verified when `verifiedOnly`, counts nothing (its request is refused before the limits).
+   */
+  async touchCountingMember(
+    sessionId: string,
+    userId: string,
+    counters: readonly AllowanceCounter[],
+    { verifiedOnly }: { verifiedOnly: boolean },
+    now = Date.now(),
+  ): Promise<{ session: LiveSession | null; counts: WindowCount[] }> {
+    const [fields, counts] = await this.touchAndCountMemberCommand(
+      counters.length + 2,
+      this.key(sessionId),
+      this.activityKey,
+      ...counters.map((c) => c.key),
+      userId,
+      this.idleTtlMs,
+      now,
+      MEMBER_ACTIVITY_STREAM_MAXLEN,
+      verifiedOnly ? '1' : '0',
+      ...counters.flatMap((c) => [c.windowSeconds, c.points]),
+    );
+    return {
+      session: fields ? liveSession(fields) : null,
+      counts: counts.map(([consumed, msBeforeNext]) => ({ consumed, msBeforeNext })),
+    };
   }
 
   /** The count of `touchCounting` without a session: for the gateway's requests that need none. */

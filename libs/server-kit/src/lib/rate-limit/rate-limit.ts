@@ -1,7 +1,8 @@
 import type Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AuthMessages } from '@mate/contracts';
-import { tooManyRequests } from '../errors/app.exception';
+import { type AppException, tooManyRequests } from '../errors/app.exception';
+import type { AllowanceCounter, WindowCount } from '../auth/session-store';
 
 export interface RateLimitRule {
   /** How many attempts are allowed... */
@@ -35,48 +36,22 @@ return out
 type CountManyCommand = (numberOfKeys: number, ...keysThenWindow: (string | number)[]) => Promise<[number, number][]>;
 
 /**
- * One count on each of KEYS in order, each with its own window and allowance (ARGV: window seconds
- * and points per key), stopping after the first key past its allowance: the same script per key as
- * COUNT_MANY_SCRIPT, so what `consume` called rule after rule would leave. Answers {consumed, ttlMs}
- * of each key counted.
- */
-const COUNT_EACH_SCRIPT = `
-local out = {}
-for i, key in ipairs(KEYS) do
-  local window = ARGV[2 * i - 1]
-  redis.call('set', key, 0, 'EX', window, 'NX')
-  local consumed = redis.call('incrby', key, 1)
-  local ttl = redis.call('pttl', key)
-  if ttl == -1 then
-    redis.call('expire', key, window)
-    ttl = 1000 * window
-  end
-  out[i] = {consumed, ttl}
-  if consumed > tonumber(ARGV[2 * i]) then break end
-end
-return out
-`;
-
-/**
  * Redis-backed limits shared by every replica. Each named rule counts per key (an IP, an email);
  * exceeding it throws a 429 with Retry-After.
  */
 export class RateLimits<Name extends string> {
   private readonly limiters = new Map<Name, RateLimiterRedis>();
   private readonly countMany: CountManyCommand;
-  private readonly countEach: CountManyCommand;
 
   constructor(
     redis: Redis,
     prefix: string,
     private readonly rules: Record<Name, RateLimitRule>,
   ) {
-    const commands = redis as unknown as { mateRateLimitCountMany?: CountManyCommand; mateRateLimitCountEach?: CountManyCommand };
+    const commands = redis as unknown as { mateRateLimitCountMany?: CountManyCommand };
     // Sent once, then called by its SHA; the number of keys is the first argument.
     if (!commands.mateRateLimitCountMany) redis.defineCommand('mateRateLimitCountMany', { lua: COUNT_MANY_SCRIPT });
-    if (!commands.mateRateLimitCountEach) redis.defineCommand('mateRateLimitCountEach', { lua: COUNT_EACH_SCRIPT });
     this.countMany = (commands.mateRateLimitCountMany as CountManyCommand).bind(redis);
-    this.countEach = (commands.mateRateLimitCountEach as CountManyCommand).bind(redis);
     for (const [name, rule] of Object.entries(rules) as [Name, RateLimitRule][]) {
       this.limiters.set(
         name,
@@ -108,25 +83,24 @@ export class RateLimits<Name extends string> {
   }
 
   /**
-   * `consume` of several rules for one key (a minute's and a day's allowance), in order, in one
-   * Redis command instead of one per rule: each rule's key counted once, and the rules after the
-   * first one past its limit not counted, as calling `consume` rule after rule does; the 429 is that
-   * rule's. Only for rules without `blockSeconds` (none is kept here).
+   * The counters of `names` for one key, in order, for a caller that counts them in a call of its
+   * own: the guard's session check (`SessionStore.touchCountingMember`, `@CountedPerMember`), which
+   * counts each once and stops after the first past its allowance, as `consume` rule after rule
+   * does. The same keys, windows and allowances as `consume`; `refusalOf` reads the counts back.
    */
-  async consumeEach(names: readonly Name[], key: string, message: string = AuthMessages.tooManyAttempts): Promise<void> {
-    const limiters = names.map((name) => {
-      if (this.rules[name].blockSeconds) throw new Error(`consumeEach does not keep blocks (rule ${name})`);
-      return this.limiter(name);
-    });
+  allowanceCounters(names: readonly Name[], key: string): AllowanceCounter[] {
     const id = key.toLowerCase();
-    const counts = await this.countEach(
-      names.length,
-      ...limiters.map((limiter) => limiter.getKey(id)),
-      ...names.flatMap((name, i) => [this.rules[name].durationSeconds, limiters[i].points]),
-    );
-    counts.forEach(([consumed, ttlMs], i) => {
-      if (consumed > limiters[i].points) throw tooManyRequests(message, Math.max(1, Math.ceil(ttlMs / 1000)));
+    return names.map((name) => {
+      if (this.rules[name].blockSeconds) throw new Error(`a counted rule keeps no blocks (rule ${name})`);
+      const limiter = this.limiter(name);
+      return { key: limiter.getKey(id), windowSeconds: this.rules[name].durationSeconds, points: limiter.points };
     });
+  }
+
+  /** The 429 for counts of `allowanceCounters(names, …)` when one is past its rule's allowance, else null. */
+  refusalOf(names: readonly Name[], counts: readonly WindowCount[], message: string = AuthMessages.tooManyAttempts): AppException | null {
+    const over = counts.findIndex((count, i) => count.consumed > this.limiter(names[i]).points);
+    return over < 0 ? null : tooManyRequests(message, Math.max(1, Math.ceil(counts[over].msBeforeNext / 1000)));
   }
 
   /**

@@ -110,6 +110,35 @@ describe('session store: member activity notes (real Redis)', () => {
     expect(await redis.ttl(counter.key)).toBeGreaterThan(58);
   });
 
+  it("touchCountingMember touches, then counts a live session's counters in order, stopping after the first past its allowance", async () => {
+    const userId = randomUUID();
+    const at = today + 40 * DAY;
+    const minute = { key: `${ns.prefix}:rl:perMinute:${userId}`, windowSeconds: 60, points: 2 };
+    const day = { key: `${ns.prefix}:rl:perDay:${userId}`, windowSeconds: 86_400, points: 100 };
+    await store.create('member', userId, 'member', true, at - 1_000);
+    await store.create('unverified', userId, 'member', false, at - 1_000);
+    const counted = (sessionId: string, verifiedOnly = true) => store.touchCountingMember(sessionId, userId, [minute, day], { verifiedOnly }, at);
+    const first = await counted('member');
+    expect(first).toEqual({
+      session: { role: 'member', verified: true },
+      counts: [
+        { consumed: 1, msBeforeNext: expect.any(Number) },
+        { consumed: 1, msBeforeNext: expect.any(Number) },
+      ],
+    });
+    expect(first.counts[0].msBeforeNext).toBeLessThanOrEqual(60_000);
+    expect(first.counts[1].msBeforeNext).toBeGreaterThan(60_000);
+    expect(await redis.hget(`${ns.prefix}:session:member`, 'lastActivity')).toBe(String(at));
+    // A session that is gone, another's, or unverified where verification is needed counts nothing.
+    expect(await counted('gone')).toEqual({ session: null, counts: [] });
+    expect(await store.touchCountingMember('member', randomUUID(), [minute, day], { verifiedOnly: true }, at)).toEqual({ session: null, counts: [] });
+    expect(await counted('unverified')).toEqual({ session: { role: 'member', verified: false }, counts: [] });
+    expect((await counted('unverified', false)).counts.map((c) => c.consumed)).toEqual([2, 2]);
+    // Past the minute's allowance the day's is not counted.
+    expect((await counted('member')).counts.map((c) => c.consumed)).toEqual([3]);
+    expect(await redis.get(day.key)).toBe('2');
+  });
+
   it('peek says whether a session is alive and whose, and neither slides it nor notes activity', async () => {
     const userId = randomUUID();
     const now = Date.now();

@@ -47,14 +47,14 @@ describe('RateLimits.consumeMany', () => {
   });
 });
 
-/** consumeEach (a minute's and a day's rule for one key in one Redis command) against a real Redis. */
-describe('RateLimits.consumeEach', () => {
+/** allowanceCounters / refusalOf: the rules as counters another call counts (the guard's session check). */
+describe('RateLimits.allowanceCounters', () => {
   let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   let redis: Redis;
   let limits: RateLimits<'perMinute' | 'perDay'>;
 
   beforeAll(async () => {
-    ns = await createTestRedisNamespace('rate-limits-each');
+    ns = await createTestRedisNamespace('rate-limits-counters');
     redis = new Redis(ns.url);
     limits = new RateLimits(redis, ns.prefix, {
       perMinute: { points: 2, durationSeconds: 60 },
@@ -67,28 +67,18 @@ describe('RateLimits.consumeEach', () => {
     await ns?.cleanup();
   });
 
-  const counter = async (name: string, key: string) => Number(await redis.get(`${ns.prefix}:rl:${name}:${key}`));
-
-  it('counts each rule on the counter consume() uses, with its own window, and stops at the first rule past its limit', async () => {
-    await limits.consumeEach(['perMinute', 'perDay'], 'Ann');
-    await limits.consume('perMinute', 'ann');
-    expect([await counter('perMinute', 'ann'), await counter('perDay', 'ann')]).toEqual([2, 1]);
-    const refused = await limits.consumeEach(['perMinute', 'perDay'], 'ann', 'slow down').catch((e: AppException) => e);
-    expect(refused).toBeInstanceOf(AppException);
-    expect((refused as AppException).getStatus()).toBe(429);
-    expect((refused as AppException).getResponse()).toMatchObject({ error: 'slow down' });
-    // The minute's refusal counted the minute only, as consume() rule after rule would.
-    expect([await counter('perMinute', 'ann'), await counter('perDay', 'ann')]).toEqual([3, 1]);
-    const minuteTtl = await redis.pttl(`${ns.prefix}:rl:perMinute:ann`);
-    const dayTtl = await redis.pttl(`${ns.prefix}:rl:perDay:ann`);
-    expect(minuteTtl).toBeGreaterThan(0);
-    expect(minuteTtl).toBeLessThanOrEqual(60_000);
-    expect(dayTtl).toBeGreaterThan(60_000);
-  });
-
-  it('refuses with the later rule when only it is past its limit', async () => {
-    for (let i = 0; i < 3; i++) await limits.consume('perDay', 'bob');
-    await expect(limits.consumeEach(['perMinute', 'perDay'], 'bob')).rejects.toBeInstanceOf(AppException);
-    expect([await counter('perMinute', 'bob'), await counter('perDay', 'bob')]).toEqual([1, 4]);
+  it("names consume()'s counters, in order, with each rule's window and allowance, and refuses only past an allowance", async () => {
+    await limits.consume('perMinute', 'Ann');
+    const counters = limits.allowanceCounters(['perMinute', 'perDay'], 'ANN');
+    expect(counters).toEqual([
+      { key: expect.any(String), windowSeconds: 60, points: 2 },
+      { key: expect.any(String), windowSeconds: 86_400, points: 3 },
+    ]);
+    expect(await redis.get(counters[0].key)).toBe('1');
+    expect(limits.refusalOf(['perMinute', 'perDay'], [{ consumed: 2, msBeforeNext: 5_000 }, { consumed: 3, msBeforeNext: 9_000 }])).toBeNull();
+    const refusal = limits.refusalOf(['perMinute', 'perDay'], [{ consumed: 3, msBeforeNext: 4_200 }], 'slow down');
+    expect(refusal).toBeInstanceOf(AppException);
+    expect(refusal?.getStatus()).toBe(429);
+    expect(refusal?.getResponse()).toMatchObject({ error: 'slow down' });
   });
 });
