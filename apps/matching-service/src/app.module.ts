@@ -15,6 +15,7 @@ import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMa
 import { ImpressionPerViewer1795520000000 } from './migrations/1795520000000-ImpressionPerViewer';
 import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
 import { MatchHistory1796400000000 } from './migrations/1796400000000-MatchHistory';
+import { SuggestionPoolKeys1796500000000 } from './migrations/1796500000000-SuggestionPoolKeys';
 import { MatchingAdminModule } from './admin/matching-admin.module';
 import { SafetyModule } from './safety/safety.module';
 import { SCORING_ENTITIES, SCORING_MIGRATIONS } from './scoring';
@@ -35,6 +36,7 @@ export class AppModule {
         ImpressionPerViewer1795520000000,
         BlockedPairs1795600000000,
         MatchHistory1796400000000,
+        SuggestionPoolKeys1796500000000,
       ],
       features: [
         CandidatesModule,

@@ -3,6 +3,9 @@ import { DataSource } from 'typeorm';
 import { DEFAULT_PREFERENCES, INTERESTED_IN_OPTIONS } from '@mate/contracts';
 import { namedQuery } from '@mate/server-kit';
 import type { ScoringProfile } from '../scoring';
+import type { RankContext } from '../scoring/model/rank';
+// The repository itself, not the scoring module's index: the benchmark loads this file alone.
+import { rankContextOf, rankContextSql, type RankContextRow } from '../scoring/scoring.repository';
 import type { Candidate } from './candidate.entity';
 import { isDefaultAgeRangeSql, mutualRulesSql } from './candidate-rules';
 
@@ -49,11 +52,82 @@ type RankingRow = Omit<ScoringProfile, 'photos'> & { photoCount: number };
 /** A row of RANKING_COLUMNS and the distance to the member. */
 type PoolRow = RankingRow & { distanceKm: number | null };
 
-// The keys of candidate_pool_idx (see the migration); the query must spell them the same way.
+// The keys of candidate_pool_idx (migration 1796500000000-SuggestionPoolKeys); the query must
+// spell them the same way, or the planner checks them on the row instead of on the index entry.
 const PLACE_LAT = `coalesce(c.lat, 'NaN')`;
 const PLACE_LNG = `coalesce(c.lng, 'NaN')`;
-const GENDER_KEY = `coalesce(c.gender_group, '')`;
+/** Interested-in groups by code (0 = not said): an integer key keeps every key of the entry fixed-width. */
+const GENDER_CODES = `'{${INTERESTED_IN_OPTIONS.join(',')}}'::text[]`;
+const genderCode = (group: string) => `coalesce(array_position(${GENDER_CODES}, ${group}), 0)`;
+const GENDER_KEY = genderCode('c.gender_group');
 const AGE_KEY = `coalesce(c.age, 0)`;
+/** Height (0 = not said) against the viewer's height bounds (no bound = everyone, as the rule says). */
+const HEIGHT_KEY = `coalesce(c.height, 0)`;
+const NO_MAX_HEIGHT = 32767;
+
+/**
+ * The list filters of spec 001 §3 whose options have a natural order, as ordinal codes on the
+ * index entry (the option's position; 0 = not said). A viewer's list is read as the range of its
+ * codes, so the index entry turns away most members outside it before their row is read. Lists
+ * are usually one run in this order (bachelor–doctorate, never–socially); where one is not, the
+ * range is wider than the list and the rule on the row decides, as it always does: the keys only
+ * ever turn away members the rules would. Frozen with the index (migration
+ * 1796500000000-SuggestionPoolKeys): changing an order or an option means rebuilding it.
+ */
+const ORDINAL_FILTERS = [
+  {
+    value: 'education_value',
+    list: 'education_preference',
+    options: ['high_school', 'some_college', 'associate', 'bachelor', 'master', 'doctorate', 'other'],
+  },
+  {
+    value: 'smoking',
+    list: 'smoking_preference',
+    options: ['never', 'socially', 'regularly', 'prefer_not_to_say'],
+  },
+  {
+    value: 'drinking',
+    list: 'drinking_preference',
+    options: ['never', 'socially', 'regularly', 'prefer_not_to_say'],
+  },
+  { value: 'exercise', list: 'exercise_preference', options: ['never', 'sometimes', 'regularly', 'daily'] },
+  { value: 'pets', list: 'pets_preference', options: ['none', 'dog', 'cat', 'other', 'multiple'] },
+] as const;
+/**
+ * Relationship goals are a set per member (any overlap passes): the index holds the smallest and
+ * largest code of the member's goals, and an overlap needs smallest <= the list's largest and
+ * largest >= the list's smallest. No goals: smallest past every code, largest 0 (fails a list).
+ */
+const GOAL_OPTIONS = ['casual', 'long_term', 'marriage', 'friendship', 'not_sure'] as const;
+const NO_GOAL_CODE = GOAL_OPTIONS.length + 1;
+
+const optionsSql = (options: readonly string[]) => `'{${options.join(',')}}'::text[]`;
+/** The member's code for one ordinal filter, as the index spells it. */
+const ordinalKey = ({ value, options }: { value: string; options: readonly string[] }) =>
+  `coalesce(array_position(${optionsSql(options)}, c.${value}), 0)`;
+const GOALS_MIN_KEY = `coalesce(min_option_code(${optionsSql(GOAL_OPTIONS)}, c.goals), ${NO_GOAL_CODE})`;
+const GOALS_MAX_KEY = `coalesce(max_option_code(${optionsSql(GOAL_OPTIONS)}, c.goals), 0)`;
+
+/**
+ * The viewer's range of codes for one list filter, read once per query in `v` as `<list>_lo` and
+ * `<list>_hi`: every code when the list is empty or holds a value outside `options` (the rule on
+ * the row then decides alone), else the smallest and largest code in the list.
+ */
+function codeRangeSql(
+  viewer: string,
+  list: string,
+  options: readonly string[],
+  all: [number, number],
+): string {
+  const known = `cardinality(${viewer}.${list}) > 0 AND ${viewer}.${list} <@ ${optionsSql(options)}`;
+  return `CASE WHEN ${known} THEN min_option_code(${optionsSql(options)}, ${viewer}.${list}) ELSE ${all[0]} END AS ${list}_lo,
+    CASE WHEN ${known} THEN max_option_code(${optionsSql(options)}, ${viewer}.${list}) ELSE ${all[1]} END AS ${list}_hi`;
+}
+const VIEWER_CODE_RANGES = [
+  ...ORDINAL_FILTERS.map(({ list, options }) => codeRangeSql('cv', list, options, [0, options.length])),
+  codeRangeSql('cv', 'relationship_goal_preference', GOAL_OPTIONS, [0, NO_GOAL_CODE]),
+].join(',\n    ');
+
 /** Whether the member's gender list takes `group` (empty = everyone), one index key per group. */
 const acceptsKey = (group: string) =>
   `(cardinality(c.gender_preference) = 0 OR '${group}' = ANY (c.gender_preference))`;
@@ -82,7 +156,8 @@ const acceptsKey = (group: string) =>
  */
 export const CANDIDATE_POOL_SQL = `
 WITH RECURSIVE v AS (
-  SELECT * FROM candidate WHERE user_id = $1
+  SELECT cv.*, ${VIEWER_CODE_RANGES}
+  FROM candidate cv WHERE cv.user_id = $1
 ), band AS (
   SELECT CASE WHEN v.lat IS NULL THEN 'NaN'::float8 ELSE v.lat - v.max_distance / ${KM_PER_DEGREE_LAT}.0 END AS lo,
          CASE WHEN v.lat IS NULL THEN 'NaN'::float8 ELSE v.lat + v.max_distance / ${KM_PER_DEGREE_LAT}.0 END AS hi
@@ -101,7 +176,7 @@ WITH RECURSIVE v AS (
     WHERE v.lat IS NOT NULL AND great_circle_km(v.lat, v.lng, p.lat, p.lng) <= v.max_distance
   UNION ALL SELECT 'NaN'::float8, 'NaN'::float8 FROM v WHERE v.lat IS NULL
 ), genders AS (
-  SELECT g FROM v, unnest(CASE WHEN cardinality(v.gender_preference) = 0
+  SELECT ${genderCode('g')} AS g FROM v, unnest(CASE WHEN cardinality(v.gender_preference) = 0
     THEN ARRAY[${[...INTERESTED_IN_OPTIONS, ''].map((g) => `'${g}'`).join(', ')}]
     ELSE v.gender_preference END) AS g
 ), slots AS (
@@ -133,8 +208,14 @@ function slotSql(poolKeyRange: string): string {
     AND c.min_age <= coalesce(v.age, ${DEFAULT_PREFERENCES.minAge}) AND c.max_age >= coalesce(v.age, ${DEFAULT_PREFERENCES.maxAge})
     AND c.max_distance >= s.km
     ${INTERESTED_IN_OPTIONS.map((g) => `AND ${acceptsKey(g)} >= (coalesce(v.gender_group, '') = '${g}')`).join('\n    ')}
+    AND ${HEIGHT_KEY} BETWEEN coalesce(v.min_height, 0) AND coalesce(v.max_height, ${NO_MAX_HEIGHT})
+    ${ORDINAL_FILTERS.map((f) => `AND ${ordinalKey(f)} BETWEEN v.${f.list}_lo AND v.${f.list}_hi`).join('\n    ')}
+    AND ${GOALS_MIN_KEY} <= v.relationship_goal_preference_hi AND ${GOALS_MAX_KEY} >= v.relationship_goal_preference_lo
     AND ${mutualRulesSql('v', 'c')}
-    AND NOT EXISTS (SELECT 1 FROM swipe sw WHERE sw.swiper_id = v.user_id AND sw.target_id = c.user_id)`;
+    -- A scalar subquery, not NOT EXISTS: as an anti-join the planner probed the swipe key by the
+    -- viewer alone and compared every swipe of theirs with every row read (a member with
+    -- thousands of swipes would pay thousands per row); this probes (viewer, member) once a row.
+    AND (SELECT true FROM swipe sw WHERE sw.swiper_id = v.user_id AND sw.target_id = c.user_id) IS NULL`;
 }
 
 /** The ranking's view of one member and the distance to them from the viewer's place. */
@@ -146,11 +227,46 @@ WHERE c.user_id = $2`;
 /** The ranking's view of the viewer. */
 const PROFILE_SQL = `SELECT ${RANKING_COLUMNS} FROM candidate c WHERE c.user_id = $1`;
 
-/** The card columns of the members served, by primary key. */
-const CARDS_SQL = `
-SELECT c.user_id AS "userId", c.name, c.age, c.bio, c.location_text AS "locationText", c.occupation,
-  c.interests, c.profile_picture AS "profilePicture", c.photos
-FROM candidate c WHERE c.user_id = ANY ($1::uuid[])`;
+/** What a card shows of candidate `c`, as CardMember's properties. */
+export const CARD_COLUMNS = `c.user_id AS "userId", c.name, c.age, c.bio, c.location_text AS "locationText",
+  c.occupation, c.interests, c.profile_picture AS "profilePicture", c.photos`;
+
+/** The card columns of these members, by primary key. */
+const CARDS_SQL = `SELECT ${CARD_COLUMNS} FROM candidate c WHERE c.user_id = ANY ($1::uuid[])`;
+
+/**
+ * A suggestion's first round trip: the pool of CANDIDATE_POOL_SQL ($1 viewer, $2 size, $3 start),
+ * the viewer's own ranking columns, and the ranking context of both (rankContextSql: $4 model
+ * version, $5 exposure window in hours). The pool is materialised first, so the context is read
+ * for the members drawn and nothing else; the viewer's row is flagged `isViewer`.
+ */
+const RANKABLE_POOL_SQL = (() => {
+  const context = rankContextSql(
+    'm."userId"',
+    '(SELECT array_agg("userId") FROM pool)::uuid[]',
+    '$1',
+    '$4',
+    '$5',
+  );
+  return `
+WITH pool AS MATERIALIZED (${CANDIDATE_POOL_SQL}
+), m AS (
+  SELECT false AS "isViewer", pool.* FROM pool
+  UNION ALL
+  SELECT true, ${RANKING_COLUMNS}, NULL::float8 FROM candidate c WHERE c.user_id = $1
+)
+SELECT m.*, ${context.columns} FROM m ${context.joins}`;
+})();
+
+/** A row of RANKABLE_POOL_SQL. */
+type RankablePoolRow = PoolRow & RankContextRow & { isViewer: boolean };
+
+/** The viewer, their pool and what ranking knows about them, from one statement. */
+export interface RankablePool {
+  viewer: ScoringProfile | null;
+  pool: PoolMember[];
+  context: Omit<RankContext, 'exposureStrength'>;
+}
 
 /** The candidate pool of a viewer and the cards served, over the candidate table. */
 @Injectable()
@@ -175,6 +291,33 @@ export class CandidateQuery {
       start,
     ]);
     return rows.map(withPhotos);
+  }
+
+  /**
+   * The pool of `pool` with the viewer's ranking columns and the ranking context of both under
+   * `modelVersion` and the exposure window, in one round trip (a suggestion's first). No viewer
+   * (matching has not heard of them) and an empty pool when the viewer has no candidate row.
+   */
+  async rankablePool(
+    viewerId: string,
+    size: number,
+    start: number,
+    modelVersion: string,
+    windowHours: number,
+  ): Promise<RankablePool> {
+    const rows = await namedQuery<RankablePoolRow>(this.dataSource, 'rankable-pool', RANKABLE_POOL_SQL, [
+      viewerId,
+      size,
+      start,
+      modelVersion,
+      windowHours,
+    ]);
+    const viewerRow = rows.find((r) => r.isViewer);
+    return {
+      viewer: viewerRow ? withPhotos(viewerRow) : null,
+      pool: rows.filter((r) => !r.isViewer).map(withPhotos),
+      context: rankContextOf(viewerId, rows),
+    };
   }
 
   /** The cards of these members by id (members unknown to matching are left out). */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { pairGateProvider, RealtimeModule } from '@mate/server-kit';
 import { CandidatesModule } from '../candidates/candidates.module';
+import { ImpressionRepository } from '../impressions/impression.repository';
 import { ScoringModule } from '../scoring';
 import { MatchesService } from './matches.service';
 import { MatchGate } from './match-gate';
@@ -17,6 +18,7 @@ import { SwipesService } from './swipes.service';
   controllers: [MatchingController],
   providers: [
     SuggestionsService,
+    ImpressionRepository,
     SwipesService,
     MatchesService,
     MatchNotifier,

@@ -3,7 +3,8 @@ import { CreateScoring1795510000000 } from './migrations/1795510000000-CreateSco
 import { ScoringModelRow } from './scoring-model.entity';
 
 export { ScoringModule } from './scoring.module';
-export { ScoringService, type RankResult } from './scoring.service';
+export { EXPOSURE_WINDOW_HOURS, ScoringService, type RankResult } from './scoring.service';
+export { rankContextOf, rankContextSql, type RankContextRow } from './scoring.repository';
 export { RefitService, type RefitOutcome } from './refit.service';
 export type { ScoringProfile } from './model/profile';
 

@@ -13,9 +13,12 @@ const READ_BATCH = 5_000;
 /** Fitted models kept for inspection (the newest is active). */
 const KEEP_MODELS = 20;
 
-/** A row of rankContext: the factors come as text ('{0.1,-0.2}'), cheaper to split than to parse as arrays. */
-interface ContextRow {
-  id: string;
+/**
+ * What ranking reads about one member besides the profile (RANK_CONTEXT_COLUMNS): the factors come
+ * as text ('{0.1,-0.2}'), cheaper to split than to parse as arrays.
+ */
+export interface RankContextRow {
+  userId: string;
   taste: string | null;
   appeal: string | null;
   likes_given: number;
@@ -24,6 +27,53 @@ interface ContextRow {
   swipes_received: number;
   liked_viewer: boolean;
   impressions: number;
+}
+
+/**
+ * The ranking context of each row of a statement, written once for the statements that read it
+ * (rankContext below, the suggestion pool of CandidateQuery): `member` is the expression of the
+ * member's id, `ids` an expression of all the members' ids (uuid[]), `viewer`, `version` and
+ * `windowHours` parameters. Per member: the learned statistics under the model version (none for
+ * a newcomer), by primary key; whether they liked the viewer (the viewer's likes received, one
+ * index scan); and how many viewers they were shown to in the window, counted for all `ids` in one
+ * index scan (`impression` holds one row per
+ * viewer and member shown, so a viewer reloading Discover counts once). A count per member
+ * instead was estimated from the table's statistics at hundreds of rows each, which put the
+ * statement's cost over `jit_above_cost`: 150–270 ms of JIT compilation per call.
+ */
+export function rankContextSql(
+  member: string,
+  ids: string,
+  viewer: string,
+  version: string,
+  windowHours: string,
+) {
+  return {
+    columns: `f.taste::text AS taste, f.appeal::text AS appeal, f.likes_given, f.swipes_given, f.likes_received,
+      f.swipes_received, l.swiper_id IS NOT NULL AS liked_viewer, coalesce(i.n, 0)::int AS impressions`,
+    joins: `LEFT JOIN member_factor f ON f.user_id = ${member} AND f.model_version = ${version}
+      LEFT JOIN (SELECT swiper_id FROM swipe WHERE target_id = ${viewer} AND liked) l ON l.swiper_id = ${member}
+      LEFT JOIN (SELECT target_id, count(*) AS n FROM impression
+                  WHERE target_id = ANY (${ids}) AND served_at > now() - make_interval(hours => ${windowHours})
+                  GROUP BY target_id) i ON i.target_id = ${member}`,
+  };
+}
+
+/** The rows of rankContextSql as the ranking's context (the viewer's own row gives their statistics only). */
+export function rankContextOf(
+  viewerId: string,
+  rows: readonly RankContextRow[],
+): Omit<RankContext, 'exposureStrength'> {
+  const stats = new Map<string, MemberStats>();
+  const likedViewer = new Set<string>();
+  const recentImpressions = new Map<string, number>();
+  for (const r of rows) {
+    if (r.taste !== null) stats.set(r.userId, statsOf(r));
+    if (r.userId === viewerId) continue;
+    if (r.liked_viewer) likedViewer.add(r.userId);
+    if (r.impressions > 0) recentImpressions.set(r.userId, r.impressions);
+  }
+  return { stats, likedViewer, recentImpressions };
 }
 
 /** The columns of `candidate` the model reads, as ScoringProfile's properties. */
@@ -46,11 +96,9 @@ export class ScoringRepository {
   }
 
   /**
-   * What ranking knows about a viewer's pool besides the profiles, in one statement: the learned
-   * statistics of the viewer and of `ids` under `version` (members without a row are newcomers),
-   * which of `ids` have liked the viewer, and how many viewers each of `ids` was shown to in the
-   * last `windowHours` (`impression` holds one row per viewer and member shown, so a viewer
-   * reloading Discover counts once).
+   * What ranking knows about a viewer's pool besides the profiles (rankContextSql), in one
+   * statement over the viewer and `ids`. Suggestions read it with the pool itself
+   * (CandidateQuery.rankablePool); this is for a single card (rewind).
    */
   async rankContext(
     viewerId: string,
@@ -58,28 +106,14 @@ export class ScoringRepository {
     version: string,
     windowHours: number,
   ): Promise<Omit<RankContext, 'exposureStrength'>> {
-    const rows = await namedQuery<ContextRow>(
+    const context = rankContextSql('m.id', '$2::uuid[]', '$1', '$3', '$4');
+    const rows = await namedQuery<RankContextRow>(
       this.dataSource,
       'rank-context',
-      `SELECT m.id, f.taste::text, f.appeal::text, f.likes_given, f.swipes_given, f.likes_received,
-         f.swipes_received, l.swiper_id IS NOT NULL AS liked_viewer, coalesce(i.n, 0)::int AS impressions
-       FROM unnest($2::uuid[]) AS m (id)
-       LEFT JOIN member_factor f ON f.user_id = m.id AND f.model_version = $3
-       LEFT JOIN (SELECT swiper_id FROM swipe WHERE target_id = $1 AND liked) l ON l.swiper_id = m.id
-       LEFT JOIN (SELECT target_id, count(*) AS n FROM impression
-                   WHERE target_id = ANY ($2::uuid[]) AND served_at > now() - make_interval(hours => $4)
-                   GROUP BY target_id) i ON i.target_id = m.id`,
+      `SELECT m.id AS "userId", ${context.columns} FROM unnest($2::uuid[]) AS m (id) ${context.joins}`,
       [viewerId, [viewerId, ...ids], version, windowHours],
     );
-    const stats = new Map<string, MemberStats>();
-    const likedViewer = new Set<string>();
-    const recentImpressions = new Map<string, number>();
-    for (const r of rows) {
-      if (r.taste !== null) stats.set(r.id, statsOf(r));
-      if (r.liked_viewer) likedViewer.add(r.id);
-      if (r.impressions > 0 && r.id !== viewerId) recentImpressions.set(r.id, r.impressions);
-    }
-    return { stats, likedViewer, recentImpressions };
+    return rankContextOf(viewerId, rows);
   }
 
   /** The most recent swipes, at most `cap`. */
@@ -169,7 +203,7 @@ async function writeFactors(
   );
 }
 
-function statsOf(r: ContextRow): MemberStats {
+function statsOf(r: RankContextRow): MemberStats {
   return {
     taste: numbers(r.taste ?? '{}'),
     appeal: numbers(r.appeal ?? '{}'),

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '@mate/server-kit';
 import { ScoringModel, type ModelParams } from './model/model';
 import type { ScoringProfile } from './model/profile';
-import { rankPool, type RankedCandidate } from './model/rank';
+import { rankPool, type RankContext, type RankedCandidate } from './model/rank';
 import { ScoringRepository } from './scoring.repository';
 
 /** How often a replica looks for a newer model than the one in memory. */
@@ -49,6 +49,19 @@ export class ScoringService {
       model.version,
       EXPOSURE_WINDOW_HOURS,
     );
+    return this.rankWith(model, viewer, pool, context);
+  }
+
+  /**
+   * The pool ordered as `rank` orders it, with a context already read under `model`'s version
+   * (suggestions read it in the pool's own statement: rankContextSql).
+   */
+  rankWith(
+    model: ScoringModel,
+    viewer: ScoringProfile,
+    pool: readonly ScoringProfile[],
+    context: RankContext,
+  ): RankResult {
     return { modelVersion: model.version, ranked: rankPool(model, viewer, pool, context) };
   }
 
@@ -71,7 +84,8 @@ export class ScoringService {
     return this.refreshing;
   }
 
-  private async currentModel(): Promise<ScoringModel> {
+  /** The model to rank with now (the stored one is looked for at most every MODEL_RELOAD_INTERVAL_MS). */
+  async currentModel(): Promise<ScoringModel> {
     if (Date.now() - this.checkedAt >= MODEL_RELOAD_INTERVAL_MS) {
       const first = this.checkedAt === Number.NEGATIVE_INFINITY;
       const refresh = this.refresh();

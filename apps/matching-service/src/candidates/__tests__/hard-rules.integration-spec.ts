@@ -72,6 +72,20 @@ const RULES: Rule[] = [
     fits: [{ pets: 'none' }],
     fails: [{ pets: 'dog' }, { pets: null }],
   },
+  // The index checks a list filter as the range of its option codes (candidate-query.ts); a list
+  // with a gap, or goals spanning others, must still let through only what the list holds.
+  {
+    name: 'smoking, a list with a gap',
+    preferences: { smokingPreference: ['never', 'regularly'] },
+    fits: [{ smoking: 'never' }, { smoking: 'regularly' }],
+    fails: [{ smoking: 'socially' }, { smoking: 'prefer_not_to_say' }, { smoking: null }],
+  },
+  {
+    name: 'relationship goals around others',
+    preferences: { relationshipGoalPreference: ['casual', 'not_sure'] },
+    fits: [{ lookingFor: 'casual' }, { lookingFor: 'not-sure' }],
+    fails: [{ lookingFor: 'friendship' }, { lookingFor: 'relationship' }, { lookingFor: null }],
+  },
   {
     name: 'required interests',
     preferences: { requiredInterests: ['Hiking', 'Music'] },
@@ -89,6 +103,12 @@ const RULES: Rule[] = [
     preferences: { minHeight: 180 },
     fits: [{ height: 190 }],
     fails: [{ height: 175 }, { height: null }],
+  },
+  {
+    name: 'maximum height alone',
+    preferences: { maxHeight: 175 },
+    fits: [{ height: 160 }],
+    fails: [{ height: 180 }, { height: null }],
   },
 ];
 
