@@ -114,6 +114,13 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private gathering: NodeJS.Timeout | null = null;
   /** Rows the last pass found: above zero, the relay is under load and a nudge gathers first. */
   private lastPassRows = 0;
+  /**
+   * The relay's own pooled connection, kept between passes: its statements never wait in the
+   * pool's queue behind the service's requests (issue 27: once the request path saturated, every
+   * claim and mark waited there for seconds and the relay fell behind). Each statement commits on
+   * its own; no transaction stays open. Given back after an error and at shutdown.
+   */
+  private relayRunner: QueryRunner | null = null;
   /** Transactions that wrote to the outbox and have not committed yet: their commit nudges the relay. */
   private readonly awaitingCommit = new WeakSet<QueryRunner>();
 
@@ -146,6 +153,7 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     if (this.timer) clearTimeout(this.timer);
     if (this.gathering) clearTimeout(this.gathering);
     await this.running?.catch(() => undefined);
+    await this.releaseRelayRunner();
     // A queue that never reached Redis would wait for it forever on close.
     await Promise.allSettled([...this.queues.values()].map((q) => withTimeout(q.close(), RELAY_PUBLISH_TIMEOUT_MS)));
     this.connection?.disconnect();
@@ -318,12 +326,12 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     const purged = rows.filter((r) => r.kind === 'event' && PURGED_AFTER_RELAY.has(r.name));
     const kept = rows.filter((r) => !purged.includes(r));
     if (kept.length) {
-      await this.dataSource.query(
+      await this.relayQuery(
         'UPDATE outbox SET published_at = now(), claimed_until = NULL, last_error = NULL WHERE id = ANY($1::uuid[])',
         [kept.map((r) => r.id)],
       );
     }
-    if (purged.length) await this.dataSource.query('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [purged.map((r) => r.id)]);
+    if (purged.length) await this.relayQuery('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [purged.map((r) => r.id)]);
     return rows.length;
   }
 
@@ -334,7 +342,7 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
    */
   private async claim(): Promise<ClaimedRow[]> {
     // TypeORM answers an UPDATE with [rows, count].
-    const [rows]: [ClaimedRow[], number] = await this.dataSource.query(
+    const [rows] = await this.relayQuery<[ClaimedRow[], number]>(
       `UPDATE outbox o
           SET claimed_until = now() + make_interval(secs => $3::double precision / 1000), attempts = o.attempts + 1
          FROM (SELECT id FROM outbox
@@ -351,10 +359,27 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime());
   }
 
+  private async relayQuery<T = unknown>(sql: string, params: unknown[]): Promise<T> {
+    this.relayRunner ??= this.dataSource.createQueryRunner();
+    try {
+      return (await this.relayRunner.query(sql, params)) as T;
+    } catch (e) {
+      // A broken connection (PostgreSQL restarted) must not stay the relay's: the next pass takes another.
+      await this.releaseRelayRunner();
+      throw e;
+    }
+  }
+
+  private async releaseRelayRunner() {
+    const runner = this.relayRunner;
+    this.relayRunner = null;
+    await runner?.release().catch(() => undefined);
+  }
+
   /** Gives the rows back at once (rather than at the lease's end), with the reason. */
   private async release(rows: ClaimedRow[], error: unknown) {
     const message = error instanceof Error ? error.message : String(error);
-    await this.dataSource.query('UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1::uuid[])', [
+    await this.relayQuery('UPDATE outbox SET claimed_until = NULL, last_error = $2 WHERE id = ANY($1::uuid[])', [
       rows.map((r) => r.id),
       message.slice(0, MAX_ERROR_LENGTH),
     ]);

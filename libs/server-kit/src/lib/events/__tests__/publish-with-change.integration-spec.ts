@@ -143,3 +143,47 @@ describe('the relay under a stream of commits', () => {
     expect(counts.waiting).toBe(ids.length);
   });
 });
+
+describe("the relay while the service's requests hold every pooled connection", () => {
+  let db: TestDatabase;
+  let ns: Awaited<ReturnType<typeof createTestRedisNamespace>>;
+  let writer: KitService;
+  let service: KitService;
+
+  beforeAll(async () => {
+    [db, ns] = await Promise.all([createTestDatabase('relay_connection'), createTestRedisNamespace('relay-connection')]);
+    writer = await startKitService({ service: SERVICES.auth, db, redisUrl: ns.url, prefix: ns.prefix });
+    service = await startKitService({
+      service: SERVICES.auth,
+      db,
+      redisUrl: ns.url,
+      prefix: ns.prefix,
+      env: { OUTBOX_RELAY: 'on', OUTBOX_POLL_MS: '50' },
+    });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await writer?.close();
+    await ns?.cleanup();
+    await db?.drop();
+  });
+
+  it('publishes on its own connection instead of queueing behind them', async () => {
+    const first = await writer.dataSource.transaction((m) => writer.outbox.publish(m, 'user.registered', registered(randomUUID(), 'Ada')));
+    const published = async (id: string) =>
+      (await writer.dataSource.query('SELECT 1 FROM outbox WHERE id = $1 AND published_at IS NOT NULL', [id])).length > 0;
+    await waitFor(() => published(first.id), { timeoutMs: 10_000, what: 'the first event published' });
+    // Slow requests ask for every connection of the service's pool (DatabaseModule: 10) for 6 s; the
+    // one the relay holds is not among them (that request gives up after the pool's 5 s wait).
+    const SLOW_S = 6;
+    const started = Date.now();
+    const slow = Promise.all(
+      Array.from({ length: 10 }, () => service.dataSource.query(`SELECT pg_sleep(${SLOW_S})`).catch(() => 'no connection')),
+    );
+    const next = await writer.dataSource.transaction((m) => writer.outbox.publish(m, 'user.registered', registered(randomUUID(), 'Grace')));
+    await waitFor(() => published(next.id), { timeoutMs: 10_000, what: 'the event published while the pool is busy' });
+    expect(Date.now() - started).toBeLessThan(SLOW_S * 1000);
+    await slow;
+  });
+});
