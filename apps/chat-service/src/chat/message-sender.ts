@@ -180,7 +180,13 @@ export class MessageSender {
         open = [];
       }
     } catch (error) {
-      for (const i of open) outcomes[i] = { error };
+      // A statement refused for what one send holds (a data or constraint error: none is known,
+      // every field is checked before) must not fail the others: each goes alone, in order.
+      if (open.length > 1 && isDataError(error)) {
+        for (const i of open) outcomes[i] = (await this.storeRound([round[i]]))[0];
+      } else {
+        for (const i of open) outcomes[i] = { error };
+      }
     }
     return outcomes;
   }
@@ -233,6 +239,12 @@ export class MessageSender {
       client.release(broken);
     }
   }
+}
+
+/** PostgreSQL refused the data (SQLSTATE class 22) or a constraint (class 23), not the connection or the server. */
+function isDataError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
 /** A send's own checks, before anything is counted or stored (400s). */

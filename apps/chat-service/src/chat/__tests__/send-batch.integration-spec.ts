@@ -173,6 +173,29 @@ describe('send_message in batches (chat-service, real PostgreSQL and Redis)', ()
     expect(n).toBe(3);
   });
 
+  it('stores the other sends when the statement refuses what one send holds, answering only that one as failed', async () => {
+    const [quin, rae] = await bed.pair('Quin', 'Rae');
+    // A constraint no send breaks today stands in for any data error of one send.
+    await bed.chat.dataSource.query(`ALTER TABLE message ADD CONSTRAINT test_no_poison CHECK (content <> 'poison')`);
+    let answers: SocketEventBatchResult[];
+    try {
+      answers = await batch([
+        { from: quin, payload: { recipientId: rae.userId, content: 'fine 1', clientId: 'poison-1' } },
+        { from: rae, payload: { recipientId: quin.userId, content: 'poison', clientId: 'poison-2' } },
+        { from: quin, payload: { recipientId: rae.userId, content: 'fine 2', clientId: 'poison-3' } },
+      ]);
+    } finally {
+      await bed.chat.dataSource.query('ALTER TABLE message DROP CONSTRAINT test_no_poison');
+    }
+    expect(answers.map((r) => r.status)).toEqual([200, 503, 200]);
+    expect(refusal(answers[1]).code).toBe(ErrorCode.ServiceUnavailable);
+    expect([answers[0], answers[2]].map((r) => [message(r).seq, message(r).content])).toEqual([
+      [1, 'fine 1'],
+      [2, 'fine 2'],
+    ]);
+    expect(await stored(rae.userId)).toEqual([]);
+  });
+
   it('delivers a batch’s messages to the recipients’ sockets after storing them', async () => {
     const [mia, ned] = await bed.pair('Mia', 'Ned');
     const nedSocket = await bed.connect(ned);
