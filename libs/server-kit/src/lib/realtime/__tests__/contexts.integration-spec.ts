@@ -1,6 +1,6 @@
 import { Injectable, Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { Reflector } from '@nestjs/core';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { NestFactory } from '@nestjs/core';
 import { lastValueFrom, type Observable } from 'rxjs';
@@ -51,7 +51,7 @@ describe('the auth guard and error filter outside HTTP', () => {
     ns = await createTestRedisNamespace('contexts');
     const env = { REDIS_URL: ns.url, KEY_PREFIX: ns.prefix, JWT_SECRET, LOG_LEVEL: 'silent' };
     app = await NestFactory.createApplicationContext(CoreModule.forRoot({ service: SERVICES.chat, envClass: BaseServiceEnv, env }), { logger: false });
-    guard = new SessionAuthGuard(app.get(Reflector), app.get(JwtStrategy));
+    guard = new SessionAuthGuard(app.get(Reflector), app.get(JwtStrategy), app.get(ModuleRef));
     sessions = app.get(SessionStore);
   });
 
