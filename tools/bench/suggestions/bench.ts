@@ -219,7 +219,10 @@ function printResults(
       'per answered request; Redis and the bench client not counted',
   );
   for (const p of all) {
-    const { unreadable, backendsEnded } = p.cpuMsPerRequest;
+    const { unreadable, backendsEnded, syscallsPerRequest: calls } = p.cpuMsPerRequest;
+    if (calls.gateway !== null && calls.matching !== null) {
+      out.push(`${p.label}: read + write system calls per request: gateway ${calls.gateway}, matching-service ${calls.matching}`);
+    }
     if (unreadable.length) out.push(`${p.label}: CPU not read for ${unreadable.join(', ')}`);
     if (backendsEnded) out.push(`${p.label}: ${backendsEnded} PostgreSQL backend(s) ended during the phase, counted to their last poll`);
   }

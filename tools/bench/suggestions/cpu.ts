@@ -2,7 +2,7 @@
 // and the PostgreSQL backends serving the bench database's connections, from /proc/<pid>/stat
 // (utime + stime, through lib/run's processCpuMs). Redis is shared with other work on this
 // machine: not counted. PostgreSQL runs here too; where /proc cannot be read the output says so.
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import type { Client } from 'pg';
 import { processCpuMs } from '../lib/run';
 
@@ -17,6 +17,24 @@ export interface PathCpu {
   backendsEnded: number;
   /** What could not be read, in words. */
   unreadable: string[];
+  /**
+   * Read and write system calls per answered request of the gateway and matching-service
+   * (/proc/<pid>/io syscr + syscw): round trips to PostgreSQL and Redis and the HTTP exchange, a
+   * count the machine's other load does not blur as it blurs CPU time. Null where not readable.
+   */
+  syscallsPerRequest: { gateway: number | null; matching: number | null };
+}
+
+/** Read and write system calls of a process so far (/proc/<pid>/io), or null. */
+function processSyscalls(pid: number): number | null {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const reads = /^syscr: (\d+)$/m.exec(io);
+    const writes = /^syscw: (\d+)$/m.exec(io);
+    return reads && writes ? Number(reads[1]) + Number(writes[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The pids of the processes on the path. */
@@ -71,6 +89,7 @@ export class PathCpuMeter {
     const node = (pid: number) => (procState(pid) === 'readable' ? processCpuMs(pid) : null);
     const gatewayBefore = node(this.pids.gateway);
     const matchingBefore = node(this.pids.matching);
+    const syscallsBefore = { gateway: processSyscalls(this.pids.gateway), matching: processSyscalls(this.pids.matching) };
     /** CPU of each backend when first seen (0 for one that connected during the phase) and when last seen. */
     const first = new Map<number, number>();
     const last = new Map<number, number>();
@@ -110,6 +129,7 @@ export class PathCpuMeter {
     }
     const gatewayAfter = node(this.pids.gateway);
     const matchingAfter = node(this.pids.matching);
+    const syscallsAfter = { gateway: processSyscalls(this.pids.gateway), matching: processSyscalls(this.pids.matching) };
     await poll(false);
 
     const ended = [...last.keys()].filter((pid) => procState(pid) === 'gone').length;
@@ -133,6 +153,10 @@ export class PathCpuMeter {
         backends: last.size,
         backendsEnded: ended,
         unreadable: words,
+        syscallsPerRequest: {
+          gateway: delta(syscallsBefore.gateway, syscallsAfter.gateway),
+          matching: delta(syscallsBefore.matching, syscallsAfter.matching),
+        },
       },
     };
   }
