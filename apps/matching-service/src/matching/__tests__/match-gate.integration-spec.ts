@@ -88,7 +88,7 @@ describe('a match is usable the moment its like answers (real matching, the real
     expect(page.body.messages.map((m) => m.content)).toEqual(['hello Ana', 'hi Ben']);
 
     // The event was published by matching's relay and is waiting in chat's paused queue: nothing above used it.
-    await waitFor(async () => (await chatEvents.getJobs(['waiting', 'paused'])).some((j) => j.data?.payload?.matchId === matchId), {
+    await waitFor(async () => (await chatEvents.getJobs(['waiting'])).some((j) => j.data?.payload?.matchId === matchId), {
       what: 'match.created in chat’s paused queue',
     });
     expect(await chatQuery(`SELECT 1 FROM processed_event WHERE name = 'match.created'`)).toEqual([]);
