@@ -17,7 +17,7 @@ import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, processCpuMs, resultFile, timed } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, processCpuMs, resultFile, timed, wholeNumberFlag } from '../lib/run';
 import { Fleet, ramp, type BenchMember, type CpuProbe, type PhaseResult } from './load';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -75,21 +75,15 @@ function parseArgs(argv: string[]): Options {
     build: false,
     mateOnly: false,
   };
-  const bounded = (flag: string, value: string | undefined, min: number, max: number) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max)
-      throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
-    return n;
-  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
-    if (flag === '--members') opts.members = bounded(flag, value(), 2, 10_000);
-    else if (flag === '--rate') opts.rate = bounded(flag, value(), 1, 100_000);
-    else if (flag === '--seconds') opts.seconds = bounded(flag, value(), 1, 120);
-    else if (flag === '--step-seconds') opts.stepSeconds = bounded(flag, value(), 1, 60);
-    else if (flag === '--ramp-start') opts.rampStart = bounded(flag, value(), 1, 1_000_000);
-    else if (flag === '--max-rate') opts.maxRate = bounded(flag, value(), 1, 1_000_000);
+    if (flag === '--members') opts.members = wholeNumberFlag(flag, value(), 2, 10_000);
+    else if (flag === '--rate') opts.rate = wholeNumberFlag(flag, value(), 1, 100_000);
+    else if (flag === '--seconds') opts.seconds = wholeNumberFlag(flag, value(), 1, 120);
+    else if (flag === '--step-seconds') opts.stepSeconds = wholeNumberFlag(flag, value(), 1, 60);
+    else if (flag === '--ramp-start') opts.rampStart = wholeNumberFlag(flag, value(), 1, 1_000_000);
+    else if (flag === '--max-rate') opts.maxRate = wholeNumberFlag(flag, value(), 1, 1_000_000);
     else if (flag === '--build') opts.build = true;
     else if (flag === '--mate-only') opts.mateOnly = true;
     else if (flag === '--help' || flag === '-h') {

@@ -87,3 +87,10 @@ export function processCpuMs(pid: number): number {
     return 0;
   }
 }
+
+/** A flag's value as a whole number within [min, max], or an error naming the flag and the range. */
+export function wholeNumberFlag(flag: string, value: string | undefined, min: number, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
+  return n;
+}

@@ -25,7 +25,7 @@ import { SessionStore, SOCKET_EVENTS_PATH } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed, wholeNumberFlag } from '../lib/run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const MATCHING_MAIN = 'dist/apps/matching-service/main.js';
@@ -54,17 +54,12 @@ const USAGE = `Usage: npm run bench:match-window -- [options]
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = { probes: 200, rate: 200, seconds: 10, build: false };
-  const bounded = (flag: string, value: string | undefined, min: number, max: number) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
-    return n;
-  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
-    if (flag === '--probes') opts.probes = bounded(flag, value(), 1, 5_000);
-    else if (flag === '--rate') opts.rate = bounded(flag, value(), 1, 5_000);
-    else if (flag === '--seconds') opts.seconds = bounded(flag, value(), 1, 120);
+    if (flag === '--probes') opts.probes = wholeNumberFlag(flag, value(), 1, 5_000);
+    else if (flag === '--rate') opts.rate = wholeNumberFlag(flag, value(), 1, 5_000);
+    else if (flag === '--seconds') opts.seconds = wholeNumberFlag(flag, value(), 1, 120);
     else if (flag === '--build') opts.build = true;
     else if (flag === '--help' || flag === '-h') {
       process.stdout.write(USAGE);

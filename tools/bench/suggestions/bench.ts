@@ -16,7 +16,7 @@ import { issueSession, runCommand, startServiceProcess, type ServiceProcess } fr
 import { freePort } from '@mate/testing';
 import { CANDIDATE_POOL_SIZE, CANDIDATE_POOL_SQL } from '../../../apps/matching-service/src/candidates/candidate-query';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed, wholeNumberFlag } from '../lib/run';
 import { PathCpuMeter, type PathCpu } from './cpu';
 import { closedLoop, request, type Phase } from './load';
 import { insertCandidates, insertSwipes, placesOf, userIdSql, type Place } from './population';
@@ -91,18 +91,13 @@ Environment: BENCH_CPU_PROFILE_DIR=<dir> (V8 CPU profiles of matching-service an
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = { members: 1_000_000, seconds: 10, concurrency: 4, likeConcurrency: 32, keep: false, reuse: false, build: false, database: DEFAULT_DATABASE, phases: [...PHASES] };
-  const bounded = (flag: string, value: string | undefined, min: number, max: number) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
-    return n;
-  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
-    if (flag === '--members') opts.members = bounded(flag, value(), 1_000, 2_000_000);
-    else if (flag === '--seconds') opts.seconds = bounded(flag, value(), 1, 120);
-    else if (flag === '--concurrency') opts.concurrency = bounded(flag, value(), 1, 256);
-    else if (flag === '--like-concurrency') opts.likeConcurrency = bounded(flag, value(), 1, 256);
+    if (flag === '--members') opts.members = wholeNumberFlag(flag, value(), 1_000, 2_000_000);
+    else if (flag === '--seconds') opts.seconds = wholeNumberFlag(flag, value(), 1, 120);
+    else if (flag === '--concurrency') opts.concurrency = wholeNumberFlag(flag, value(), 1, 256);
+    else if (flag === '--like-concurrency') opts.likeConcurrency = wholeNumberFlag(flag, value(), 1, 256);
     else if (flag === '--keep') opts.keep = true;
     else if (flag === '--reuse') opts.reuse = true;
     else if (flag === '--build') opts.build = true;
