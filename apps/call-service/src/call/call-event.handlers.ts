@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import {
   matchCreatedFactOf,
+  orderedPairOf,
   type EventEnvelope,
   type MatchCreatedPayload,
   type MatchEndedPayload,
@@ -22,7 +23,6 @@ import {
   MEMBER_LOCK_SQL,
   MEMBER_PROFILE_SQL,
   MEMBER_SUSPENDED_SQL,
-  orderedPair,
   PAIR_LOCK_SQL,
   PAIR_STATE_SQL,
   RECORD_MATCH_SQL,
@@ -135,7 +135,7 @@ export class CallEventHandlers implements EventHandlerSet {
       this.logger.error({ eventId: envelope.id, name }, 'pair event with an unreadable payload skipped');
       return;
     }
-    const [a, b] = orderedPair(ids[0].toLowerCase(), ids[1].toLowerCase());
+    const [a, b] = orderedPairOf(ids[0].toLowerCase(), ids[1].toLowerCase());
     // Fail closed: a block whose state cannot be read still blocks.
     const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : name === 'user.blocked';
     const ended =

@@ -2,9 +2,6 @@
  * The SQL of call-service's rules. Ids are compared lower-cased; a pair is stored member_a < member_b.
  */
 
-/** The pair as the projections store it (member_a < member_b; uuids compare as their text). */
-export const orderedPair = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y, x]);
-
 /**
  * A match is live when neither member blocks the other, no pair event named it as ended, and no
  * pair event newer than the one it was made under was applied (pair versions; by time only for

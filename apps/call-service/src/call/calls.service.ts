@@ -5,6 +5,7 @@ import type Redis from 'ioredis';
 import {
   CALL_HISTORY_DEFAULT_LIMIT,
   CallMessages,
+  orderedPairOf,
   SUBTITLE_MAX_LENGTH,
   type CallHistoryStatus,
   type CallRecordDto,
@@ -40,7 +41,6 @@ import {
   INSERT_CALL_SQL,
   MEMBER_LOCK_SQL,
   ONE_CALL_SQL,
-  orderedPair,
   PAIR_CALLABLE_SQL,
   PAIR_LOCK_SQL,
   RECORD_MATCH_SQL,
@@ -120,7 +120,7 @@ export class CallsService implements ActiveCalls {
       this.gate.read(callerId, to),
     ]);
     const floor = gate && !gate.open ? gate.version : 0;
-    const [a, b] = orderedPair(callerId, to);
+    const [a, b] = orderedPairOf(callerId, to);
     const id = randomUUID();
     const now = this.clock.now();
     const attempt = () => this.dataSource.transaction(async (m) => {
@@ -306,7 +306,7 @@ export class CallsService implements ActiveCalls {
    */
   private async gateCloses(x: string, y: string, floor: number): Promise<boolean> {
     if (floor === 0) return false;
-    const [a, b] = orderedPair(x, y);
+    const [a, b] = orderedPairOf(x, y);
     const [{ callable }]: { callable: boolean }[] = await this.dataSource.query(PAIR_CALLABLE_SQL, [a, b, floor]);
     return !callable;
   }

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import {
   matchCreatedFactOf,
+  orderedPairOf,
   type EventEnvelope,
   type MatchCreatedPayload,
   type MatchEndedPayload,
@@ -14,7 +15,6 @@ import {
   type UserUnsuspendedPayload,
 } from '@mate/contracts';
 import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
-import { orderedPair } from './chat-db';
 import { ConversationsService } from './conversations.service';
 import { ChatMemberErasure } from '../member-data/chat-member-erasure';
 import { ENDED_MATCH_SQL, OPEN_MATCH_SQL, PAIR_LOCK_SQL, PAIR_STATE_SQL, SETTLE_PAIR_SQL } from './chat.sql';
@@ -87,7 +87,7 @@ export class ChatEventHandlers implements EventHandlerSet {
       this.logger.error({ eventId: envelope.id, name }, 'pair event with an unreadable payload skipped');
       return;
     }
-    const [a, b] = orderedPair(ids[0].toLowerCase(), ids[1].toLowerCase());
+    const [a, b] = orderedPairOf(ids[0].toLowerCase(), ids[1].toLowerCase());
     // Fail closed: a block whose state cannot be read still blocks.
     const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : name === 'user.blocked';
     const at = this.eventTime(name, payload, envelope);

@@ -7,7 +7,7 @@ import type {
   MarkReadResultDto,
   UnreadCountDto,
 } from '@mate/contracts';
-import { ApiErrors, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
+import { ApiErrors, CurrentUser, MemberIdPipe, UnavailableInterceptor } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { ConversationQueryDto } from './dto/chat-requests.dto';
 import {
@@ -17,7 +17,6 @@ import {
   UnreadCountResponseDto,
 } from './dto/chat-responses.dto';
 
-import { MemberIdPipe } from './member-id.pipe';
 import { MessagesService } from './messages.service';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { orderedPairOf } from '@mate/contracts';
 import { AppException, lockMembersAgainstErasure, PairGate, pairGateMatch } from '@mate/server-kit';
-import { orderedPair } from './chat-db';
 import { ConversationsService } from './conversations.service';
 import { OPEN_MATCH_SQL, PAIR_LOCK_SQL } from './chat.sql';
 
@@ -34,7 +34,7 @@ export class ConversationFromGate {
     if (x === y) return false;
     const match = pairGateMatch(await this.gate.read(x, y));
     if (!match) return false;
-    const [a, b] = orderedPair(x, y);
+    const [a, b] = orderedPairOf(x, y);
     const written = await this.dataSource.transaction(async (manager) => {
       // An erased member's match is not brought back (the kit's consumer drops its late event too).
       if (await lockMembersAgainstErasure(manager, [a, b])) return [];

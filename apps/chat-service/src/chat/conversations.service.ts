@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   ChatMessages,
+  orderedPairOf,
   type ConversationSummaryDto,
   type MarkReadResultDto,
   type UnreadCountDto,
@@ -9,7 +10,6 @@ import {
 import { forbidden, namedQuery, notFound, PairGate, pairGateRefuses } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import { ChatNotifier } from './chat-notifier';
-import { orderedPair } from './chat-db';
 import { ChatRateLimiter } from './chat-rate-limits';
 import { isoTime } from './chat-mapper';
 import {
@@ -75,7 +75,7 @@ export class ConversationsService {
    */
   async markRead(callerId: string, otherId: string): Promise<MarkReadResultDto> {
     if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
-    const [a, b] = orderedPair(callerId, otherId);
+    const [a, b] = orderedPairOf(callerId, otherId);
     const [row] = await namedQuery<{ last_seq: number; previous: number }>(this.dataSource, 'chat_mark_read', MARK_READ_SQL, [
       a,
       b,
@@ -110,7 +110,7 @@ export class ConversationsService {
     const closed = { open: false, matchPairVersion: null };
     if (x === y) return closed;
     if (this.justSuspended.size > 0 && [x, y].some((id) => (this.justSuspended.get(id) ?? 0) > Date.now())) return closed;
-    const [a, b] = orderedPair(x, y);
+    const [a, b] = orderedPairOf(x, y);
     const key = `${a}:${b}`;
     const cached = this.openPairs.get(key);
     if (cached && cached.until > Date.now()) return cached;

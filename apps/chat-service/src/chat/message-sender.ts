@@ -7,6 +7,7 @@ import {
   ChatMessages,
   messageLength,
   normalizeMessageContent,
+  orderedPairOf,
   type ChatMessageDto,
 } from '@mate/contracts';
 import {
@@ -19,7 +20,6 @@ import {
   pairGateRefuses,
   type SocketEventEntry,
 } from '@mate/server-kit';
-import { orderedPair } from './chat-db';
 import { ChatNotifier } from './chat-notifier';
 import { ChatRateLimiter } from './chat-rate-limits';
 import { SEND_BATCH_SQL, type SendBatchItem, type SendBatchRow } from './chat.sql';
@@ -256,7 +256,7 @@ function draft(index: number, { payload, sender, requestId }: SocketEventEntry<S
   const length = messageLength(content);
   if (length > CHAT_MESSAGE_MAX_LENGTH) throw badRequest(ChatMessages.tooLong);
   if (recipientId === senderId) throw badRequest(ChatMessages.messageSelf);
-  const [a, b] = orderedPair(senderId, recipientId);
+  const [a, b] = orderedPairOf(senderId, recipientId);
   // Without a clientId the server makes one: no retry protection, by the client's choice.
   return { index, senderId, recipientId, a, b, clientId: payload.clientId ?? randomUUID(), content, length, requestId };
 }

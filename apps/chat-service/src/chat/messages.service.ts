@@ -3,12 +3,12 @@ import { DataSource } from 'typeorm';
 import {
   CHAT_SYNC_MAX_MESSAGES,
   ChatMessages,
+  orderedPairOf,
   type ConversationPageDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
 import { badRequest, namedQuery, notFound } from '@mate/server-kit';
 import { ConversationFromGate, refusedWith } from './conversation-from-gate';
-import { orderedPair } from './chat-db';
 import { toChatMessage } from './chat-mapper';
 import { ChatRateLimiter } from './chat-rate-limits';
 import { CONVERSATION_SQL, PAGE_SQL, SYNC_SQL, type ConversationRow, type MessageRow } from './chat.sql';
@@ -89,7 +89,7 @@ export class MessagesService {
   /** The caller's open conversation with `otherId`, or 404 (told the same whether it exists or not). */
   async conversation(callerId: string, otherId: string): Promise<ConversationRow> {
     if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
-    const [a, b] = orderedPair(callerId, otherId);
+    const [a, b] = orderedPairOf(callerId, otherId);
     const find = async () => {
       const [row] = await namedQuery<ConversationRow>(this.dataSource, 'chat_conversation', CONVERSATION_SQL, [a, b, callerId]);
       if (!row) throw notFound(ChatMessages.conversationNotFound);

@@ -1,14 +1,12 @@
 import { Controller, Get, Param, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
-import type { PairMessagesSnapshotDto } from '@mate/contracts';
-import { badRequest, InternalCallerGuard, namedQuery, Public, UnavailableInterceptor } from '@mate/server-kit';
-import { orderedPair } from './chat-db';
+import { orderedPairOf, type PairMessagesSnapshotDto } from '@mate/contracts';
+import { badRequest, InternalCallerGuard, MemberIdPipe, namedQuery, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { isoTime } from './chat-mapper';
 
 import { PAIR_SNAPSHOT_SQL, type PairSnapshotRow } from './chat.sql';
 import { PairSnapshotQueryDto } from './dto/chat-requests.dto';
-import { MemberIdPipe } from './member-id.pipe';
 
 /**
  * `GET /internal/chat/pairs/{a}/{b}/messages?before=ISO&limit=20`: the newest `limit` messages
@@ -35,7 +33,7 @@ export class PairSnapshotController {
     if (x === y) return { messages: [] };
     const before = query.before === undefined ? new Date() : new Date(query.before);
     if (Number.isNaN(before.getTime())) throw badRequest('before must be an ISO 8601 time');
-    const [a, b] = orderedPair(x, y);
+    const [a, b] = orderedPairOf(x, y);
     const rows = await namedQuery<PairSnapshotRow>(this.dataSource, 'chat_pair_snapshot', PAIR_SNAPSHOT_SQL, [
       a,
       b,

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import { DELETED_MEMBER_NAME } from '@mate/contracts';
+import { DELETED_MEMBER_NAME, orderedPairOf } from '@mate/contracts';
 import { eraseMemberTraces, memberIdToErase, LOGGER } from '@mate/server-kit';
-import { orderedPair } from '../chat/chat-db';
 import { ChatRateLimiter } from '../chat/chat-rate-limits';
 import { ConversationsService } from '../chat/conversations.service';
 
@@ -98,7 +97,7 @@ export class ChatMemberErasure {
         await manager.query('DELETE FROM chat_member WHERE user_id = $1::uuid AND version = $2', [other, ANONYMISED_MEMBER_VERSION]);
       } else {
         const anonymousId = randomUUID();
-        const [a, b] = orderedPair(other, anonymousId);
+        const [a, b] = orderedPairOf(other, anonymousId);
         await manager.query(ANONYMISE_CONVERSATION_SQL, [c.id, userId, anonymousId, a, b]);
         await manager.query('UPDATE message SET seq = -seq WHERE conversation_id = $1::uuid AND seq < 0', [c.id]);
         await manager.query(

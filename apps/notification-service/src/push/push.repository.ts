@@ -3,6 +3,7 @@ import { lockMembersAgainstErasure } from '@mate/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
+  orderedPairOf,
   type NotificationPreferenceKey,
   type NotificationPreferencesDto,
 } from '@mate/contracts';
@@ -29,9 +30,6 @@ const PREFERENCE_COLUMNS: Record<NotificationPreferenceKey, string> = {
   adminActions: 'admin_actions',
   privatePreviews: 'private_previews',
 };
-
-/** The pair as stored (member_a < member_b; uuids compare as their text). */
-export const orderedPair = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y, x]);
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -176,7 +174,7 @@ export class PushRepository {
     blocked: boolean,
     version: number | null,
   ): Promise<void> {
-    const [a, b] = orderedPair(x, y);
+    const [a, b] = orderedPairOf(x, y);
     await m.query(
       `INSERT INTO notification_pair (member_a, member_b, blocked, version) VALUES ($1::uuid, $2::uuid, $3, $4::int)
        ON CONFLICT (member_a, member_b) DO UPDATE
@@ -187,7 +185,7 @@ export class PushRepository {
 
   /** The version of the newest pair event applied for the pair, 0 when none. */
   async pairVersionOf(x: string, y: string, q: Queryable = this.dataSource): Promise<number> {
-    const [a, b] = orderedPair(x, y);
+    const [a, b] = orderedPairOf(x, y);
     const rows: { version: number | null }[] = await q.query(
       'SELECT version FROM notification_pair WHERE member_a = $1::uuid AND member_b = $2::uuid',
       [a, b],
@@ -196,7 +194,7 @@ export class PushRepository {
   }
 
   async isBlockedPair(x: string, y: string, q: Queryable = this.dataSource): Promise<boolean> {
-    const [a, b] = orderedPair(x, y);
+    const [a, b] = orderedPairOf(x, y);
     const rows: { blocked: boolean }[] = await q.query(
       'SELECT blocked FROM notification_pair WHERE member_a = $1::uuid AND member_b = $2::uuid',
       [a, b],
