@@ -1,18 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { MatchesRepository } from '../matching/matches.repository';
 
 /** matching's counts for the admin area (issue 13). */
 @Injectable()
 export class MatchingAdminService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly matches: MatchesRepository) {}
 
   /** The member's matches that stand now (an unmatch, a block or an erasure deletes a match). */
-  async liveMatchCount(userId: string): Promise<number> {
-    const rows = await this.dataSource.query<{ n: number }[]>(
-      'SELECT count(*)::int AS n FROM match WHERE user_a = $1 OR user_b = $1',
-      [userId],
-    );
-    return rows[0]?.n ?? 0;
+  liveMatchCount(userId: string): Promise<number> {
+    return this.matches.liveMatchCount(userId);
   }
 
   /**
@@ -21,10 +17,7 @@ export class MatchingAdminService {
    * Live matches count too, so one written without its history row (the demo seeder writes the
    * match table directly) is not missed; a match in both is counted once.
    */
-  async matchesEverMade(): Promise<number> {
-    const rows = await this.dataSource.query<{ n: number }[]>(
-      'SELECT count(*)::int AS n FROM (SELECT match_id AS id FROM match_history UNION SELECT id FROM match) made',
-    );
-    return rows[0]?.n ?? 0;
+  matchesEverMade(): Promise<number> {
+    return this.matches.matchesEverMade();
   }
 }

@@ -3,6 +3,7 @@ import { pairGateProvider, RealtimeModule } from '@mate/server-kit';
 import { CandidatesModule } from '../candidates/candidates.module';
 import { ImpressionRepository } from '../impressions/impression.repository';
 import { ScoringModule } from '../scoring';
+import { MatchesRepository } from './matches.repository';
 import { MatchesService } from './matches.service';
 import { MatchGate } from './match-gate';
 import { MatchNotifier } from './match-notifier';
@@ -10,6 +11,7 @@ import { MemberRateLimiter } from './member-rate-limits';
 import { MatchingController } from './matching.controller';
 import { POOL_START, randomPoolStart } from './pool-start';
 import { SuggestionsService } from './suggestions.service';
+import { SwipesRepository } from './swipes.repository';
 import { SwipesService } from './swipes.service';
 
 /** Discover's API: suggestions, likes, passes, rewinds, matches, stats, and the live match push. */
@@ -20,7 +22,9 @@ import { SwipesService } from './swipes.service';
     SuggestionsService,
     ImpressionRepository,
     SwipesService,
+    SwipesRepository,
     MatchesService,
+    MatchesRepository,
     MatchNotifier,
     MatchGate,
     pairGateProvider,

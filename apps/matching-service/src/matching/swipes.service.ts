@@ -1,20 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import {
   MatchingMessages,
-  pairIdOf,
   type LikeResultDto,
   type PassResultDto,
   type SuggestionDto,
 } from '@mate/contracts';
-import { badRequest, insertOutboxFacts, notFound, OutboxService } from '@mate/server-kit';
-import { mutualRulesSql } from '../candidates/candidate-rules';
-import { LIKE_SQL, type LikeRow } from './like-statement';
+import { badRequest, notFound, OutboxService } from '@mate/server-kit';
 import { MatchGate } from './match-gate';
 import { MatchNotifier, type MatchMember } from './match-notifier';
-import { onceUnderPairLock } from './pair-transaction';
 import { SuggestionsService } from './suggestions.service';
+import { SwipesRepository, type LikeRow } from './swipes.repository';
 
 /** The pair in the order the match table stores it (user_a < user_b). */
 const ordered = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y, x]);
@@ -29,7 +25,7 @@ const ordered = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y
 @Injectable()
 export class SwipesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly swipes: SwipesRepository,
     private readonly outbox: OutboxService,
     private readonly notifier: MatchNotifier,
     private readonly suggestions: SuggestionsService,
@@ -68,23 +64,7 @@ export class SwipesService {
       userIds: [a, b],
       createdAt: now.toISOString(),
     });
-    const [answer] = await onceUnderPairLock<LikeRow>(this.dataSource, viewerId, targetId, {
-      name: 'pair_like',
-      text: LIKE_SQL,
-      values: [
-        viewerId,
-        targetId,
-        a,
-        b,
-        matchId,
-        now,
-        likeEvent.id,
-        likeEvent.body,
-        matchEvent.id,
-        matchEvent.body,
-        pairIdOf(a, b),
-      ],
-    });
+    const answer = await this.swipes.recordLike({ viewerId, targetId, matchId, at: now, likeEvent, matchEvent });
     // A blocked pair: one answer whatever was swiped before (a pass is not "rewind first").
     if (answer.blocked) throw this.refusedBlocked(answer.suggestible !== null);
     // A suspended member answers as unavailable whatever was swiped before (issue 13).
@@ -94,7 +74,7 @@ export class SwipesService {
     if (answer.previous === null && !answer.inserted) {
       if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound);
       if (!answer.fits) throw badRequest(MatchingMessages.notSuggestible);
-      row = await this.raced(viewerId, targetId, a, b);
+      row = await this.raced(viewerId, targetId);
     }
     // Before the answer and the pushes: whoever learns of the match can use it at once (ADR 0029).
     if (row.match_id && row.matched_at) {
@@ -125,26 +105,7 @@ export class SwipesService {
       passedId: targetId,
       createdAt: new Date().toISOString(),
     });
-    const [passed] = await onceUnderPairLock<{ known: boolean; blocked: boolean; suspended: boolean }>(
-      this.dataSource,
-      viewerId,
-      targetId,
-      {
-        name: 'pair_pass',
-        text: `WITH target AS (SELECT suspended FROM candidate WHERE user_id = $2::uuid FOR KEY SHARE), blocked AS (
-                 SELECT 1 FROM blocked_pair WHERE user_a = least($1::uuid, $2::uuid) AND user_b = greatest($1::uuid, $2::uuid)
-               ), inserted AS (
-                 INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target
-                 WHERE NOT target.suspended AND NOT EXISTS (SELECT 1 FROM blocked)
-                 ON CONFLICT (swiper_id, target_id) DO NOTHING
-                 RETURNING swiper_id), pass_fact AS (
-                 SELECT $3::uuid AS id, 'pass.created' AS name, $4::jsonb AS body FROM inserted
-               ), pass_event AS (${insertOutboxFacts('pass_fact')})
-               SELECT EXISTS (SELECT 1 FROM target) AS known, EXISTS (SELECT 1 FROM blocked) AS blocked,
-                 coalesce((SELECT suspended FROM target), false) AS suspended`,
-        values: [viewerId, targetId, passEvent.id, passEvent.body],
-      },
-    );
+    const passed = await this.swipes.recordPass(viewerId, targetId, passEvent);
     if (!passed.known) throw notFound(MatchingMessages.memberNotFound);
     if (passed.blocked) throw this.refusedBlocked(true);
     // A suspended member is unavailable (issue 13): the like's answer, and no swipe is written.
@@ -159,20 +120,7 @@ export class SwipesService {
    * pass followed by a rewind would otherwise be a way to read anyone's current profile.
    */
   async rewind(viewerId: string): Promise<SuggestionDto> {
-    const rows: { target_id: string }[] = await this.dataSource.query(
-      // A SELECT around the DELETE, so the driver answers the rows (not a DELETE's row count).
-      `WITH rewound AS (
-         DELETE FROM swipe WHERE swiper_id = $1 AND NOT liked AND target_id = (
-           SELECT s.target_id FROM swipe s
-             JOIN candidate v ON v.user_id = s.swiper_id
-             JOIN candidate c ON c.user_id = s.target_id
-           WHERE s.swiper_id = $1 AND NOT s.liked AND ${mutualRulesSql('v', 'c')}
-           ORDER BY s.created_at DESC LIMIT 1)
-         RETURNING target_id)
-       SELECT target_id FROM rewound`,
-      [viewerId],
-    );
-    const targetId = rows[0]?.target_id;
+    const targetId = await this.swipes.rewindLatestPass(viewerId);
     const card = targetId ? await this.suggestions.card(viewerId, targetId) : null;
     if (!card) throw notFound(MatchingMessages.nothingToRewind);
     return card;
@@ -192,21 +140,10 @@ export class SwipesService {
    * the pair lock (an older replica mid-deploy, a seeder): a pass stands (rewind first), a like
    * repeats as the pair stands now (read after the like's commit: the swipe it met is committed).
    */
-  private async raced(
-    viewerId: string,
-    targetId: string,
-    a: string,
-    b: string,
-  ): Promise<LikeRow> {
-    const rows: { liked: boolean; match_id: string | null; matched_at: Date | null; pair_version: number }[] = await this.dataSource.query(
-      `SELECT s.liked, m.id AS match_id, m.created_at AS matched_at,
-              coalesce((SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $5), 0)::int AS pair_version
-       FROM swipe s LEFT JOIN match m ON m.user_a = $3 AND m.user_b = $4
-       WHERE s.swiper_id = $1 AND s.target_id = $2`,
-      [viewerId, targetId, a, b, pairIdOf(a, b)],
-    );
-    if (!rows[0]?.liked) throw badRequest(MatchingMessages.alreadyPassed);
-    const { match_id, matched_at, pair_version } = rows[0];
+  private async raced(viewerId: string, targetId: string): Promise<LikeRow> {
+    const standing = await this.swipes.standingSwipe(viewerId, targetId);
+    if (!standing?.liked) throw badRequest(MatchingMessages.alreadyPassed);
+    const { match_id, matched_at, pair_version } = standing;
     return {
       previous: true,
       suggestible: true,

@@ -2,6 +2,9 @@ import { insertOutboxFacts } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 
 /**
+ * Imported only by SwipesRepository (docs/conventions.md, "Where SQL lives"): the like's statement,
+ * long enough for a file of its own.
+ *
  * A like in one statement, run under the pair's lock (onceUnderPairLock), so its snapshot is taken
  * after the lock and sees the other side's committed like (and a block committed by the pair
  * events' handler, which takes the same lock). It reads the earlier swipe, whether the pair is
