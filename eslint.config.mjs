@@ -6,6 +6,7 @@ import globals from 'globals';
  * - scope:shared libs (contracts, api-client) import only other shared libs; contracts imports nothing.
  * - scope:backend (services, server-kit, testing) never imports frontend code.
  * - scope:frontend (web, admin-web, ui) never imports server code.
+ * - type:model (matching-model, the scoring model in plain TypeScript) imports nothing, like contracts.
  */
 export default [
   ...nx.configs['flat/base'],
@@ -24,6 +25,7 @@ export default [
           allow: [],
           depConstraints: [
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+            { sourceTag: 'type:model', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:backend', onlyDependOnLibsWithTags: ['scope:shared', 'scope:backend'] },
             { sourceTag: 'scope:frontend', onlyDependOnLibsWithTags: ['scope:shared', 'scope:frontend'] },
@@ -62,11 +64,6 @@ export default [
   {
     // The benchmarks run a service from source and reuse the platform launcher, like the e2e runner.
     files: ['tools/bench/events/producer.cjs', 'tools/bench/gateway/run.mjs', 'tools/bench/web/run.mjs', 'tools/bench/web/accounts.mjs'],
-    rules: { '@nx/enforce-module-boundaries': 'off' },
-  },
-  {
-    // The matching-quality bench runs matching-service's scoring model (plain TypeScript) from source.
-    files: ['tools/bench/matching-quality/*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HiddenTastes } from '../../seed/lib/taste.cjs';
-import { SeededRandom } from '../../../apps/matching-service/src/scoring/model/rng';
+import { SeededRandom } from '@mate/matching-model';
 import { resultFile } from '../lib/run';
 import { eligiblePools, makePopulation } from './population';
 import {

@@ -2,9 +2,7 @@
 // the hard rules of the candidate query, made from a seed. Tastes are not here: they are hidden
 // (tools/seed/lib/taste.cjs) and only show through the swipes they produce.
 import { PROFILE_INTERESTS, relationshipGoalsOf } from '@mate/contracts';
-import { distanceKm } from '../../../apps/matching-service/src/scoring/model/features';
-import type { ScoringProfile } from '../../../apps/matching-service/src/scoring/model/profile';
-import { SeededRandom } from '../../../apps/matching-service/src/scoring/model/rng';
+import { distanceKm, SeededRandom, type ScoringProfile } from '@mate/matching-model';
 
 /** A simulated member: what the model may read, plus the interested-in list the hard rules use. */
 export interface SimMember extends ScoringProfile {

@@ -3,12 +3,16 @@
 // already liked you is a match. All worlds start from the same random swipe history (what the
 // seeder gives a fresh installation), so the model has something to learn from in round one.
 import { HiddenTastes } from '../../seed/lib/taste.cjs';
-import { fitModel, type FitMetrics } from '../../../apps/matching-service/src/scoring/model/fit';
-import { ScoringModel } from '../../../apps/matching-service/src/scoring/model/model';
-import type { MemberStats, SwipeRecord } from '../../../apps/matching-service/src/scoring/model/profile';
-import { rankPool } from '../../../apps/matching-service/src/scoring/model/rank';
-import { SeededRandom } from '../../../apps/matching-service/src/scoring/model/rng';
-import { gini } from '../../../apps/matching-service/src/scoring/model/metrics';
+import {
+  fitModel,
+  gini,
+  rankPool,
+  ScoringModel,
+  SeededRandom,
+  type FitMetrics,
+  type MemberStats,
+  type SwipeRecord,
+} from '@mate/matching-model';
 import type { SimMember } from './population';
 
 export const PAGE = 20;

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DEFAULT_PREFERENCES, INTERESTED_IN_OPTIONS } from '@mate/contracts';
+import type { RankContext, ScoringProfile } from '@mate/matching-model';
 import { namedQuery } from '@mate/server-kit';
-import type { ScoringProfile } from '../scoring';
-import type { RankContext } from '../scoring/model/rank';
 // The repository itself, not the scoring module's index: the benchmark loads this file alone.
 import { rankContextOf, rankContextSql, type RankContextRow } from '../scoring/scoring.repository';
 import type { Candidate } from './candidate.entity';

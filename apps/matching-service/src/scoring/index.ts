@@ -6,7 +6,6 @@ export { ScoringModule } from './scoring.module';
 export { EXPOSURE_WINDOW_HOURS, ScoringService, type RankResult } from './scoring.service';
 export { rankContextOf, rankContextSql, type RankContextRow } from './scoring.repository';
 export { RefitService, type RefitOutcome } from './refit.service';
-export type { ScoringProfile } from './model/profile';
 
 /** The scoring tables' entities, for AppModule's entity list. */
 export const SCORING_ENTITIES = [ScoringModelRow, MemberFactor];

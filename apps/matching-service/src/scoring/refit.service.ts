@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@mate/server-kit';
-import { fitModel, type FitMetrics } from './model/fit';
+import { fitModel, type FitMetrics } from '@mate/matching-model';
 import { ScoringRepository } from './scoring.repository';
 import { ScoringService } from './scoring.service';
 

@@ -1,6 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { ModelParams } from './model/model';
-import type { FitMetrics } from './model/fit';
+import type { FitMetrics, ModelParams } from '@mate/matching-model';
 
 /** One fitted model: its parameters as JSON and how it did on held-out swipes. The newest is active. */
 @Entity({ name: 'scoring_model' })

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { namedQuery } from '@mate/server-kit';
-import type { FitMetrics } from './model/fit';
-import type { ModelParams } from './model/model';
-import type { MemberStats, ScoringProfile, SwipeRecord } from './model/profile';
-import type { RankContext } from './model/rank';
+import type {
+  FitMetrics,
+  MemberStats,
+  ModelParams,
+  RankContext,
+  ScoringProfile,
+  SwipeRecord,
+} from '@mate/matching-model';
 
 /** Rows written per statement when a refit stores member factors. */
 const WRITE_BATCH = 2_000;

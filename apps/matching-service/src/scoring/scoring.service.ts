@@ -1,9 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@mate/server-kit';
-import { ScoringModel, type ModelParams } from './model/model';
-import type { ScoringProfile } from './model/profile';
-import { rankPool, type RankContext, type RankedCandidate } from './model/rank';
+import {
+  rankPool,
+  ScoringModel,
+  type ModelParams,
+  type RankContext,
+  type RankedCandidate,
+  type ScoringProfile,
+} from '@mate/matching-model';
 import { ScoringRepository } from './scoring.repository';
 
 /** How often a replica looks for a newer model than the one in memory. */

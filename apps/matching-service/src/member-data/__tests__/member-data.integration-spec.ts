@@ -7,12 +7,11 @@ import {
   type LikeResultDto,
   type MatchingExportPart,
 } from '@mate/contracts';
+import { PRIOR_PARAMS, type MemberStats } from '@mate/matching-model';
 import { BaseServiceEnv, REDIS } from '@mate/server-kit';
 import { columnsHolding } from '@mate/testing';
 import { waitFor } from '@mate/server-kit/testing';
 import { startMatchingTestBed, type MatchingTestBed, type TestMember } from '../../__tests__/matching-test-bed';
-import { PRIOR_PARAMS } from '../../scoring/model/model';
-import type { MemberStats } from '../../scoring/model/profile';
 import { ScoringRepository } from '../../scoring/scoring.repository';
 import { MatchingErasure } from '../matching-erasure';
 

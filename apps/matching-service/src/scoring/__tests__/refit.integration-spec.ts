@@ -9,7 +9,7 @@ import {
   type Place,
   type TestMember,
 } from '../../__tests__/matching-test-bed';
-import { PRIOR_VERSION } from '../model/model';
+import { PRIOR_VERSION } from '@mate/matching-model';
 import { MIN_SWIPES_TO_FIT, RefitService, type RefitOutcome } from '../refit.service';
 import { REFIT_SCHEDULER_ID } from '../refit.worker';
 import { ScoringService } from '../scoring.service';

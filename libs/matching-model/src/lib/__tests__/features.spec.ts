@@ -1,4 +1,4 @@
-import { distanceKm, FEATURE_COUNT, FEATURE_NAMES, pairFeatures } from '../model/features';
+import { distanceKm, FEATURE_COUNT, FEATURE_NAMES, pairFeatures } from '../features';
 import { profile } from './profiles';
 
 const feature = (x: Float64Array, name: (typeof FEATURE_NAMES)[number]) => x[FEATURE_NAMES.indexOf(name)];

@@ -1,7 +1,7 @@
-import { fitModel } from '../model/fit';
-import { ScoringModel } from '../model/model';
-import type { ScoringProfile } from '../model/profile';
-import { rankPool } from '../model/rank';
+import { fitModel } from '../fit';
+import { ScoringModel } from '../model';
+import type { ScoringProfile } from '../profile';
+import { rankPool } from '../rank';
 import { SmallWorld } from './small-world';
 
 const PAGE = 10;

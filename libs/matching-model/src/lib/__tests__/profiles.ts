@@ -1,4 +1,4 @@
-import type { ScoringProfile } from '../model/profile';
+import type { ScoringProfile } from '../profile';
 
 /** A complete member for scoring tests: 30, in Berlin, looking for 18–99, with `changes` applied. */
 export function profile(userId: string, changes: Partial<ScoringProfile> = {}): ScoringProfile {

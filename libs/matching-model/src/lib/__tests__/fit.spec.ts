@@ -1,7 +1,7 @@
-import { fitModel } from '../model/fit';
-import { pairFeatures } from '../model/features';
-import { PRIOR_PARAMS, ScoringModel, sigmoid, smoothedLogit } from '../model/model';
-import { NEWCOMER, type SwipeRecord } from '../model/profile';
+import { fitModel } from '../fit';
+import { pairFeatures } from '../features';
+import { PRIOR_PARAMS, ScoringModel, sigmoid, smoothedLogit } from '../model';
+import { NEWCOMER, type SwipeRecord } from '../profile';
 import { profile } from './profiles';
 import { SmallWorld } from './small-world';
 

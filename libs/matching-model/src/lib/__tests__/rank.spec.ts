@@ -1,7 +1,7 @@
-import { gini } from '../model/metrics';
-import { LIKED_YOU_PROBABILITY, ScoringModel } from '../model/model';
-import { NEWCOMER } from '../model/profile';
-import { rankPool, reciprocalScore, type RankContext } from '../model/rank';
+import { gini } from '../metrics';
+import { LIKED_YOU_PROBABILITY, ScoringModel } from '../model';
+import { NEWCOMER } from '../profile';
+import { rankPool, reciprocalScore, type RankContext } from '../rank';
 import { profile } from './profiles';
 
 const prior = ScoringModel.prior();

@@ -1,5 +1,5 @@
-import type { ScoringProfile, SwipeRecord } from '../model/profile';
-import { SeededRandom } from '../model/rng';
+import type { ScoringProfile, SwipeRecord } from '../profile';
+import { SeededRandom } from '../rng';
 import { profile } from './profiles';
 
 const INTERESTS = [
