@@ -15,6 +15,7 @@ import { HealthRegistry } from '../health/health';
 import { eventLagSeconds } from '../metrics/metrics';
 import { QueueWorker } from '../workers/queue-worker';
 import { erasedMemberHash, lockMemberForErasure, memberIdsOf, shareErasureLocksSql } from '../gdpr/member-erasure';
+import { readEventPayload } from './payloads/event-payloads';
 
 export type EventHandler<N extends EventName> = (
   payload: EventPayloads[N],
@@ -40,8 +41,11 @@ export interface EventConsumerOptions {
  * handled: the handler ran. duplicate: this event id was handled before. stale: a newer version
  * of its aggregate had been applied, so the handler did not run (recorded in processed_event).
  * erased: it names a member this service has erased (user.deleted), so the handler did not run.
+ * unreadable: its payload does not read as its catalogue class (./payloads), so the handler did
+ * not run; recorded like the others, so a redelivery changes nothing (retrying would not make it
+ * readable).
  */
-export type EventOutcome = 'handled' | 'duplicate' | 'stale' | 'erased';
+export type EventOutcome = 'handled' | 'duplicate' | 'stale' | 'erased' | 'unreadable';
 
 /** Thrown at start-up when the catalogue routes an event here that no handler takes. */
 export class MissingEventHandlerError extends Error {}
@@ -54,7 +58,9 @@ export function assertHandlersCoverCatalogue(service: ServiceName, handlers: Eve
 }
 
 /**
- * Consumes `events.<service>`. Each event is handled inside one database transaction that first
+ * Consumes `events.<service>`. Each payload is read once against its catalogue entry's class
+ * (./payloads/event-payloads.ts: validated, ids lower case, pairs ascending), so handlers receive
+ * the typed, normalised payload and check nothing again. Each event is handled inside one database transaction that first
  * records its id in `processed_event` (a redelivered event finds the id and changes nothing) and,
  * for a state-carrying event, raises the aggregate's applied version in `applied_version`: an
  * event not newer than what was applied is recorded as stale and its handler never runs, so a
@@ -88,9 +94,12 @@ export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> impl
    * locks are held, whether one of them is erased and, if none is, the aggregate's applied version
    * raised to the event's.
    */
-  async apply(envelope: EventEnvelope): Promise<EventOutcome> {
-    const handler = this.handlers[envelope.name] as EventHandler<EventName> | undefined;
-    if (!handler) throw new MissingEventHandlerError(`No handler for ${envelope.name}`);
+  async apply(received: EventEnvelope): Promise<EventOutcome> {
+    const handler = this.handlers[received.name] as EventHandler<EventName> | undefined;
+    if (!handler) throw new MissingEventHandlerError(`No handler for ${received.name}`);
+    const reading = readEventPayload(received.name, received.payload);
+    if (!reading.readable) return this.skipUnreadable(received, reading.fields);
+    const envelope: EventEnvelope = { ...received, payload: reading.payload };
     // An erasure takes its member's lock exclusively, any other event the locks of the members it
     // names shared: the event then either commits before the erasure, which erases what it wrote,
     // or finds the member erased and is dropped (docs/adr/0016-member-data.md).
@@ -108,8 +117,7 @@ export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> impl
       );
       if (!recorded.recorded) return 'duplicate';
       if (erasure) {
-        const { userId } = envelope.payload as EventPayloads['user.deleted'];
-        if (typeof userId === 'string') await lockMemberForErasure(manager, userId);
+        await lockMemberForErasure(manager, (envelope.payload as EventPayloads['user.deleted']).userId);
       }
       if (members.length === 0 && !versioned) return this.run(handler, manager, envelope);
       // A statement of its own: its snapshot sees an erasure committed while the locks were awaited.
@@ -136,6 +144,25 @@ export class EventConsumer extends QueueWorker<EventEnvelope, EventOutcome> impl
       }
       return this.run(handler, manager, envelope);
     });
+  }
+
+  /**
+   * The one place an unreadable payload is recorded and logged: by its catalogue name, schema
+   * version, event id and the names of the fields it broke (never their values: an email, a
+   * reason). A redelivery finds it recorded and changes nothing.
+   */
+  private async skipUnreadable(envelope: EventEnvelope, fields: string[]): Promise<EventOutcome> {
+    const recorded: unknown[] = await this.dataSource.query(
+      `INSERT INTO processed_event (event_id, name, outcome) VALUES ($1, $2, 'unreadable')
+       ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+      [envelope.id, envelope.name],
+    );
+    if (recorded.length === 0) return 'duplicate';
+    this.logger.error(
+      { eventId: envelope.id, name: envelope.name, version: envelope.version, fields },
+      'event with an unreadable payload skipped',
+    );
+    return 'unreadable';
   }
 
   private async run(handler: EventHandler<EventName>, manager: EntityManager, envelope: EventEnvelope): Promise<EventOutcome> {

@@ -9,7 +9,7 @@ import { MemberErasure1796000000000 } from '../gdpr/member-erasure';
  *   outside any transaction and stamps `published_at` (`attempts`: claims; `last_error`: why the
  *   last publish failed);
  * - processed_event: a row per event a consumer has handled, with its outcome ('handled', or
- *   'stale' when a newer version of its aggregate had been applied);
+ *   'stale', 'erased' or 'unreadable' when its handler did not run: EventOutcome);
  * - aggregate_version: the producer's last version of each aggregate, bumped under its row lock;
  * - applied_version: the highest version of each aggregate the consumer has applied;
  * - erased_member: members erased here, by a hash of their id (../gdpr/member-erasure.ts).
