@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type {
   AdminStatsDto,
-  PairMessageSnapshot,
   ReportAdminCommand,
   ReportReason,
   ReportSnapshotMessageDto,
@@ -13,28 +12,7 @@ import type {
   SafetyReportsPagePart,
 } from '@mate/contracts';
 import { CLOCK, LOGGER, OutboxService, type Clock } from '@mate/server-kit';
-
-interface ReportRow {
-  id: string;
-  status: ReportStatus;
-  reason: ReportReason;
-  details: string | null;
-  resolution: string | null;
-  reporter_id: string;
-  reported_id: string;
-  created_at: Date;
-  resolved_at: Date | null;
-}
-
-interface ReportDetailRow extends ReportRow {
-  reported_profile: Record<string, unknown> | null;
-  messages: PairMessageSnapshot[] | null;
-  messages_status: 'pending' | 'complete';
-  messages_captured_at: Date | null;
-}
-
-const REPORT_COLUMNS =
-  'id, status, reason, details, resolution, reporter_id, reported_id, created_at, resolved_at';
+import { ReportsRepository, type ReportRow } from '../safety/reports.repository';
 
 /** What a resolve command did: moved a pending report, found it decided already, or found none. */
 export type ResolveOutcome = 'resolved' | 'already-decided' | 'no-report';
@@ -62,6 +40,7 @@ function reportPart(row: ReportRow): SafetyReportPart {
 export class AdminReportsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reports: ReportsRepository,
     private readonly outbox: OutboxService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -74,28 +53,18 @@ export class AdminReportsService {
     limit: number;
     offset: number;
   }): Promise<SafetyReportsPagePart> {
-    const params = [filter.status ?? null, filter.reason ?? null];
-    const where = 'WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR reason = $2)';
-    const [rows, counted] = await Promise.all([
-      this.dataSource.query<ReportRow[]>(
-        `SELECT ${REPORT_COLUMNS} FROM report ${where} ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4`,
-        [...params, filter.limit, filter.offset],
-      ),
-      this.dataSource.query<{ total: number }[]>(
-        `SELECT count(*)::int AS total FROM report ${where}`,
-        params,
-      ),
-    ]);
-    return { reports: rows.map(reportPart), total: counted[0]?.total ?? 0 };
+    const { rows, total } = await this.reports.page({
+      status: filter.status ?? null,
+      reason: filter.reason ?? null,
+      limit: filter.limit,
+      offset: filter.offset,
+    });
+    return { reports: rows.map(reportPart), total };
   }
 
   /** One report with the snapshot kept when it was made, or null. */
   async detail(reportId: string): Promise<SafetyReportDetailPart | null> {
-    const rows = await this.dataSource.query<ReportDetailRow[]>(
-      `SELECT ${REPORT_COLUMNS}, reported_profile, messages, messages_status, messages_captured_at FROM report WHERE id = $1`,
-      [reportId],
-    );
-    const row = rows[0];
+    const row = await this.reports.detail(reportId);
     if (!row) return null;
     const messages: ReportSnapshotMessageDto[] = (row.messages ?? []).map((m) => ({
       id: m.id,
@@ -119,20 +88,13 @@ export class AdminReportsService {
 
   /** Reports the member made and reports about them (0 and 0 for a member safety never saw). */
   async memberCounts(userId: string): Promise<{ reportsMade: number; reportsReceived: number }> {
-    const rows = await this.dataSource.query<{ made: number; received: number }[]>(
-      `SELECT (SELECT count(*)::int FROM report WHERE reporter_id = $1) AS made,
-              (SELECT count(*)::int FROM report WHERE reported_id = $1) AS received`,
-      [userId],
-    );
-    return { reportsMade: rows[0]?.made ?? 0, reportsReceived: rows[0]?.received ?? 0 };
+    const counts = await this.reports.memberCounts(userId);
+    return { reportsMade: counts?.made ?? 0, reportsReceived: counts?.received ?? 0 };
   }
 
   /** Every report, the pending ones, and the count of each reason, most frequent first. */
   async stats(): Promise<AdminStatsDto['reports']> {
-    const rows = await this.dataSource.query<{ reason: string; total: number; pending: number }[]>(
-      `SELECT reason, count(*)::int AS total, (count(*) FILTER (WHERE status = 'pending'))::int AS pending
-         FROM report GROUP BY reason ORDER BY total DESC, reason`,
-    );
+    const rows = await this.reports.countsByReason();
     return {
       total: rows.reduce((sum, r) => sum + r.total, 0),
       pending: rows.reduce((sum, r) => sum + r.pending, 0),
@@ -147,20 +109,8 @@ export class AdminReportsService {
   async resolve(command: ReportAdminCommand): Promise<ResolveOutcome> {
     const resolvedAt = this.clock.now();
     const outcome = await this.dataSource.transaction(async (manager): Promise<ResolveOutcome> => {
-      // TypeORM answers an UPDATE ... RETURNING on PostgreSQL as [rows, count].
-      const [moved] = (await manager.query(
-        `UPDATE report SET status = $2, resolution = $3, resolved_at = $4
-          WHERE id = $1 AND status = 'pending'
-        RETURNING ${REPORT_COLUMNS}`,
-        [command.reportId, command.status, command.resolution, resolvedAt],
-      )) as [ReportRow[], number];
-      const row = moved[0];
-      if (!row) {
-        const exists = await manager.query<unknown[]>('SELECT 1 FROM report WHERE id = $1', [
-          command.reportId,
-        ]);
-        return exists.length ? 'already-decided' : 'no-report';
-      }
+      const row = await this.reports.resolvePending(manager, command.reportId, command.status, command.resolution, resolvedAt);
+      if (!row) return (await this.reports.exists(manager, command.reportId)) ? 'already-decided' : 'no-report';
       await this.outbox.publish(manager, 'report.resolved', {
         reportId: row.id,
         reporterId: row.reporter_id,

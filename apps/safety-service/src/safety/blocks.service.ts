@@ -8,19 +8,12 @@ import {
   type UnblockResultDto,
 } from '@mate/contracts';
 import { badRequest, CLOCK, lockMembersAgainstErasure, notFound, OutboxService, PairGate, type Clock } from '@mate/server-kit';
+import { BlocksRepository, type BlockListRow } from './blocks.repository';
 import { MatchFromGate } from './match-from-gate';
 import { MembersRepository } from './members.repository';
 import { pairState, PairsRepository, withBlocker } from './pairs.repository';
 import { SafetyRateLimiter } from './safety-rate-limits';
 import { memberText } from './safety-text';
-
-interface BlockListRow {
-  id: string;
-  blocked_id: string;
-  created_at: Date;
-  name: string | null;
-  profile_picture: string | null;
-}
 
 const toBlockedUser = (r: BlockListRow): BlockedUserDto => ({
   id: r.id,
@@ -39,6 +32,7 @@ const toBlockedUser = (r: BlockListRow): BlockedUserDto => ({
 export class BlocksService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly blocks: BlocksRepository,
     private readonly members: MembersRepository,
     private readonly pairs: PairsRepository,
     private readonly outbox: OutboxService,
@@ -78,16 +72,9 @@ export class BlocksService {
       const answer = (row: { id: string; created_at: Date }) =>
         toBlockedUser({ ...row, blocked_id: blockedId, name: seen?.name ?? null, profile_picture: seen?.photo ?? null });
       const at = this.clock.now();
-      const inserted: { id: string; created_at: Date }[] = await manager.query(
-        `INSERT INTO block (id, blocker_id, blocked_id, reason, created_at) VALUES (gen_random_uuid(), $1, $2, $3, $4)
-         ON CONFLICT (blocker_id, blocked_id) DO NOTHING RETURNING id, created_at`,
-        [blockerId, blockedId, reason, at],
-      );
-      if (inserted.length === 0) {
-        const [existing]: { id: string; created_at: Date }[] = await manager.query(
-          'SELECT id, created_at FROM block WHERE blocker_id = $1 AND blocked_id = $2',
-          [blockerId, blockedId],
-        );
+      const inserted = await this.blocks.insert(manager, blockerId, blockedId, reason, at);
+      if (!inserted) {
+        const existing = await this.blocks.find(manager, blockerId, blockedId);
         return { block: answer(existing), version: await this.pairs.version(manager, pair) };
       }
       const blockedBy = withBlocker(pair.blockedBy, blockerId, true);
@@ -99,7 +86,7 @@ export class BlocksService {
         endedMatchId: pair.matchId,
         blockedAt: at.toISOString(),
       });
-      return { block: answer(inserted[0]), version: event.aggregateVersion ?? (await this.pairs.version(manager, pair)) };
+      return { block: answer(inserted), version: event.aggregateVersion ?? (await this.pairs.version(manager, pair)) };
     });
     await this.gate.close(blockerId, blockedId, outcome.version);
     return outcome.block;
@@ -109,21 +96,12 @@ export class BlocksService {
   async unblock(blockerId: string, blockedId: string): Promise<UnblockResultDto> {
     if (blockerId === blockedId) return { unblocked: false };
     await this.limits.blockAction(blockerId);
-    const exists: unknown[] = await this.dataSource.query('SELECT 1 FROM block WHERE blocker_id = $1 AND blocked_id = $2', [
-      blockerId,
-      blockedId,
-    ]);
-    if (exists.length === 0) return { unblocked: false };
+    if (!(await this.blocks.exists(blockerId, blockedId))) return { unblocked: false };
     return this.dataSource.transaction(async (manager) => {
       // The erasure took the block away already; locking would write the pair row back.
       if (await lockMembersAgainstErasure(manager, [blockerId, blockedId])) return { unblocked: false };
       const pair = await this.pairs.lock(manager, blockerId, blockedId);
-      // TypeORM answers a DELETE with [rows, count].
-      const [deleted]: [unknown[], number] = await manager.query(
-        'DELETE FROM block WHERE blocker_id = $1 AND blocked_id = $2 RETURNING id',
-        [blockerId, blockedId],
-      );
-      if (deleted.length === 0) return { unblocked: false };
+      if (!(await this.blocks.delete(manager, blockerId, blockedId))) return { unblocked: false };
       const at = this.clock.now();
       const blockedBy = withBlocker(pair.blockedBy, blockerId, false);
       await this.pairs.setBlockedBy(manager, pair, blockedBy, false, at, pair.shown);
@@ -144,16 +122,7 @@ export class BlocksService {
    * way, 404), so it tells nothing of what the other member did (issue 24 item 4).
    */
   async blockedUsers(blockerId: string): Promise<BlockedUserDto[]> {
-    const rows: BlockListRow[] = await this.dataSource.query(
-      `SELECT b.id, b.blocked_id, b.created_at,
-              p.shown -> b.blocked_id::text ->> 'name' AS name, p.shown -> b.blocked_id::text ->> 'photo' AS profile_picture
-         FROM block b
-         LEFT JOIN pair p ON p.pair_id = least(b.blocker_id, b.blocked_id)::text || ':' || greatest(b.blocker_id, b.blocked_id)::text
-        WHERE b.blocker_id = $1
-        ORDER BY b.created_at DESC, b.id DESC
-        LIMIT $2`,
-      [blockerId, BLOCKED_LIST_MAX],
-    );
+    const rows = await this.blocks.listOf(blockerId, BLOCKED_LIST_MAX);
     return rows.map(toBlockedUser);
   }
 }

@@ -26,6 +26,7 @@ import {
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
 import { describe, ReportEvidence } from './report-evidence';
+import { ReportsRepository } from './reports.repository';
 import { SafetyRateLimiter } from './safety-rate-limits';
 import { memberText } from './safety-text';
 
@@ -47,6 +48,7 @@ export type EvidenceOutcome = 'filled' | 'already-complete' | 'no-report';
 export class ReportsService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly reports: ReportsRepository,
     private readonly members: MembersRepository,
     private readonly pairs: PairsRepository,
     private readonly evidence: ReportEvidence,
@@ -79,23 +81,17 @@ export class ReportsService {
       if (await lockMembersAgainstErasure(manager, [reporterId, reportedId])) throw notFound(SafetyMessages.memberNotFound);
       await this.pairs.lock(manager, reporterId, reportedId);
       if (await this.reportedRecently(manager, reporterId, reportedId, createdAt)) throw conflict(SafetyMessages.alreadyReported);
-      await manager.query(
-        `INSERT INTO report (id, reporter_id, reported_id, reason, details, created_at, reported_profile, messages,
-                             messages_status, messages_captured_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [
-          id,
-          reporterId,
-          reportedId,
-          reason,
-          details,
-          createdAt,
-          member.profile,
-          messages === null ? null : JSON.stringify(messages),
-          messages === null ? 'pending' : 'complete',
-          messages === null ? null : this.clock.now(),
-        ],
-      );
+      await this.reports.insert(manager, {
+        id,
+        reporterId,
+        reportedId,
+        reason,
+        details,
+        createdAt,
+        reportedProfile: member.profile,
+        messages,
+        messagesCapturedAt: messages === null ? null : this.clock.now(),
+      });
       if (messages === null) await this.outbox.enqueueJob(manager, QueueName.SafetyEvidence, { reportId: id });
       await this.outbox.publish(manager, 'report.created', {
         reportId: id,
@@ -111,19 +107,11 @@ export class ReportsService {
 
   /** The job's work: the messages of a report stored pending. Throws while chat cannot answer (retried). */
   async fillEvidence(reportId: string): Promise<EvidenceOutcome> {
-    const rows: { reporter_id: string; reported_id: string; created_at: Date; messages_status: string }[] =
-      await this.dataSource.query('SELECT reporter_id, reported_id, created_at, messages_status FROM report WHERE id = $1', [
-        reportId,
-      ]);
-    const report = rows[0];
+    const report = await this.reports.findForEvidence(reportId);
     if (!report) return 'no-report';
     if (report.messages_status === 'complete') return 'already-complete';
     const messages: PairMessageSnapshot[] = await this.evidence.messages(report.reporter_id, report.reported_id, report.created_at);
-    await this.dataSource.query(
-      `UPDATE report SET messages = $2, messages_status = 'complete', messages_captured_at = $3
-        WHERE id = $1 AND messages_status = 'pending'`,
-      [reportId, JSON.stringify(messages), this.clock.now()],
-    );
+    await this.reports.fillMessages(reportId, messages, this.clock.now());
     return 'filled';
   }
 
@@ -134,12 +122,9 @@ export class ReportsService {
    * oldest pending at every run, cannot hold back every report after it. Answers how many it filled.
    */
   async sweepEvidence(): Promise<number> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM report WHERE messages_status = 'pending' ORDER BY created_at LIMIT $1`,
-      [EVIDENCE_SWEEP_BATCH],
-    );
+    const pending = await this.reports.pendingEvidence(EVIDENCE_SWEEP_BATCH);
     let filled = 0;
-    for (const { id } of rows) {
+    for (const id of pending) {
       try {
         if ((await this.fillEvidence(id)) === 'filled') filled += 1;
       } catch (e) {
@@ -150,11 +135,7 @@ export class ReportsService {
     return filled;
   }
 
-  private async reportedRecently(manager: EntityManager, reporterId: string, reportedId: string, now: Date): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      'SELECT 1 FROM report WHERE reporter_id = $1 AND reported_id = $2 AND created_at > $3 LIMIT 1',
-      [reporterId, reportedId, new Date(now.getTime() - REPORT_REPEAT_WINDOW_MS)],
-    );
-    return rows.length > 0;
+  private reportedRecently(manager: EntityManager, reporterId: string, reportedId: string, now: Date): Promise<boolean> {
+    return this.reports.reportedSince(manager, reporterId, reportedId, new Date(now.getTime() - REPORT_REPEAT_WINDOW_MS));
   }
 }

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { pairGateProvider, ServiceClient } from '@mate/server-kit';
+import { BlocksRepository } from './blocks.repository';
 import { BlocksService } from './blocks.service';
 import { EvidenceWorker } from './evidence.worker';
 import { MatchFromGate } from './match-from-gate';
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
 import { ReportEvidence } from './report-evidence';
+import { ReportsRepository } from './reports.repository';
 import { ReportsService } from './reports.service';
 import { SafetyController } from './safety.controller';
 import { SafetyRateLimiter } from './safety-rate-limits';
@@ -18,7 +20,9 @@ import { SafetyMemberErasure } from '../member-data/safety-member-erasure';
   providers: [
     MembersRepository,
     PairsRepository,
+    BlocksRepository,
     BlocksService,
+    ReportsRepository,
     ReportsService,
     UnmatchService,
     MatchFromGate,
