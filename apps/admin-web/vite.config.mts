@@ -1,23 +1,12 @@
 import react from '@vitejs/plugin-react';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadEnv, type Plugin } from 'vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { configuredApiOrigin, workspaceAliases } from '../../tools/vite/app-config';
 import { firstScreenBudget, precompress } from '../../tools/vite/build-plugins';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The @mate/* path aliases of tsconfig.base.json, so Vite resolves the libs from source. */
-function workspaceAliases() {
-  const { compilerOptions } = JSON.parse(readFileSync(`${workspaceRoot}tsconfig.base.json`, 'utf8')) as {
-    compilerOptions: { paths: Record<string, string[]> };
-  };
-  return Object.entries(compilerOptions.paths).map(([alias, [target]]) => ({
-    find: new RegExp(`^${alias.replace('/', '\\/')}$`),
-    replacement: `${workspaceRoot}${target}`,
-  }));
-}
 
 /**
  * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
@@ -26,15 +15,7 @@ function workspaceAliases() {
  * the CSP names the origin the app really talks to. A dotfile: never served.
  */
 function webConfigFile(mode: string): Plugin {
-  const configured = loadEnv(mode, appRoot, 'VITE_')['VITE_API_URL']?.trim();
-  let apiOrigin: string | null = null;
-  if (configured) {
-    try {
-      apiOrigin = new URL(configured).origin;
-    } catch {
-      apiOrigin = null; // a path such as `/api`: the page's own origin
-    }
-  }
+  const apiOrigin = configuredApiOrigin(mode, appRoot);
   return {
     name: 'mate-web-config',
     apply: 'build',

@@ -2,27 +2,17 @@ import react from '@vitejs/plugin-react';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadEnv, type Plugin } from 'vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { ISOLATED_TESTS } from './src/testing/isolated-tests';
 import { installableApp } from './pwa.config';
 import { AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY } from '../../libs/contracts/src/lib/constants';
+import { configuredApiOrigin, configuredApiUrl, workspaceAliases } from '../../tools/vite/app-config';
 import { firstScreenBudget, headScript, inlineScriptHashes, precompress, prerender, scriptsAfterFirstPaint, sessionPreload } from '../../tools/vite/build-plugins';
 import { earlyRequestsScript, routePattern } from './src/prerender/early-requests';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The @mate/* path aliases of tsconfig.base.json, so Vite resolves the libs from source. */
-function workspaceAliases() {
-  const { compilerOptions } = JSON.parse(readFileSync(`${workspaceRoot}tsconfig.base.json`, 'utf8')) as {
-    compilerOptions: { paths: Record<string, string[]> };
-  };
-  return Object.entries(compilerOptions.paths).map(([alias, [target]]) => ({
-    find: new RegExp(`^${alias.replace('/', '\\/')}$`),
-    replacement: `${workspaceRoot}${target}`,
-  }));
-}
 
 /**
  * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
@@ -30,19 +20,8 @@ function workspaceAliases() {
  * web server (tools/web-server/server.mjs) builds its Content-Security-Policy from it, so
  * the CSP names the origin the app really talks to. A dotfile: never served.
  */
-/** The build's VITE_API_URL (a .env file or the environment), as src/app/api-base.ts reads it. */
-const configuredApiUrl = (mode: string) => loadEnv(mode, appRoot, 'VITE_')['VITE_API_URL']?.trim();
-
 function webConfigFile(mode: string): Plugin {
-  const configured = configuredApiUrl(mode);
-  let apiOrigin: string | null = null;
-  if (configured) {
-    try {
-      apiOrigin = new URL(configured).origin;
-    } catch {
-      apiOrigin = null; // a path such as `/api`: the page's own origin
-    }
-  }
+  const apiOrigin = configuredApiOrigin(mode, appRoot);
   return {
     name: 'mate-web-config',
     apply: 'build',
@@ -81,7 +60,7 @@ export default defineConfig(({ mode }) => ({
     // and asks for its session check before the code arrives (ADR 0027, decision 6).
     headScript({
       name: 'early-requests',
-      script: earlyRequestsScript({ storageKeys: [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY], apiUrl: configuredApiUrl(mode) }),
+      script: earlyRequestsScript({ storageKeys: [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY], apiUrl: configuredApiUrl(mode, appRoot) }),
     }),
     webConfigFile(mode),
     firstScreenBudget({ maxBrotliBytes: 150_000 }),

@@ -1,5 +1,5 @@
 // The shared components' stylesheet comes with this import, before the app's own.
-import { pageSetting } from '@mate/ui';
+import { announceUnauthorized, pageSetting, readStoredToken } from '@mate/ui';
 import './styles/admin.css';
 import { createAdminApiClient } from '@mate/api-client';
 import { StrictMode } from 'react';
@@ -7,16 +7,13 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadScreenFor } from './app/AppRoutes';
 import { resolveApiBase, resolveMemberWebUrl } from './app/origins';
-import { readStoredToken } from './auth/auth-storage';
 import { UNAUTHORIZED_EVENT } from './auth/AuthContext';
 import { windowBrowser } from './browser/AdminBrowser';
 
 const api = createAdminApiClient({
   baseUrl: resolveApiBase(pageSetting('api-origin') ?? import.meta.env.VITE_API_URL, window.location),
   getToken: readStoredToken,
-  onUnauthorized: (_error, token) => {
-    window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token } }));
-  },
+  onUnauthorized: (_error, token) => announceUnauthorized(UNAUTHORIZED_EVENT, token),
 });
 const environment = {
   browser: windowBrowser,

@@ -1,5 +1,5 @@
 // The shared components' stylesheet comes with this import, before the app's own.
-import { pageSetting } from '@mate/ui';
+import { announceUnauthorized, pageSetting, readStoredToken } from '@mate/ui';
 import './styles/app.css';
 import { createApiClient, createSocketClient } from '@mate/api-client';
 import { StrictMode } from 'react';
@@ -7,7 +7,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { resolveApiBase } from './app/api-base';
 import { preloadScreenFor } from './app/AppRoutes';
-import { readStoredToken } from './auth/auth-storage';
 import { browserCallDevices } from './call/browser-devices';
 import { startupRequests, UNAUTHORIZED_EVENT } from './auth/AuthContext';
 import { withEarlyAnswers } from './prerender/early-requests';
@@ -21,9 +20,7 @@ const api = createApiClient({
   getToken: readStoredToken,
   // The session check index.html started before this code arrived is taken, not asked for again.
   fetch: withEarlyAnswers(window),
-  onUnauthorized: (_error, token) => {
-    window.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { detail: { token } }));
-  },
+  onUnauthorized: (_error, token) => announceUnauthorized(UNAUTHORIZED_EVENT, token),
 });
 
 /** The realtime channel on the same gateway (spec 000 §7), one client per signed-in session. */

@@ -18,6 +18,8 @@ export * from './lib/page-setting';
 export * from './lib/ProgressBar';
 export * from './lib/RouteErrorBoundary';
 export * from './lib/Select';
+export * from './lib/session/auth-storage';
+export * from './lib/session/session-signals';
 export * from './lib/Slider';
 export * from './lib/Spinner';
 export * from './lib/Textarea';

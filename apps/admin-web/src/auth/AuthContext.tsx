@@ -1,9 +1,9 @@
 import type { LoginRequest, UserDto } from '@mate/contracts';
-import { AUTH_TOKEN_KEY, ROLE_ADMIN } from '@mate/contracts';
+import { ROLE_ADMIN } from '@mate/contracts';
+import { clearStoredAuth, readStoredAuth, storeCheckedUser, useSessionEndSignals, writeStoredAuth } from '@mate/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext';
-import { clearStoredAuth, readStoredAuth, writeStoredAuth, writeStoredUser } from './auth-storage';
 
 /** Fired by the API client when a call made with the current token comes back 401. */
 export const UNAUTHORIZED_EVENT = 'mate-admin:unauthorized';
@@ -69,11 +69,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         const me = await api.auth.me();
         if (gen !== generation.current) return;
-        // The stored record keeps the role even if this server's answer leaves it out.
-        const known = Object.fromEntries(Object.entries(me).filter(([, value]) => value !== undefined));
-        const user = { ...(stored.user ?? {}), ...known } as UserDto;
-        writeStoredUser(user);
-        setSession({ user, token: stored.token });
+        setSession({ user: storeCheckedUser(stored.user, me), token: stored.token });
       } catch {
         if (gen === generation.current) clearSession();
       } finally {
@@ -82,21 +78,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     })();
   }, [api, clearSession]);
 
-  useEffect(() => {
-    const onUnauthorized = (event: Event) => {
-      const refused = (event as CustomEvent<{ token?: string }>).detail?.token;
-      if (refused && refused === tokenRef.current) clearSession();
-    };
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === AUTH_TOKEN_KEY && !event.newValue && tokenRef.current) clearSession();
-    };
-    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
-    window.addEventListener('storage', onStorage);
-    return () => {
-      window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
-      window.removeEventListener('storage', onStorage);
-    };
-  }, [clearSession]);
+  // A refused token, or another tab's sign-out, ends this session.
+  useSessionEndSignals(UNAUTHORIZED_EVENT, tokenRef, clearSession);
 
   const login = useCallback(
     async (request: LoginRequest) => {

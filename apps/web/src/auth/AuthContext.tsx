@@ -1,10 +1,10 @@
 import type { AuthResponse, LoginRequest, ProfileDto, RegisterRequest, UserDto } from '@mate/contracts';
 import { isApiError, type MateApi } from '@mate/api-client';
-import { AUTH_TOKEN_KEY, ROLE_ADMIN } from '@mate/contracts';
+import { ROLE_ADMIN } from '@mate/contracts';
+import { alignStoredTokens, clearStoredAuth, readStoredAuth, storeCheckedUser, useSessionEndSignals, writeStoredAuth } from '@mate/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext';
-import { alignStoredTokens, clearStoredAuth, readStoredAuth, writeStoredAuth, writeStoredUser } from './auth-storage';
 import { fetchWithOneRetry } from './profile-retry';
 
 /** Fired by the API client when a call made with the current token comes back 401. */
@@ -169,11 +169,7 @@ export function AuthProvider({ children, startup = null }: { children: ReactNode
           setInitializing(false);
           return;
         }
-        // The stored record keeps the role even if this server's answer leaves it out.
-        const known = Object.fromEntries(Object.entries(me).filter(([, value]) => value !== undefined));
-        const user = { ...(stored.user ?? {}), ...known } as UserDto;
-        writeStoredUser(user);
-        setSession({ user, token: stored.token });
+        setSession({ user: storeCheckedUser(stored.user, me), token: stored.token });
       } catch (error) {
         // Opened without a network (issue 26: the app opens offline), the check got no answer at
         // all: the stored session stands, and the member's unsent messages with it. Only the
@@ -191,22 +187,8 @@ export function AuthProvider({ children, startup = null }: { children: ReactNode
     })();
   }, [api, clearSession, loadProfile, startup]);
 
-  useEffect(() => {
-    const onUnauthorized = (event: Event) => {
-      const refused = (event as CustomEvent<{ token?: string }>).detail?.token;
-      if (refused && refused === tokenRef.current) clearSession();
-    };
-    // Another tab signed out: follow it.
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === AUTH_TOKEN_KEY && !event.newValue && tokenRef.current) clearSession();
-    };
-    window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
-    window.addEventListener('storage', onStorage);
-    return () => {
-      window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
-      window.removeEventListener('storage', onStorage);
-    };
-  }, [clearSession]);
+  // A refused token, or another tab's sign-out, ends this session.
+  useSessionEndSignals(UNAUTHORIZED_EVENT, tokenRef, clearSession);
 
   const login = useCallback(
     async (request: LoginRequest) => startSession(await api.auth.login(request)),

@@ -48,7 +48,7 @@ export interface EarlyRequest {
 }
 
 export interface EarlyRequestsOptions {
-  /** The stored token's keys, in the order the app reads them (auth-storage's readStoredToken). */
+  /** The stored token's keys, in the order the app reads them (@mate/ui's readStoredToken). */
   storageKeys: readonly string[];
   /** The build's VITE_API_URL, for a page the server gave no `mate:api-origin`. */
   apiUrl?: string;

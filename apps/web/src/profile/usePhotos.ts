@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useApi } from '../api/ApiContext';
 import { useAuth } from '../auth/AuthContext';
-import { readLegacyToken } from '../auth/auth-storage';
+import { readLegacyToken } from '@mate/ui';
 import { PROFILE_COMPLETION_QUERY_KEY } from './useProfileCompletion';
 
 export const PHOTOS_QUERY_KEY = ['photos'] as const;

@@ -1,3 +1,4 @@
+import './RouteErrorBoundary.css';
 import { Button } from './Button';
 import { Card } from './Card';
 import { Icon } from './icons';

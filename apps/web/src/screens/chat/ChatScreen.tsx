@@ -1,8 +1,7 @@
 import { CallMessages, ChatMessages, ChatTexts, SocketMessages } from '@mate/contracts';
-import { Alert, Avatar, Button, Card, EmptyState, Icon, Spinner, buttonClassName } from '@mate/ui';
+import { Alert, Avatar, Button, Card, EmptyState, Icon, Spinner, buttonClassName, readStoredToken } from '@mate/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { readStoredToken } from '../../auth/auth-storage';
 import { isLiveCall, useCall } from '../../call/call-types';
 import { useChatSync } from '../../chat/ChatSyncContext';
 import { useChatEntries, useHasOlder, useIsTyping, useShowOffline } from '../../chat/useChat';

@@ -1,9 +1,8 @@
 import { displayMessage } from '@mate/api-client';
 import { SafetyMessages, SafetyTexts, type BlockedUserDto } from '@mate/contracts';
-import { Alert, Avatar, Button, Card, EmptyState, Icon, Spinner, PageHeader } from '@mate/ui';
+import { Alert, Avatar, Button, Card, EmptyState, Icon, Spinner, PageHeader, readStoredToken } from '@mate/ui';
 import { useId, useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { readStoredToken } from '../../auth/auth-storage';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { memberName } from '../../lib/member-name';
 import { usePhotoUrl } from '../../profile/usePhotos';

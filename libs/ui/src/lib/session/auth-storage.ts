@@ -1,9 +1,9 @@
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY, LEGACY_TOKEN_KEY, type UserDto } from '@mate/contracts';
 
 /**
- * The browser copy of the session (spec 000 §3): the token under `auth_token` and, for the
- * screens that read the second key, under `token` as well (always equal); the user under
- * `auth_user` as JSON, role included.
+ * The browser copy of a session, in the app's own origin's storage (spec 000 §3, 001 §3): the
+ * token under `auth_token` and, for the screens that read the second key, under `token` as well
+ * (always equal); the user under `auth_user` as JSON, role included. Both apps keep theirs here.
  */
 export interface StoredAuth {
   token: string | null;
@@ -75,4 +75,15 @@ export function clearStoredAuth(): void {
   store.removeItem(AUTH_TOKEN_KEY);
   store.removeItem(LEGACY_TOKEN_KEY);
   store.removeItem(AUTH_USER_KEY);
+}
+
+/**
+ * The user after the start-up check: the server's answer over the stored record, so the stored
+ * record keeps the role even if this server's answer leaves it out. Written back to storage.
+ */
+export function storeCheckedUser(stored: UserDto | null, me: UserDto): UserDto {
+  const known = Object.fromEntries(Object.entries(me).filter(([, value]) => value !== undefined));
+  const user = { ...(stored ?? {}), ...known } as UserDto;
+  writeStoredUser(user);
+  return user;
 }
