@@ -4,3 +4,4 @@ export * from './testing/service-test-bed';
 export * from './testing/service-process';
 export * from './testing/managed-process';
 export * from './testing/forwarded';
+export * from './testing/gateway-test-bed';
