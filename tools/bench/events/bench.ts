@@ -1,4 +1,4 @@
-// `npm run bench:events`: profile-service (from source, a real process) takes PUT /api/profile/me
+// `npm run bench:events`: profile-service (built, a real process) takes PUT /api/profile/me
 // at a steady rate; each change publishes profile.updated through its outbox, its relay hands it to
 // BullMQ and the kit's EventConsumer, as matching-service (another process, its own database),
 // applies it. Prints outbox-to-handled lag p50/p95/p99 and events/s, for a baseline rate and the
@@ -11,13 +11,16 @@ import path from 'node:path';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { SessionStore } from '@mate/server-kit';
-import { issueSession, waitFor } from '@mate/server-kit/testing';
+import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
 import { adminQuery, withDatabase } from '../lib/database';
-import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, noteLoad, processCpuMs, resultFile } from '../lib/run';
+import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, noteLoad, processCpuMs, resultFile } from '../lib/run';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const RESULT_FILE = resultFile(path.join(ROOT, 'tools/bench/events/last-result.json'));
+const PROFILE_MAIN = 'dist/apps/profile-service/main.js';
+/** Loaded into the producer before its main: profile.updated goes to matching-service's queue only. */
+const ROUTE_TO_MATCHING = path.join(__dirname, 'route-to-matching.cjs');
 // Issue 27's bar: 500 events/s handled with lag p99 within 100 ms, and at most 2 ms of the
 // producer's CPU per PUT /api/profile/me (relay included).
 const TARGET_RATE = 500;
@@ -29,8 +32,6 @@ const MAX_RATE = 2000;
 const MEMBERS = 200;
 /** How long the consumer may take to drain a phase once the producer stopped sending. */
 const DRAIN_TIMEOUT_MS = 60_000;
-/** How long the producer may take to start (it compiles its sources at start-up). */
-const START_TIMEOUT_MS = 120_000;
 const TICK_MS = 10;
 const OUTPUT_TAIL = 8000;
 const JWT_SECRET = `bench-${randomBytes(16).toString('hex')}`;
@@ -38,17 +39,19 @@ const JWT_SECRET = `bench-${randomBytes(16).toString('hex')}`;
 interface Options {
   seconds: number;
   rates: number[];
+  build: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const opts: Options = { seconds: 10, rates: [100, TARGET_RATE] };
+  const opts: Options = { seconds: 10, rates: [100, TARGET_RATE], build: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = () => inline ?? argv[++i];
     if (flag === '--seconds') opts.seconds = Number(value());
     else if (flag === '--rates') opts.rates = value().split(',').map(Number);
+    else if (flag === '--build') opts.build = true;
     else if (flag === '--help' || flag === '-h') {
-      process.stdout.write('Usage: npm run bench:events -- [--seconds <s>=10] [--rates <baseline>,<target>=100,500]\n');
+      process.stdout.write('Usage: npm run bench:events -- [--seconds <s>=10] [--rates <baseline>,<target>=100,500] [--build]\n');
       process.exit(0);
     } else throw new Error(`Unknown argument: ${argv[i]}`);
   }
@@ -62,6 +65,7 @@ function parseArgs(argv: string[]): Options {
 }
 
 const children: ChildProcess[] = [];
+const services: ServiceProcess[] = [];
 /** Set once the bench stops its children on purpose (their exit is then no news). */
 let cleaned = false;
 
@@ -88,29 +92,6 @@ function startChild(script: string, args: string[], env: NodeJS.ProcessEnv, read
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
     child.stdout?.on('data', () => output.includes(readyLine) && resolve(child));
   });
-}
-
-async function runToEnd(script: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [path.join(__dirname, script), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const code: number | null = await new Promise((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`${script} ${args.join(' ')} failed (${code}):\n${output.slice(-4000)}`);
-}
-
-function waitForHttp(url: string, child: ChildProcess) {
-  return waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the producer exited with ${child.exitCode}`);
-      return fetch(url).then((r) => r.ok, () => false);
-    },
-    { timeoutMs: START_TIMEOUT_MS, intervalMs: 200, what: `${url} to become ready` },
-  );
 }
 
 interface PhaseResult {
@@ -180,6 +161,7 @@ async function drive(baseUrl: string, tokens: string[], rate: number, seconds: n
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const { databaseUrl, redisUrl } = benchUrls();
+  ensureBuilt(['profile-service'], [PROFILE_MAIN], opts.build);
 
   const run = randomBytes(4).toString('hex');
   const prefix = `bench-events-${run}`;
@@ -188,6 +170,7 @@ async function main() {
   const cleanup = async () => {
     if (cleaned) return;
     cleaned = true;
+    await Promise.all(services.map((s) => s.stop()));
     await Promise.all(
       children
         .filter((c) => c.exitCode === null)
@@ -223,14 +206,20 @@ async function main() {
     };
     const producerEnv = { ...common, DATABASE_URL: withDatabase(databaseUrl, dbs.producer) };
     process.stdout.write('migrating and starting profile-service (producer) and the matching-service consumer...\n');
-    await runToEnd('producer.cjs', ['migrate'], producerEnv);
-    const port = await freePort();
-    const producer = await startChild('producer.cjs', [], { ...producerEnv, PORT: String(port), HOST: '127.0.0.1' });
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const [, consumer] = await Promise.all([
-      waitForHttp(`${baseUrl}/health/ready`, producer),
+    await runCommand(PROFILE_MAIN, 'migrate', producerEnv);
+    const startProducer = async () => {
+      const started = await startServiceProcess(PROFILE_MAIN, await freePort(), producerEnv, {
+        health: '/health/ready',
+        nodeArgs: [...PROFILE_ARGS, '--require', ROUTE_TO_MATCHING],
+      });
+      services.push(started);
+      return started;
+    };
+    const [producer, consumer] = await Promise.all([
+      startProducer(),
       startChild('consumer.cjs', [], { ...common, DATABASE_URL: withDatabase(databaseUrl, dbs.consumer) }, 'consumer ready'),
     ]);
+    const baseUrl = producer.url;
 
     // Members as the seeder writes them, with live sessions as auth-service issues them.
     const producerDb = new Client({ connectionString: producerEnv.DATABASE_URL });
@@ -249,7 +238,7 @@ async function main() {
       process.stdout.write(`${rate} events/s: ${WARMUP_SECONDS} s warm-up, then ${opts.seconds} s measured...\n`);
       await drive(baseUrl, tokens, rate, WARMUP_SECONDS, seq);
       const from = new Date();
-      const cpuBefore = [processCpuMs(producer.pid ?? 0), processCpuMs(consumer.pid ?? 0)];
+      const cpuBefore = [processCpuMs(producer.pid), processCpuMs(consumer.pid ?? 0)];
       const phase = await drive(baseUrl, tokens, rate, opts.seconds, seq);
       const to = new Date();
       const accepted = phase.sent - phase.failed;
@@ -265,7 +254,7 @@ async function main() {
         if (handled >= accepted || Date.now() > deadline) break;
         await new Promise((r2) => setTimeout(r2, 200));
       }
-      const cpuAfter = [processCpuMs(producer.pid ?? 0), processCpuMs(consumer.pid ?? 0)];
+      const cpuAfter = [processCpuMs(producer.pid), processCpuMs(consumer.pid ?? 0)];
       const lag = await consumerDb.query<{ ms: number }>(
         `SELECT extract(epoch FROM handled_at - occurred_at) * 1000 AS ms FROM bench_handled
           WHERE occurred_at >= $1 AND occurred_at < $2 ORDER BY 1`,

@@ -5,16 +5,17 @@
 // service), like throughput, the CPU per request of each process on the path (gateway,
 // matching-service, PostgreSQL), and the candidate query's plan. Loopback only; drops what it made
 // (the database stays with --keep). See tools/bench/README.md.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { SessionStore } from '@mate/server-kit';
 import { issueSession, runCommand, startServiceProcess, type ServiceProcess } from '@mate/server-kit/testing';
 import { freePort } from '@mate/testing';
-import { CANDIDATE_POOL_SIZE, CANDIDATE_POOL_SQL } from '../../../apps/matching-service/src/candidates/candidate-query';
 import { adminQuery, withDatabase } from '../lib/database';
 import { benchUrls, cleanupOnSignal, deleteKeysAndDisconnect, ensureBuilt, log, noteLoad, resultFile, timed, wholeNumberFlag } from '../lib/run';
 import { PathCpuMeter, type PathCpu } from './cpu';
@@ -158,22 +159,28 @@ interface Plan {
   text: string;
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of the service's own candidate query for one viewer, five times warm. */
-async function explain(db: Client, kind: string, viewerId: string): Promise<Plan> {
-  const params = [viewerId, CANDIDATE_POOL_SIZE, 0.5];
-  const executionMs: number[] = [];
-  let text = '';
-  for (let i = 0; i < 6; i++) {
-    const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${CANDIDATE_POOL_SQL}`, params);
-    text = rows.map((r) => r['QUERY PLAN']).join('\n');
-    if (i > 0) executionMs.push(Number(/Execution Time: ([\d.]+) ms/.exec(text)?.[1]));
-  }
-  const { rows } = await db.query(CANDIDATE_POOL_SQL, params);
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the service's own candidate query for one viewer, five times warm:
+ * matching-service's `explain-pool` command runs it six times (the first warms the cache) and
+ * prints the plans as a JSON line. The pool's size is the top node's actual rows.
+ */
+async function explain(env: Record<string, string>, kind: string, viewerId: string): Promise<Plan> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, MATCHING_MAIN), 'explain-pool', viewerId, '6'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const printed = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{"plans":'))
+    .map((line) => JSON.parse(line) as { plans: string[] })[0];
+  if (!printed) throw new Error(`explain-pool printed no plans:\n${stdout.slice(-2000)}`);
+  const text = printed.plans[printed.plans.length - 1];
   return {
     kind,
-    executionMs,
+    executionMs: printed.plans.slice(1).map((plan) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1])),
     planningMs: Number(/Planning Time: ([\d.]+) ms/.exec(text)?.[1]),
-    poolRows: rows.length,
+    poolRows: Number(/\(actual time=[\d.]+\.\.[\d.]+ rows=(\d+)/.exec(text.split('\n')[0])?.[1]),
     seqScanOnCandidate: /Seq Scan on candidate\b/.test(text),
     indexes: [...new Set([...text.matchAll(/Index (?:Only )?Scan (?:Backward )?using (\w+)/g)].map((m) => m[1]))],
     text,
@@ -371,7 +378,7 @@ async function main() {
     const likes = opts.phases.includes('likes') ? await likePhase() : null;
 
     const plans = opts.phases.includes('suggestions')
-      ? [await explain(db, 'dense-city', dense[0]), await explain(db, 'sparse-town', sparse[0])]
+      ? [await explain(env, 'dense-city', dense[0]), await explain(env, 'sparse-town', sparse[0])]
       : [];
     printResults(opts.database, phases, likes, plans, pids);
 

@@ -319,6 +319,23 @@ export class CandidateQuery {
     };
   }
 
+  /**
+   * `EXPLAIN (ANALYZE, BUFFERS)` of CANDIDATE_POOL_SQL for a viewer, as PostgreSQL prints it, `runs`
+   * times in a row (the first warms the cache): what the `explain-pool` command prints and the
+   * suggestions bench reads. An unnamed statement, so each run is planned for its parameters.
+   */
+  async explainPool(viewerId: string, runs: number, start = 0.5): Promise<string[]> {
+    const plans: string[] = [];
+    for (let i = 0; i < runs; i++) {
+      const rows: { 'QUERY PLAN': string }[] = await this.dataSource.query(
+        `EXPLAIN (ANALYZE, BUFFERS) ${CANDIDATE_POOL_SQL}`,
+        [viewerId, CANDIDATE_POOL_SIZE, start],
+      );
+      plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+    }
+    return plans;
+  }
+
   /** The cards of these members by id (members unknown to matching are left out). */
   async cards(ids: readonly string[]): Promise<Map<string, CardMember>> {
     const rows = await namedQuery<CardMember>(this.dataSource, 'candidate-cards', CARDS_SQL, [ids]);
