@@ -12,37 +12,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { movePorts, portMoves } from '../../tools/scripts/lib/compose-ports.mjs';
 import { ROOT, SERVICES, log, portOpen, waitForHttp } from '../../tools/scripts/lib/platform.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 /** The servers the apps really wait for (their checks are cheap: pg_isready, redis-cli). */
 const INFRASTRUCTURE = ['postgres', 'redis'];
-/**
- * The ports compose.yml gives the apps, as the run's `ports` name them, read from the merged file
- * itself (each app's PORT, maildev's two), so nothing here repeats compose.yml's numbers.
- */
-export function composePorts(config) {
-  const env = (service, name) => Number(config.services[service]?.environment?.[name]);
-  return {
-    gateway: env('gateway', 'PORT'),
-    web: env('web', 'PORT'),
-    adminWeb: env('admin-web', 'PORT'),
-    smtp: env('maildev', 'MAILDEV_SMTP_PORT'),
-    maildevWeb: env('maildev', 'MAILDEV_WEB_PORT'),
-    services: Object.fromEntries(SERVICES.map((s) => [s.name, env(s.name, 'PORT')])),
-  };
-}
-
-/** Old port -> new for every app whose port the run's `ports` change. */
-export function portMoves(config, ports) {
-  const { services, ...apps } = composePorts(config);
-  return new Map(
-    [
-      ...Object.entries(apps).map(([name, port]) => [port, ports[name]]),
-      ...Object.entries(services).map(([name, port]) => [port, ports.services[name]]),
-    ].filter(([from, to]) => from !== to),
-  );
-}
 /** The host ports the containers listen on (host networking), by what listens there. */
 const hostPorts = (ports) => ({
   postgres: ports.postgres,
@@ -55,26 +30,6 @@ const hostPorts = (ports) => ({
   ...Object.fromEntries(SERVICES.map((s) => [s.name, ports.services[s.name]])),
 });
 
-/**
- * Moves the apps off compose.yml's ports (`moves`: old port -> new), so the containers can run
- * beside a `npm start` or another stack on this machine: every variable named *PORT that holds a
- * moved port, and every `:<port>` that ends a host in a URL (…_SERVICE_URL, SMTP_URL,
- * API_PROXY_URL, a health check's fetch), in the environment, command and health check of each
- * host-network service. Nothing else in the file names those ports (docker/compose.host.yml).
- */
-export function movePorts(config, moves) {
-  const inUrls = (text) => text.replace(/:(\d{2,5})(?=[/,'"]|$)/g, (match, port) => (moves.has(Number(port)) ? `:${moves.get(Number(port))}` : match));
-  for (const service of Object.values(config.services)) {
-    if (service.network_mode !== 'host') continue;
-    for (const [name, value] of Object.entries(service.environment ?? {})) {
-      const text = String(value ?? '');
-      service.environment[name] = /PORT$/.test(name) && moves.has(Number(text)) ? String(moves.get(Number(text))) : inUrls(text);
-    }
-    if (Array.isArray(service.command)) service.command = service.command.map((part) => inUrls(String(part)));
-    if (Array.isArray(service.healthcheck?.test)) service.healthcheck.test = service.healthcheck.test.map((part) => inUrls(String(part)));
-  }
-  return config;
-}
 const SOURCE_FILES = ['-f', path.join(ROOT, 'docker/compose.yml'), '-f', path.join(ROOT, 'docker/compose.host.yml')];
 
 /** docker-compose (v1, Debian's) where installed, else `docker compose` (v2). */

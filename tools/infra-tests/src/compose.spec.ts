@@ -238,14 +238,14 @@ describe('docker/compose.host.yml (host networking, for engines without a bridge
   });
 });
 
-describe('the e2e run moves the containers off the default ports (apps/e2e/compose-platform.mjs)', () => {
+describe('the e2e run moves the containers off the default ports (tools/scripts/lib/compose-ports.mjs)', () => {
   /** compose.yml (defaults applied) with every service on the host network, as compose.host.yml makes it, moved as the e2e run moves it. */
   function moved(): { services: Record<string, ComposeService>; moves: Array<[number, number]> } {
     const hostNetwork = {
       services: Object.fromEntries(Object.entries(services).map(([name, service]) => [name, { ...service, network_mode: 'host' }])),
     };
     const script = `
-      import { composePorts, movePorts, portMoves } from ${JSON.stringify(rootPath('apps/e2e/compose-platform.mjs'))};
+      import { composePorts, movePorts, portMoves } from ${JSON.stringify(rootPath('tools/scripts/lib/compose-ports.mjs'))};
       let input = '';
       process.stdin.on('data', (c) => (input += c)).on('end', () => {
         const config = JSON.parse(input);
