@@ -1,10 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import {
-  matchCreatedFactOf,
-  orderedPairOf,
   type EventEnvelope,
   type MatchCreatedPayload,
   type MatchEndedPayload,
@@ -38,7 +35,8 @@ type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
 type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
 /**
- * Events call-service consumes: names (profile.updated), matches (match.created), a member's
+ * Events call-service consumes (each payload read against its catalogue class by the consumer: ids
+ * lower case, a pair ascending): names (profile.updated), matches (match.created), a member's
  * suspension (user.suspended, user.unsuspended) and the pair's safety state (user.blocked, user.unblocked, match.ended; ADR 0014). Every pair event ends the
  * pair's match, so it also ends the pair's active call (call:ended to both).
  */
@@ -80,12 +78,7 @@ export class CallEventHandlers implements EventHandlerSet {
     manager: EntityManager,
     payload: UserSuspendedPayload | UserUnsuspendedPayload,
   ): Promise<void> {
-    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) {
-      this.logger.error('suspension event with an unreadable payload skipped');
-      return;
-    }
-    const userId = payload.userId.toLowerCase();
-    const suspended = payload.suspended === true;
+    const { userId, suspended } = payload;
     // The lock call:initiate takes for each of its members: a call being set up with the member
     // either committed (and ends here) or waits and then finds them suspended.
     await manager.query(MEMBER_LOCK_SQL, [userId, userId]);
@@ -101,23 +94,13 @@ export class CallEventHandlers implements EventHandlerSet {
   /** A deleted member (src/member-data/call-member-erasure.ts), and their transcription counter. */
   async eraseMember(manager: EntityManager, userId: string): Promise<void> {
     await this.erasure.erase(manager, userId);
-    if (typeof userId === 'string') await this.transcription.forget(userId);
+    await this.transcription.forget(userId);
   }
 
   async recordMatch(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
-    const match = matchCreatedFactOf(payload);
-    if (!match) {
-      this.logger.error({ matchId: payload.matchId }, 'match.created with an unreadable payload skipped');
-      return;
-    }
-    await manager.query(PAIR_LOCK_SQL, [match.userA, match.userB]);
-    await manager.query(RECORD_MATCH_SQL, [
-      match.matchId,
-      match.userA,
-      match.userB,
-      match.matchedAt,
-      match.pairVersion,
-    ]);
+    const [a, b] = payload.userIds;
+    await manager.query(PAIR_LOCK_SQL, [a, b]);
+    await manager.query(RECORD_MATCH_SQL, [payload.matchId, a, b, new Date(payload.createdAt), payload.pairVersion ?? null]);
   }
 
   async applyPairEvent(
@@ -126,18 +109,9 @@ export class CallEventHandlers implements EventHandlerSet {
     payload: PairEventPayload,
     envelope: EventEnvelope<PairEventName>,
   ): Promise<void> {
-    const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
-    if (
-      ids.length !== 2 ||
-      !ids.every((id) => typeof id === 'string' && isUUID(id)) ||
-      ids[0].toLowerCase() === ids[1].toLowerCase()
-    ) {
-      this.logger.error({ eventId: envelope.id, name }, 'pair event with an unreadable payload skipped');
-      return;
-    }
-    const [a, b] = orderedPairOf(ids[0].toLowerCase(), ids[1].toLowerCase());
-    // Fail closed: a block whose state cannot be read still blocks.
-    const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : name === 'user.blocked';
+    const [a, b] = payload.userIds;
+    // The consumer reads a block whose state cannot be read as the blocker's (fail closed).
+    const blocked = payload.blockedBy.length > 0;
     const ended =
       name === 'user.blocked'
         ? (payload as UserBlockedPayload).endedMatchId
@@ -149,11 +123,10 @@ export class CallEventHandlers implements EventHandlerSet {
       a,
       b,
       blocked,
-      eventTime(name, payload, envelope),
+      eventTime(name, payload),
       envelope.aggregateVersion ?? null,
     ]);
-    if (typeof ended === 'string' && isUUID(ended))
-      await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase()]);
+    if (ended) await manager.query(ENDED_MATCH_SQL, [ended]);
     // Every pair event means "no match now": the pair's active call ends.
     const endedCalls = updatedRows<EndedRow>(await manager.query(END_SQL, [a, b, this.clock.now()]));
     await this.facts.publish(manager, endedCalls);
@@ -184,31 +157,22 @@ export class CallEventHandlers implements EventHandlerSet {
     payload: ProfileUpdatedPayload,
     envelope: EventEnvelope<'profile.updated'>,
   ): Promise<void> {
-    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) return;
-    const text = (v: unknown) => (typeof v === 'string' ? v : null);
     await manager.query(MEMBER_PROFILE_SQL, [
-      payload.userId.toLowerCase(),
-      text(payload.name),
+      payload.userId,
+      payload.name,
       envelope.aggregateVersion ?? 0,
-      text(payload.profilePicture),
+      payload.profilePicture,
     ]);
   }
 }
 
-function eventTime(
-  name: PairEventName,
-  payload: PairEventPayload,
-  envelope: EventEnvelope<PairEventName>,
-): Date {
-  const stated =
+/** When the pair event happened. */
+function eventTime(name: PairEventName, payload: PairEventPayload): Date {
+  return new Date(
     name === 'user.blocked'
       ? (payload as UserBlockedPayload).blockedAt
       : name === 'user.unblocked'
         ? (payload as UserUnblockedPayload).unblockedAt
-        : (payload as MatchEndedPayload).endedAt;
-  for (const t of [stated, envelope.occurredAt]) {
-    const time = typeof t === 'string' ? new Date(t) : null;
-    if (time && !Number.isNaN(time.getTime())) return time;
-  }
-  return new Date();
+        : (payload as MatchEndedPayload).endedAt,
+  );
 }

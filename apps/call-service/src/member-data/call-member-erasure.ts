@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
-import { CLOCK, eraseMemberTraces, memberIdToErase, LOGGER, type Clock } from '@mate/server-kit';
+import { CLOCK, eraseMemberTraces, LOGGER, type Clock } from '@mate/server-kit';
 import { CallEndedFacts } from '../call/call-ended-facts';
 import { CallNotifier } from '../call/call-notifier';
 import { CallsService, updatedRows } from '../call/calls.service';
@@ -59,12 +59,8 @@ export class CallMemberErasure {
     private readonly facts: CallEndedFacts,
   ) {}
 
-  async erase(manager: EntityManager, payloadUserId: unknown): Promise<void> {
-    const userId = memberIdToErase(payloadUserId);
-    if (!userId) {
-      this.logger.error('user.deleted with an unreadable payload skipped');
-      return;
-    }
+  /** `userId` as the consumer read it from `user.deleted` (a UUID, lower case). */
+  async erase(manager: EntityManager, userId: string): Promise<void> {
     await eraseMemberTraces(manager, userId);
     // The lock call:initiate takes for each of its members: a call being set up with the member
     // either committed (and ends here) or waits and then finds no match of theirs.

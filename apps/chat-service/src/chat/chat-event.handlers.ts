@@ -1,10 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Logger } from 'pino';
 import {
-  matchCreatedFactOf,
-  orderedPairOf,
   type EventEnvelope,
   type MatchCreatedPayload,
   type MatchEndedPayload,
@@ -14,7 +10,7 @@ import {
   type UserUnblockedPayload,
   type UserUnsuspendedPayload,
 } from '@mate/contracts';
-import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
+import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { ChatMemberErasure } from '../member-data/chat-member-erasure';
 import { ENDED_MATCH_SQL, OPEN_MATCH_SQL, PAIR_LOCK_SQL, PAIR_STATE_SQL, SETTLE_PAIR_SQL } from './chat.sql';
@@ -25,12 +21,12 @@ type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPa
 /**
  * Events chat-service consumes. The consumer runs each once per event id, in one transaction, and
  * a state-carrying one (profile.updated, a member's suspension, safety's pair events) only when its version is newer
- * than the one applied for its aggregate.
+ * than the one applied for its aggregate. Payloads arrive read against their catalogue class (ids
+ * lower case, a pair ascending): nothing here checks them again.
  */
 @Injectable()
 export class ChatEventHandlers implements EventHandlerSet {
   constructor(
-    @Inject(LOGGER) private readonly logger: Logger,
     private readonly conversations: ConversationsService,
     private readonly erasure: ChatMemberErasure,
   ) {}
@@ -56,16 +52,16 @@ export class ChatEventHandlers implements EventHandlerSet {
    * redelivery of the same match, or an older one, changes nothing.
    */
   async openConversation(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
-    const match = matchCreatedFactOf(payload);
-    if (!match) {
-      // Retrying would not make it valid; it is kept in processed_event and skipped.
-      this.logger.error({ matchId: payload.matchId }, 'match.created with an unreadable payload skipped');
-      return;
-    }
-    const { matchId, userA: a, userB: b } = match;
+    const [a, b] = payload.userIds;
     await manager.query(PAIR_LOCK_SQL, [a, b]);
     // pairVersion: the pair version matching made the match under (null: an event from before versions).
-    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [matchId, a, b, match.matchedAt, match.pairVersion]);
+    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [
+      payload.matchId,
+      a,
+      b,
+      new Date(payload.createdAt),
+      payload.pairVersion ?? null,
+    ]);
     if (written.length > 0) this.conversations.pairChanged(a, b, written[0].open);
   }
 
@@ -82,15 +78,10 @@ export class ChatEventHandlers implements EventHandlerSet {
     payload: PairEventPayload,
     envelope: EventEnvelope<PairEventName>,
   ): Promise<void> {
-    const ids = Array.isArray(payload.userIds) ? payload.userIds : [];
-    if (ids.length !== 2 || !ids.every((id) => typeof id === 'string' && isUUID(id)) || ids[0].toLowerCase() === ids[1].toLowerCase()) {
-      this.logger.error({ eventId: envelope.id, name }, 'pair event with an unreadable payload skipped');
-      return;
-    }
-    const [a, b] = orderedPairOf(ids[0].toLowerCase(), ids[1].toLowerCase());
-    // Fail closed: a block whose state cannot be read still blocks.
-    const blocked = Array.isArray(payload.blockedBy) ? payload.blockedBy.length > 0 : name === 'user.blocked';
-    const at = this.eventTime(name, payload, envelope);
+    const [a, b] = payload.userIds;
+    // The consumer reads a block whose state cannot be read as the blocker's (fail closed).
+    const blocked = payload.blockedBy.length > 0;
+    const at = this.eventTime(name, payload);
     const ended =
       name === 'user.blocked'
         ? (payload as UserBlockedPayload).endedMatchId
@@ -100,25 +91,21 @@ export class ChatEventHandlers implements EventHandlerSet {
 
     await manager.query(PAIR_LOCK_SQL, [a, b]);
     await manager.query(PAIR_STATE_SQL, [a, b, blocked, at, envelope.aggregateVersion ?? null]);
-    if (typeof ended === 'string' && isUUID(ended)) await manager.query(ENDED_MATCH_SQL, [ended.toLowerCase(), a, b]);
+    if (ended) await manager.query(ENDED_MATCH_SQL, [ended, a, b]);
     const [settled]: { open: boolean }[][] = await manager.query(SETTLE_PAIR_SQL, [a, b]);
     // Typing on this replica stops at once (others within CHAT_TYPING_PAIR_CACHE_MS).
     this.conversations.pairChanged(a, b, settled?.[0]?.open ?? false);
   }
 
-  /** When the pair event happened (its payload's time; the envelope's when unreadable). */
-  private eventTime(name: PairEventName, payload: PairEventPayload, envelope: EventEnvelope<PairEventName>): Date {
-    const stated =
+  /** When the pair event happened. */
+  private eventTime(name: PairEventName, payload: PairEventPayload): Date {
+    return new Date(
       name === 'user.blocked'
         ? (payload as UserBlockedPayload).blockedAt
         : name === 'user.unblocked'
           ? (payload as UserUnblockedPayload).unblockedAt
-          : (payload as MatchEndedPayload).endedAt;
-    for (const t of [stated, envelope.occurredAt]) {
-      const time = typeof t === 'string' ? new Date(t) : null;
-      if (time && !Number.isNaN(time.getTime())) return time;
-    }
-    return new Date();
+          : (payload as MatchEndedPayload).endedAt,
+    );
   }
 
   /**
@@ -128,12 +115,7 @@ export class ChatEventHandlers implements EventHandlerSet {
    * readable: they are the other member's matches, and an unsuspend restores them as they were.
    */
   async applySuspension(manager: EntityManager, payload: UserSuspendedPayload | UserUnsuspendedPayload): Promise<void> {
-    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) {
-      this.logger.error('suspension event with an unreadable payload skipped');
-      return;
-    }
-    const userId = payload.userId.toLowerCase();
-    const suspended = payload.suspended === true;
+    const { userId, suspended } = payload;
     await manager.query(
       `INSERT INTO chat_member (user_id, suspended) VALUES ($1, $2)
        ON CONFLICT (user_id) DO UPDATE SET suspended = EXCLUDED.suspended, updated_at = now()`,
@@ -148,14 +130,12 @@ export class ChatEventHandlers implements EventHandlerSet {
     payload: ProfileUpdatedPayload,
     envelope: EventEnvelope<'profile.updated'>,
   ): Promise<void> {
-    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) return;
-    const text = (v: unknown) => (typeof v === 'string' ? v : null);
     await manager.query(
       `INSERT INTO chat_member (user_id, name, profile_picture, version) VALUES ($1, $2, $3, $4)
        ON CONFLICT (user_id) DO UPDATE
          SET name = EXCLUDED.name, profile_picture = EXCLUDED.profile_picture, version = EXCLUDED.version, updated_at = now()
          WHERE chat_member.version < EXCLUDED.version OR EXCLUDED.version = 0`,
-      [payload.userId.toLowerCase(), text(payload.name), text(payload.profilePicture), envelope.aggregateVersion ?? 0],
+      [payload.userId, payload.name, payload.profilePicture, envelope.aggregateVersion ?? 0],
     );
   }
 }

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import { DELETED_MEMBER_NAME, orderedPairOf } from '@mate/contracts';
-import { eraseMemberTraces, memberIdToErase, LOGGER } from '@mate/server-kit';
+import { eraseMemberTraces, LOGGER } from '@mate/server-kit';
 import { ChatRateLimiter } from '../chat/chat-rate-limits';
 import { ConversationsService } from '../chat/conversations.service';
 
@@ -69,12 +69,8 @@ export class ChatMemberErasure {
     private readonly limits: ChatRateLimiter,
   ) {}
 
-  async erase(manager: EntityManager, payloadUserId: unknown): Promise<void> {
-    const userId = memberIdToErase(payloadUserId);
-    if (!userId) {
-      this.logger.error('user.deleted with an unreadable payload skipped');
-      return;
-    }
+  /** `userId` as the consumer read it from `user.deleted` (a UUID, lower case). */
+  async erase(manager: EntityManager, userId: string): Promise<void> {
     await eraseMemberTraces(manager, userId);
 
     // A send to one of these conversations waits for this transaction, then finds no pair of the

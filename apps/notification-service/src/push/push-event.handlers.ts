@@ -1,16 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
-import type { Logger } from 'pino';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type {
-  EventEnvelope,
-  MatchEndedPayload,
-  UserBlockedPayload,
-  UserSuspendedPayload,
-  UserUnblockedPayload,
-  UserUnsuspendedPayload,
-} from '@mate/contracts';
-import { LOGGER, type EventHandlers } from '@mate/server-kit';
+import type { EventEnvelope, MatchEndedPayload, UserBlockedPayload, UserUnblockedPayload } from '@mate/contracts';
+import type { EventHandlers } from '@mate/server-kit';
 import { PushNotifier } from './push-notifier';
 import { newLikePush, newMatchPush, photoRejectedPush, reportReceivedPush } from './push-texts';
 import { PushRepository } from './push.repository';
@@ -18,50 +9,42 @@ import { PushRepository } from './push.repository';
 type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
 type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
-const memberId = (value: unknown): string | null =>
-  typeof value === 'string' && isUUID(value) ? value.toLowerCase() : null;
-
 /**
  * The events pushes come from, and the projections they read: names (profile.updated), members'
  * suspension (user.suspended, user.unsuspended) and the pairs' block state (pair events, ADR 0014). Each runs in the consumer's transaction; the pushes
- * it queues carry the event id, so a redelivered event queues nothing new.
+ * it queues carry the event id, so a redelivered event queues nothing new. Payloads arrive read
+ * against their catalogue class (ids lower case, a pair ascending).
  */
 @Injectable()
 export class PushEventHandlers {
   constructor(
     private readonly notifier: PushNotifier,
     private readonly repository: PushRepository,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   handlers(): EventHandlers {
     return {
       'profile.updated': async (payload, manager, envelope) => {
-        const userId = memberId(payload.userId);
-        if (!userId) return;
-        const name = typeof payload.name === 'string' ? payload.name.slice(0, 100) : null;
-        await this.repository.saveMemberName(manager, userId, name, envelope.aggregateVersion ?? 0);
+        const name = payload.name?.slice(0, 100) ?? null;
+        await this.repository.saveMemberName(manager, payload.userId, name, envelope.aggregateVersion ?? 0);
       },
       // A like that made a match is told by match.created; the liker is never named.
       'like.created': async (payload, manager, envelope) => {
-        const [likerId, likedId] = [memberId(payload.likerId), memberId(payload.likedId)];
-        if (!likerId || !likedId || payload.matched === true) return;
+        if (payload.matched) return;
         await this.notifier.notify(manager, {
           cause: envelope.id,
-          userId: likedId,
+          userId: payload.likedId,
           type: 'newLikes',
-          aboutId: likerId,
+          aboutId: payload.likerId,
           content: () => newLikePush(),
         });
       },
       'match.created': async (payload, manager, envelope) => {
-        const ids = Array.isArray(payload.userIds) ? payload.userIds.map(memberId) : [];
-        if (ids.length !== 2 || !ids[0] || !ids[1] || ids[0] === ids[1]) return this.unreadable(envelope);
-        const [a, b] = ids as [string, string];
+        const [a, b] = payload.userIds;
         // A match made before a pair event it has not seen (a block, an unmatch) is over already
         // (ADR 0014): a late match.created tells nobody.
         if (
-          typeof payload.pairVersion === 'number' &&
+          payload.pairVersion !== undefined &&
           payload.pairVersion < (await this.repository.pairVersionOf(a, b, manager))
         )
           return;
@@ -79,56 +62,36 @@ export class PushEventHandlers {
           });
         }
       },
-      'message.sent': async (payload, _manager, envelope) => {
-        const [senderId, recipientId] = [memberId(payload.senderId), memberId(payload.recipientId)];
-        const messageId = typeof payload.messageId === 'string' ? payload.messageId : envelope.id;
-        if (!senderId || !recipientId) return this.unreadable(envelope);
-        await this.notifier.messageSent(recipientId, senderId, messageId);
+      'message.sent': async (payload) => {
+        await this.notifier.messageSent(payload.recipientId, payload.senderId, payload.messageId);
       },
       'report.created': async (payload, manager, envelope) => {
-        const reporterId = memberId(payload.reporterId);
-        if (!reporterId) return this.unreadable(envelope);
         await this.notifier.notify(manager, {
           cause: envelope.id,
-          userId: reporterId,
+          userId: payload.reporterId,
           type: 'safetyAlerts',
-          content: () => reportReceivedPush(String(payload.reportId)),
+          content: () => reportReceivedPush(payload.reportId),
         });
       },
       // An admin rejected one of the member's photos (issue 13): the owner is told why, under
       // their admin-actions switch (never while suspended; an erased member has no devices).
       'photo.moderated': async (payload, manager, envelope) => {
         if (payload.outcome !== 'rejected') return;
-        const userId = memberId(payload.userId);
-        const photoId = memberId(payload.photoId);
-        if (!userId || !photoId) return this.unreadable(envelope);
         await this.notifier.notify(manager, {
           cause: envelope.id,
-          userId,
+          userId: payload.userId,
           type: 'adminActions',
-          content: () => photoRejectedPush(photoId, typeof payload.reason === 'string' ? payload.reason : null),
+          content: () => photoRejectedPush(payload.photoId, payload.reason),
         });
       },
       // The member's whole suspension state (auth-service; only the newest is applied): while
       // suspended, nothing is pushed to them or about them (PushNotifier.notify).
-      'user.suspended': async (payload, manager, envelope) =>
-        this.applySuspension(manager, payload, envelope),
-      'user.unsuspended': async (payload, manager, envelope) =>
-        this.applySuspension(manager, payload, envelope),
+      'user.suspended': (payload, manager) => this.repository.saveSuspension(manager, payload.userId, payload.suspended),
+      'user.unsuspended': (payload, manager) => this.repository.saveSuspension(manager, payload.userId, payload.suspended),
       'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
       'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
       'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
     };
-  }
-
-  private async applySuspension(
-    manager: EntityManager,
-    payload: UserSuspendedPayload | UserUnsuspendedPayload,
-    envelope: EventEnvelope<'user.suspended' | 'user.unsuspended'>,
-  ) {
-    const userId = memberId(payload.userId);
-    if (!userId) return this.unreadable(envelope);
-    await this.repository.saveSuspension(manager, userId, payload.suspended === true);
   }
 
   private async applyPairEvent(
@@ -136,19 +99,9 @@ export class PushEventHandlers {
     payload: PairEventPayload,
     envelope: EventEnvelope<PairEventName>,
   ) {
-    const ids = Array.isArray(payload.userIds) ? payload.userIds.map(memberId) : [];
-    if (ids.length !== 2 || !ids[0] || !ids[1] || ids[0] === ids[1]) return this.unreadable(envelope);
-    // Fail closed: a block whose state cannot be read still blocks.
-    const blocked = Array.isArray(payload.blockedBy)
-      ? payload.blockedBy.length > 0
-      : envelope.name === 'user.blocked';
-    await this.repository.savePairState(manager, ids[0], ids[1], blocked, envelope.aggregateVersion ?? null);
-  }
-
-  private unreadable(envelope: EventEnvelope) {
-    this.logger.error(
-      { eventId: envelope.id, name: envelope.name },
-      'event with an unreadable payload skipped',
-    );
+    const [a, b] = payload.userIds;
+    // The consumer reads a block whose state cannot be read as the blocker's (fail closed).
+    const blocked = payload.blockedBy.length > 0;
+    await this.repository.savePairState(manager, a, b, blocked, envelope.aggregateVersion ?? null);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import { eraseMemberTraces, memberIdToErase, LOGGER } from '@mate/server-kit';
+import { eraseMemberTraces, LOGGER } from '@mate/server-kit';
 import { SafetyRateLimiter } from '../safety/safety-rate-limits';
 
 /**
@@ -54,12 +54,8 @@ export class SafetyMemberErasure {
     private readonly limits: SafetyRateLimiter,
   ) {}
 
-  async erase(manager: EntityManager, payloadUserId: unknown): Promise<void> {
-    const userId = memberIdToErase(payloadUserId);
-    if (!userId) {
-      this.logger.error('user.deleted with an unreadable payload skipped');
-      return;
-    }
+  /** `userId` as the consumer read it from `user.deleted` (a UUID, lower case). */
+  async erase(manager: EntityManager, userId: string): Promise<void> {
     await eraseMemberTraces(manager, userId);
     // Every block, unblock, unmatch and report takes the pair's row lock first: wait for those in flight.
     await manager.query('SELECT 1 FROM pair WHERE member_a = $1::uuid OR member_b = $1::uuid ORDER BY pair_id FOR UPDATE', [userId]);

@@ -1,16 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Logger } from 'pino';
-import { matchCreatedFactOf, type EventEnvelope, type MatchCreatedPayload, type ProfileUpdatedPayload } from '@mate/contracts';
-import { LOGGER, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
+import type { EventEnvelope, MatchCreatedPayload, ProfileUpdatedPayload } from '@mate/contracts';
+import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
 import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
 import { SafetyMemberErasure } from '../member-data/safety-member-erasure';
 
 /**
  * Events safety-service consumes. The consumer runs each once per event id, in one transaction,
- * and a profile.updated only when its version is newer than the one applied for that profile.
+ * and a profile.updated only when its version is newer than the one applied for that profile;
+ * payloads arrive read against their catalogue class (ids lower case, a match's pair ascending).
  */
 @Injectable()
 export class SafetyEventHandlers implements EventHandlerSet {
@@ -18,7 +17,6 @@ export class SafetyEventHandlers implements EventHandlerSet {
     private readonly members: MembersRepository,
     private readonly pairs: PairsRepository,
     private readonly erasure: SafetyMemberErasure,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   handlers(): EventHandlers {
@@ -31,21 +29,12 @@ export class SafetyEventHandlers implements EventHandlerSet {
 
   /** The blocked list's name and photo, and the profile a report keeps. */
   async applyProfile(manager: EntityManager, payload: ProfileUpdatedPayload, envelope: EventEnvelope<'profile.updated'>): Promise<void> {
-    if (typeof payload.userId !== 'string' || !isUUID(payload.userId)) {
-      this.logger.error('profile.updated with an unreadable payload skipped');
-      return;
-    }
     await this.members.apply(manager, payload, envelope.aggregateVersion ?? 0);
   }
 
   /** The match an unmatch ends (a late or repeated one resurrects nothing: PairsRepository.recordMatch). */
   async recordMatch(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
-    const match = matchCreatedFactOf(payload);
-    if (!match) {
-      // Retrying would not make it valid; it is kept in processed_event and skipped.
-      this.logger.error({ matchId: payload.matchId }, 'match.created with an unreadable payload skipped');
-      return;
-    }
-    await this.pairs.recordMatch(manager, match.userA, match.userB, match.matchId, match.matchedAt, match.pairVersion);
+    const [a, b] = payload.userIds;
+    await this.pairs.recordMatch(manager, a, b, payload.matchId, new Date(payload.createdAt), payload.pairVersion ?? null);
   }
 }

@@ -394,7 +394,7 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     const [ann, bob] = await bed.pair();
     const annSocket = await bed.connect(ann);
     const unreadable = { ...pairOf(ann, bob), userIds: ['x', 'y'], blockedBy: [ann.userId], blockerId: ann.userId, blockedId: bob.userId, endedMatchId: null, blockedAt: iso() };
-    expect(await bed.deliver('user.blocked', unreadable as never, 1)).toBe('handled');
+    expect(await bed.deliver('user.blocked', unreadable as never, 1)).toBe('unreadable');
     expect(await listed(ann)).toEqual([bob.userId]);
     const noState = { ...pairOf(ann, bob), blockedBy: 'everyone', blockerId: ann.userId, blockedId: bob.userId, endedMatchId: null, blockedAt: iso() };
     expect(await bed.deliver('user.blocked', noState as never, 2)).toBe('handled');

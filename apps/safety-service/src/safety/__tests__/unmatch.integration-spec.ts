@@ -122,7 +122,7 @@ describe('unmatch and the matches safety knows (real PostgreSQL and Redis)', () 
     const ann = await t.member();
     expect(
       await t.deliver('match.created', { matchId: 'nope', userIds: [ann.userId, ann.userId], createdAt: 'yesterday' }),
-    ).toBe('handled');
+    ).toBe('unreadable');
     expect(await t.bed.dataSource.query('SELECT 1 FROM pair WHERE member_a = $1 OR member_b = $1', [ann.userId])).toEqual([]);
   });
 });
