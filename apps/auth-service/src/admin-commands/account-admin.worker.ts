@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type AccountAdminCommand } from '@mate/contracts';
-import { HealthRegistry, JobWorker, LOGGER } from '@mate/server-kit';
+import { HealthRegistry, JobWorker, LOGGER, queueWorkerSettings } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { AccountDeletionService } from '../gdpr/account-deletion.service';
 import { readAccountAdminCommand } from './account-admin-command';
@@ -25,14 +25,7 @@ export class AccountAdminWorker extends JobWorker<QueueName.AccountAdmin, Comman
     health: HealthRegistry,
   ) {
     super(
-      {
-        service: SERVICES.auth,
-        queue: QueueName.AccountAdmin,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
-        concurrency: 2,
-        enabled: env.WORKERS === 'on',
-      },
+      queueWorkerSettings(env, { service: SERVICES.auth, queue: QueueName.AccountAdmin, concurrency: 2 }),
       logger,
       health,
     );

@@ -3,7 +3,14 @@ import { Queue, type Job } from 'bullmq';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES } from '@mate/contracts';
-import { HealthRegistry, LOGGER, QUEUE_CONNECTION, QueueWorker, withTimeout } from '@mate/server-kit';
+import {
+  HealthRegistry,
+  LOGGER,
+  QUEUE_CONNECTION,
+  QueueWorker,
+  queueWorkerSettings,
+  withTimeout,
+} from '@mate/server-kit';
 import { MatchingEnv } from '../matching.env';
 import { RefitService, type RefitOutcome } from './refit.service';
 
@@ -33,14 +40,11 @@ export class RefitWorker extends QueueWorker<Record<string, never>, RefitOutcome
     health: HealthRegistry,
   ) {
     super(
-      {
+      queueWorkerSettings(env, {
         service: SERVICES.matching,
         queue: QueueName.MatchingRefit,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
         concurrency: 1,
-        enabled: env.WORKERS === 'on',
-      },
+      }),
       logger,
       health,
     );

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type EmailJobData } from '@mate/contracts';
-import { HealthRegistry, JobWorker, LOGGER, type JobData } from '@mate/server-kit';
+import { HealthRegistry, JobWorker, LOGGER, queueWorkerSettings, type JobData } from '@mate/server-kit';
 import { NotificationEnv } from '../notification.env';
 import { EmailDeliveryError, EmailsService, type DeliveryOutcome } from './emails.service';
 
@@ -20,14 +20,11 @@ export class EmailWorker extends JobWorker<QueueName.Email, DeliveryOutcome> {
     health: HealthRegistry,
   ) {
     super(
-      {
+      queueWorkerSettings(env, {
         service: SERVICES.notification,
         queue: QueueName.Email,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
         concurrency: env.EMAIL_CONCURRENCY,
-        enabled: env.WORKERS === 'on',
-      },
+      }),
       logger,
       health,
     );

@@ -3,7 +3,7 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { SERVICES } from '@mate/contracts';
-import { HealthRegistry, LOGGER, QueueWorker } from '@mate/server-kit';
+import { HealthRegistry, LOGGER, QueueWorker, queueWorkerSettings } from '@mate/server-kit';
 import { NotificationEnv } from '../notification.env';
 import { PUSH_QUEUE, type PushJob } from './push-jobs';
 import { PushNotifier } from './push-notifier';
@@ -37,14 +37,11 @@ export class PushWorker extends QueueWorker<PushJob, PushJobOutcome> {
     health: HealthRegistry,
   ) {
     super(
-      {
+      queueWorkerSettings(env, {
         service: SERVICES.notification,
         queue: PUSH_QUEUE,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
         concurrency: env.PUSH_CONCURRENCY,
-        enabled: env.WORKERS === 'on',
-      },
+      }),
       logger,
       health,
     );

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type ReportAdminCommand } from '@mate/contracts';
-import { HealthRegistry, JobWorker, LOGGER } from '@mate/server-kit';
+import { HealthRegistry, JobWorker, LOGGER, queueWorkerSettings } from '@mate/server-kit';
 import { SafetyEnv } from '../safety.env';
 import { AdminReportsService, type ResolveOutcome } from './admin-reports.service';
 import { readReportAdminCommand } from './report-admin-command';
@@ -22,14 +22,7 @@ export class ReportAdminWorker extends JobWorker<QueueName.ReportAdmin, ResolveO
     health: HealthRegistry,
   ) {
     super(
-      {
-        service: SERVICES.safety,
-        queue: QueueName.ReportAdmin,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
-        concurrency: 2,
-        enabled: env.WORKERS === 'on',
-      },
+      queueWorkerSettings(env, { service: SERVICES.safety, queue: QueueName.ReportAdmin, concurrency: 2 }),
       logger,
       health,
     );

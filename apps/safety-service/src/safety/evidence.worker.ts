@@ -4,7 +4,15 @@ import { isUUID } from 'class-validator';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type SafetyEvidenceJobData } from '@mate/contracts';
-import { HealthRegistry, JobWorker, LOGGER, QUEUE_CONNECTION, ServiceCallError, withTimeout } from '@mate/server-kit';
+import {
+  HealthRegistry,
+  JobWorker,
+  LOGGER,
+  QUEUE_CONNECTION,
+  queueWorkerSettings,
+  ServiceCallError,
+  withTimeout,
+} from '@mate/server-kit';
 import { SafetyEnv } from '../safety.env';
 import { ReportsService, type EvidenceOutcome } from './reports.service';
 
@@ -39,14 +47,7 @@ export class EvidenceWorker extends JobWorker<QueueName.SafetyEvidence, Evidence
     health: HealthRegistry,
   ) {
     super(
-      {
-        service: SERVICES.safety,
-        queue: QueueName.SafetyEvidence,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
-        concurrency: 2,
-        enabled: env.WORKERS === 'on',
-      },
+      queueWorkerSettings(env, { service: SERVICES.safety, queue: QueueName.SafetyEvidence, concurrency: 2 }),
       logger,
       health,
     );

@@ -9,7 +9,7 @@ import {
   type PhotoAdminCommand,
   type PhotoScanJobData,
 } from '@mate/contracts';
-import { HealthRegistry, JobWorker, LOGGER } from '@mate/server-kit';
+import { HealthRegistry, JobWorker, LOGGER, queueWorkerSettings } from '@mate/server-kit';
 import { ProfileEnv } from '../../profile.env';
 import { PhotoReviewService, type PhotoDecisionOutcome, type ScanOutcome } from './photo-review.service';
 
@@ -27,14 +27,7 @@ export class PhotoScanWorker extends JobWorker<QueueName.PhotoScan, ScanOutcome>
     health: HealthRegistry,
   ) {
     super(
-      {
-        service: SERVICES.profile,
-        queue: QueueName.PhotoScan,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
-        concurrency: 1,
-        enabled: env.WORKERS === 'on',
-      },
+      queueWorkerSettings(env, { service: SERVICES.profile, queue: QueueName.PhotoScan, concurrency: 1 }),
       logger,
       health,
     );
@@ -76,14 +69,7 @@ export class PhotoAdminWorker extends JobWorker<QueueName.PhotoAdmin, PhotoDecis
     health: HealthRegistry,
   ) {
     super(
-      {
-        service: SERVICES.profile,
-        queue: QueueName.PhotoAdmin,
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
-        concurrency: 2,
-        enabled: env.WORKERS === 'on',
-      },
+      queueWorkerSettings(env, { service: SERVICES.profile, queue: QueueName.PhotoAdmin, concurrency: 2 }),
       logger,
       health,
     );

@@ -3,6 +3,7 @@ import { Job, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { JobEnvelope, JobPayloads, QueueName, ServiceName } from '@mate/contracts';
+import type { BaseServiceEnv } from '../config/config';
 import { runWithRequestId } from '../logging/logger';
 import { createQueueConnection } from '../redis/redis';
 import { jobsFailedTotal } from '../metrics/metrics';
@@ -30,6 +31,17 @@ export interface QueueWorkerSettings {
   concurrency: number;
   /** False when WORKERS=off (API-only replicas, one-off commands); `start()` still starts it. */
   enabled: boolean;
+}
+
+/**
+ * A worker's settings from its service's env: the env's Redis and key prefix, enabled when
+ * WORKERS=on. The one place that reads those variables for a worker.
+ */
+export function queueWorkerSettings(
+  env: Pick<BaseServiceEnv, 'REDIS_URL' | 'KEY_PREFIX' | 'WORKERS'>,
+  worker: { service: ServiceName; queue: string; concurrency: number },
+): QueueWorkerSettings {
+  return { ...worker, redisUrl: env.REDIS_URL, keyPrefix: env.KEY_PREFIX, enabled: env.WORKERS === 'on' };
 }
 
 /**

@@ -8,7 +8,7 @@ import { eventQueueName, eventsConsumedBy, serviceDefinition, type ServiceName }
 import { SERVICE_ENV, type BaseServiceEnv } from '../../config/config';
 import { SERVICE_NAME } from '../../core.module';
 import { LOGGER } from '../../logging/logger';
-import { QueueWorker } from '../../workers/queue-worker';
+import { QueueWorker, queueWorkerSettings } from '../../workers/queue-worker';
 import { QUEUE_CONNECTION } from '../../redis/redis';
 import { withTimeout } from '../../timeout';
 import { registerEventMetrics } from './event-metrics';
@@ -67,14 +67,7 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
     @Inject(LOGGER) logger: Logger,
   ) {
     super(
-      {
-        service,
-        queue: maintenanceQueueName(service),
-        redisUrl: env.REDIS_URL,
-        keyPrefix: env.KEY_PREFIX,
-        concurrency: 1,
-        enabled: env.WORKERS === 'on',
-      },
+      queueWorkerSettings(env, { service, queue: maintenanceQueueName(service), concurrency: 1 }),
       logger,
     );
   }
