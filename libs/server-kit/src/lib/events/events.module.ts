@@ -17,6 +17,17 @@ export interface EventHandlerSet {
   handlers(): EventHandlers;
 }
 
+/** The outbox's options from the service's settings. */
+export function outboxOptionsOf(env: BaseServiceEnv, service: ServiceName): OutboxOptions {
+  return {
+    service,
+    redisUrl: env.REDIS_URL,
+    keyPrefix: env.KEY_PREFIX,
+    pollIntervalMs: env.OUTBOX_POLL_MS,
+    relayEnabled: env.OUTBOX_RELAY === 'on',
+  };
+}
+
 /** The outbox (for producers) and, when a handler set is given, the event consumer. */
 @Module({})
 export class EventsModule {
@@ -32,13 +43,7 @@ export class EventsModule {
       {
         provide: OUTBOX_OPTIONS,
         inject: [SERVICE_ENV, SERVICE_NAME],
-        useFactory: (env: BaseServiceEnv, service: ServiceName): OutboxOptions => ({
-          service,
-          redisUrl: env.REDIS_URL,
-          keyPrefix: env.KEY_PREFIX,
-          pollIntervalMs: env.OUTBOX_POLL_MS,
-          relayEnabled: env.OUTBOX_RELAY === 'on',
-        }),
+        useFactory: outboxOptionsOf,
       },
       OutboxService,
       // Pruning on a job scheduler and the event figures on /metrics, for every service with an outbox.

@@ -39,6 +39,11 @@ export interface OutboxOptions {
   pollIntervalMs: number;
   /** Off in one-off commands (migrate, CLI) and in tests that drive `relayOnce()` themselves. */
   relayEnabled: boolean;
+  /**
+   * How long a nudged pass under load waits for more commits to join it; RELAY_GATHER_MS unless
+   * set (a test sets it longer, so how many commits join a pass does not depend on the machine's speed).
+   */
+  gatherMs?: number;
 }
 
 /**
@@ -408,7 +413,7 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     this.gathering = setTimeout(() => {
       this.gathering = null;
       this.tick();
-    }, RELAY_GATHER_MS);
+    }, this.options.gatherMs ?? RELAY_GATHER_MS);
   }
 
   private tick() {

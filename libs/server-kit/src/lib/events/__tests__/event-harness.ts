@@ -5,12 +5,13 @@ import { DataSource } from 'typeorm';
 import pino from 'pino';
 import { eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
 import type { TestDatabase } from '@mate/testing';
-import { DatabaseEnv } from '../../config/config';
+import { DatabaseEnv, SERVICE_ENV, type BaseServiceEnv } from '../../config/config';
+import { SERVICE_NAME } from '../../core.module';
 import { currentRequestId, LOGGER } from '../../logging/logger';
 import { runMigrations } from '../../bootstrap/bootstrap';
 import { ServiceModule } from '../../service.module';
-import { type EventHandlerSet } from '../events.module';
-import { OutboxService } from '../outbox.service';
+import { outboxOptionsOf, type EventHandlerSet } from '../events.module';
+import { OUTBOX_OPTIONS, OutboxService, type OutboxOptions } from '../outbox.service';
 import { EventConsumer, type EventHandler, type EventHandlers } from '../event-consumer';
 
 export type LogLine = Record<string, unknown> & { msg: string; requestId?: string };
@@ -79,6 +80,8 @@ export async function startKitService(options: {
   prefix: string;
   handlers?: EventHandlers;
   env?: Record<string, string>;
+  /** Outbox options beyond what the settings give (the relay's gather window). */
+  outbox?: Partial<OutboxOptions>;
   consumerConcurrency?: number;
   setup?: (dataSource: DataSource) => Promise<void>;
 }): Promise<KitService> {
@@ -107,6 +110,11 @@ export async function startKitService(options: {
   })
     .overrideProvider(LOGGER)
     .useValue(capturingLogger(options.service, logs))
+    .overrideProvider(OUTBOX_OPTIONS)
+    .useFactory({
+      factory: (env: BaseServiceEnv, service: ServiceName) => ({ ...outboxOptionsOf(env, service), ...options.outbox }),
+      inject: [SERVICE_ENV, SERVICE_NAME],
+    })
     .compile();
   await runMigrations(moduleRef);
   const dataSource = moduleRef.get(DataSource);

@@ -104,13 +104,16 @@ describe('the relay under a stream of commits', () => {
 
   beforeAll(async () => {
     [db, ns] = await Promise.all([createTestDatabase('relay_gather'), createTestRedisNamespace('relay-gather')]);
-    // The poll far beyond the test: every pass here was nudged by a commit.
+    // The poll far beyond the test: every pass here was nudged by a commit. The gather window
+    // (RELAY_GATHER_MS in production) long enough that several commits join each pass even when a
+    // loaded machine spaces them by tens of milliseconds: the test is about the gathering, not the speed.
     producer = await startKitService({
       service: SERVICES.auth,
       db,
       redisUrl: ns.url,
       prefix: ns.prefix,
       env: { OUTBOX_RELAY: 'on', OUTBOX_POLL_MS: '600000' },
+      outbox: { gatherMs: 500 },
     });
     queue = new Queue(eventQueueName(SERVICES.profile), { connection: { url: ns.url }, prefix: ns.prefix });
   });
