@@ -235,7 +235,9 @@ export class PendingSends {
    */
   private save(): void {
     const own = new Set(this.list.map((p) => p.clientId));
-    const others = this.loadStore().filter((p) => !own.has(p.clientId) && !this.storedClientIds.has(p.clientId));
+    const others = this.loadStore().filter(
+      (p) => !own.has(p.clientId) && !this.storedClientIds.has(p.clientId),
+    );
     try {
       this.store.save([...this.list.map((p) => ({ ...p })), ...others]);
     } catch {
