@@ -214,6 +214,19 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     return { id: body.id, kind: 'event', name, body };
   }
 
+  /**
+   * factRow for a fact whose producer's statement fills in the fields `K` (what only it knows: a
+   * message's seq, whether a like matched) with `completedFactBody` and a `PayloadCompletion` of
+   * the same fields: the payload given here is typed without them, never with placeholders.
+   */
+  factRowToComplete<N extends EventName, K extends keyof EventPayloads[N]>(
+    name: N,
+    known: Omit<EventPayloads[N], K>,
+  ): { id: string; kind: 'event'; name: N; body: Omit<EventEnvelope<N>, 'payload'> & { payload: Omit<EventPayloads[N], K> } } {
+    // The statement adds the rest before the row is written.
+    return this.factRow(name, known as EventPayloads[N]);
+  }
+
   async enqueueJob<Q extends QueueName>(manager: EntityManager, queue: Q, data: JobPayloads[Q]): Promise<string> {
     const id = randomUUID();
     const envelope: JobEnvelope<Q> = { id, queue, createdAt: new Date().toISOString(), data };
