@@ -21,8 +21,14 @@ export class AppModule {
       envClass: ChatEnv,
       env,
       entities: CHAT_ENTITIES,
-      migrations: [CreateChat1795600000000, ChatSafety1795700000000, ChatPairVersion1795800000000, ChatMemberErasure1796100000000, ChatMemberSuspension1796200000000],
-      features: [ChatModule, MemberDataModule.forExporter(ChatMemberExporter)],
+      migrations: [
+        CreateChat1795600000000,
+        ChatSafety1795700000000,
+        ChatPairVersion1795800000000,
+        ChatMemberErasure1796100000000,
+        ChatMemberSuspension1796200000000,
+      ],
+      features: [ChatModule, MemberDataModule.forExporter(ChatMemberExporter, { imports: [ChatModule] })],
       handlers: ChatEventHandlers,
     });
   }

@@ -13,7 +13,8 @@ import {
 import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { ChatMemberErasure } from '../member-data/chat-member-erasure';
-import { ENDED_MATCH_SQL, OPEN_MATCH_SQL, PAIR_LOCK_SQL, PAIR_STATE_SQL, SETTLE_PAIR_SQL } from './chat.sql';
+import { MemberRepository } from './member.repository';
+import { PairRepository } from './pair.repository';
 
 type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
 type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
@@ -29,15 +30,20 @@ export class ChatEventHandlers implements EventHandlerSet {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly erasure: ChatMemberErasure,
+    private readonly pairs: PairRepository,
+    private readonly members: MemberRepository,
   ) {}
 
   handlers(): EventHandlers {
     return {
       'match.created': (payload, manager) => this.openConversation(manager, payload),
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
-      'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
-      'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
-      'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.blocked': (payload, manager, envelope) =>
+        this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'user.unblocked': (payload, manager, envelope) =>
+        this.applyPairEvent(manager, envelope.name, payload, envelope),
+      'match.ended': (payload, manager, envelope) =>
+        this.applyPairEvent(manager, envelope.name, payload, envelope),
       'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),
@@ -47,22 +53,21 @@ export class ChatEventHandlers implements EventHandlerSet {
   /**
    * Opens the pair's conversation (its id is the first match's id) unless safety ended the match,
    * one of the two blocks the other, or a pair event newer than the match's `pairVersion` was
-   * applied (then it is recorded closed; chat.sql.ts liveMatch). A newer match replaces an
+   * applied (then it is recorded closed; pair.repository.ts liveMatch). A newer match replaces an
    * ended one and reopens the conversation with the older history hidden from both members. A
    * redelivery of the same match, or an older one, changes nothing.
    */
   async openConversation(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
     const [a, b] = payload.userIds;
-    await manager.query(PAIR_LOCK_SQL, [a, b]);
     // pairVersion: the pair version matching made the match under (null: an event from before versions).
-    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [
-      payload.matchId,
+    const open = await this.pairs.recordMatch(manager, {
+      matchId: payload.matchId,
       a,
       b,
-      new Date(payload.createdAt),
-      payload.pairVersion ?? null,
-    ]);
-    if (written.length > 0) this.conversations.pairChanged(a, b, written[0].open);
+      matchedAt: new Date(payload.createdAt),
+      pairVersion: payload.pairVersion ?? null,
+    });
+    if (open !== null) this.conversations.pairChanged(a, b, open);
   }
 
   /**
@@ -89,12 +94,16 @@ export class ChatEventHandlers implements EventHandlerSet {
           ? (payload as MatchEndedPayload).matchId
           : null;
 
-    await manager.query(PAIR_LOCK_SQL, [a, b]);
-    await manager.query(PAIR_STATE_SQL, [a, b, blocked, at, envelope.aggregateVersion ?? null]);
-    if (ended) await manager.query(ENDED_MATCH_SQL, [ended, a, b]);
-    const [settled]: { open: boolean }[][] = await manager.query(SETTLE_PAIR_SQL, [a, b]);
+    const open = await this.pairs.applyPairEvent(manager, {
+      a,
+      b,
+      blocked,
+      at,
+      version: envelope.aggregateVersion ?? null,
+      endedMatchId: ended ?? null,
+    });
     // Typing on this replica stops at once (others within CHAT_TYPING_PAIR_CACHE_MS).
-    this.conversations.pairChanged(a, b, settled?.[0]?.open ?? false);
+    this.conversations.pairChanged(a, b, open);
   }
 
   /** When the pair event happened. */
@@ -114,13 +123,12 @@ export class ChatEventHandlers implements EventHandlerSet {
    * member and no typing relayed (SEND_BATCH_SQL, OPEN_PAIR_SQL). Conversations stay listed and
    * readable: they are the other member's matches, and an unsuspend restores them as they were.
    */
-  async applySuspension(manager: EntityManager, payload: UserSuspendedPayload | UserUnsuspendedPayload): Promise<void> {
+  async applySuspension(
+    manager: EntityManager,
+    payload: UserSuspendedPayload | UserUnsuspendedPayload,
+  ): Promise<void> {
     const { userId, suspended } = payload;
-    await manager.query(
-      `INSERT INTO chat_member (user_id, suspended) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET suspended = EXCLUDED.suspended, updated_at = now()`,
-      [userId, suspended],
-    );
+    await this.members.saveSuspension(manager, userId, suspended);
     this.conversations.suspensionChanged(userId, suspended);
   }
 
@@ -130,12 +138,12 @@ export class ChatEventHandlers implements EventHandlerSet {
     payload: ProfileUpdatedPayload,
     envelope: EventEnvelope<'profile.updated'>,
   ): Promise<void> {
-    await manager.query(
-      `INSERT INTO chat_member (user_id, name, profile_picture, version) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (user_id) DO UPDATE
-         SET name = EXCLUDED.name, profile_picture = EXCLUDED.profile_picture, version = EXCLUDED.version, updated_at = now()
-         WHERE chat_member.version < EXCLUDED.version OR EXCLUDED.version = 0`,
-      [payload.userId, payload.name, payload.profilePicture, envelope.aggregateVersion ?? 0],
+    await this.members.saveProfile(
+      manager,
+      payload.userId,
+      payload.name,
+      payload.profilePicture,
+      envelope.aggregateVersion ?? 0,
     );
   }
 }

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * The tables of src/migrations/1795600000000-CreateChat.ts. The hot paths use SQL (chat.sql.ts);
+ * The tables of src/migrations/1795600000000-CreateChat.ts. The hot paths use SQL (the repositories);
  * the entities describe the schema for TypeORM and for seeders.
  */
 @Entity({ name: 'chat_member' })

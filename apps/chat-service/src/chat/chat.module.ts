@@ -5,9 +5,13 @@ import { ChatNotifier } from './chat-notifier';
 import { ChatRateLimiter } from './chat-rate-limits';
 import { ChatSocketEvents } from './chat-socket-events';
 import { ConversationFromGate } from './conversation-from-gate';
+import { ConversationRepository } from './conversation.repository';
 import { ConversationsService } from './conversations.service';
+import { MemberRepository } from './member.repository';
+import { MessageRepository } from './message.repository';
 import { MessageSender } from './message-sender';
 import { MessagesService } from './messages.service';
+import { PairRepository } from './pair.repository';
 import { PairSnapshotController } from './pair-snapshot.controller';
 import { ChatMemberErasure } from '../member-data/chat-member-erasure';
 
@@ -25,9 +29,20 @@ import { ChatMemberErasure } from '../member-data/chat-member-erasure';
     ChatSocketEvents,
     ChatMemberErasure,
     pairGateProvider,
+    ConversationRepository,
+    MessageRepository,
+    PairRepository,
+    MemberRepository,
   ],
   // The event handlers (the kit's EventsModule imports this module) tell the typing relay of
-  // pairs that opened or closed, and erase a deleted member.
-  exports: [ConversationsService, ChatMemberErasure],
+  // pairs that opened or closed, write the projections and erase a deleted member; the member
+  // data export reads the conversations.
+  exports: [
+    ConversationsService,
+    ChatMemberErasure,
+    PairRepository,
+    MemberRepository,
+    ConversationRepository,
+  ],
 })
 export class ChatModule {}

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { orderedPairOf } from '@mate/contracts';
 import { AppException, lockMembersAgainstErasure, PairGate, pairGateMatch } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
-import { OPEN_MATCH_SQL, PAIR_LOCK_SQL } from './chat.sql';
+import { PairRepository } from './pair.repository';
 
 /**
  * A match chat has not heard of yet, taken from the pair gate (docs/adr/0029-match-propagation.md).
@@ -22,6 +22,7 @@ import { OPEN_MATCH_SQL, PAIR_LOCK_SQL } from './chat.sql';
 export class ConversationFromGate {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly pairs: PairRepository,
     private readonly gate: PairGate,
     private readonly conversations: ConversationsService,
   ) {}
@@ -35,14 +36,18 @@ export class ConversationFromGate {
     const match = pairGateMatch(await this.gate.read(x, y));
     if (!match) return false;
     const [a, b] = orderedPairOf(x, y);
-    const written = await this.dataSource.transaction(async (manager) => {
+    const open = await this.dataSource.transaction(async (manager) => {
       // An erased member's match is not brought back (the kit's consumer drops its late event too).
-      if (await lockMembersAgainstErasure(manager, [a, b])) return [];
-      await manager.query(PAIR_LOCK_SQL, [a, b]);
-      const rows: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [match.matchId, a, b, match.matchedAt, match.pairVersion]);
-      return rows;
+      if (await lockMembersAgainstErasure(manager, [a, b])) return null;
+      return this.pairs.recordMatch(manager, {
+        matchId: match.matchId,
+        a,
+        b,
+        matchedAt: match.matchedAt,
+        pairVersion: match.pairVersion,
+      });
     });
-    if (written.length > 0) this.conversations.pairChanged(a, b, written[0].open);
+    if (open !== null) this.conversations.pairChanged(a, b, open);
     return true;
   }
 
@@ -50,7 +55,12 @@ export class ConversationFromGate {
    * Runs `action`; when it is refused because the pair has no open conversation (`refused`), records
    * the gate's match and runs it once more. Any other failure, or no match in the gate, stands.
    */
-  async orFromGate<T>(x: string, y: string, refused: (e: unknown) => boolean, action: () => Promise<T>): Promise<T> {
+  async orFromGate<T>(
+    x: string,
+    y: string,
+    refused: (e: unknown) => boolean,
+    action: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await action();
     } catch (e) {
@@ -64,4 +74,6 @@ export class ConversationFromGate {
 export const refusedWith =
   (status: number, message: string) =>
   (e: unknown): boolean =>
-    e instanceof AppException && e.getStatus() === status && (e.getResponse() as { error?: unknown }).error === message;
+    e instanceof AppException &&
+    e.getStatus() === status &&
+    (e.getResponse() as { error?: unknown }).error === message;

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import {
   ChatMessages,
   orderedPairOf,
@@ -7,18 +6,12 @@ import {
   type MarkReadResultDto,
   type UnreadCountDto,
 } from '@mate/contracts';
-import { forbidden, namedQuery, notFound, PairGate, pairGateRefuses } from '@mate/server-kit';
+import { forbidden, notFound, PairGate, pairGateRefuses } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import { ChatNotifier } from './chat-notifier';
 import { ChatRateLimiter } from './chat-rate-limits';
 import { isoTime } from './chat-mapper';
-import {
-  CONVERSATIONS_SQL,
-  MARK_READ_SQL,
-  OPEN_PAIR_SQL,
-  UNREAD_COUNT_SQL,
-  type ConversationListRow,
-} from './chat.sql';
+import { ConversationRepository } from './conversation.repository';
 
 /** The most conversations the list answers (a member with more sees their 500 most recent). */
 export const CONVERSATION_LIST_MAX = 500;
@@ -30,14 +23,17 @@ export const CONVERSATION_LIST_MAX = 500;
 @Injectable()
 export class ConversationsService {
   /** Open pairs the typing relay looked up lately: key `a:b`, value the time it stops trusting it. */
-  private readonly openPairs = new Map<string, { open: boolean; matchPairVersion: number | null; until: number }>();
+  private readonly openPairs = new Map<
+    string,
+    { open: boolean; matchPairVersion: number | null; until: number }
+  >();
   /** Moves on every pair change this replica applies: a lookup that raced one is not cached. */
   private pairEpoch = 0;
   /** Members this replica just suspended: key the member id, value until when (suspensionChanged). */
   private readonly justSuspended = new Map<string, number>();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly conversations: ConversationRepository,
     private readonly notifier: ChatNotifier,
     private readonly env: ChatEnv,
     private readonly limits: ChatRateLimiter,
@@ -45,10 +41,7 @@ export class ConversationsService {
   ) {}
 
   async list(callerId: string): Promise<ConversationSummaryDto[]> {
-    const rows = await namedQuery<ConversationListRow>(this.dataSource, 'chat_conversations', CONVERSATIONS_SQL, [
-      callerId,
-      CONVERSATION_LIST_MAX,
-    ]);
+    const rows = await this.conversations.list(callerId, CONVERSATION_LIST_MAX);
     return rows.map((r) => ({
       userId: r.other,
       userName: r.name,
@@ -64,8 +57,7 @@ export class ConversationsService {
   }
 
   async unreadCount(callerId: string): Promise<UnreadCountDto> {
-    const [row] = await namedQuery<{ count: number }>(this.dataSource, 'chat_unread_count', UNREAD_COUNT_SQL, [callerId]);
-    return { count: row?.count ?? 0 };
+    return { count: await this.conversations.unreadCount(callerId) };
   }
 
   /**
@@ -76,16 +68,12 @@ export class ConversationsService {
   async markRead(callerId: string, otherId: string): Promise<MarkReadResultDto> {
     if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
     const [a, b] = orderedPairOf(callerId, otherId);
-    const [row] = await namedQuery<{ last_seq: number; previous: number }>(this.dataSource, 'chat_mark_read', MARK_READ_SQL, [
-      a,
-      b,
-      callerId,
-    ]);
-    if (!row) throw notFound(ChatMessages.conversationNotFound);
-    if (row.last_seq !== row.previous) {
-      await this.notifier.read(otherId, { userId: callerId, readUpTo: row.last_seq });
+    const read = await this.conversations.markRead(a, b, callerId);
+    if (!read) throw notFound(ChatMessages.conversationNotFound);
+    if (read.lastSeq !== read.previous) {
+      await this.notifier.read(otherId, { userId: callerId, readUpTo: read.lastSeq });
     }
-    return { readUpTo: row.last_seq };
+    return { readUpTo: read.lastSeq };
   }
 
   /**
@@ -95,7 +83,10 @@ export class ConversationsService {
    * that has answered stops typing at once on every replica.
    */
   async typing(callerId: string, otherId: string, typing: boolean): Promise<void> {
-    const [, gate] = await Promise.all([this.limits.typing(callerId), callerId === otherId ? null : this.gate.read(callerId, otherId)]);
+    const [, gate] = await Promise.all([
+      this.limits.typing(callerId),
+      callerId === otherId ? null : this.gate.read(callerId, otherId),
+    ]);
     const pair = await this.openPair(callerId, otherId);
     if (!pair.open || pairGateRefuses(gate, pair.matchPairVersion)) throw forbidden(ChatMessages.notMatched);
     await this.notifier.typing(otherId, callerId, typing);
@@ -109,17 +100,14 @@ export class ConversationsService {
   private async openPair(x: string, y: string): Promise<{ open: boolean; matchPairVersion: number | null }> {
     const closed = { open: false, matchPairVersion: null };
     if (x === y) return closed;
-    if (this.justSuspended.size > 0 && [x, y].some((id) => (this.justSuspended.get(id) ?? 0) > Date.now())) return closed;
+    if (this.justSuspended.size > 0 && [x, y].some((id) => (this.justSuspended.get(id) ?? 0) > Date.now()))
+      return closed;
     const [a, b] = orderedPairOf(x, y);
     const key = `${a}:${b}`;
     const cached = this.openPairs.get(key);
     if (cached && cached.until > Date.now()) return cached;
     const epoch = this.pairEpoch;
-    const [row] = await namedQuery<{ open: boolean; match_pair_version: number | null }>(this.dataSource, 'chat_open_pair', OPEN_PAIR_SQL, [
-      a,
-      b,
-    ]);
-    const pair = { open: row?.open ?? false, matchPairVersion: row?.match_pair_version ?? null };
+    const pair = await this.conversations.openPair(a, b);
     const ttl = this.env.CHAT_TYPING_PAIR_CACHE_MS;
     const now = Date.now();
     if (ttl > 0 && epoch === this.pairEpoch) {
@@ -155,6 +143,11 @@ export class ConversationsService {
     const key = `${a}:${b}`;
     const ttl = this.env.CHAT_TYPING_PAIR_CACHE_MS;
     if (open || ttl === 0) this.openPairs.delete(key);
-    else this.openPairs.set(key, { open: false, matchPairVersion: null, until: Date.now() + Math.min(ttl, 1_000) });
+    else
+      this.openPairs.set(key, {
+        open: false,
+        matchPairVersion: null,
+        until: Date.now() + Math.min(ttl, 1_000),
+      });
   }
 }

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { PoolClient } from 'pg';
-import { DataSource } from 'typeorm';
 import {
   CHAT_MESSAGE_MAX_LENGTH,
   ChatMessages,
@@ -13,7 +11,6 @@ import {
 import {
   badRequest,
   conflict,
-  driverPool,
   forbidden,
   OutboxService,
   PairGate,
@@ -22,9 +19,9 @@ import {
 } from '@mate/server-kit';
 import { ChatNotifier } from './chat-notifier';
 import { ChatRateLimiter } from './chat-rate-limits';
-import { SEND_BATCH_SQL, type SendBatchItem, type SendBatchRow } from './chat.sql';
 import { ConversationFromGate, refusedWith } from './conversation-from-gate';
 import type { SendMessageDto } from './dto/chat-requests.dto';
+import { MessageRepository, type SendBatchItem, type SendBatchRow } from './message.repository';
 
 /** A send that passed its own checks, on its way to the statement. */
 interface Draft {
@@ -58,8 +55,8 @@ const notMatched = refusedWith(403, ChatMessages.notMatched);
  * never fails another), and every promise of a single send holds:
  *
  * - **stored before acknowledged**: the sends' rows, their conversations' moves and their outbox
- *   rows are one statement (SEND_BATCH_SQL) in one transaction; the answer and the pushes come
- *   after COMMIT;
+ *   rows are one statement (SEND_BATCH_SQL, MessageRepository's) in one transaction; the answer
+ *   and the pushes come after COMMIT;
  * - **per-conversation order**: the statement locks every conversation row it writes (in id order)
  *   and numbers a conversation's sends in the order they arrived;
  * - **clientId idempotency**: a retry answers the stored message (and is pushed again); a repeat of
@@ -77,7 +74,7 @@ const notMatched = refusedWith(403, ChatMessages.notMatched);
 @Injectable()
 export class MessageSender {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly messages: MessageRepository,
     private readonly outbox: OutboxService,
     private readonly notifier: ChatNotifier,
     private readonly limits: ChatRateLimiter,
@@ -86,7 +83,9 @@ export class MessageSender {
   ) {}
 
   /** One settled answer per entry, in order: the stored message, or why it was not stored. */
-  async sendMany(entries: SocketEventEntry<SendMessageDto>[]): Promise<PromiseSettledResult<ChatMessageDto>[]> {
+  async sendMany(
+    entries: SocketEventEntry<SendMessageDto>[],
+  ): Promise<PromiseSettledResult<ChatMessageDto>[]> {
     const outcomes: Outcome[] = new Array(entries.length);
     const checked: Draft[] = [];
     entries.forEach((entry, index) => {
@@ -138,7 +137,9 @@ export class MessageSender {
     // After the commit only: a pushed message is always a stored one. A retry pushes again (the
     // first push may be what was lost); clients keep each id once.
     await this.notifier.messages(outcomes.flatMap((o) => ('message' in o ? [o.message] : [])));
-    return outcomes.map((o) => ('message' in o ? { status: 'fulfilled', value: o.message } : { status: 'rejected', reason: o.error }));
+    return outcomes.map((o) =>
+      'message' in o ? { status: 'fulfilled', value: o.message } : { status: 'rejected', reason: o.error },
+    );
   }
 
   /**
@@ -153,19 +154,21 @@ export class MessageSender {
     let open = round.map((_, i) => i);
     try {
       for (let raced = 0; open.length > 0; ) {
-        const rows = await this.inTransaction<SendBatchRow[] | Set<number> | 'raced'>(async (client) => {
-          const { rows } = await client.query<SendBatchRow>({
-            name: 'chat_send_batch',
-            text: SEND_BATCH_SQL,
-            values: [JSON.stringify(open.map((i) => items[i]))],
-          });
-          if (rows[0]?.raced) return { commit: false, value: 'raced' as const };
-          const inserted = rows.filter((r) => r.seq !== null);
-          const gates = await this.gate.readMany(inserted.map((r) => [items[r.ord].a, items[r.ord].b] as const));
-          const closed = new Set(inserted.filter((r, i) => pairGateRefuses(gates[i], r.match_pair_version)).map((r) => r.ord));
-          if (closed.size > 0) return { commit: false, value: closed };
-          return { commit: true, value: rows };
-        });
+        const rows = await this.messages.inSendTransaction<SendBatchRow[] | Set<number> | 'raced'>(
+          async (tx) => {
+            const rows = await tx.sendBatch(open.map((i) => items[i]));
+            if (rows[0]?.raced) return { commit: false, value: 'raced' as const };
+            const inserted = rows.filter((r) => r.seq !== null);
+            const gates = await this.gate.readMany(
+              inserted.map((r) => [items[r.ord].a, items[r.ord].b] as const),
+            );
+            const closed = new Set(
+              inserted.filter((r, i) => pairGateRefuses(gates[i], r.match_pair_version)).map((r) => r.ord),
+            );
+            if (closed.size > 0) return { commit: false, value: closed };
+            return { commit: true, value: rows };
+          },
+        );
         if (rows === 'raced') {
           if (++raced >= MAX_RACED_ATTEMPTS) throw new Error('send_message: client ids kept racing');
           continue;
@@ -220,25 +223,6 @@ export class MessageSender {
       event: event.body,
     };
   }
-
-  /** BEGIN, `work`, then COMMIT or ROLLBACK as it says, on one pool connection (dropped if it cannot roll back). */
-  private async inTransaction<T>(work: (client: PoolClient) => Promise<{ commit: boolean; value: T }>): Promise<T> {
-    const client = await driverPool(this.dataSource).connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const { commit, value } = await work(client);
-      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
-      return value;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw e;
-    } finally {
-      client.release(broken);
-    }
-  }
 }
 
 /** PostgreSQL refused the data (SQLSTATE class 22) or a constraint (class 23), not the connection or the server. */
@@ -258,7 +242,17 @@ function draft(index: number, { payload, sender, requestId }: SocketEventEntry<S
   if (recipientId === senderId) throw badRequest(ChatMessages.messageSelf);
   const [a, b] = orderedPairOf(senderId, recipientId);
   // Without a clientId the server makes one: no retry protection, by the client's choice.
-  return { index, senderId, recipientId, a, b, clientId: payload.clientId ?? randomUUID(), content, length, requestId };
+  return {
+    index,
+    senderId,
+    recipientId,
+    a,
+    b,
+    clientId: payload.clientId ?? randomUUID(),
+    content,
+    length,
+    requestId,
+  };
 }
 
 /** What the statement's row says of a send (committed): its new message, the stored one of a retry, or the refusal. */

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import {
   CHAT_SYNC_MAX_MESSAGES,
   ChatMessages,
@@ -7,11 +6,12 @@ import {
   type ConversationPageDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { badRequest, namedQuery, notFound } from '@mate/server-kit';
+import { badRequest, notFound } from '@mate/server-kit';
 import { ConversationFromGate, refusedWith } from './conversation-from-gate';
 import { toChatMessage } from './chat-mapper';
 import { ChatRateLimiter } from './chat-rate-limits';
-import { CONVERSATION_SQL, PAGE_SQL, SYNC_SQL, type ConversationRow, type MessageRow } from './chat.sql';
+import { ConversationRepository, type ConversationRow } from './conversation.repository';
+import { MessageRepository } from './message.repository';
 import type { ConversationQueryDto, SyncMessagesDto } from './dto/chat-requests.dto';
 
 /** The highest seq a cursor can name (a PostgreSQL int): the open upper end of a page. */
@@ -24,7 +24,8 @@ const MAX_SEQ = 2_147_483_647;
 @Injectable()
 export class MessagesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly messages: MessageRepository,
+    private readonly conversations: ConversationRepository,
     private readonly limits: ChatRateLimiter,
     private readonly fromGate: ConversationFromGate,
   ) {}
@@ -41,13 +42,7 @@ export class MessagesService {
     const floor = conversation.history_from_seq;
     const lower = Math.max(query.after ?? 0, floor);
     const upper = query.before ?? MAX_SEQ;
-    const rows = await namedQuery<MessageRow>(this.dataSource, 'chat_page', PAGE_SQL, [
-      conversation.id,
-      lower,
-      upper,
-      limit + 1,
-      ascending,
-    ]);
+    const rows = await this.messages.page(conversation.id, lower, upper, limit + 1, ascending);
     let hasMore = rows.length > limit;
     if (hasMore) {
       if (ascending) rows.pop();
@@ -72,16 +67,17 @@ export class MessagesService {
     if (since && Number.isNaN(since.getTime())) throw badRequest('since must be an ISO 8601 time');
     if (positions.length === 0 && !since) return { messages: [], hasMore: false };
     await this.limits.sync(callerId);
-    const rows = await namedQuery<MessageRow>(this.dataSource, 'chat_sync', SYNC_SQL, [
+    const rows = await this.messages.sync(
       callerId,
-      positions.map((p) => p.userId.toLowerCase()),
-      positions.map((p) => p.afterSeq),
+      positions.map((p) => ({ userId: p.userId.toLowerCase(), afterSeq: p.afterSeq })),
       since,
       CHAT_SYNC_MAX_MESSAGES + 1,
-    ]);
+    );
     const hasMore = rows.length > CHAT_SYNC_MAX_MESSAGES;
     return {
-      messages: rows.slice(0, CHAT_SYNC_MAX_MESSAGES).map((r) => toChatMessage(r, r.recipient_read_seq, r.sender_name)),
+      messages: rows
+        .slice(0, CHAT_SYNC_MAX_MESSAGES)
+        .map((r) => toChatMessage(r, r.recipient_read_seq, r.sender_name)),
       hasMore,
     };
   }
@@ -91,11 +87,16 @@ export class MessagesService {
     if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
     const [a, b] = orderedPairOf(callerId, otherId);
     const find = async () => {
-      const [row] = await namedQuery<ConversationRow>(this.dataSource, 'chat_conversation', CONVERSATION_SQL, [a, b, callerId]);
+      const row = await this.conversations.findOpen(a, b, callerId);
       if (!row) throw notFound(ChatMessages.conversationNotFound);
       return row;
     };
     // 'Send Message' right after the match opens the conversation before match.created arrives (ADR 0029).
-    return this.fromGate.orFromGate(callerId, otherId, refusedWith(404, ChatMessages.conversationNotFound), find);
+    return this.fromGate.orFromGate(
+      callerId,
+      otherId,
+      refusedWith(404, ChatMessages.conversationNotFound),
+      find,
+    );
   }
 }

@@ -1,11 +1,15 @@
 import { Controller, Get, Param, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { orderedPairOf, type PairMessagesSnapshotDto } from '@mate/contracts';
-import { badRequest, InternalCallerGuard, MemberIdPipe, namedQuery, Public, UnavailableInterceptor } from '@mate/server-kit';
+import {
+  badRequest,
+  InternalCallerGuard,
+  MemberIdPipe,
+  Public,
+  UnavailableInterceptor,
+} from '@mate/server-kit';
 import { isoTime } from './chat-mapper';
-
-import { PAIR_SNAPSHOT_SQL, type PairSnapshotRow } from './chat.sql';
+import { MessageRepository } from './message.repository';
 import { PairSnapshotQueryDto } from './dto/chat-requests.dto';
 
 /**
@@ -21,7 +25,7 @@ import { PairSnapshotQueryDto } from './dto/chat-requests.dto';
 @UseInterceptors(UnavailableInterceptor)
 @Controller('internal/chat/pairs')
 export class PairSnapshotController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly messageRepository: MessageRepository) {}
 
   @Get(':a/:b/messages')
   @Public()
@@ -34,12 +38,7 @@ export class PairSnapshotController {
     const before = query.before === undefined ? new Date() : new Date(query.before);
     if (Number.isNaN(before.getTime())) throw badRequest('before must be an ISO 8601 time');
     const [a, b] = orderedPairOf(x, y);
-    const rows = await namedQuery<PairSnapshotRow>(this.dataSource, 'chat_pair_snapshot', PAIR_SNAPSHOT_SQL, [
-      a,
-      b,
-      before,
-      query.limit,
-    ]);
+    const rows = await this.messageRepository.pairSnapshot(a, b, before, query.limit);
     return {
       messages: rows.reverse().map((m) => ({
         id: m.id,

@@ -18,7 +18,7 @@ import { BaseServiceEnv, LOGGER, NulTextMessages } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
 import { ChatRateLimiter } from '../chat-rate-limits';
-import { SYNC_SQL } from '../chat.sql';
+import { SYNC_SQL } from '../message.repository';
 
 jest.setTimeout(60_000);
 

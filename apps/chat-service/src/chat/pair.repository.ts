@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/*
+ * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,
+ * `ended_match`) decides whether the pair's conversation is open. A match is live when neither
+ * member blocks the other, no pair event named it ended, and no pair event newer than the match
+ * was applied (every pair event means "the pair has no match now"): the match's `pairVersion`
+ * (the pair version matching had applied when it made it) is at least the newest pair version
+ * chat applied. Versions, not clocks; only a match.created written before versions (no
+ * pairVersion) falls back to comparing its time with the newest pair event's. The conversation is
+ * open exactly while its match is live. Both handlers take the pair's lock first (PAIR_LOCK_SQL), so a
+ * match.created and a pair event of one pair apply one after the other, each seeing the other's
+ * commit, whatever order they arrive in.
+ */
+
+/** The pair's transaction-scoped lock. $1 member_a, $2 member_b. */
+const PAIR_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('chat_pair:' || $1::text || ':' || $2::text, 0))`;
+
+/**
+ * Whether a match `m` of pair (member_a, member_b) made under pair version `pv` (null: an event from
+ * before versions) at `at` is live, as a SQL expression. `pair` is the chat_pair row (a LEFT JOIN:
+ * no row, no pair event yet).
+ */
+const liveMatch = (m: string, at: string, pv: string) =>
+  `(NOT coalesce(pair.blocked, false)
+    AND NOT EXISTS (SELECT 1 FROM ended_match e WHERE e.match_id = ${m})
+    AND CASE WHEN ${pv} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
+             THEN ${pv} >= coalesce(pair.version, 0)
+             ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
+
+/**
+ * A pair event: records the pair's block state, its version and its time (the newest one wins: the
+ * consumer applies a pair's events in version order only). $1 member_a, $2 member_b, $3 blocked,
+ * $4 the event's time, $5 its pair version (null when the envelope had none).
+ */
+const PAIR_STATE_SQL = `
+INSERT INTO chat_pair (member_a, member_b, blocked, ended_before, version)
+VALUES ($1::uuid, $2::uuid, $3::boolean, $4::timestamptz, $5::int)
+ON CONFLICT (member_a, member_b) DO UPDATE
+  SET blocked = EXCLUDED.blocked, ended_before = greatest(chat_pair.ended_before, EXCLUDED.ended_before),
+      version = greatest(chat_pair.version, EXCLUDED.version), updated_at = now()`;
+
+/** A match a pair event named as ended. $1 match id, $2 member_a, $3 member_b. */
+const ENDED_MATCH_SQL = `
+INSERT INTO ended_match (match_id, member_a, member_b) VALUES ($1::uuid, $2::uuid, $3::uuid) ON CONFLICT (match_id) DO NOTHING`;
+
+/**
+ * What a reopening does to a conversation: members see only what follows (history_from_seq), the
+ * list shows no last message and no unread, read positions start at the current seq. Seqs keep
+ * growing; the hidden messages stay (moderators read them through the pair snapshot).
+ */
+const REOPENED = `
+  history_from_seq = c.last_seq, last_message_id = NULL, last_message_at = NULL,
+  a_read_seq = c.last_seq, b_read_seq = c.last_seq, a_unread = 0, b_unread = 0`;
+
+/**
+ * After a pair event: closes the pair's conversation when its match is no longer live (history
+ * kept), or opens it (history before hidden) when a match that arrived while the pair was blocked
+ * is live now (the unblock that preceded it arrived late). Answers `open` for a row it changed.
+ * $1 member_a, $2 member_b.
+ */
+const SETTLE_PAIR_SQL = `
+UPDATE conversation c
+   SET closed_at = CASE WHEN c.closed_at IS NULL THEN now() ELSE NULL END,
+       history_from_seq = CASE WHEN c.closed_at IS NULL THEN c.history_from_seq ELSE c.last_seq END,
+       last_message_id = CASE WHEN c.closed_at IS NULL THEN c.last_message_id ELSE NULL END,
+       last_message_at = CASE WHEN c.closed_at IS NULL THEN c.last_message_at ELSE NULL END,
+       a_read_seq = CASE WHEN c.closed_at IS NULL THEN c.a_read_seq ELSE c.last_seq END,
+       b_read_seq = CASE WHEN c.closed_at IS NULL THEN c.b_read_seq ELSE c.last_seq END,
+       a_unread = CASE WHEN c.closed_at IS NULL THEN c.a_unread ELSE 0 END,
+       b_unread = CASE WHEN c.closed_at IS NULL THEN c.b_unread ELSE 0 END
+  FROM (SELECT $1::uuid AS a, $2::uuid AS b) k
+  LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
+ WHERE c.member_a = k.a AND c.member_b = k.b
+   AND (c.closed_at IS NULL) <> ${liveMatch('c.match_id', 'c.matched_at', 'c.match_pair_version')}
+RETURNING c.closed_at IS NULL AS open`;
+
+/**
+ * match.created: opens the pair's conversation (its id is the first match's id) when the match is
+ * live, or records it closed (a blocked pair, an ended match, a match older than the newest pair
+ * event). A newer match (another id, made under a higher pair version; by time only when either
+ * lacks a version) replaces the row's match: open when live, with the history before it hidden.
+ * The same match again, or an older one, changes nothing. $1 match id, $2 member_a, $3 member_b,
+ * $4 created at, $5 its pair version (null: an event from before versions). Answers `open` for a
+ * row it wrote.
+ */
+const OPEN_MATCH_SQL = `
+INSERT INTO conversation AS c (id, member_a, member_b, match_id, matched_at, match_pair_version, closed_at)
+SELECT $1::uuid, $2::uuid, $3::uuid, $1::uuid, $4::timestamptz, $5::int,
+       CASE WHEN ${liveMatch('$1::uuid', '$4::timestamptz', '$5::int')} THEN NULL ELSE now() END
+  FROM (SELECT $2::uuid AS a, $3::uuid AS b) k
+  LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
+ON CONFLICT (member_a, member_b) DO UPDATE
+   SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, match_pair_version = EXCLUDED.match_pair_version,
+       closed_at = EXCLUDED.closed_at, ${REOPENED}
+ WHERE c.match_id <> EXCLUDED.match_id
+   AND CASE WHEN c.match_pair_version IS NOT NULL AND EXCLUDED.match_pair_version IS NOT NULL
+              AND c.match_pair_version <> EXCLUDED.match_pair_version
+            THEN c.match_pair_version < EXCLUDED.match_pair_version
+            ELSE c.matched_at < EXCLUDED.matched_at END
+RETURNING c.closed_at IS NULL AS open`;
+
+const FORGET_PAIRS_OF_SQL = 'DELETE FROM chat_pair WHERE member_a = $1::uuid OR member_b = $1::uuid';
+const FORGET_ENDED_MATCHES_OF_SQL =
+  'DELETE FROM ended_match WHERE member_a = $1::uuid OR member_b = $1::uuid';
+
+/** A match as match.created (or the pair gate, ADR 0029) names it; a < b. */
+export interface MatchToOpen {
+  matchId: string;
+  a: string;
+  b: string;
+  matchedAt: Date;
+  /** The pair version matching made it under (null: an event from before versions). */
+  pairVersion: number | null;
+}
+
+/** A pair event's state; a < b. */
+export interface PairEventState {
+  a: string;
+  b: string;
+  blocked: boolean;
+  /** When the event happened. */
+  at: Date;
+  /** The pair's version the event carries (null: none). */
+  version: number | null;
+  /** The match the event named as ended, if any. */
+  endedMatchId: string | null;
+}
+
+/**
+ * What chat knows of a pair from matching's and safety's events (`chat_pair`, `ended_match`) and
+ * what it decides: whether the pair's conversation is open (the rule above, liveMatch). Every
+ * write takes the pair's lock first, in the caller's transaction.
+ */
+@Injectable()
+export class PairRepository {
+  /**
+   * OPEN_MATCH_SQL under the pair's lock: opens (or records closed) the pair's conversation for
+   * the match. Answers whether the row it wrote is open, or null when it changed nothing.
+   */
+  async recordMatch(manager: EntityManager, match: MatchToOpen): Promise<boolean | null> {
+    const { matchId, a, b } = match;
+    await manager.query(PAIR_LOCK_SQL, [a, b]);
+    const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [
+      matchId,
+      a,
+      b,
+      match.matchedAt,
+      match.pairVersion,
+    ]);
+    return written.length > 0 ? written[0].open : null;
+  }
+
+  /**
+   * Under the pair's lock: the pair event's state (PAIR_STATE_SQL), the match it ended
+   * (ENDED_MATCH_SQL), then SETTLE_PAIR_SQL. Answers whether the pair's conversation is open now
+   * when it changed, else false.
+   */
+  async applyPairEvent(manager: EntityManager, event: PairEventState): Promise<boolean> {
+    const { a, b } = event;
+    await manager.query(PAIR_LOCK_SQL, [a, b]);
+    await manager.query(PAIR_STATE_SQL, [a, b, event.blocked, event.at, event.version]);
+    if (event.endedMatchId) await manager.query(ENDED_MATCH_SQL, [event.endedMatchId, a, b]);
+    const [settled]: { open: boolean }[][] = await manager.query(SETTLE_PAIR_SQL, [a, b]);
+    return settled?.[0]?.open ?? false;
+  }
+
+  /** Erasure: the member's pair states and ended matches. */
+  async forgetMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(FORGET_PAIRS_OF_SQL, [userId]);
+    await manager.query(FORGET_ENDED_MATCHES_OF_SQL, [userId]);
+  }
+}
