@@ -48,7 +48,10 @@ export interface CallTestBed extends Omit<GatewayTestBed, 'match'> {
  * process (the kit's startGatewayTestBed): sockets and REST go the way the app goes, events
  * through the real consumer.
  */
-export async function startCallTestBed(label: string, { env = {} }: { env?: TestEnv } = {}): Promise<CallTestBed> {
+export async function startCallTestBed(
+  label: string,
+  { env = {} }: { env?: TestEnv } = {},
+): Promise<CallTestBed> {
   const clock = new ManualClock(new Date());
   const presence = new TestPresence();
   const service = await startServiceTestBed((e) => AppModule.forRoot(e), {

@@ -41,12 +41,19 @@ export interface MemberConnection {
   /** Emits a client event and resolves with its acknowledgement (a result or `{ error }`). */
   emit<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>): Promise<unknown>;
   /** Waits for a push of `event` (the first matching `where` not yet taken by an earlier wait). */
-  next<E extends ServerEventName>(event: E, where?: (payload: ServerEventPayload<E>) => boolean): Promise<ServerEventPayload<E>>;
+  next<E extends ServerEventName>(
+    event: E,
+    where?: (payload: ServerEventPayload<E>) => boolean,
+  ): Promise<ServerEventPayload<E>>;
   /** The pushes of `event` received so far. */
   all<E extends ServerEventName>(event: E): ServerEventPayload<E>[];
 }
 
-export type DeliverEvent = <N extends EventName>(name: N, payload: EventPayloads[N], version?: number) => Promise<EventOutcome>;
+export type DeliverEvent = <N extends EventName>(
+  name: N,
+  payload: EventPayloads[N],
+  version?: number,
+) => Promise<EventOutcome>;
 
 export interface GatewayTestBed {
   /** The real gateway, in its own process (from source), routing to the service on the bed. */
@@ -80,7 +87,8 @@ export interface GatewayTestBed {
 
 /** The acknowledgement as a socket error, or a failure saying what came instead. */
 export function ackError(answer: unknown): SocketErrorAck {
-  if (!isSocketError(answer)) throw new Error(`expected an error acknowledgement, got ${JSON.stringify(answer)}`);
+  if (!isSocketError(answer))
+    throw new Error(`expected an error acknowledgement, got ${JSON.stringify(answer)}`);
   return answer;
 }
 
@@ -102,7 +110,11 @@ export function catalogueDelivery(consumer: EventConsumer): DeliverEvent {
 }
 
 /** A whole `profile.updated` payload for a member, as profile-service sends it. */
-export function aProfile(userId: string, name: string | null, profilePicture: string | null = null): EventPayloads['profile.updated'] {
+export function aProfile(
+  userId: string,
+  name: string | null,
+  profilePicture: string | null = null,
+): EventPayloads['profile.updated'] {
   return {
     userId,
     name,
@@ -203,14 +215,19 @@ export async function startGatewayTestBed(service: ServiceTestBed, routes: TestE
         member,
         received,
         emit: (event, payload) =>
-          (socket as unknown as { timeout(ms: number): { emitWithAck(e: string, p: unknown): Promise<unknown> } })
+          (
+            socket as unknown as {
+              timeout(ms: number): { emitWithAck(e: string, p: unknown): Promise<unknown> };
+            }
+          )
             .timeout(15_000)
             .emitWithAck(event, payload),
         async next(event, where = () => true) {
           const index = await waitFor(
             async () => {
               const i = received.findIndex(
-                (r, n) => !taken.has(n) && r.event === event && where(r.payload as ServerEventPayload<typeof event>),
+                (r, n) =>
+                  !taken.has(n) && r.event === event && where(r.payload as ServerEventPayload<typeof event>),
               );
               return i >= 0 ? i + 1 : null;
             },
@@ -220,7 +237,9 @@ export async function startGatewayTestBed(service: ServiceTestBed, routes: TestE
           return received[index - 1].payload as ServerEventPayload<typeof event>;
         },
         all(event) {
-          return received.filter((r) => r.event === event).map((r) => r.payload) as ServerEventPayload<typeof event>[];
+          return received.filter((r) => r.event === event).map((r) => r.payload) as ServerEventPayload<
+            typeof event
+          >[];
         },
       };
     },
