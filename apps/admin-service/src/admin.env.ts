@@ -1,7 +1,6 @@
-import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { ADMIN_COMMAND_WAIT_MS, ADMIN_PART_TIMEOUT_MS } from '@mate/contracts';
-import { DatabaseEnv, IsServiceUrl } from '@mate/server-kit';
+import { DatabaseEnv, EnvNumber, IsServiceUrl } from '@mate/server-kit';
 
 /** Settings of admin-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
 export class AdminEnv extends DatabaseEnv {
@@ -19,14 +18,14 @@ export class AdminEnv extends DatabaseEnv {
   SAFETY_SERVICE_URL?: string;
 
   /** Timeout of each internal call that composes an admin view (a part that misses it shows as N/A). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(50)
   @Max(30_000)
   ADMIN_PART_TIMEOUT_MS = ADMIN_PART_TIMEOUT_MS;
 
   /** How long a mutating admin call waits for the owning service to carry out its command (then 202). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(0)
   @Max(60_000)

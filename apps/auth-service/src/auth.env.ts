@@ -1,6 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Max, Min } from 'class-validator';
-import { DatabaseEnv, IsServiceUrl } from '@mate/server-kit';
+import { DatabaseEnv, EnvNumber, IsServiceUrl } from '@mate/server-kit';
 
 /** Settings of auth-service on top of the shared ones. */
 export class AuthEnv extends DatabaseEnv {
@@ -21,7 +20,7 @@ export class AuthEnv extends DatabaseEnv {
    * Multiplies the per-address limits (not the per-account ones): raise it where many members
    * share one address, or for tests and demos that all come from 127.0.0.1.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   IP_RATE_LIMIT_MULTIPLIER = 1;
@@ -44,21 +43,21 @@ export class AuthEnv extends DatabaseEnv {
   NOTIFICATION_SERVICE_URL?: string;
 
   /** How long each service may take to answer its part of a data export; the slowest one sets the wait. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(100)
   @Max(60_000)
   GDPR_EXPORT_PART_TIMEOUT_MS = 10_000;
 
   /** How long one read of the member activity stream waits for notes (issue 13); also bounds shutdown. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(10)
   @Max(10_000)
   MEMBER_ACTIVITY_BLOCK_MS = 1_000;
 
   /** A note another consumer took and has not acknowledged for this long is claimed (it died). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(50)
   @Max(3_600_000)

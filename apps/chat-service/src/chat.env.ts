@@ -1,6 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { DatabaseEnv } from '@mate/server-kit';
+import { DatabaseEnv, EnvNumber } from '@mate/server-kit';
 
 /** Settings of chat-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
 export class ChatEnv extends DatabaseEnv {
@@ -8,7 +7,7 @@ export class ChatEnv extends DatabaseEnv {
    * Messages one member may send in 10 seconds, across devices and replicas (src/chat/chat-rate-limits.ts).
    * Generous for a person (six a second); the chaos test and the bench raise it.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   CHAT_MESSAGES_PER_10_SECONDS = 60;
@@ -19,7 +18,7 @@ export class ChatEnv extends DatabaseEnv {
    * person stays far below; past it the events are refused (429) and not relayed, so a flood never
    * reaches the other member nor the database (src/chat/chat-rate-limits.ts).
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   CHAT_TYPING_PER_10_SECONDS = 30;
@@ -30,7 +29,7 @@ export class ChatEnv extends DatabaseEnv {
    * clients retry later. It keeps one account's sockets (up to 20 of 100 events per 10 s at the
    * gateway) from turning resumes into a steady load on the database.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   CHAT_SYNCS_PER_10_SECONDS = 60;
@@ -40,7 +39,7 @@ export class ChatEnv extends DatabaseEnv {
    * another replica stops typing within this time (issue 10: within a second of the block, event
    * lag included), so it stays well under a second; the replica that applied it stops at once.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(0)
   @Max(1_000)

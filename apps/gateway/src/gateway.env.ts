@@ -1,10 +1,8 @@
-import { Transform } from 'class-transformer';
 import { IsInt, IsString, IsUrl, Max, Min } from 'class-validator';
 import { SERVICE_REGISTRY } from '@mate/contracts';
-import { BaseServiceEnv } from '@mate/server-kit';
+import { BaseServiceEnv, EnvNumber } from '@mate/server-kit';
 
 const url = { require_tld: false, require_protocol: true };
-const int = ({ value }: { value: unknown }) => Number(value);
 
 /** Settings of the gateway: where each service lives, and the edge limits. */
 export class GatewayEnv extends BaseServiceEnv {
@@ -29,29 +27,29 @@ export class GatewayEnv extends BaseServiceEnv {
   CORS_ORIGINS = 'http://localhost:4200,http://127.0.0.1:4200,http://localhost:4300,http://127.0.0.1:4300';
 
   /** Requests per minute one address may make through the gateway. */
-  @Transform(int) @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE = 1200;
+  @EnvNumber() @IsInt() @Min(1) RATE_LIMIT_PER_MINUTE = 1200;
 
   /**
    * Largest request body for ordinary calls (the services accept at most 100 KB of JSON), and for
    * photo and audio uploads.
    */
-  @Transform(int) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 100 * 1024;
-  @Transform(int) @IsInt() @Min(1024) UPLOAD_LIMIT_BYTES = 11 * 1024 * 1024;
+  @EnvNumber() @IsInt() @Min(1024) BODY_LIMIT_BYTES = 100 * 1024;
+  @EnvNumber() @IsInt() @Min(1024) UPLOAD_LIMIT_BYTES = 11 * 1024 * 1024;
 
   /** How long a service may take to answer before the gateway gives up. */
-  @Transform(int) @IsInt() @Min(100) UPSTREAM_TIMEOUT_MS = 30000;
+  @EnvNumber() @IsInt() @Min(100) UPSTREAM_TIMEOUT_MS = 30000;
 
   /**
    * Slow clients (docs/adr/0002-gateway-forwarder.md). An ordinary body is read whole at the
    * edge before a connection to the service is taken, and must have arrived this long after the
    * request did (408 after it); a client also has this long to send its request headers.
    */
-  @Transform(int) @IsInt() @Min(100) BODY_TIMEOUT_MS = 10_000;
+  @EnvNumber() @IsInt() @Min(100) BODY_TIMEOUT_MS = 10_000;
   /**
    * Ordinary bodies being read at the edge, in bytes, on one replica (declared lengths, or bytes
    * received for chunked ones): past it a body is answered 503 with Retry-After instead of read.
    */
-  @Transform(int) @IsInt() @Min(1024) EDGE_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+  @EnvNumber() @IsInt() @Min(1024) EDGE_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
   /**
    * Uploads stream to their service and must keep up UPLOAD_MIN_BYTES_PER_SECOND on average once
    * UPLOAD_BODY_BASE_MS have gone by (checked every second; time the service spends not reading
@@ -59,45 +57,45 @@ export class GatewayEnv extends BaseServiceEnv {
    * (20 s + 11 MB at 8 KiB/s ≈ 24 min at most), with no pause longer than UPLOAD_IDLE_TIMEOUT_MS
    * between bytes; 408 otherwise, the exchange cut. 8 KiB/s (64 kbit/s) lets a weak 3G uplink through.
    */
-  @Transform(int) @IsInt() @Min(100) UPLOAD_BODY_BASE_MS = 20_000;
-  @Transform(int) @IsInt() @Min(1) UPLOAD_MIN_BYTES_PER_SECOND = 8 * 1024;
-  @Transform(int) @IsInt() @Min(100) UPLOAD_IDLE_TIMEOUT_MS = 15_000;
+  @EnvNumber() @IsInt() @Min(100) UPLOAD_BODY_BASE_MS = 20_000;
+  @EnvNumber() @IsInt() @Min(1) UPLOAD_MIN_BYTES_PER_SECOND = 8 * 1024;
+  @EnvNumber() @IsInt() @Min(100) UPLOAD_IDLE_TIMEOUT_MS = 15_000;
   /** Requests one client address (an IPv6 /64) may have in flight on one replica; more are answered 429. */
-  @Transform(int) @IsInt() @Min(1) MAX_CONCURRENT_PER_CLIENT = 32;
+  @EnvNumber() @IsInt() @Min(1) MAX_CONCURRENT_PER_CLIENT = 32;
   /** Connections kept open to each service at most for ordinary calls; further requests wait for one. */
-  @Transform(int) @IsInt() @Min(1) UPSTREAM_MAX_SOCKETS = 256;
+  @EnvNumber() @IsInt() @Min(1) UPSTREAM_MAX_SOCKETS = 256;
   /**
    * Connections to each service for uploads, a pool of their own: slow but accepted uploads fill
    * these, never the ones every other call needs.
    */
-  @Transform(int) @IsInt() @Min(1) UPSTREAM_MAX_UPLOAD_SOCKETS = 64;
+  @EnvNumber() @IsInt() @Min(1) UPSTREAM_MAX_UPLOAD_SOCKETS = 64;
   /** How long a request may wait for a connection to its service before it is answered 503. */
-  @Transform(int) @IsInt() @Min(100) UPSTREAM_QUEUE_TIMEOUT_MS = 5_000;
+  @EnvNumber() @IsInt() @Min(100) UPSTREAM_QUEUE_TIMEOUT_MS = 5_000;
 
   /** Realtime (`/socket.io`): largest message a socket may send (a chat message, a call signal). */
-  @Transform(int) @IsInt() @Min(1024) SOCKET_MAX_PAYLOAD_BYTES = 100_000;
+  @EnvNumber() @IsInt() @Min(1024) SOCKET_MAX_PAYLOAD_BYTES = 100_000;
   /** Client events one socket may send per 10 s; twice that in refusals disconnects it. */
-  @Transform(int) @IsInt() @Min(1) SOCKET_EVENTS_PER_10_SECONDS = 100;
+  @EnvNumber() @IsInt() @Min(1) SOCKET_EVENTS_PER_10_SECONDS = 100;
   /**
    * Open sockets one member may hold on one replica (tabs and devices). Each is authenticated and
    * lives for hours: without a cap one account could pile up sockets until the replica runs out.
    */
-  @Transform(int) @IsInt() @Min(1) SOCKET_MAX_PER_USER = 20;
+  @EnvNumber() @IsInt() @Min(1) SOCKET_MAX_PER_USER = 20;
   /** Events one socket may have waiting for their service at once; more are answered `RATE_LIMITED`. */
-  @Transform(int) @IsInt() @Min(1) SOCKET_MAX_EVENTS_IN_FLIGHT = 20;
+  @EnvNumber() @IsInt() @Min(1) SOCKET_MAX_EVENTS_IN_FLIGHT = 20;
   /** How long the owning service may take to answer a client event before its ack is `{ error }`. */
-  @Transform(int) @IsInt() @Min(100) SOCKET_ACK_TIMEOUT_MS = 10_000;
+  @EnvNumber() @IsInt() @Min(100) SOCKET_ACK_TIMEOUT_MS = 10_000;
   /**
    * Requests delivering client events that may be in flight to one service at once; events arriving
    * while they are wait and go together in the next one (micro-batching, docs/adr/0005-realtime.md).
    */
-  @Transform(int) @IsInt() @Min(1) @Max(64) SOCKET_EVENT_REQUESTS_IN_FLIGHT = 4;
+  @EnvNumber() @IsInt() @Min(1) @Max(64) SOCKET_EVENT_REQUESTS_IN_FLIGHT = 4;
   /** Most client events in one such request (the services accept at most 64). */
-  @Transform(int) @IsInt() @Min(1) @Max(64) SOCKET_EVENT_BATCH_MAX = 64;
+  @EnvNumber() @IsInt() @Min(1) @Max(64) SOCKET_EVENT_BATCH_MAX = 64;
   /** How often the sockets' sessions are looked up again, in case a revocation notice was lost. */
-  @Transform(int) @IsInt() @Min(100) SOCKET_SESSION_RECHECK_MS = 30_000;
+  @EnvNumber() @IsInt() @Min(100) SOCKET_SESSION_RECHECK_MS = 30_000;
   /** A socket that reconnects within this window gets the pushes it missed (connection state recovery). */
-  @Transform(int) @IsInt() @Min(0) SOCKET_RECOVERY_WINDOW_MS = 2 * 60_000;
+  @EnvNumber() @IsInt() @Min(0) SOCKET_RECOVERY_WINDOW_MS = 2 * 60_000;
 }
 
 // The URL variables are validated like declared fields: config validation whitelists decorated

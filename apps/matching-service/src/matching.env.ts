@@ -1,11 +1,10 @@
-import { Transform } from 'class-transformer';
 import { IsInt, Min } from 'class-validator';
-import { DatabaseEnv } from '@mate/server-kit';
+import { DatabaseEnv, EnvNumber } from '@mate/server-kit';
 
 /** Settings of matching-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
 export class MatchingEnv extends DatabaseEnv {
   /** How often the scoring model is refitted on recent swipes (one run per tick across replicas). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(100)
   MODEL_REFIT_INTERVAL_MS = 3_600_000;
@@ -14,7 +13,7 @@ export class MatchingEnv extends DatabaseEnv {
    * Multiplies the per-member limits of swipes and suggestion loads (src/matching/member-rate-limits.ts):
    * for benchmarks and tests that drive one member much faster than a person can.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   MEMBER_RATE_LIMIT_MULTIPLIER = 1;

@@ -1,9 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { DatabaseEnv, Secret } from '@mate/server-kit';
-
-const blankToUndefined = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
+import { BlankAsUnset, DatabaseEnv, EnvNumber, Secret } from '@mate/server-kit';
 
 /** VAPID keys as base64url without padding: an uncompressed P-256 point (65 bytes), a scalar (32 bytes). */
 const VAPID_PUBLIC = /^[A-Za-z0-9_-]{87}$/;
@@ -22,7 +18,7 @@ export class NotificationEnv extends DatabaseEnv {
   MAIL_FROM = 'Mate <no-reply@mate.local>';
 
   /** Emails one replica sends at the same time. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   @Max(50)
@@ -33,7 +29,7 @@ export class NotificationEnv extends DatabaseEnv {
    * it). Both or neither: without them the push routes answer 503 and nothing is pushed (email
    * keeps working). `npm start` makes a pair on first start; production reads a Secret.
    */
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @ValidateIf(
     (env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined,
   )
@@ -44,7 +40,7 @@ export class NotificationEnv extends DatabaseEnv {
   VAPID_PUBLIC_KEY?: string;
 
   @Secret()
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @ValidateIf(
     (env: NotificationEnv) => env.VAPID_PUBLIC_KEY !== undefined || env.VAPID_PRIVATE_KEY !== undefined,
   )
@@ -68,42 +64,42 @@ export class NotificationEnv extends DatabaseEnv {
   PUSH_ALLOW_LOOPBACK_ENDPOINTS: 'on' | 'off' = 'off';
 
   /** Messages of one conversation within this window become one push ("3 new messages"). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(0)
   @Max(300_000)
   PUSH_COLLAPSE_MS = 5_000;
 
   /** Attempts per push to one device (a 404/410 removes the subscription at once instead). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   @Max(20)
   PUSH_ATTEMPTS = 5;
 
   /** First retry delay; it doubles each attempt. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(10)
   @Max(600_000)
   PUSH_BACKOFF_MS = 2_000;
 
   /** Subscribe calls a member may make per hour (each is a URL the server checks and later calls). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   @Max(10_000)
   PUSH_SUBSCRIBES_PER_HOUR = 30;
 
   /** Pushes one replica sends at the same time. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   @Max(100)
   PUSH_CONCURRENCY = 8;
 
   /** How long a push service may take to answer. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsOptional()
   @IsInt()
   @Min(1_000)

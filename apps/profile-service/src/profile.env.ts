@@ -13,7 +13,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { PHOTO_RISK_THRESHOLD_DEFAULT } from '@mate/contracts';
-import { DatabaseEnv, Secret } from '@mate/server-kit';
+import { DatabaseEnv, EnvNumber, Secret } from '@mate/server-kit';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
@@ -34,14 +34,14 @@ export class ProfileEnv extends DatabaseEnv {
    * 25 MP takes a 24 MP phone photo (iPhone 15's default, 5712 × 4284) and a 24 MP camera's
    * 6000 × 4000 (ADR 0003).
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1_000_000)
   @Max(268_402_689)
   PHOTO_MAX_INPUT_PIXELS = 25_000_000;
 
   /** Uploads decoded and encoded at the same time by this process (each on one libvips thread). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   @Max(64)
@@ -52,7 +52,7 @@ export class ProfileEnv extends DatabaseEnv {
    * concurrency + queue uploads are read, waiting or processed at once (each holding its file, up
    * to 10 MB, in memory); one more is refused with 503 and Retry-After before its body is read.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(0)
   @Max(1000)
@@ -62,7 +62,7 @@ export class ProfileEnv extends DatabaseEnv {
    * Uploads one member may have admitted in this process at once (body being read, waiting or
    * processed); one more is refused with 429, so one member cannot fill the queue for everyone.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   @Max(64)
@@ -72,7 +72,7 @@ export class ProfileEnv extends DatabaseEnv {
    * Risk (Porn + Hentai + Sexy, from the offline classifier) above which a freshly scored photo is
    * hidden from other members until an admin approves it (issue 13).
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   @Max(1)

@@ -1,7 +1,6 @@
-import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { BLOCK_ACTIONS_PER_HOUR, REPORTS_PER_HOUR } from '@mate/contracts';
-import { DatabaseEnv, IsServiceUrl } from '@mate/server-kit';
+import { DatabaseEnv, EnvNumber, IsServiceUrl } from '@mate/server-kit';
 
 /** Settings of safety-service on top of the shared ones (PORT, DATABASE_URL, REDIS_URL, ...). */
 export class SafetyEnv extends DatabaseEnv {
@@ -10,7 +9,7 @@ export class SafetyEnv extends DatabaseEnv {
   CHAT_SERVICE_URL?: string;
 
   /** How long a report waits for chat's message snapshot before it is stored pending (the job fills it). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(50)
   @Max(30_000)
@@ -20,19 +19,19 @@ export class SafetyEnv extends DatabaseEnv {
    * How often every report whose message snapshot is still pending is tried again (one run per
    * tick across replicas); each report's own job retries for about 8 minutes before this takes over.
    */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(100)
   SAFETY_EVIDENCE_SWEEP_MS = 5 * 60_000;
 
   /** Reports one member may make in an hour, across replicas (Redis). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   SAFETY_REPORTS_PER_HOUR = REPORTS_PER_HOUR;
 
   /** Blocks and unblocks one member may make in an hour, across replicas (Redis). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   SAFETY_BLOCK_ACTIONS_PER_HOUR = BLOCK_ACTIONS_PER_HOUR;

@@ -1,9 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { DatabaseEnv, Secret } from '@mate/server-kit';
-
-const blankToUndefined = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
+import { BlankAsUnset, DatabaseEnv, EnvNumber, Secret } from '@mate/server-kit';
 
 /** A comma list of ICE URLs of one scheme family (`stun:`/`stuns:` or `turn:`/`turns:`), no spaces inside a URL. */
 const urlList = (schemes: string) =>
@@ -17,27 +13,27 @@ const urlList = (schemes: string) =>
  */
 export class IceEnv extends DatabaseEnv {
   /** STUN servers, comma separated: `stun:stun.example.org:3478,stun:...`. */
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @IsOptional()
   @Matches(urlList('stuns?'), { message: 'STUN_URLS must be a comma list of stun: or stuns: URLs' })
   STUN_URLS?: string;
 
   /** TURN servers, comma separated: `turn:turn.example.org:3478?transport=udp,turns:...:5349`. */
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @IsOptional()
   @Matches(urlList('turns?'), { message: 'TURN_URLS must be a comma list of turn: or turns: URLs' })
   TURN_URLS?: string;
 
   /** coturn's `static-auth-secret`; required with TURN_URLS. */
   @Secret()
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @ValidateIf((env: IceEnv) => env.TURN_URLS !== undefined || env.TURN_SECRET !== undefined)
   @IsString({ message: 'TURN_SECRET is required when TURN_URLS is set' })
   @MinLength(16, { message: 'TURN_SECRET must be at least 16 characters' })
   TURN_SECRET?: string;
 
   /** How long a member's TURN credentials work. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(60)
   @Max(7 * 24 * 3600)

@@ -1,11 +1,7 @@
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 import { TRANSCRIBE_MAX_BYTES } from '@mate/contracts';
-import { Secret } from '@mate/server-kit';
+import { BlankAsUnset, EnvNumber, Secret } from '@mate/server-kit';
 import { IceEnv } from '../ice/ice.env';
-
-const blankToUndefined = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /**
  * Live subtitles (`/api/whisper`): a server speaking the OpenAI-compatible transcription API
@@ -14,7 +10,7 @@ const blankToUndefined = ({ value }: { value: unknown }) =>
  */
 export class TranscriptionEnv extends IceEnv {
   /** Base URL of the backend, without `/v1`: `https://api.openai.com`, `http://whisper:8080`. */
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @IsOptional()
   @IsUrl(
     { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
@@ -29,19 +25,19 @@ export class TranscriptionEnv extends IceEnv {
 
   /** Bearer token of the backend (OpenAI's API key); none for a local server. */
   @Secret()
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @IsOptional()
   @IsString()
   TRANSCRIBE_API_KEY?: string;
 
   /** Spoken language hint (ISO 639-1, e.g. `en`); none lets the backend detect it. */
-  @Transform(blankToUndefined)
+  @BlankAsUnset()
   @IsOptional()
   @Matches(/^[a-z]{2,3}$/, { message: 'TRANSCRIBE_LANGUAGE must be an ISO 639-1 code such as en' })
   TRANSCRIBE_LANGUAGE?: string;
 
   /** How long one transcription may take before the member is told it is unavailable. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(100)
   @Max(120_000)
@@ -55,20 +51,20 @@ export class TranscriptionEnv extends IceEnv {
   TRANSCRIBE_HEALTH_PATH = '/v1/models';
 
   /** How long a health check's answer is believed. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(100)
   TRANSCRIBE_HEALTH_TTL_MS = 30_000;
 
   /** Largest audio chunk accepted (bytes). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1024)
   @Max(25 * 1024 * 1024)
   TRANSCRIBE_MAX_BYTES = TRANSCRIBE_MAX_BYTES;
 
   /** Chunks one member may send a minute, across replicas (3-second chunks: 20 a minute). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   TRANSCRIBE_PER_MINUTE = 40;

@@ -1,5 +1,5 @@
-import { IsString } from 'class-validator';
-import { BaseServiceEnv, ConfigError, DatabaseEnv, loadEnv, Secret } from './config';
+import { IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { BaseServiceEnv, BlankAsUnset, ConfigError, DatabaseEnv, EnvNumber, loadEnv, Secret } from './config';
 
 class ExampleEnv extends DatabaseEnv {
   @Secret()
@@ -78,5 +78,40 @@ describe('production secrets', () => {
     expect(() => loadEnv(BaseServiceEnv, { ...production, INTERNAL_TOKEN: value })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining(value) }),
     );
+  });
+});
+
+describe('env decorators', () => {
+  class NumbersEnv extends BaseServiceEnv {
+    @EnvNumber()
+    @IsInt()
+    @Min(1)
+    BATCH_SIZE = 50;
+
+    @EnvNumber()
+    @IsOptional()
+    @IsInt()
+    LIMIT?: number;
+
+    @BlankAsUnset()
+    @IsOptional()
+    @IsString()
+    UPSTREAM_URL?: string;
+  }
+
+  it('EnvNumber reads a set variable as a number and keeps the default otherwise', () => {
+    expect(loadEnv(NumbersEnv, { BATCH_SIZE: '200', LIMIT: '7' })).toMatchObject({ BATCH_SIZE: 200, LIMIT: 7 });
+    const unset = loadEnv(NumbersEnv, { BATCH_SIZE: '' });
+    expect(unset.BATCH_SIZE).toBe(50);
+    expect(unset.LIMIT).toBeUndefined();
+  });
+
+  it('EnvNumber leaves the validation to the validators: not a number names the variable', () => {
+    expect(() => loadEnv(NumbersEnv, { BATCH_SIZE: 'many' })).toThrow(/BATCH_SIZE=null: .*BATCH_SIZE must be an integer number/);
+  });
+
+  it('BlankAsUnset reads a blank value as unset', () => {
+    expect(loadEnv(NumbersEnv, { UPSTREAM_URL: '   ' }).UPSTREAM_URL).toBeUndefined();
+    expect(loadEnv(NumbersEnv, { UPSTREAM_URL: 'http://x' }).UPSTREAM_URL).toBe('http://x');
   });
 });

@@ -11,6 +11,19 @@ export function Secret(): PropertyDecorator {
 }
 
 /**
+ * A variable read as a number: validate it with `@IsInt()`, `@Min()`... as usual. Unset or blank
+ * stays unset (an optional variable), so the field's default or `@IsOptional()` decides.
+ */
+export function EnvNumber(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value)));
+}
+
+/** A variable that may be set to blank (compose passes `X=` for "not set"): blank reads as unset. */
+export function BlankAsUnset(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : value));
+}
+
+/**
  * Settings every service reads. A service extends this class with its own variables; the whole
  * set is validated once at start-up and a bad or missing variable stops the process with a clear
  * message (never a stack trace, never a secret's value).
@@ -19,7 +32,7 @@ export class BaseServiceEnv {
   @IsIn(['development', 'test', 'production'])
   NODE_ENV: 'development' | 'test' | 'production' = 'development';
 
-  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @EnvNumber()
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -57,19 +70,19 @@ export class BaseServiceEnv {
   @IsIn(['on', 'off'])
   OUTBOX_RELAY: 'on' | 'off' = 'on';
 
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(10)
   OUTBOX_POLL_MS = 500;
 
   /** Published outbox rows and processed_event rows older than this are pruned. */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(1)
   EVENT_RETENTION_DAYS = 7;
 
   /** How often the pruning job runs (once per tick for all replicas of a service). */
-  @Transform(({ value }) => Number(value))
+  @EnvNumber()
   @IsInt()
   @Min(100)
   EVENT_PRUNE_EVERY_MS = 3600 * 1000;
