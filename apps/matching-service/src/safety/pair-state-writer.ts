@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
-  pairBlockStateOf,
   type MatchEndedPayload,
-  type PairBlockState,
+  type PairState,
   type UserBlockedPayload,
   type UserUnblockedPayload,
 } from '@mate/contracts';
@@ -28,20 +27,21 @@ import { pairLockKey } from '../matching/pair-transaction';
 @Injectable()
 export class PairStateWriter {
   async blocked(manager: EntityManager, payload: UserBlockedPayload): Promise<void> {
-    await this.apply(manager, pairBlockStateOf(payload), { forgetSwipes: false });
+    await this.apply(manager, payload, { forgetSwipes: false });
   }
 
   async unblocked(manager: EntityManager, payload: UserUnblockedPayload): Promise<void> {
-    await this.apply(manager, pairBlockStateOf(payload), { forgetSwipes: true });
+    await this.apply(manager, payload, { forgetSwipes: true });
   }
 
   async matchEnded(manager: EntityManager, payload: MatchEndedPayload): Promise<void> {
-    await this.apply(manager, pairBlockStateOf(payload), { forgetSwipes: false });
+    await this.apply(manager, payload, { forgetSwipes: false });
   }
 
   private async apply(
     manager: EntityManager,
-    { userA, userB, blockedBy }: PairBlockState,
+    // Read by the consumer against its catalogue class: the pair ascending, `blockedBy` of the two only.
+    { userIds: [userA, userB], blockedBy }: PairState,
     { forgetSwipes }: { forgetSwipes: boolean },
   ): Promise<void> {
     await manager.query('SELECT pg_advisory_xact_lock($1::bigint)', [pairLockKey(userA, userB).toString()]);

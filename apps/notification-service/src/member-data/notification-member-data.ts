@@ -1,8 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { Logger } from 'pino';
+import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { NotificationsExportPart } from '@mate/contracts';
-import { eraseMemberTraces, memberIdToErase, LOGGER, type MemberExporter } from '@mate/server-kit';
+import { eraseMemberTraces, type MemberExporter } from '@mate/server-kit';
 import { PushRateLimiter } from '../push/push-rate-limits';
 import { PushRepository } from '../push/push.repository';
 import { EmailDeliveryRepository } from '../emails/emails.repository';
@@ -22,7 +21,6 @@ export class NotificationMemberData implements MemberExporter<NotificationsExpor
     private readonly emails: EmailDeliveryRepository,
     private readonly rateLimits: PushRateLimiter,
     private readonly dataSource: DataSource,
-    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async exportMember(userId: string): Promise<NotificationsExportPart> {
@@ -43,13 +41,11 @@ export class NotificationMemberData implements MemberExporter<NotificationsExpor
     };
   }
 
-  /** `user.deleted`: every row of the member, then the kit's traces (idempotent). */
-  async erase(manager: EntityManager, userId: unknown): Promise<void> {
-    const id = memberIdToErase(userId);
-    if (!id) {
-      this.logger.error('user.deleted with an unreadable member id skipped');
-      return;
-    }
+  /**
+   * `user.deleted`: every row of the member, then the kit's traces (idempotent). `id` as the
+   * consumer read it from the event (a UUID, lower case).
+   */
+  async erase(manager: EntityManager, id: string): Promise<void> {
     await this.repository.eraseMember(manager, id);
     await this.emails.eraseMember(manager, id);
     await eraseMemberTraces(manager, id);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { pairBlockStateOf, type UserBlockedPayload, type UserUnblockedPayload } from '@mate/contracts';
+import type { UserBlockedPayload, UserUnblockedPayload } from '@mate/contracts';
 
 /**
  * Safety's block state in profile-service (issue 10): the pairs of whom at least one blocks the
@@ -13,7 +13,9 @@ export class BlockedPairs {
   constructor(private readonly dataSource: DataSource) {}
 
   async apply(manager: EntityManager, payload: UserBlockedPayload | UserUnblockedPayload): Promise<void> {
-    const { userA, userB, blockedBy } = pairBlockStateOf(payload);
+    // Read by the consumer against its catalogue class: the pair ascending, `blockedBy` of the two only.
+    const [userA, userB] = payload.userIds;
+    const { blockedBy } = payload;
     if (blockedBy.length > 0) {
       await manager.query(
         `INSERT INTO blocked_pair (user_a, user_b, blocked_by) VALUES ($1, $2, $3::uuid[])

@@ -12,15 +12,15 @@ export class SuspendedMembers {
   constructor(private readonly dataSource: DataSource) {}
 
   async apply(manager: EntityManager, payload: UserSuspendedPayload | UserUnsuspendedPayload): Promise<void> {
-    const userId = String(payload.userId).toLowerCase();
-    if (payload.suspended === true) {
+    // Read by the consumer against its catalogue class: the id lower case, the time readable.
+    if (payload.suspended) {
       await manager.query(
         `INSERT INTO suspended_member (user_id, suspended_at) VALUES ($1, $2)
          ON CONFLICT (user_id) DO UPDATE SET suspended_at = EXCLUDED.suspended_at`,
-        [userId, validTime(payload.suspendedAt)],
+        [payload.userId, new Date(payload.suspendedAt)],
       );
     } else {
-      await manager.query('DELETE FROM suspended_member WHERE user_id = $1', [userId]);
+      await manager.query('DELETE FROM suspended_member WHERE user_id = $1', [payload.userId]);
     }
   }
 
@@ -32,10 +32,4 @@ export class SuspendedMembers {
     );
     return rows.length > 0;
   }
-}
-
-/** The event's time when readable, else now (the row says since when, for support; no rule reads it). */
-function validTime(t: unknown): Date {
-  const time = typeof t === 'string' ? new Date(t) : null;
-  return time && !Number.isNaN(time.getTime()) ? time : new Date();
 }

@@ -35,10 +35,16 @@ export class PassCreatedEvent implements PassCreatedPayload {
   @Time() createdAt!: string;
 }
 
-/** `match.created` (matching-service); `pairVersion` is additive, absent in older envelopes. */
+/**
+ * `match.created` (matching-service); `pairVersion` is additive, absent in older envelopes, and one
+ * that is no version (not a whole number, 0 or more) reads as absent: an envelope from before versions.
+ */
 export class MatchCreatedEvent implements MatchCreatedPayload {
   @Id() matchId!: string;
   @MemberPair() userIds!: [string, string];
   @Time() createdAt!: string;
-  @Optional() @Count() pairVersion?: number;
+  @Transform(({ value }) => (Number.isSafeInteger(value) && (value as number) >= 0 ? value : undefined))
+  @Optional()
+  @Count()
+  pairVersion?: number;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_CATALOGUE, pairIdOf, type EventName, type EventPayloads } from '@mate/contracts';
+import { EVENT_CATALOGUE, isPairBlocked, pairIdOf, type EventName, type EventPayloads } from '@mate/contracts';
 import { EVENT_PAYLOAD_CLASSES, readEventPayload } from '../event-payloads';
 
 const id = () => randomUUID();
@@ -76,6 +76,44 @@ describe('domain event payload classes', () => {
     });
     expect(profile.smoking).toBeUndefined();
     expect(profile.photos).toBeUndefined();
+  });
+
+  // Moved from contracts' safety.spec.ts with pairBlockStateOf and matchCreatedFactOf, which the
+  // consumer's reading replaced.
+  describe('pair events and match.created as every consumer gets them', () => {
+    const A = '11111111-1111-4111-8111-111111111111';
+    const B = '22222222-2222-4222-8222-222222222222';
+    const C = '33333333-3333-4333-8333-333333333333';
+    const M = '44444444-4444-4444-8444-444444444444';
+    const unblocked = (userIds: unknown, blockedBy: unknown) =>
+      ({ pairId: 'x', userIds, blockedBy, blockerId: A, blockedId: B, unblockedAt: at }) as const;
+
+    it('reads a pair event the way consumers store it: ids lower-cased and ordered, blockers kept to the pair', () => {
+      const state = read('user.unblocked', unblocked([B.toUpperCase(), A], [B.toUpperCase(), C]));
+      expect(state).toMatchObject({ userIds: [A, B], blockedBy: [B] });
+      expect(isPairBlocked(state)).toBe(true);
+      expect(isPairBlocked(read('user.unblocked', unblocked([A, B], [])))).toBe(false);
+    });
+
+    it('refuses a pair event that does not name two different members', () => {
+      expect(fieldsBroken('user.unblocked', unblocked([A, A], []))).toContain('userIds');
+      expect(fieldsBroken('user.unblocked', unblocked([A, 'not-a-uuid'], []))).toContain('userIds');
+      expect(fieldsBroken('user.unblocked', unblocked(null, []))).toContain('userIds');
+    });
+
+    it('reads match.created as chat, call and safety use it, and refuses what names no pair, match or time', () => {
+      expect(read('match.created', { matchId: M.toUpperCase(), userIds: [B, A.toUpperCase()], createdAt: at, pairVersion: 2 })).toEqual({
+        matchId: M,
+        userIds: [A, B],
+        createdAt: at,
+        pairVersion: 2,
+      });
+      expect(read('match.created', { matchId: M, userIds: [A, B], createdAt: at }).pairVersion).toBeUndefined();
+      expect(read('match.created', { matchId: M, userIds: [A, B], createdAt: at, pairVersion: -1 }).pairVersion).toBeUndefined();
+      expect(fieldsBroken('match.created', { matchId: M, userIds: [A, A], createdAt: at })).toEqual(['userIds']);
+      expect(fieldsBroken('match.created', { matchId: 'nope', userIds: [A, B], createdAt: at })).toEqual(['matchId']);
+      expect(fieldsBroken('match.created', { matchId: M, userIds: [A, B], createdAt: 'yesterday' })).toEqual(['createdAt']);
+    });
   });
 
   it("reads a value of a newer producer's list as this build's fallback", () => {
