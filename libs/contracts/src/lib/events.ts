@@ -5,7 +5,10 @@ import type { PairState, ReportReason } from './safety';
  * The domain event catalogue (ARCHITECTURE §2.1): every durable event with its one payload type,
  * its producer, its consumers and the aggregate it describes. Producers write events to their
  * outbox; the relay copies each event to the queue `events.<consumer>` of every consumer listed
- * here (docs/adr/0004-event-backbone.md).
+ * here (docs/adr/0004-event-backbone.md). Each payload type has one class in the server kit
+ * (`EVENT_PAYLOAD_CLASSES`, libs/server-kit/src/lib/events/payloads, each `implements` its
+ * interface here): the kit's consumer reads every payload against it once, before any handler.
+ * The classes stay out of this lib, which the web apps bundle.
  */
 export const SERVICES = {
   gateway: 'gateway',
