@@ -1,26 +1,8 @@
-import {
-  Controller,
-  Get,
-  Injectable,
-  Param,
-  UseGuards,
-  UseInterceptors,
-  type PipeTransform,
-} from '@nestjs/common';
+import { Controller, Get, Param, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { AdminStatsDto } from '@mate/contracts';
-import { isUUID } from 'class-validator';
-import { badRequest, InternalCallerGuard, Public, UnavailableInterceptor } from '@mate/server-kit';
+import { InternalCallerGuard, MemberIdPipe, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { MatchingAdminService } from './matching-admin.service';
-
-/** A member id for an internal caller: not a UUID is the caller's mistake (400), lower-cased. */
-@Injectable()
-class AdminMemberIdPipe implements PipeTransform<unknown, string> {
-  transform(value: unknown): string {
-    if (typeof value !== 'string' || !isUUID(value)) throw badRequest('userId must be a UUID');
-    return value.toLowerCase();
-  }
-}
 
 /**
  * What admin-service reads from matching (INTERNAL_ADMIN_PATHS, issue 13). Service to service
@@ -37,7 +19,7 @@ export class MatchingAdminController {
   /** `GET /internal/admin/members/{id}`: the member's live matches. */
   @Get('members/:userId')
   @Public()
-  async member(@Param('userId', AdminMemberIdPipe) userId: string): Promise<{ matchCount: number }> {
+  async member(@Param('userId', MemberIdPipe) userId: string): Promise<{ matchCount: number }> {
     return { matchCount: await this.admin.liveMatchCount(userId) };
   }
 

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
+  MatchingMessages,
   type AuthPrincipal,
   type LikeResultDto,
   type MatchDto,
@@ -9,7 +10,7 @@ import {
   type RewindResultDto,
   type SuggestionDto,
 } from '@mate/contracts';
-import { ApiErrors, CountedPerMember, CurrentUser } from '@mate/server-kit';
+import { ApiErrors, CountedPerMember, CurrentUser, MemberIdPipe, notFound } from '@mate/server-kit';
 import {
   LikeResultResponseDto,
   MatchResponseDto,
@@ -20,10 +21,12 @@ import {
 } from './dto/matching-responses.dto';
 import { SuggestionsQueryDto } from './dto/suggestions-query.dto';
 import { MatchesService } from './matches.service';
-import { MemberIdPipe } from './member-id.pipe';
 import { MemberRateLimiter } from './member-rate-limits';
 import { SuggestionsService } from './suggestions.service';
 import { SwipesService } from './swipes.service';
+
+/** The other member's id in a swipe's path, lower-cased; anything that is not a UUID names nobody (404). */
+const SWIPED_MEMBER_ID = new MemberIdPipe({ exceptionFactory: () => notFound(MatchingMessages.memberNotFound) });
 
 /**
  * Matching for the signed-in member (spec 000 §7 and issue 8): suggestions, like, pass, rewind,
@@ -58,7 +61,7 @@ export class MatchingController {
   @CountedPerMember(MemberRateLimiter, 'swipe')
   async like(
     @CurrentUser() user: AuthPrincipal,
-    @Param('userId', MemberIdPipe) userId: string,
+    @Param('userId', SWIPED_MEMBER_ID) userId: string,
   ): Promise<LikeResultDto> {
     return this.swipes.like(user.userId, userId);
   }
@@ -70,7 +73,7 @@ export class MatchingController {
   @CountedPerMember(MemberRateLimiter, 'swipe')
   async pass(
     @CurrentUser() user: AuthPrincipal,
-    @Param('userId', MemberIdPipe) userId: string,
+    @Param('userId', SWIPED_MEMBER_ID) userId: string,
   ): Promise<PassResultDto> {
     return this.swipes.pass(user.userId, userId);
   }

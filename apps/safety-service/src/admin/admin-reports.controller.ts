@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { AdminStatsDto, SafetyReportDetailPart, SafetyReportsPagePart } from '@mate/contracts';
-import { InternalCallerGuard, notFound, Public, UnavailableInterceptor } from '@mate/server-kit';
-import { MemberIdPipe } from '../safety/member-id.pipe';
+import { InternalCallerGuard, MemberIdPipe, notFound, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { AdminReportsService } from './admin-reports.service';
 import { AdminReportsQueryDto } from './dto/admin-queries.dto';
 import { ReportIdPipe } from './report-id.pipe';

@@ -8,7 +8,7 @@ import type {
   UnblockResultDto,
   UnmatchResultDto,
 } from '@mate/contracts';
-import { ApiErrors, CurrentUser, EmptyBodyPipe, UnavailableInterceptor } from '@mate/server-kit';
+import { ApiErrors, CurrentUser, EmptyBodyPipe, MemberIdPipe, UnavailableInterceptor } from '@mate/server-kit';
 import { BlocksService } from './blocks.service';
 import { BlockBodyDto, ReportBodyDto } from './dto/safety-requests.dto';
 import {
@@ -17,7 +17,6 @@ import {
   UnblockResultResponseDto,
   UnmatchResultResponseDto,
 } from './dto/safety-responses.dto';
-import { MemberIdPipe } from './member-id.pipe';
 import { ReportsService } from './reports.service';
 
 import { UnmatchService } from './unmatch.service';
