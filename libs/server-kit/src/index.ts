@@ -17,6 +17,7 @@ export * from './lib/auth/decorators';
 export * from './lib/auth/person-name';
 export * from './lib/auth/auth.guard';
 export * from './lib/auth/jwt.strategy';
+export * from './lib/auth/verified-tokens';
 export * from './lib/auth/auth-context';
 export * from './lib/realtime/realtime.keys';
 export * from './lib/realtime/realtime-emitter';

@@ -8,12 +8,10 @@ import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { AppException, forbidden, serviceUnavailable, unauthorized } from '../errors/app.exception';
 import type { AuthRequest } from './auth-context';
 import { SessionStore, type AllowanceCounter, type WindowCount } from './session-store';
+import { VerifiedTokenCache } from './verified-tokens';
 
 /** The bearer token of a request, as passport-jwt reads it. */
 const bearerTokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
-
-/** Verified tokens one strategy remembers (`authenticateMany`, `authenticateCounting`): some megabytes at most. */
-const VERIFIED_TOKENS_MAX = 10_000;
 
 /**
  * Verifies the bearer token's signature, then asks Redis whether its session is still alive.
@@ -98,27 +96,20 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 
   /**
-   * Tokens whose signature and claims passport-jwt accepted, by their exact text, with when they
-   * expire: a member's every socket event carries the same token, and checking its HMAC, decoding
-   * and parsing it again gave the same answer each time. Only the signature check is remembered:
-   * the session is still looked up (and a revoked one refused) for every event, and an entry stops
-   * counting the moment its `exp` passes. Bounded: cleared when full.
+   * Tokens whose signature and claims passport-jwt accepted, by their exact text, until their
+   * `exp` (`VerifiedTokenCache`): a member's every socket event carries the same token, and
+   * checking its HMAC, decoding and parsing it again gave the same answer each time. Only the
+   * signature check is remembered: the session is still looked up (and a revoked one refused) for
+   * every event.
    */
-  private readonly verifiedTokens = new Map<string, { claims: JwtClaims; expiresAtMs: number }>();
+  private readonly verifiedTokens = new VerifiedTokenCache<JwtClaims>();
 
   private async verifiedOnce(token: string): Promise<JwtClaims | null> {
-    const known = this.verifiedTokens.get(token);
-    if (known) {
-      // The real clock, as jsonwebtoken's own expiry check reads it.
-      if (Date.now() < known.expiresAtMs) return known.claims;
-      this.verifiedTokens.delete(token);
-    }
+    // The real clock, as jsonwebtoken's own expiry check reads it.
+    const known = this.verifiedTokens.lookup(token);
+    if (known !== undefined) return known;
     const claims = await verifiedClaims(this, token);
-    // Without an expiry nothing is remembered (never issued by auth-service; verified each time).
-    if (claims && typeof claims.exp === 'number') {
-      if (this.verifiedTokens.size >= VERIFIED_TOKENS_MAX) this.verifiedTokens.clear();
-      this.verifiedTokens.set(token, { claims, expiresAtMs: claims.exp * 1000 });
-    }
+    if (claims) this.verifiedTokens.remember(token, claims);
     return claims;
   }
 
