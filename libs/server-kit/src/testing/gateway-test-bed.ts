@@ -80,7 +80,7 @@ export interface GatewayTestBed {
     method: string,
     path: string,
     body?: unknown,
-  ): Promise<{ status: number; body: T; headers: Headers }>;
+  ): Promise<{ status: number; body: T }>;
   /** Disconnects every socket, stops the gateway, then closes the service's bed (its database and Redis keys go). */
   close(): Promise<void>;
 }
@@ -243,8 +243,10 @@ export async function startGatewayTestBed(service: ServiceTestBed, routes: TestE
         },
       };
     },
-    api: <T>(member: TestMember | null, method: string, path: string, body?: unknown) =>
-      call<T>(gateway.url, method, path, { token: member?.token, body }),
+    async api<T>(member: TestMember | null, method: string, path: string, body?: unknown) {
+      const res = await call<T>(gateway.url, method, path, { token: member?.token, body });
+      return { status: res.status, body: res.body };
+    },
     async close() {
       for (const s of sockets.splice(0)) s.disconnect();
       try {
