@@ -284,7 +284,7 @@ async function backfillMatches({ matchingDbUrl, targetDbUrl, service, target, kn
  * seeder and the demo write matches without match.created, and an installation seeded before the
  * seeder wrote call-service's matches (or before call-service existed) has matches call-service
  * does not know, so those pairs cannot call. When matching-service holds more matches than
- * call-service has live ones (its `call_match` rows that its own rule, call.sql.ts `liveMatch`,
+ * call-service has live ones (its `call_match` rows that its own rule, call.repository.ts `liveMatch`,
  * lets call: two counts, the whole cost of a start with nothing to do), every match of matching's
  * `match` table is offered to call-service's `call_match` with the pair version matching had
  * applied (its `applied_version` of the pair), as match.created would carry it
@@ -311,7 +311,7 @@ export async function backfillCallMatches({ matchingDbUrl, callDbUrl }) {
 
 /**
  * call-service's matches it lets call: its rule for a live match (apps/call-service/src/call/
- * call.sql.ts liveMatch, which this plain-Node launcher cannot import; the seeder's tests check
+ * call.repository.ts liveMatch, which this plain-Node launcher cannot import; the seeder's tests check
  * the two agree on the demo's pairs).
  */
 const LIVE_CALL_MATCHES_SQL = `

@@ -28,7 +28,12 @@ export class AppModule {
         CallMemberPicture1796300000000,
       ],
       // IceModule first: `ice-servers` is no call id (GET /api/calls/:id).
-      features: [IceModule, TranscriptionModule, CallModule, MemberDataModule.forExporter(CallMemberExporter)],
+      features: [
+        IceModule,
+        TranscriptionModule,
+        CallModule,
+        MemberDataModule.forExporter(CallMemberExporter, { imports: [CallModule] }),
+      ],
       handlers: CallEventHandlers,
     });
   }

@@ -311,7 +311,7 @@ const CALL_MATCH_ROWS_PER_INSERT = 5_000;
  * `matches`: `{ id, userA, userB, at, pairVersion? }` with `userA < userB`; `pairVersion` is the pair
  * version matching had applied when it held the match (0 when absent).
  *
- * The rule of call-service's `recordMatch` (apps/call-service/src/call/call.sql.ts RECORD_MATCH_SQL):
+ * The rule of call-service's `recordMatch` (apps/call-service/src/call/pair.repository.ts RECORD_MATCH_SQL):
  * a match is a fact written once (`ON CONFLICT (match_id) DO NOTHING`) with the pair version it was
  * made under; whether the pair may call is decided when a call starts (`liveMatch`: nobody blocks,
  * no pair event named the match as ended, no pair event newer than that version was applied). So a

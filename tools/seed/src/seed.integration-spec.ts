@@ -48,8 +48,9 @@ const PROFILE_DIST = {
   imageProcessor: distOf('profile-service', 'photos/image-processor.js'),
   localStorage: distOf('profile-service', 'photos/storage/local-photo-storage.js'),
 };
-/** call-service's SQL (its rule for a pair that may call: PAIR_CALLABLE_SQL). */
-const CALL_SQL_DIST = distOf('call-service', 'call/call.sql.js');
+/** call-service's SQL: its rule for a pair that may call (PAIR_CALLABLE_SQL) and its pair-event statements. */
+const CALL_SQL_DIST = distOf('call-service', 'call/call.repository.js');
+const CALL_PAIR_SQL_DIST = distOf('call-service', 'call/pair.repository.js');
 /** admin-service's metric queries (ANALYTICS_SQL), run on the seeded analytics store. */
 const ANALYTICS_SQL_DIST = distOf('admin-service', 'analytics/analytics.sql.js');
 
@@ -70,7 +71,7 @@ function distReady(): boolean {
     if (!existsSync(path.join(ROOT, 'dist/apps', svc, 'main.js'))) return false;
     if (migrationSources(svc).some((f) => !existsSync(distOf(svc, f.replace(/\.ts$/, '.js'))))) return false;
   }
-  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST, ANALYTICS_SQL_DIST].every((f) => existsSync(f));
+  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST, CALL_PAIR_SQL_DIST, ANALYTICS_SQL_DIST].every((f) => existsSync(f));
 }
 
 async function buildServices(): Promise<void> {
@@ -1179,7 +1180,7 @@ describe('npm run seed: the swipe history', () => {
   describe("call-service's matches of matches written without match.created", () => {
     const pairIdOf = (m: { user_a: string; user_b: string }) => `${m.user_a}:${m.user_b}`;
     /** call-service's own statements for a pair event (as its user.blocked handler applies one). */
-    const callSql = () => require(CALL_SQL_DIST) as { PAIR_STATE_SQL: string; ENDED_MATCH_SQL: string };
+    const callSql = () => require(CALL_PAIR_SQL_DIST) as { PAIR_STATE_SQL: string; ENDED_MATCH_SQL: string };
     async function pairEvent(m: { user_a: string; user_b: string }, blocked: boolean, version: number, endedMatchId?: string) {
       const { PAIR_STATE_SQL, ENDED_MATCH_SQL } = callSql();
       await query(h.call.url, PAIR_STATE_SQL, [m.user_a, m.user_b, blocked, new Date(), version]);

@@ -1,5 +1,6 @@
 import { CLOCK, ManualClock, PresenceReader } from '@mate/server-kit';
 import {
+  call,
   startGatewayTestBed,
   startServiceTestBed,
   type GatewayTestBed,
@@ -72,7 +73,7 @@ export async function startCallTestBed(
     presence,
     sweeper: service.app.get(CallSweeper),
     match: (a, b, pairVersion) => front.match(a, b, { pairVersion }),
-    apiWithHeaders: (member, path) => front.api(member, 'GET', path),
+    apiWithHeaders: (member, path) => call(front.gateway.url, 'GET', path, { token: member?.token }),
   };
   return bed;
 }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { CallEndedPayload } from '@mate/contracts';
 import { OutboxService } from '@mate/server-kit';
-import type { EndedRow } from './call.sql';
+import type { EndedRow } from './call.repository';
 
 const FINAL_STATUSES: readonly CallEndedPayload['status'][] = ['completed', 'missed', 'rejected', 'failed'];
 

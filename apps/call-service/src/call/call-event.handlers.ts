@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import {
   type EventEnvelope,
@@ -13,19 +13,9 @@ import {
 } from '@mate/contracts';
 import { CLOCK, LOGGER, type Clock, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
 import { CallNotifier } from './call-notifier';
-import {
-  END_MEMBER_CALLS_SQL,
-  END_SQL,
-  ENDED_MATCH_SQL,
-  MEMBER_LOCK_SQL,
-  MEMBER_PROFILE_SQL,
-  MEMBER_SUSPENDED_SQL,
-  PAIR_LOCK_SQL,
-  PAIR_STATE_SQL,
-  RECORD_MATCH_SQL,
-  type EndedRow,
-} from './call.sql';
-import { updatedRows } from './calls.service';
+import { CallRepository, type EndedRow } from './call.repository';
+import { MemberRepository } from './member.repository';
+import { PairRepository } from './pair.repository';
 import { afterTransaction } from './after-transaction';
 import { CallEndedFacts } from './call-ended-facts';
 import { CallMemberErasure } from '../member-data/call-member-erasure';
@@ -46,7 +36,9 @@ export class CallEventHandlers implements EventHandlerSet {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly notifier: CallNotifier,
-    private readonly dataSource: DataSource,
+    private readonly records: CallRepository,
+    private readonly pairs: PairRepository,
+    private readonly members: MemberRepository,
     private readonly erasure: CallMemberErasure,
     private readonly transcription: TranscriptionService,
     private readonly facts: CallEndedFacts,
@@ -81,12 +73,10 @@ export class CallEventHandlers implements EventHandlerSet {
     const { userId, suspended } = payload;
     // The lock call:initiate takes for each of its members: a call being set up with the member
     // either committed (and ends here) or waits and then finds them suspended.
-    await manager.query(MEMBER_LOCK_SQL, [userId, userId]);
-    await manager.query(MEMBER_SUSPENDED_SQL, [userId, suspended]);
+    await this.records.lockMembers(manager, userId, userId);
+    await this.members.saveSuspension(manager, userId, suspended);
     if (!suspended) return;
-    const endedCalls = updatedRows<EndedRow>(
-      await manager.query(END_MEMBER_CALLS_SQL, [userId, this.clock.now()]),
-    );
+    const endedCalls = await this.records.endCallsOf(manager, userId, this.clock.now());
     await this.facts.publish(manager, endedCalls);
     if (endedCalls.length > 0) afterTransaction(manager, () => this.pushEnded(endedCalls));
   }
@@ -99,8 +89,13 @@ export class CallEventHandlers implements EventHandlerSet {
 
   async recordMatch(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
     const [a, b] = payload.userIds;
-    await manager.query(PAIR_LOCK_SQL, [a, b]);
-    await manager.query(RECORD_MATCH_SQL, [payload.matchId, a, b, new Date(payload.createdAt), payload.pairVersion ?? null]);
+    await this.pairs.recordMatch(manager, {
+      matchId: payload.matchId,
+      a,
+      b,
+      matchedAt: new Date(payload.createdAt),
+      pairVersion: payload.pairVersion ?? null,
+    });
   }
 
   async applyPairEvent(
@@ -118,17 +113,16 @@ export class CallEventHandlers implements EventHandlerSet {
         : name === 'match.ended'
           ? (payload as MatchEndedPayload).matchId
           : null;
-    await manager.query(PAIR_LOCK_SQL, [a, b]);
-    await manager.query(PAIR_STATE_SQL, [
+    await this.pairs.applyPairEvent(manager, {
       a,
       b,
       blocked,
-      eventTime(name, payload),
-      envelope.aggregateVersion ?? null,
-    ]);
-    if (ended) await manager.query(ENDED_MATCH_SQL, [ended]);
+      at: eventTime(name, payload),
+      version: envelope.aggregateVersion ?? null,
+      endedMatchId: ended ?? null,
+    });
     // Every pair event means "no match now": the pair's active call ends.
-    const endedCalls = updatedRows<EndedRow>(await manager.query(END_SQL, [a, b, this.clock.now()]));
+    const endedCalls = await this.records.endBetween(manager, a, b, this.clock.now());
     await this.facts.publish(manager, endedCalls);
     // Pushed once the consumer's transaction is over, for the calls it did end (a rolled-back
     // event pushes nothing; its retry ends them again).
@@ -137,11 +131,7 @@ export class CallEventHandlers implements EventHandlerSet {
 
   private async pushEnded(calls: EndedRow[]): Promise<void> {
     try {
-      const final: { id: string }[] = await this.dataSource.query(
-        `SELECT id FROM call_record WHERE id = ANY($1::uuid[]) AND status <> 'in_progress'`,
-        [calls.map((c) => c.id)],
-      );
-      const ids = new Set(final.map((r) => r.id));
+      const ids = await this.records.finalOf(calls.map((c) => c.id));
       await Promise.all(calls.filter((c) => ids.has(c.id)).map((c) => this.notifier.endedForBoth(c)));
     } catch (e) {
       this.logger.warn(
@@ -157,12 +147,13 @@ export class CallEventHandlers implements EventHandlerSet {
     payload: ProfileUpdatedPayload,
     envelope: EventEnvelope<'profile.updated'>,
   ): Promise<void> {
-    await manager.query(MEMBER_PROFILE_SQL, [
+    await this.members.saveProfile(
+      manager,
       payload.userId,
       payload.name,
       envelope.aggregateVersion ?? 0,
       payload.profilePicture,
-    ]);
+    );
   }
 }
 

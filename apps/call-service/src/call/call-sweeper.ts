@@ -1,17 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { CLOCK, LOGGER, type Clock } from '@mate/server-kit';
 import { CallEnv } from '../call.env';
 import { CallNotifier } from './call-notifier';
 import { CALL_PRESENCE, type CallPresence } from './call-presence';
-import {
-  ACTIVE_MEMBERS_SQL,
-  DISCONNECT_END_SQL,
-  MARK_OFFLINE_SQL,
-  RING_TIMEOUT_SQL,
-  type EndedRow,
-} from './call.sql';
+import { CallRepository, type EndedRow } from './call.repository';
 import { CallsService } from './calls.service';
 
 /**
@@ -30,7 +23,7 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly records: CallRepository,
     private readonly notifier: CallNotifier,
     private readonly calls: CallsService,
     private readonly env: CallEnv,
@@ -56,15 +49,17 @@ export class CallSweeper implements OnModuleInit, OnApplicationShutdown {
   async sweep(): Promise<EndedRow[]> {
     const now = this.clock.now();
     // Each ending UPDATE writes its calls' call.ended facts in its own transaction.
-    const missed = await this.calls.endInTransaction(RING_TIMEOUT_SQL, [now, this.env.CALL_RING_TIMEOUT_MS]);
-    const members: { caller_id: string; recipient_id: string }[] =
-      await this.dataSource.query(ACTIVE_MEMBERS_SQL);
+    const missed = await this.calls.endInTransaction((m) =>
+      this.records.endUnanswered(m, now, this.env.CALL_RING_TIMEOUT_MS),
+    );
+    const members = await this.records.activeMembers();
     let left: EndedRow[] = [];
     if (members.length > 0) {
-      const ids = [...new Set(members.flatMap((m) => [m.caller_id, m.recipient_id]))];
-      const online = await this.presence.onlineOf(ids);
-      await this.dataSource.query(MARK_OFFLINE_SQL, [now, [...online]]);
-      left = await this.calls.endInTransaction(DISCONNECT_END_SQL, [now, this.env.CALL_DISCONNECT_GRACE_MS]);
+      const online = await this.presence.onlineOf(members);
+      await this.records.markOffline(now, [...online]);
+      left = await this.calls.endInTransaction((m) =>
+        this.records.endLeft(m, now, this.env.CALL_DISCONNECT_GRACE_MS),
+      );
     }
     const ended = [...missed, ...left];
     await Promise.all(ended.map((c) => this.notifier.endedForBoth(c)));

@@ -6,7 +6,10 @@ import { CallNotifier } from './call-notifier';
 import { CALL_PRESENCE } from './call-presence';
 import { CallSocketEvents } from './call-socket-events';
 import { CallSweeper } from './call-sweeper';
+import { CallRepository } from './call.repository';
 import { CallsService } from './calls.service';
+import { MemberRepository } from './member.repository';
+import { PairRepository } from './pair.repository';
 import { ACTIVE_CALLS } from '../transcription/active-calls';
 import { CallMemberErasure } from '../member-data/call-member-erasure';
 
@@ -25,7 +28,17 @@ import { CallMemberErasure } from '../member-data/call-member-erasure';
     { provide: CALL_PRESENCE, useExisting: PresenceReader },
     CallMemberErasure,
     pairGateProvider,
+    CallRepository,
+    PairRepository,
+    MemberRepository,
   ],
-  exports: [CallNotifier, CallMemberErasure, CallEndedFacts],
+  exports: [
+    CallNotifier,
+    CallMemberErasure,
+    CallEndedFacts,
+    CallRepository,
+    PairRepository,
+    MemberRepository,
+  ],
 })
 export class CallModule {}

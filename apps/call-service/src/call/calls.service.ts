@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type Redis from 'ioredis';
 import {
   CALL_HISTORY_DEFAULT_LIMIT,
@@ -30,25 +30,8 @@ import { CallEnv } from '../call.env';
 import type { ActiveCalls, AnsweredCall } from '../transcription/active-calls';
 import { CallEndedFacts } from './call-ended-facts';
 import { CallNotifier } from './call-notifier';
-import {
-  ACCEPT_SQL,
-  ACTIVE_BETWEEN_SQL,
-  ACTIVE_OF_SQL,
-  ANSWERED_CALL_OF_SQL,
-  BUSY_RECORDED_SQL,
-  END_SQL,
-  HISTORY_SQL,
-  INSERT_CALL_SQL,
-  MEMBER_LOCK_SQL,
-  ONE_CALL_SQL,
-  PAIR_CALLABLE_SQL,
-  PAIR_LOCK_SQL,
-  RECORD_MATCH_SQL,
-  REJECT_SQL,
-  STATS_SQL,
-  type CallRow,
-  type EndedRow,
-} from './call.sql';
+import { CallRepository, type CallRow, type EndedRow } from './call.repository';
+import { PairRepository } from './pair.repository';
 
 /** Largest `signal` relayed, as JSON (an SDP offer is a few KB; a candidate a few hundred bytes). */
 export const SIGNAL_MAX_BYTES = 16 * 1024;
@@ -91,6 +74,8 @@ export class CallsService implements ActiveCalls {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly records: CallRepository,
+    private readonly pairs: PairRepository,
     private readonly notifier: CallNotifier,
     private readonly facts: CallEndedFacts,
     private readonly env: CallEnv,
@@ -123,30 +108,22 @@ export class CallsService implements ActiveCalls {
     const [a, b] = orderedPairOf(callerId, to);
     const id = randomUUID();
     const now = this.clock.now();
-    const attempt = () => this.dataSource.transaction(async (m) => {
-      await m.query(MEMBER_LOCK_SQL, [a, b]);
-      const [{ callable }]: { callable: boolean }[] = await m.query(PAIR_CALLABLE_SQL, [a, b, floor]);
-      if (!callable) return 'refused' as const;
-      const active: unknown[] = await m.query(ACTIVE_OF_SQL, [a, b]);
-      const status: CallStatus = active.length > 0 ? 'failed' : 'in_progress';
-      if (status === 'failed') {
-        const [{ recorded }]: { recorded: boolean }[] = await m.query(BUSY_RECORDED_SQL, [callerId, to]);
-        if (recorded) return 'busy' as const;
-      }
-      await m.query(INSERT_CALL_SQL, [id, callerId, to, status, now]);
-      if (status === 'failed') {
-        // Recorded already final: its call.ended goes with it.
-        await this.facts.publish(m, [
-          { id, caller_id: callerId, recipient_id: to, status, ended_at: now, duration_seconds: 0 },
-        ]);
-        return 'busy' as const;
-      }
-      const [member]: { name: string | null }[] = await m.query(
-        'SELECT name FROM call_member WHERE user_id = $1',
-        [callerId],
-      );
-      return { name: member?.name ?? null };
-    });
+    const attempt = () =>
+      this.dataSource.transaction(async (m) => {
+        await this.records.lockMembers(m, a, b);
+        if (!(await this.records.isCallable(a, b, floor, m))) return 'refused' as const;
+        const status: CallStatus = (await this.records.inActiveCall(m, a, b)) ? 'failed' : 'in_progress';
+        if (status === 'failed' && (await this.records.busyRecorded(m, callerId, to))) return 'busy' as const;
+        await this.records.insert(m, { id, callerId, recipientId: to, status, startedAt: now });
+        if (status === 'failed') {
+          // Recorded already final: its call.ended goes with it.
+          await this.facts.publish(m, [
+            { id, caller_id: callerId, recipient_id: to, status, ended_at: now, duration_seconds: 0 },
+          ]);
+          return 'busy' as const;
+        }
+        return { name: await this.records.callerName(m, callerId) };
+      });
     let outcome = await attempt();
     // A match whose like answered a moment ago, which match.created has not brought here yet: the
     // gate names it (ADR 0029). Recorded as the event records it (which then changes nothing), then
@@ -164,27 +141,30 @@ export class CallsService implements ActiveCalls {
 
   /** call:accept: only the callee of the pair's ringing call, while it still rings. */
   async accept(calleeId: string, callerId: string): Promise<void> {
-    if (await this.gateCloses(calleeId, callerId, await this.gateFloor(calleeId, callerId))) throw conflict(CallMessages.noActiveCall);
-    const rows: unknown[] = await this.dataSource.query(ACCEPT_SQL, [
+    if (await this.gateCloses(calleeId, callerId, await this.gateFloor(calleeId, callerId)))
+      throw conflict(CallMessages.noActiveCall);
+    const accepted = await this.records.accept(
       calleeId,
       callerId,
       this.clock.now(),
       this.env.CALL_RING_TIMEOUT_MS,
-    ]);
-    if (updatedCount(rows) === 0) throw conflict(CallMessages.noActiveCall);
+    );
+    if (!accepted) throw conflict(CallMessages.noActiveCall);
     await this.notifier.push(callerId, 'call:accepted', { from: calleeId });
   }
 
   /** call:reject: only the callee of the pair's ringing call. */
   async reject(calleeId: string, callerId: string): Promise<void> {
-    const rejected = await this.endInTransaction(REJECT_SQL, [calleeId, callerId, this.clock.now()]);
+    const now = this.clock.now();
+    const rejected = await this.endInTransaction((m) => this.records.reject(m, calleeId, callerId, now));
     if (rejected.length === 0) throw conflict(CallMessages.noActiveCall);
     await this.notifier.push(callerId, 'call:rejected', { from: calleeId });
   }
 
   /** call:end: either member of the pair's active call; completed once answered, else missed. */
   async end(userId: string, other: string): Promise<void> {
-    const ended = await this.endInTransaction(END_SQL, [userId, other, this.clock.now()]);
+    const now = this.clock.now();
+    const ended = await this.endInTransaction((m) => this.records.endBetween(m, userId, other, now));
     if (ended.length === 0) throw conflict(CallMessages.noActiveCall);
     await this.notifier.push(other, 'call:ended', { from: userId });
   }
@@ -197,7 +177,7 @@ export class CallsService implements ActiveCalls {
     ]);
     const size = Buffer.byteLength(JSON.stringify(signal ?? null) ?? 'null');
     if (size > SIGNAL_MAX_BYTES) throw badRequest(SIGNAL_TOO_LARGE);
-    if (!(await this.activeBetween(userId, to)) || (await this.gateCloses(userId, to, floor))) {
+    if (!(await this.records.activeBetween(userId, to)) || (await this.gateCloses(userId, to, floor))) {
       throw conflict(CallMessages.noActiveCall);
     }
     await this.notifier.push(to, 'call:signal', { from: userId, signal });
@@ -211,8 +191,9 @@ export class CallsService implements ActiveCalls {
     ]);
     const clean = normalizeSubtitle(text);
     if (clean.length > SUBTITLE_MAX_LENGTH) throw badRequest(CallMessages.subtitleTooLong);
-    const active = await this.activeBetween(userId, recipientId);
-    if (!active?.answered || (await this.gateCloses(userId, recipientId, floor))) throw conflict(CallMessages.noActiveCall);
+    const active = await this.records.activeBetween(userId, recipientId);
+    if (!active?.answered || (await this.gateCloses(userId, recipientId, floor)))
+      throw conflict(CallMessages.noActiveCall);
     if (clean.length > 0) await this.notifier.push(recipientId, 'subtitle', { userId, text: clean });
   }
 
@@ -225,10 +206,7 @@ export class CallsService implements ActiveCalls {
 
   /** The member's answered, not yet ended call (transcription's ActiveCalls port), or null. */
   async activeAnsweredCallOf(userId: string): Promise<AnsweredCall | null> {
-    const [row]: { id: string; peer_id: string }[] = await this.dataSource.query(ANSWERED_CALL_OF_SQL, [
-      userId.toLowerCase(),
-    ]);
-    return row ? { callId: row.id, peerId: row.peer_id } : null;
+    return this.records.answeredCallOf(userId.toLowerCase());
   }
 
   /**
@@ -239,21 +217,18 @@ export class CallsService implements ActiveCalls {
     userId: string,
     { limit = CALL_HISTORY_DEFAULT_LIMIT, offset = 0, status }: CallHistoryQuery = {},
   ): Promise<{ calls: CallRecordDto[]; hasMore: boolean }> {
-    const rows: CallRow[] = await this.dataSource.query(HISTORY_SQL, [userId, limit + 1, offset, status ?? null]);
+    const rows = await this.records.history(userId, limit + 1, offset, status ?? null);
     return { calls: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
   }
 
   async one(userId: string, id: string): Promise<CallRecordDto> {
-    const [row]: CallRow[] = await this.dataSource.query(ONE_CALL_SQL, [id, userId]);
+    const row = await this.records.one(id, userId);
     if (!row) throw notFound(CallMessages.callNotFound);
     return toRecord(row);
   }
 
   async stats(userId: string): Promise<CallStatsDto> {
-    const [row]: { total: number; completed: number; average: number }[] = await this.dataSource.query(
-      STATS_SQL,
-      [userId],
-    );
+    const row = await this.records.stats(userId);
     return {
       totalCalls: row.total,
       completedCalls: row.completed,
@@ -263,12 +238,12 @@ export class CallsService implements ActiveCalls {
   }
 
   /**
-   * Runs one of the conditional UPDATEs that move calls to a final status and writes their
-   * call.ended facts in the same transaction; answers the calls it ended.
+   * Runs `end`, one of CallRepository's conditional UPDATEs that move calls to a final status, and
+   * writes their call.ended facts in the same transaction; answers the calls it ended.
    */
-  async endInTransaction(sql: string, params: unknown[]): Promise<EndedRow[]> {
+  async endInTransaction(end: (manager: EntityManager) => Promise<EndedRow[]>): Promise<EndedRow[]> {
     return this.dataSource.transaction(async (m) => {
-      const ended = updatedRows<EndedRow>(await m.query(sql, params));
+      const ended = await end(m);
       await this.facts.publish(m, ended);
       return ended;
     });
@@ -279,11 +254,20 @@ export class CallsService implements ActiveCalls {
    * transaction (the erasure lock comes before the member locks, as in the event's handler); not
    * for a member erased here, whose late event the kit's consumer drops too. Answers whether it ran.
    */
-  private async recordGatedMatch(a: string, b: string, match: PairGateMatch & { pairVersion: number }): Promise<boolean> {
+  private async recordGatedMatch(
+    a: string,
+    b: string,
+    match: PairGateMatch & { pairVersion: number },
+  ): Promise<boolean> {
     return this.dataSource.transaction(async (m) => {
       if (await lockMembersAgainstErasure(m, [a, b])) return false;
-      await m.query(PAIR_LOCK_SQL, [a, b]);
-      await m.query(RECORD_MATCH_SQL, [match.matchId, a, b, match.matchedAt, match.pairVersion]);
+      await this.pairs.recordMatch(m, {
+        matchId: match.matchId,
+        a,
+        b,
+        matchedAt: match.matchedAt,
+        pairVersion: match.pairVersion,
+      });
       return true;
     });
   }
@@ -307,33 +291,8 @@ export class CallsService implements ActiveCalls {
   private async gateCloses(x: string, y: string, floor: number): Promise<boolean> {
     if (floor === 0) return false;
     const [a, b] = orderedPairOf(x, y);
-    const [{ callable }]: { callable: boolean }[] = await this.dataSource.query(PAIR_CALLABLE_SQL, [a, b, floor]);
-    return !callable;
+    return !(await this.records.isCallable(a, b, floor));
   }
-
-  private async activeBetween(a: string, b: string): Promise<{ id: string; answered: boolean } | null> {
-    const [row]: { id: string; answered: boolean }[] = await this.dataSource.query(ACTIVE_BETWEEN_SQL, [
-      a,
-      b,
-    ]);
-    return row ?? null;
-  }
-}
-
-/** TypeORM answers an UPDATE ... RETURNING on PostgreSQL as [rows, count]. */
-export function updatedRows<T>(result: unknown): T[] {
-  if (
-    Array.isArray(result) &&
-    result.length === 2 &&
-    Array.isArray(result[0]) &&
-    typeof result[1] === 'number'
-  )
-    return result[0] as T[];
-  return Array.isArray(result) ? (result as T[]) : [];
-}
-
-function updatedCount(result: unknown): number {
-  return updatedRows(result).length;
 }
 
 export function toRecord(row: CallRow): CallRecordDto {

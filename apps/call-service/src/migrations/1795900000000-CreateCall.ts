@@ -10,7 +10,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   under; `call_ended_match`: matches a pair event named as ended.
  * - `call_pair`: the pair's safety state (user.blocked, user.unblocked, match.ended: whole state,
  *   applied in pair-version order). A pair may call while one of its matches is live
- *   (call.sql.ts liveMatch, the rule chat applies).
+ *   (call.repository.ts liveMatch, the rule chat applies).
  *
  * `call_record`: one row per call attempt. The status machine is enforced here: a trigger refuses
  * any change of a final status, and every transition is a conditional UPDATE on

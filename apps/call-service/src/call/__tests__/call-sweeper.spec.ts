@@ -1,7 +1,7 @@
-import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { ManualClock } from '@mate/server-kit';
 import { CallEnv } from '../../call.env';
+import type { CallRepository } from '../call.repository';
 import type { CallNotifier } from '../call-notifier';
 import type { CallPresence } from '../call-presence';
 import { CallSweeper } from '../call-sweeper';
@@ -19,9 +19,9 @@ describe('CallSweeper timer', () => {
   function sweeperWith(workers: 'on' | 'off') {
     const env = Object.assign(new CallEnv(), { WORKERS: workers, CALL_SWEEP_INTERVAL_MS: 1_000 });
     const endInTransaction = jest.fn().mockResolvedValue([]);
-    const query = jest.fn().mockResolvedValue([]);
+    const activeMembers = jest.fn().mockResolvedValue([]);
     const sweeper = new CallSweeper(
-      { query } as unknown as DataSource,
+      { activeMembers } as unknown as CallRepository,
       { endedForBoth: jest.fn() } as unknown as CallNotifier,
       { endInTransaction } as unknown as CallsService,
       env,
