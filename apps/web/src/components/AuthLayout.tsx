@@ -1,6 +1,7 @@
 import { Logo } from '@mate/ui';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import './auth-pages.css';
 
 /** Public pages: the brand on top, one glass card in the middle of the gradient. */
 export function AuthLayout({ children, wide = false }: { children: ReactNode; wide?: boolean }) {

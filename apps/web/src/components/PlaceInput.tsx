@@ -3,6 +3,7 @@ import { Input, cx } from '@mate/ui';
 import { useCombobox } from 'downshift';
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { usePlaceSuggestions } from './usePlaceSuggestions';
+import './place-input.css';
 
 export interface PlaceInputProps {
   name: string;

@@ -1,5 +1,6 @@
 import { Icon, Spinner, type IconName } from '@mate/ui';
 import type { ReactNode } from 'react';
+import './auth-pages.css';
 
 export interface StatusPanelProps {
   tone: 'pending' | 'success' | 'error' | 'info';

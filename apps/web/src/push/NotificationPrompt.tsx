@@ -4,6 +4,7 @@ import { useEffect, useId, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useCall } from '../call/call-types';
 import { usePush } from './PushContext';
+import './notification-prompt.css';
 
 /**
  * Where the card goes on a screen, so it never covers a primary action:

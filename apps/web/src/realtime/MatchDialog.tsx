@@ -4,6 +4,7 @@ import { useRef } from 'react';
 import { useAuth } from '../auth/AuthContext';
 import { usePhotoSrcSet, usePhotoUrl } from '../profile/usePhotos';
 import { memberName } from '../lib/member-name';
+import './match-dialog.css';
 
 /** The other member of a match, as the popup shows them. */
 export type MatchedMember = NewMatchPayload['user'];

@@ -16,6 +16,7 @@ import { Button, Dialog, Icon, Select, Textarea } from '@mate/ui';
 import { useRef, useState, type ReactNode, type Ref } from 'react';
 import { useBlock, useReport, useUnmatch } from './useSafety';
 import { useSuccessThen } from './useSuccessThen';
+import './safety-dialogs.css';
 
 export interface SafetyDialogProps {
   /** The other member. */

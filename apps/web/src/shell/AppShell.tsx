@@ -4,6 +4,7 @@ import { MatchPopupProvider } from '../realtime/MatchPopup';
 import { ActiveCallBar } from '../screens/call/ActiveCallBar';
 import { IncomingCallOverlay } from '../screens/call/IncomingCallOverlay';
 import { NavBar } from './NavBar';
+import './shell.css';
 
 /**
  * The signed-in frame: navigation plus the screen, and what can open over any of them: the match

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useRequestEmailChange } from './useRequestEmailChange';
+import './account.css';
 
 /** `/settings/account` (spec 001 §2): change the account email. */
 export function AccountScreen() {

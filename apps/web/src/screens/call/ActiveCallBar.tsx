@@ -3,6 +3,7 @@ import { Button, buttonClassName, Icon } from '@mate/ui';
 import { Link, useMatch } from 'react-router-dom';
 import { isLiveCall, useCall } from '../../call/call-types';
 import { memberName } from '../../lib/member-name';
+import './active-call-bar.css';
 
 /**
  * While a call is live and the member is on another screen (browser back, a link): a small bar

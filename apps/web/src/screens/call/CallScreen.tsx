@@ -8,6 +8,7 @@ import { memberName } from '../../lib/member-name';
 import { StreamVideo } from './StreamVideo';
 import { useCallTimer } from './useCallTimer';
 import { usePeerPicture } from './usePeerPicture';
+import './call.css';
 
 const DASHBOARD = '/dashboard';
 

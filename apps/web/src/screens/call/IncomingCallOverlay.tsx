@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { useCall } from '../../call/call-types';
 import { memberName } from '../../lib/member-name';
 import { usePeerPicture } from './usePeerPicture';
+import './incoming-call.css';
 
 /**
  * Spec 000 §2 Incoming call overlay, over every signed-in screen while a call rings: 'Incoming

@@ -10,6 +10,7 @@ import { CALL_FILTERS, callRowView, type CallFilter } from './call-history';
 import { CallRow } from './CallRow';
 import { useCallBack } from './useCallBack';
 import { useCallHistoryPage, useCallStats } from './useCallHistory';
+import './call-history.css';
 
 /**
  * `/calls` (spec 000 §2 Call history, §7, §9): the statistics card (also drawn as a chart), filter

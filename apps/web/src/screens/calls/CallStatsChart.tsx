@@ -1,5 +1,6 @@
 import { formatSuccessRate } from '@mate/contracts';
 import { Cell, Pie, PieChart } from 'recharts';
+import './call-stats-chart.css';
 
 export interface CallStatsChartProps {
   totalCalls: number;

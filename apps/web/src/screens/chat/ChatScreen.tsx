@@ -14,6 +14,7 @@ import { NewMatchIntro } from './NewMatchIntro';
 import { SafetyMenu } from './SafetyMenu';
 import { useChatPartner } from './useChatPartner';
 import { useOpenConversation } from './useOpenConversation';
+import './chat.css';
 
 /** Phones bring up the keyboard on focus: the input takes the focus only where a keyboard is at hand. */
 function hasFinePointer(): boolean {

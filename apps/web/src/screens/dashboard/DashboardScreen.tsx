@@ -13,6 +13,7 @@ import { ProfileChecklistCard } from './ProfileChecklistCard';
 import { UnreadConversationsCard } from './UnreadConversationsCard';
 import { useLiveHome } from './useHome';
 import { useMatchStats } from './useMatchStats';
+import './dashboard.css';
 
 /**
  * Spec 000 §1's stats card: Matches, Messages and Likes, all real: Matches and Likes (received)

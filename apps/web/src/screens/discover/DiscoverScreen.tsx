@@ -11,6 +11,7 @@ import { previewOfSuggestion } from '../member/member-view';
 import { SwipeCard } from './SwipeCard';
 import type { SwipeDirection } from './swipe';
 import { useDiscoverQueue } from './useDiscoverQueue';
+import './discover.css';
 
 /** Arrow keys swipe unless the member is typing somewhere. */
 function isTextField(target: EventTarget | null): boolean {

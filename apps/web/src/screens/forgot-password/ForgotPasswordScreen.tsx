@@ -8,6 +8,7 @@ import { useApi } from '../../api/ApiContext';
 import { AuthLayout } from '../../components/AuthLayout';
 import { StatusPanel } from '../../components/StatusPanel';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import './forgot-password.css';
 
 function useForgotPassword() {
   const api = useApi();

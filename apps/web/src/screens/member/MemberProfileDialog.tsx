@@ -6,6 +6,7 @@ import { LIFESTYLE_CHOICES, lifestyleLabel, lookingForText } from '../../profile
 import { MemberGallery } from './MemberGallery';
 import { memberViewOf, type MemberPreview } from './member-view';
 import { useMemberProfile } from './useMemberProfile';
+import './member-profile.css';
 
 export interface MemberProfileActions {
   onPass: () => void;

@@ -9,6 +9,7 @@ import { memberName } from '../../lib/member-name';
 import { MemberProfileDialog } from '../member/MemberProfileDialog';
 import { rowPictureLoading } from '../../lib/row-picture';
 import { ConversationRow } from './ConversationRow';
+import './messages.css';
 
 /** Relative times move on while the list stays open. */
 const CLOCK_TICK_MS = 30_000;

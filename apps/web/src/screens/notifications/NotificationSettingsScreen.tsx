@@ -6,6 +6,7 @@ import { Switch } from '../../components/Switch';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { PushMessages, usePush } from '../../push/PushContext';
 import { useNotificationPreferences, useUpdateNotificationPreference } from './useNotificationPreferences';
+import './notification-settings.css';
 
 /** The switches of spec 001 §3 in the panel's order, and the extra one of issue 12. */
 const PREFERENCE_LABELS: Record<NotificationPreferenceKey, { label: string; description: string }> = {

@@ -11,6 +11,7 @@ import { PreferencesStep } from './PreferencesStep';
 import { ONBOARDING_STEPS } from './steps';
 import { useCompleteOnboarding } from './useCompleteOnboarding';
 import { WelcomeStep } from './WelcomeStep';
+import './onboarding.css';
 
 /** Spec 000 §8 alerts. */
 export const OnboardingAlerts = {

@@ -4,6 +4,7 @@ import { Alert, Button, Card, Icon, Input, PageHeader } from '@mate/ui';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useDeleteAccount, useExportData } from './usePrivacy';
+import './privacy.css';
 
 /** `/settings/privacy` (spec 001 §2): download your data, or delete your account. */
 export function PrivacyScreen() {

@@ -7,6 +7,7 @@ import { useProfileCompletion } from '../../profile/useProfileCompletion';
 import { PhotosCard } from './PhotosCard';
 import { locationUnresolved, ProfileDetails } from './ProfileDetails';
 import { ProfileEditForm } from './ProfileEditForm';
+import './profile.css';
 
 function CompletionCard() {
   const completion = useProfileCompletion();

@@ -7,6 +7,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { memberName } from '../../lib/member-name';
 import { usePhotoUrl } from '../../profile/usePhotos';
 import { useBlockedUsers, useUnblock } from '../../safety/useSafety';
+import './safety.css';
 
 /** 'Blocked Nov 23, 2026': the day the block was made, in the reader's own way of writing dates. */
 export function formatBlockedDate(createdAt: string): string {

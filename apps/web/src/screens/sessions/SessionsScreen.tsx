@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { SessionItem } from './SessionItem';
 import { useDeleteOtherSessions, useDeleteSession, useMySessions } from './useSessions';
+import './sessions.css';
 
 /** `/settings/sessions` (spec 001 §2): see and end the places you are signed in. */
 export function SessionsScreen() {

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { buildSignUpPayload } from './sign-up-payload';
+import './sign-in.css';
 
 type Mode = 'signin' | 'signup';
 

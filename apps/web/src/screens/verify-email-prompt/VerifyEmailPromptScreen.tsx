@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResendVerification } from './useResendVerification';
+import './verify-email-prompt.css';
 
 /** `/verify-email-prompt` (spec 000 §2): waits for the member to open the emailed link. */
 export function VerifyEmailPromptScreen() {
