@@ -59,7 +59,7 @@ function rememberDismissal(): void {
 }
 
 /**
- * On <body> while the card is open: the page gets room at its end (app.css), so its last controls
+ * On <body> while the card is open: the page gets room at its end (notification-prompt.css), so its last controls
  * (a form's Save button) can be scrolled out from under the floating card instead of hiding behind it.
  */
 export const PROMPT_OPEN_BODY_CLASS = 'notification-prompt-open';

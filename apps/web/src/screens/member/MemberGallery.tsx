@@ -4,7 +4,7 @@ import { usePhotoSrcSet, usePhotoUrl } from '../../profile/usePhotos';
 
 /**
  * The longest side a (4:5 portrait) photo is drawn at in the gallery: the dialog's width (the whole
- * screen up to 600 px, else 560 px; profile-view.css `.member-profile`), 1.25 times as tall.
+ * screen up to 600 px, else 560 px; member-profile.css `.member-profile`), 1.25 times as tall.
  */
 export const GALLERY_PHOTO_SIZES = '(max-width: 600px) 125vw, 700px';
 
