@@ -6,7 +6,7 @@ import { mutualRulesSql } from '../candidates/candidate-rules';
 import { onceUnderPairLock } from './pair-transaction';
 import { LIKE_SQL, type LikeRow } from './swipes.statements';
 
-export type { LikeRow } from './swipes.statements';
+export type { LikeCreatedByStatement, LikeRow, MatchCreatedByStatement } from './swipes.statements';
 
 /** An outbox row built by `OutboxService.factRow`, written by a swipe's statement when it inserts. */
 export interface SwipeFact {

@@ -10,7 +10,7 @@ import { badRequest, notFound, OutboxService } from '@mate/server-kit';
 import { MatchGate } from './match-gate';
 import { MatchNotifier, type MatchMember } from './match-notifier';
 import { SuggestionsService } from './suggestions.service';
-import { SwipesRepository, type LikeRow } from './swipes.repository';
+import { SwipesRepository, type LikeCreatedByStatement, type LikeRow, type MatchCreatedByStatement } from './swipes.repository';
 
 /** The pair in the order the match table stores it (user_a < user_b). */
 const ordered = (x: string, y: string): [string, string] => (x < y ? [x, y] : [y, x]);
@@ -53,13 +53,12 @@ export class SwipesService {
     // rather than one relay pass, two more statements, per like.
     const matchId = randomUUID();
     const now = new Date();
-    const likeEvent = this.outbox.factRow('like.created', {
+    const likeEvent = this.outbox.factRowToComplete<'like.created', LikeCreatedByStatement>('like.created', {
       likerId: viewerId,
       likedId: targetId,
-      matched: false,
       createdAt: now.toISOString(),
     });
-    const matchEvent = this.outbox.factRow('match.created', {
+    const matchEvent = this.outbox.factRowToComplete<'match.created', MatchCreatedByStatement>('match.created', {
       matchId,
       userIds: [a, b],
       createdAt: now.toISOString(),

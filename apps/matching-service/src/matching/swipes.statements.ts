@@ -1,4 +1,4 @@
-import { insertOutboxFacts } from '@mate/server-kit';
+import { completedFactBody, insertOutboxFacts, type PayloadCompletion } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 
 /**
@@ -19,6 +19,22 @@ import { mutualRulesSql } from '../candidates/candidate-rules';
  * like.created, $9 and $10 those of match.created, $11 the pair's id (`pairIdOf`) whose applied
  * safety version match.created carries as `pairVersion`.
  */
+/** like.created's field the like's statement fills in: whether the like completed a mutual like. */
+export type LikeCreatedByStatement = 'matched';
+const LIKE_CREATED_BY_STATEMENT: PayloadCompletion<'like.created', LikeCreatedByStatement> = {
+  matched: 'inserted.liked_back',
+};
+
+/**
+ * match.created's field the like's statement fills in: the pair's safety state this match was made
+ * under (ADR 0014), read after the pair lock, so a pair event applied before this like is seen, and
+ * one applied after deletes the match.
+ */
+export type MatchCreatedByStatement = 'pairVersion';
+const MATCH_CREATED_BY_STATEMENT: PayloadCompletion<'match.created', MatchCreatedByStatement> = {
+  pairVersion: `coalesce((SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $11::text), 0)`,
+};
+
 export const LIKE_SQL = `
 WITH previous AS (
   SELECT liked FROM swipe WHERE swiper_id = $1::uuid AND target_id = $2::uuid
@@ -48,14 +64,10 @@ WITH previous AS (
   -- Every match ever made stays counted after the pair's match ends (admin statistics, issue 13).
   INSERT INTO match_history (match_id, created_at) SELECT id, $6::timestamptz FROM made
 ), like_fact AS (
-  SELECT $7::uuid AS id, 'like.created' AS name,
-    jsonb_set($8::jsonb, '{payload,matched}', to_jsonb(inserted.liked_back)) AS body
+  SELECT $7::uuid AS id, 'like.created' AS name, ${completedFactBody('$8::jsonb', LIKE_CREATED_BY_STATEMENT)} AS body
   FROM inserted
 ), match_fact AS (
-  -- pairVersion: the pair's safety state this match was made under (ADR 0014); read after the pair
-  -- lock, so a pair event applied before this like is seen, and one applied after deletes the match.
-  SELECT $9::uuid AS id, 'match.created' AS name, jsonb_set($10::jsonb, '{payload,pairVersion}', to_jsonb(coalesce(
-    (SELECT version FROM applied_version WHERE aggregate_type = 'pair' AND aggregate_id = $11::text), 0))) AS body
+  SELECT $9::uuid AS id, 'match.created' AS name, ${completedFactBody('$10::jsonb', MATCH_CREATED_BY_STATEMENT)} AS body
   FROM made
 ), like_event AS (
   ${insertOutboxFacts('like_fact')}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MatchingMessages, type LikeResultDto, type MatchDto, type SuggestionDto } from '@mate/contracts';
 import { waitFor } from '@mate/server-kit/testing';
+import { readEventPayload } from '@mate/server-kit';
 import {
   startMatchingTestBed,
   type MatchingTestBed,
@@ -115,6 +116,8 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
       ]),
     );
     expect((await outbox('like.created')).filter((p) => p['likerId'] === viewer.userId)).toHaveLength(1);
+    // What the statement completed reads as the event's payload class (the consumers' check).
+    expect((await outbox('like.created')).filter((p) => !readEventPayload('like.created', p).readable)).toEqual([]);
   });
 
   it('refuses likes and passes on oneself and on members matching does not know', async () => {
@@ -214,6 +217,7 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
         { matchId, userIds: [ana.userId, ben.userId].sort(), createdAt: expect.any(String), pairVersion: 0 },
       ]),
     );
+    expect((await outbox('match.created')).filter((p) => !readEventPayload('match.created', p).readable)).toEqual([]);
   });
 
   it('concurrent mutual likes make exactly one match, every time', async () => {
