@@ -21,8 +21,9 @@ import {
 } from '@mate/contracts';
 import { Amount, Flag, Id, KnownOr, Nullable, OneOf, Optional, Text, TextList, Time } from './payload-fields';
 
+/** A photo of the Discover card: its id and URL passed on as profile-service wrote them. */
 export class ProfilePhotoRefField implements ProfilePhotoRef {
-  @Id() id!: string;
+  @Text() id!: string;
   @Text() url!: string;
 }
 
