@@ -21,7 +21,7 @@ import { ChatNotifier } from './chat-notifier';
 import { ChatRateLimiter } from './chat-rate-limits';
 import { ConversationFromGate, refusedWith } from './conversation-from-gate';
 import type { SendMessageDto } from './dto/chat-requests.dto';
-import { MessageRepository, type SendBatchItem, type SendBatchRow } from './message.repository';
+import { MessageRepository, type MessageSentByStatement, type SendBatchItem, type SendBatchRow } from './message.repository';
 
 /** A send that passed its own checks, on its way to the statement. */
 interface Draft {
@@ -197,16 +197,12 @@ export class MessageSender {
   /** The statement's input for a send: its ids, and the message.sent envelope the statement completes. */
   private item(d: Draft, ord: number): SendBatchItem {
     const id = randomUUID();
-    // conversationId, seq, first and sentAt are filled in by the statement, from the locked row.
-    const event = this.outbox.factRow('message.sent', {
+    // conversationId, seq, first and sentAt are the statement's (MessageSentByStatement), from the locked row.
+    const event = this.outbox.factRowToComplete<'message.sent', MessageSentByStatement>('message.sent', {
       messageId: id,
-      conversationId: '',
       senderId: d.senderId,
       recipientId: d.recipientId,
-      seq: 0,
       length: d.length,
-      first: false,
-      sentAt: '',
     });
     // The send's own request id (the handler runs for the whole delivery, outside any one send's context).
     event.body.requestId = d.requestId;

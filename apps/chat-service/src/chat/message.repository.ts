@@ -5,6 +5,8 @@ import { driverPool, namedQuery } from '@mate/server-kit';
 import type { StoredMessage } from './chat-mapper';
 import { SEND_BATCH_SQL } from './message.statements';
 
+export type { MessageSentByStatement } from './message.statements';
+
 /** The message columns every read returns, with the recipient's read position and the sender's name. */
 const MESSAGE_COLUMNS = `m.id, m.conversation_id, m.seq, m.sender_id, m.recipient_id, m.client_id, m.content, m.created_at`;
 

@@ -1,4 +1,4 @@
-import { insertOutboxFacts } from '@mate/server-kit';
+import { completedFactBody, insertOutboxFacts, type PayloadCompletion } from '@mate/server-kit';
 
 /*
  * The send statement of MessageRepository (message.repository.ts), the one module that imports
@@ -10,12 +10,26 @@ import { insertOutboxFacts } from '@mate/server-kit';
 const ISO_TIME = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
+ * The message.sent fields only the send statement knows (MessageSender builds the rest of the
+ * payload, typed without these): the conversation it locked, the seq it numbered, whether the
+ * message is the first its members see (`history_from_seq`) and when it was stored.
+ */
+export type MessageSentByStatement = 'conversationId' | 'seq' | 'first' | 'sentAt';
+const MESSAGE_SENT_BY_STATEMENT: PayloadCompletion<'message.sent', MessageSentByStatement> = {
+  conversationId: 'i.conversation_id::text',
+  seq: 'i.seq',
+  first: 'i.seq = k.history_from_seq + 1',
+  sentAt: ISO_TIME('i.created_at'),
+};
+
+/**
  * The sends of a batch (the gateway delivers up to 64 socket events in one request), in one
  * statement, run inside one transaction (MessageSender: BEGIN, this, the pair gate, COMMIT).
  *
  * `$1` is a JSON array of the sends, `{ ord, id, a, b, sender, recipient, client_id, content,
  * event_id, event }` (ord: the send's place in the batch; a < b: the ordered pair; event: the
- * message.sent envelope factRow built, completed here), with no two of one sender and client id
+ * message.sent envelope factRowToComplete built, its payload completed here with
+ * MESSAGE_SENT_BY_STATEMENT), with no two of one sender and client id
  * (the caller keeps a repeat for a later round, where it is a retry).
  *
  * - `conv` locks every pair's conversation row, in id order (two batches sharing conversations
@@ -92,11 +106,7 @@ WITH item AS (
   RETURNING c.id
 ), facts AS (
   SELECT t.event_id AS id, 'message.sent' AS name,
-    jsonb_set(jsonb_set(jsonb_set(jsonb_set(t.event,
-      '{payload,conversationId}', to_jsonb(i.conversation_id::text)),
-      '{payload,seq}', to_jsonb(i.seq)),
-      '{payload,first}', to_jsonb(i.seq = k.history_from_seq + 1)),
-      '{payload,sentAt}', to_jsonb(${ISO_TIME('i.created_at')})) AS body
+    ${completedFactBody('t.event', MESSAGE_SENT_BY_STATEMENT)} AS body
   FROM inserted i JOIN item t ON t.id = i.id JOIN conv k ON k.id = i.conversation_id
 ), event AS (
   ${insertOutboxFacts('facts')}

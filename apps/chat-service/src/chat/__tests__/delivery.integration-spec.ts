@@ -7,7 +7,7 @@ import {
   type EventEnvelope,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { NulTextMessages } from '@mate/server-kit';
+import { NulTextMessages, readEventPayload } from '@mate/server-kit';
 import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
@@ -201,6 +201,8 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
     const [{ id: conversationId }] = await bed.chat.dataSource.query('SELECT id FROM conversation WHERE member_a = $1 OR member_b = $1', [ann.userId]);
     expect(rows[0].body.payload.conversationId).toBe(conversationId);
     expect(JSON.stringify(rows)).not.toContain('secret');
+    // What the statement completed reads as message.sent's payload class (the consumers' check).
+    expect(rows.filter((r) => !readEventPayload('message.sent', r.body.payload).readable)).toEqual([]);
   });
 
   it('tells the sender when the recipient read (mark_as_read and POST read), and pages show isRead', async () => {
