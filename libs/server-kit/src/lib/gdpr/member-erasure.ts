@@ -41,14 +41,6 @@ function normalised(id: string): string {
   return id.toLowerCase();
 }
 
-/**
- * The member a `user.deleted` payload names, in the one spelling erasures use (lower case), or
- * null when it names none (a hostile or broken payload: the handler logs it and does nothing).
- */
-export function memberIdToErase(value: unknown): string | null {
-  return typeof value === 'string' && UUID.test(value) ? normalised(value) : null;
-}
-
 /** What `erased_member` keeps instead of the id: a SHA-256 under the table's own label. */
 export function erasedMemberHash(userId: string): Buffer {
   return createHash('sha256').update(`mate:erased-member:${normalised(userId)}`).digest();
