@@ -32,6 +32,7 @@ export * from './lib/events/kit-migrations';
 export * from './lib/events/outbox.service';
 export * from './lib/events/outbox-sql';
 export * from './lib/events/event-consumer';
+export * from './lib/events/pair-projection';
 export * from './lib/events/payloads/event-payloads';
 export * from './lib/workers/queue-worker';
 export * from './lib/events/events.module';

@@ -1,17 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import {
-  type EventEnvelope,
-  type MatchCreatedPayload,
-  type MatchEndedPayload,
-  type ProfileUpdatedPayload,
-  type UserBlockedPayload,
-  type UserSuspendedPayload,
-  type UserUnblockedPayload,
-  type UserUnsuspendedPayload,
+import type {
+  EventEnvelope,
+  ProfileUpdatedPayload,
+  UserSuspendedPayload,
+  UserUnsuspendedPayload,
 } from '@mate/contracts';
-import { CLOCK, LOGGER, type Clock, type EventHandlers, type EventHandlerSet } from '@mate/server-kit';
+import {
+  CLOCK,
+  LOGGER,
+  projectedMatchOf,
+  projectedPairEventOf,
+  type Clock,
+  type EventHandlers,
+  type EventHandlerSet,
+  type ProjectedPairEvent,
+} from '@mate/server-kit';
 import { CallNotifier } from './call-notifier';
 import { CallRepository, type EndedRow } from './call.repository';
 import { MemberRepository } from './member.repository';
@@ -20,9 +25,6 @@ import { afterTransaction } from './after-transaction';
 import { CallEndedFacts } from './call-ended-facts';
 import { CallMemberErasure } from '../member-data/call-member-erasure';
 import { TranscriptionService } from '../transcription/transcription.service';
-
-type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
-type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
 /**
  * Events call-service consumes (each payload read against its catalogue class by the consumer: ids
@@ -46,14 +48,14 @@ export class CallEventHandlers implements EventHandlerSet {
 
   handlers(): EventHandlers {
     return {
-      'match.created': (payload, manager) => this.recordMatch(manager, payload),
+      'match.created': (payload, manager) => this.pairs.recordMatch(manager, projectedMatchOf(payload)),
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
       'user.blocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, envelope.name, payload, envelope),
+        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
       'user.unblocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, envelope.name, payload, envelope),
+        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
       'match.ended': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, envelope.name, payload, envelope),
+        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
       'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.eraseMember(manager, payload.userId),
@@ -87,42 +89,10 @@ export class CallEventHandlers implements EventHandlerSet {
     await this.transcription.forget(userId);
   }
 
-  async recordMatch(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
-    const [a, b] = payload.userIds;
-    await this.pairs.recordMatch(manager, {
-      matchId: payload.matchId,
-      a,
-      b,
-      matchedAt: new Date(payload.createdAt),
-      pairVersion: payload.pairVersion ?? null,
-    });
-  }
-
-  async applyPairEvent(
-    manager: EntityManager,
-    name: PairEventName,
-    payload: PairEventPayload,
-    envelope: EventEnvelope<PairEventName>,
-  ): Promise<void> {
-    const [a, b] = payload.userIds;
-    // The consumer reads a block whose state cannot be read as the blocker's (fail closed).
-    const blocked = payload.blockedBy.length > 0;
-    const ended =
-      name === 'user.blocked'
-        ? (payload as UserBlockedPayload).endedMatchId
-        : name === 'match.ended'
-          ? (payload as MatchEndedPayload).matchId
-          : null;
-    await this.pairs.applyPairEvent(manager, {
-      a,
-      b,
-      blocked,
-      at: eventTime(name, payload),
-      version: envelope.aggregateVersion ?? null,
-      endedMatchId: ended ?? null,
-    });
+  async applyPairEvent(manager: EntityManager, event: ProjectedPairEvent): Promise<void> {
+    await this.pairs.applyPairEvent(manager, event);
     // Every pair event means "no match now": the pair's active call ends.
-    const endedCalls = await this.records.endBetween(manager, a, b, this.clock.now());
+    const endedCalls = await this.records.endBetween(manager, event.a, event.b, this.clock.now());
     await this.facts.publish(manager, endedCalls);
     // Pushed once the consumer's transaction is over, for the calls it did end (a rolled-back
     // event pushes nothing; its retry ends them again).
@@ -155,15 +125,4 @@ export class CallEventHandlers implements EventHandlerSet {
       payload.profilePicture,
     );
   }
-}
-
-/** When the pair event happened. */
-function eventTime(name: PairEventName, payload: PairEventPayload): Date {
-  return new Date(
-    name === 'user.blocked'
-      ? (payload as UserBlockedPayload).blockedAt
-      : name === 'user.unblocked'
-        ? (payload as UserUnblockedPayload).unblockedAt
-        : (payload as MatchEndedPayload).endedAt,
-  );
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { ProjectedMatch, ProjectedPairEvent } from '@mate/server-kit';
 
 /*
  * What call-service knows of a pair from matching's and safety's events (call_match, call_pair,
@@ -31,41 +32,18 @@ DELETE FROM call_ended_match WHERE match_id IN (SELECT match_id FROM call_match 
 const FORGET_MATCHES_OF_SQL = 'DELETE FROM call_match WHERE member_a = $1::uuid OR member_b = $1::uuid';
 const FORGET_PAIRS_OF_SQL = 'DELETE FROM call_pair WHERE member_a = $1::uuid OR member_b = $1::uuid';
 
-/** A match as match.created (or the pair gate, ADR 0029) names it; a < b. */
-export interface MatchToRecord {
-  matchId: string;
-  a: string;
-  b: string;
-  matchedAt: Date;
-  /** The pair version matching made it under (null: an event from before versions). */
-  pairVersion: number | null;
-}
-
-/** A pair event's state; a < b. */
-export interface PairEventState {
-  a: string;
-  b: string;
-  blocked: boolean;
-  /** When the event happened. */
-  at: Date;
-  /** The pair's version the event carries (null: none). */
-  version: number | null;
-  /** The match the event named as ended, if any. */
-  endedMatchId: string | null;
-}
-
 /** The pair projections; every write takes the pair's lock first, in the caller's transaction. */
 @Injectable()
 export class PairRepository {
   /** RECORD_MATCH_SQL under the pair's lock (a match already recorded changes nothing). */
-  async recordMatch(manager: EntityManager, match: MatchToRecord): Promise<void> {
+  async recordMatch(manager: EntityManager, match: ProjectedMatch): Promise<void> {
     const { a, b } = match;
     await manager.query(PAIR_LOCK_SQL, [a, b]);
     await manager.query(RECORD_MATCH_SQL, [match.matchId, a, b, match.matchedAt, match.pairVersion]);
   }
 
   /** Under the pair's lock: the pair event's state (PAIR_STATE_SQL) and the match it ended. */
-  async applyPairEvent(manager: EntityManager, event: PairEventState): Promise<void> {
+  async applyPairEvent(manager: EntityManager, event: ProjectedPairEvent): Promise<void> {
     const { a, b } = event;
     await manager.query(PAIR_LOCK_SQL, [a, b]);
     await manager.query(PAIR_STATE_SQL, [a, b, event.blocked, event.at, event.version]);

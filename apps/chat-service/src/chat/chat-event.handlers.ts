@@ -1,23 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import {
-  type EventEnvelope,
-  type MatchCreatedPayload,
-  type MatchEndedPayload,
-  type ProfileUpdatedPayload,
-  type UserBlockedPayload,
-  type UserSuspendedPayload,
-  type UserUnblockedPayload,
-  type UserUnsuspendedPayload,
+import type {
+  EventEnvelope,
+  ProfileUpdatedPayload,
+  UserSuspendedPayload,
+  UserUnsuspendedPayload,
 } from '@mate/contracts';
-import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
+import {
+  projectedMatchOf,
+  projectedPairEventOf,
+  type EventHandlers,
+  type EventHandlerSet,
+  type ProjectedMatch,
+  type ProjectedPairEvent,
+} from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { ChatMemberErasure } from '../member-data/chat-member-erasure';
 import { MemberRepository } from './member.repository';
 import { PairRepository } from './pair.repository';
-
-type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
-type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
 /**
  * Events chat-service consumes. The consumer runs each once per event id, in one transaction, and
@@ -36,14 +36,14 @@ export class ChatEventHandlers implements EventHandlerSet {
 
   handlers(): EventHandlers {
     return {
-      'match.created': (payload, manager) => this.openConversation(manager, payload),
+      'match.created': (payload, manager) => this.openConversation(manager, projectedMatchOf(payload)),
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
       'user.blocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, envelope.name, payload, envelope),
+        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
       'user.unblocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, envelope.name, payload, envelope),
+        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
       'match.ended': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, envelope.name, payload, envelope),
+        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
       'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),
@@ -57,17 +57,9 @@ export class ChatEventHandlers implements EventHandlerSet {
    * ended one and reopens the conversation with the older history hidden from both members. A
    * redelivery of the same match, or an older one, changes nothing.
    */
-  async openConversation(manager: EntityManager, payload: MatchCreatedPayload): Promise<void> {
-    const [a, b] = payload.userIds;
-    // pairVersion: the pair version matching made the match under (null: an event from before versions).
-    const open = await this.pairs.recordMatch(manager, {
-      matchId: payload.matchId,
-      a,
-      b,
-      matchedAt: new Date(payload.createdAt),
-      pairVersion: payload.pairVersion ?? null,
-    });
-    if (open !== null) this.conversations.pairChanged(a, b, open);
+  async openConversation(manager: EntityManager, match: ProjectedMatch): Promise<void> {
+    const open = await this.pairs.recordMatch(manager, match);
+    if (open !== null) this.conversations.pairChanged(match.a, match.b, open);
   }
 
   /**
@@ -77,44 +69,10 @@ export class ChatEventHandlers implements EventHandlerSet {
    * the other; an unblock reopens nothing (a new match does). Recorded even when the pair has no
    * conversation yet, so a match.created that arrives later finds it.
    */
-  async applyPairEvent(
-    manager: EntityManager,
-    name: PairEventName,
-    payload: PairEventPayload,
-    envelope: EventEnvelope<PairEventName>,
-  ): Promise<void> {
-    const [a, b] = payload.userIds;
-    // The consumer reads a block whose state cannot be read as the blocker's (fail closed).
-    const blocked = payload.blockedBy.length > 0;
-    const at = this.eventTime(name, payload);
-    const ended =
-      name === 'user.blocked'
-        ? (payload as UserBlockedPayload).endedMatchId
-        : name === 'match.ended'
-          ? (payload as MatchEndedPayload).matchId
-          : null;
-
-    const open = await this.pairs.applyPairEvent(manager, {
-      a,
-      b,
-      blocked,
-      at,
-      version: envelope.aggregateVersion ?? null,
-      endedMatchId: ended ?? null,
-    });
+  async applyPairEvent(manager: EntityManager, event: ProjectedPairEvent): Promise<void> {
+    const open = await this.pairs.applyPairEvent(manager, event);
     // Typing on this replica stops at once (others within CHAT_TYPING_PAIR_CACHE_MS).
-    this.conversations.pairChanged(a, b, open);
-  }
-
-  /** When the pair event happened. */
-  private eventTime(name: PairEventName, payload: PairEventPayload): Date {
-    return new Date(
-      name === 'user.blocked'
-        ? (payload as UserBlockedPayload).blockedAt
-        : name === 'user.unblocked'
-          ? (payload as UserUnblockedPayload).unblockedAt
-          : (payload as MatchEndedPayload).endedAt,
-    );
+    this.conversations.pairChanged(event.a, event.b, open);
   }
 
   /**

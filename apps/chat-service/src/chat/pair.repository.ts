@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { ProjectedMatch, ProjectedPairEvent } from '@mate/server-kit';
 
 /*
  * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,
@@ -105,29 +106,6 @@ const FORGET_PAIRS_OF_SQL = 'DELETE FROM chat_pair WHERE member_a = $1::uuid OR 
 const FORGET_ENDED_MATCHES_OF_SQL =
   'DELETE FROM ended_match WHERE member_a = $1::uuid OR member_b = $1::uuid';
 
-/** A match as match.created (or the pair gate, ADR 0029) names it; a < b. */
-export interface MatchToOpen {
-  matchId: string;
-  a: string;
-  b: string;
-  matchedAt: Date;
-  /** The pair version matching made it under (null: an event from before versions). */
-  pairVersion: number | null;
-}
-
-/** A pair event's state; a < b. */
-export interface PairEventState {
-  a: string;
-  b: string;
-  blocked: boolean;
-  /** When the event happened. */
-  at: Date;
-  /** The pair's version the event carries (null: none). */
-  version: number | null;
-  /** The match the event named as ended, if any. */
-  endedMatchId: string | null;
-}
-
 /**
  * What chat knows of a pair from matching's and safety's events (`chat_pair`, `ended_match`) and
  * what it decides: whether the pair's conversation is open (the rule above, liveMatch). Every
@@ -139,7 +117,7 @@ export class PairRepository {
    * OPEN_MATCH_SQL under the pair's lock: opens (or records closed) the pair's conversation for
    * the match. Answers whether the row it wrote is open, or null when it changed nothing.
    */
-  async recordMatch(manager: EntityManager, match: MatchToOpen): Promise<boolean | null> {
+  async recordMatch(manager: EntityManager, match: ProjectedMatch): Promise<boolean | null> {
     const { matchId, a, b } = match;
     await manager.query(PAIR_LOCK_SQL, [a, b]);
     const written: { open: boolean }[] = await manager.query(OPEN_MATCH_SQL, [
@@ -157,7 +135,7 @@ export class PairRepository {
    * (ENDED_MATCH_SQL), then SETTLE_PAIR_SQL. Answers whether the pair's conversation is open now
    * when it changed, else false.
    */
-  async applyPairEvent(manager: EntityManager, event: PairEventState): Promise<boolean> {
+  async applyPairEvent(manager: EntityManager, event: ProjectedPairEvent): Promise<boolean> {
     const { a, b } = event;
     await manager.query(PAIR_LOCK_SQL, [a, b]);
     await manager.query(PAIR_STATE_SQL, [a, b, event.blocked, event.at, event.version]);
