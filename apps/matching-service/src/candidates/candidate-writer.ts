@@ -21,9 +21,9 @@ const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Numbe
 
 /**
  * The profile part of a candidate row, every field from one profile.updated (the event carries
- * the whole profile). Fields an older envelope lacks (lifestyle, bio, occupation, photos) read as
- * not said. A place counts only with both coordinates, on the globe: otherwise the distance rules
- * are off. Lists keep only their text entries.
+ * the whole profile, read by the consumer against its class). Fields an older envelope lacks
+ * (lifestyle, bio, occupation, photos) read as not said. A place counts only with both
+ * coordinates, on the globe: otherwise the distance rules are off.
  */
 export function profileColumns(p: ProfileUpdatedPayload): Columns {
   // Coordinates off the globe would make distances meaningless (or fail the distance function).
@@ -35,7 +35,7 @@ export function profileColumns(p: ProfileUpdatedPayload): Columns {
     gender_group: genderGroupOf(p.gender),
     looking_for: p.lookingFor,
     goals: [...relationshipGoalsOf(p.lookingFor)],
-    interests: stringList(p.interests),
+    interests: p.interests,
     height: p.height,
     education: p.education,
     education_value: educationValueOf(p.education),
@@ -68,7 +68,7 @@ export function preferenceColumns(p: PreferencesUpdatedPayload): Columns {
     min_age: p.minAge,
     max_age: p.maxAge,
     max_distance: p.maxDistance,
-    gender_preference: genderPreferenceOf(stringList(p.genderPreference)),
+    gender_preference: genderPreferenceOf(p.genderPreference),
     min_height: intOrNull(f['minHeight']),
     max_height: intOrNull(f['maxHeight']),
     education_preference: stringList(f['educationPreference']),
@@ -109,7 +109,7 @@ export class CandidateWriter {
     manager: EntityManager,
     payload: UserSuspendedPayload | UserUnsuspendedPayload,
   ): Promise<void> {
-    return this.upsert(manager, payload.userId, { suspended: payload.suspended === true });
+    return this.upsert(manager, payload.userId, { suspended: payload.suspended });
   }
 
   private async upsert(manager: EntityManager, userId: string, columns: Columns): Promise<void> {
