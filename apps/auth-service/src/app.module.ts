@@ -25,7 +25,7 @@ export class AppModule {
       entities: [User, Session, AuthToken],
       migrations: AUTH_MIGRATIONS,
       // The account part is also served on the internal export route, like every other part.
-      features: [AccountsModule, RepublishModule, GdprModule, AdminCommandsModule, AdminAccountsModule, MemberActivityModule, MemberDataModule.forExporter(AccountExporter)],
+      features: [AccountsModule, RepublishModule, GdprModule, AdminCommandsModule, AdminAccountsModule, MemberActivityModule, MemberDataModule.forExporter(AccountExporter, { imports: [MemberActivityModule] })],
     });
   }
 }

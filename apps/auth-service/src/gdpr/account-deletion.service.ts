@@ -5,8 +5,10 @@ import type { Logger } from 'pino';
 import { AuthMessages, GdprMessages, QueueName, ROLE_ADMIN } from '@mate/contracts';
 import { badRequest, CLOCK, eraseMemberTraces, forbidden, LOGGER, OutboxService, REDIS, SessionStore, unauthorized, type Clock } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
+import { AccountsRepository } from '../accounts/accounts.repository';
 import { AUTH_RATE_LIMITS } from '../accounts/rate-limits';
 import { User } from '../accounts/user.entity';
+import { MemberActivityRepository } from '../member-activity/member-activity.repository';
 import { Session } from '../sessions/session.entity';
 import { AuthToken } from '../tokens/auth-token.entity';
 
@@ -24,6 +26,8 @@ const RULES_BY_MEMBER = (Object.keys(AUTH_RATE_LIMITS) as (keyof typeof AUTH_RAT
 export class AccountDeletionService {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly activity: MemberActivityRepository,
     private readonly outbox: OutboxService,
     private readonly sessionStore: SessionStore,
     private readonly env: AuthEnv,
@@ -64,14 +68,10 @@ export class AccountDeletionService {
       await eraseMemberTraces(m, user.id);
       // Emails queued to the member's addresses (links, names) name them without naming the id.
       // Exact addresses only: a substring would also drop another member's email (an@x.co in dan@x.com).
-      await m.query(
-        `DELETE FROM outbox WHERE kind = 'job' AND name = $2
-           AND (lower(body->'data'->>'to') = ANY ($1::text[]) OR lower(body->'data'->'vars'->>'newEmail') = ANY ($1::text[]))`,
-        [addresses.map((a) => a.toLowerCase()), QueueName.Email],
-      );
+      await this.accounts.deleteEmailsTo(m, addresses.map((a) => a.toLowerCase()), QueueName.Email);
       await m.delete(AuthToken, { userId: user.id });
       // The days the member used the app (issue 13; the foreign key would cascade, this says so).
-      await m.query('DELETE FROM member_activity_day WHERE user_id = $1', [user.id]);
+      await this.activity.deleteDaysOf(m, user.id);
       await m.delete(Session, { userId: user.id });
       await m.delete(User, { id: user.id });
       await this.outbox.publish(m, 'user.deleted', { userId: user.id, deletedAt: this.clock.now().toISOString() });
@@ -97,12 +97,8 @@ export class AccountDeletionService {
 
   private async addressesOf(m: EntityManager, user: User): Promise<string[]> {
     const requested = await m.find(AuthToken, { where: { userId: user.id, kind: 'email_change' }, select: { id: true, newEmail: true } });
-    const published: { addresses: (string | null)[] }[] = await m.query(
-      `SELECT ARRAY[body->'payload'->>'email', body->'payload'->>'oldEmail', body->'payload'->>'newEmail'] AS addresses
-         FROM outbox WHERE kind = 'event' AND body->'payload'->>'userId' = $1`,
-      [user.id],
-    );
-    const all = [user.email, ...requested.map((t) => t.newEmail), ...published.flatMap((r) => r.addresses)];
+    const published = await this.accounts.addressesInEvents(m, user.id);
+    const all = [user.email, ...requested.map((t) => t.newEmail), ...published];
     return [...new Set(all.filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
   }
 

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { AccountExportPart } from '@mate/contracts';
 import { notFound, SessionStore, type MemberExporter } from '@mate/server-kit';
 import { User } from '../accounts/user.entity';
+import { MemberActivityRepository } from '../member-activity/member-activity.repository';
 import { Session } from '../sessions/session.entity';
 import { AuthToken } from '../tokens/auth-token.entity';
 
@@ -16,6 +17,7 @@ import { AuthToken } from '../tokens/auth-token.entity';
 export class AccountExporter implements MemberExporter<AccountExportPart> {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly activity: MemberActivityRepository,
     private readonly sessionStore: SessionStore,
   ) {}
 
@@ -26,10 +28,7 @@ export class AccountExporter implements MemberExporter<AccountExportPart> {
     const [sessions, changes, days] = await Promise.all([
       m.find(Session, { where: { userId }, order: { createdAt: 'ASC' } }),
       m.find(AuthToken, { where: { userId, kind: 'email_change' }, order: { createdAt: 'ASC' } }),
-      m.query<{ day: string }[]>(
-        `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM member_activity_day WHERE user_id = $1 ORDER BY day`,
-        [userId],
-      ),
+      this.activity.daysOf(m, userId),
     ]);
     const activity = await this.sessionStore.lastActivity(sessions.map((s) => s.id));
     const confirmed = confirmedChange(changes, user.email);
@@ -45,7 +44,7 @@ export class AccountExporter implements MemberExporter<AccountExportPart> {
       suspendedAt: user.suspendedAt?.toISOString() ?? null,
       suspensionReason: user.suspensionReason,
       lastActiveAt: user.lastActiveAt?.toISOString() ?? null,
-      activeDays: days.map((d) => d.day),
+      activeDays: days,
       sessions: sessions.map((s) => ({
         id: s.id,
         deviceInfo: s.deviceInfo,

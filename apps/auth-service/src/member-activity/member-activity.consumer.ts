@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER, memberActivityStreamKey, OutboxService } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
+import { MemberActivityRepository } from './member-activity.repository';
 
 /** The consumer group every auth-service replica reads the activity stream in. */
 export const MEMBER_ACTIVITY_GROUP = 'auth-member-activity';
@@ -21,35 +22,6 @@ type StreamEntry = [id: string, fields: string[]];
 
 /** What one note did: a new day recorded (fact written), a day already recorded, or skipped. */
 export type ActivityOutcome = 'recorded' | 'known-day' | 'no-account' | 'unreadable';
-
-/**
- * Records a member's day only when it is new, and only then writes the fact `member.active` and
- * the account's last activity, in one transaction. Ids of accounts that do not exist (deleted)
- * are skipped; the row lock (FOR KEY SHARE) makes a concurrent erasure wait for it or be seen.
- * $1 user, $2 day, $3 at.
- */
-/**
- * Days of activity kept per member (the dedupe needs only today; the export lists these). A year
- * and a bit, so a yearly retention or churn question can still be answered from auth's side.
- */
-export const MEMBER_ACTIVITY_RETENTION_DAYS = 400;
-
-const RECORD_DAY_SQL = `
-WITH account AS (SELECT id FROM users WHERE id = $1::uuid FOR KEY SHARE),
-inserted AS (
-  INSERT INTO member_activity_day (user_id, day, at) SELECT id, $2::date, $3::timestamptz FROM account
-  ON CONFLICT (user_id, day) DO NOTHING
-  RETURNING user_id
-), pruned AS (
-  -- Only the last MEMBER_ACTIVITY_RETENTION_DAYS days are kept: a member's older days go when
-  -- they are next active (the primary key's index makes it a short range delete of their own rows).
-  DELETE FROM member_activity_day WHERE user_id = $1::uuid AND day < $2::date - ${MEMBER_ACTIVITY_RETENTION_DAYS}
-), touched AS (
-  UPDATE users SET last_active_at = greatest(coalesce(last_active_at, $3::timestamptz), $3::timestamptz)
-   WHERE id IN (SELECT user_id FROM inserted)
-  RETURNING id
-)
-SELECT EXISTS (SELECT 1 FROM account) AS known, EXISTS (SELECT 1 FROM touched) AS recorded`;
 
 /**
  * The consumer of the member activity stream (issue 13): the kit's session store notes a member's
@@ -80,6 +52,7 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
     @Inject(AuthEnv) private readonly env: AuthEnv,
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly activity: MemberActivityRepository,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.key = memberActivityStreamKey(env.KEY_PREFIX);
@@ -217,18 +190,17 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
     }
   }
 
-  /** One note, in one transaction. */
+  /**
+   * One note, in one transaction: a new day (the repository records it only when it is new) writes
+   * the fact `member.active` too; a day already recorded or a deleted account writes nothing.
+   */
   async record(fields: string[]): Promise<ActivityOutcome> {
     const note = readNote(fields);
     if (!note) return 'unreadable';
     const at = new Date(note.at);
     const day = at.toISOString().slice(0, 10);
     return this.dataSource.transaction(async (m) => {
-      const [row]: { known: boolean; recorded: boolean }[] = await m.query(RECORD_DAY_SQL, [
-        note.userId,
-        day,
-        at,
-      ]);
+      const row = await this.activity.recordDay(m, note.userId, day, at);
       if (!row.known) return 'no-account';
       if (!row.recorded) return 'known-day';
       await this.outbox.publish(m, 'member.active', { userId: note.userId, day, at: at.toISOString() });

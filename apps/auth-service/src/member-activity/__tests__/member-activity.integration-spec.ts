@@ -16,7 +16,8 @@ import {
   type AuthTestBed,
   type RegisteredMember,
 } from '../../__tests__/auth-test-bed';
-import { MEMBER_ACTIVITY_GROUP, MEMBER_ACTIVITY_RETENTION_DAYS, MemberActivityConsumer } from '../member-activity.consumer';
+import { MEMBER_ACTIVITY_GROUP, MemberActivityConsumer } from '../member-activity.consumer';
+import { MEMBER_ACTIVITY_RETENTION_DAYS } from '../member-activity.repository';
 
 jest.setTimeout(60_000);
 
