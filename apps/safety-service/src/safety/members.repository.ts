@@ -20,9 +20,7 @@ export function profileSnapshot(payload: ProfileUpdatedPayload): ReportedProfile
 
 /** The primary photo: the profile picture, else the first visible photo. */
 export function primaryPhotoOf(payload: ProfileUpdatedPayload): string | null {
-  if (typeof payload.profilePicture === 'string') return payload.profilePicture;
-  const first = Array.isArray(payload.photos) ? payload.photos[0] : undefined;
-  return typeof first?.url === 'string' ? first.url : null;
+  return payload.profilePicture ?? payload.photos?.[0]?.url ?? null;
 }
 
 /** `safety_member`: the members safety knows, from profile.updated. */
@@ -48,16 +46,18 @@ export class MembersRepository {
     return shown;
   }
 
-  /** Written only by a newer profile version (the consumer checks it too; this keeps the row honest). */
+  /**
+   * Written only by a newer profile version (the consumer checks it too; this keeps the row
+   * honest). The payload as the consumer read it against its class.
+   */
   async apply(manager: EntityManager, payload: ProfileUpdatedPayload, version: number): Promise<void> {
-    const name = typeof payload.name === 'string' ? payload.name : null;
     await manager.query(
       `INSERT INTO safety_member (user_id, name, profile_picture, profile, version) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (user_id) DO UPDATE
          SET name = EXCLUDED.name, profile_picture = EXCLUDED.profile_picture, profile = EXCLUDED.profile,
              version = EXCLUDED.version, updated_at = now()
          WHERE safety_member.version < EXCLUDED.version OR EXCLUDED.version = 0`,
-      [payload.userId.toLowerCase(), name, primaryPhotoOf(payload), profileSnapshot(payload), version],
+      [payload.userId, payload.name, primaryPhotoOf(payload), profileSnapshot(payload), version],
     );
   }
 }
