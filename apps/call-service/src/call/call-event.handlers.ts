@@ -11,7 +11,7 @@ import {
   CLOCK,
   LOGGER,
   projectedMatchOf,
-  projectedPairEventOf,
+  pairEventHandlers,
   type Clock,
   type EventHandlers,
   type EventHandlerSet,
@@ -50,12 +50,7 @@ export class CallEventHandlers implements EventHandlerSet {
     return {
       'match.created': (payload, manager) => this.pairs.recordMatch(manager, projectedMatchOf(payload)),
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
-      'user.blocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
-      'user.unblocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
-      'match.ended': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
+      ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
       'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.eraseMember(manager, payload.userId),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
+import { liveMatchSql } from '@mate/server-kit';
 
 /*
  * call_record and the rule of who may call. Ids are compared lower-cased; a pair is stored
@@ -9,15 +10,10 @@ import { DELETED_MEMBER_NAME } from '@mate/contracts';
 
 /**
  * A match is live when neither member blocks the other, no pair event named it as ended, and no
- * pair event newer than the one it was made under was applied (pair versions; by time only for
- * events from before versions). The same rule as chat (apps/chat-service/src/chat/pair.repository.ts).
+ * pair event newer than the one it was made under was applied: the kit's liveMatchSql over
+ * call_pair (`pair`) and call_ended_match, the rule chat applies too.
  */
-const liveMatch = (m: string, at: string, pv: string) =>
-  `(NOT coalesce(pair.blocked, false)
-    AND NOT EXISTS (SELECT 1 FROM call_ended_match e WHERE e.match_id = ${m})
-    AND CASE WHEN ${pv} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
-             THEN ${pv} >= coalesce(pair.version, 0)
-             ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
+const liveMatch = (m: string, at: string, pv: string) => liveMatchSql('call_ended_match', m, at, pv);
 
 /**
  * Whether the pair may call: one of its matches is live and neither member is suspended (issue 13),

@@ -8,7 +8,7 @@ import type {
 } from '@mate/contracts';
 import {
   projectedMatchOf,
-  projectedPairEventOf,
+  pairEventHandlers,
   type EventHandlers,
   type EventHandlerSet,
   type ProjectedMatch,
@@ -38,12 +38,7 @@ export class ChatEventHandlers implements EventHandlerSet {
     return {
       'match.created': (payload, manager) => this.openConversation(manager, projectedMatchOf(payload)),
       'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
-      'user.blocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
-      'user.unblocked': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
-      'match.ended': (payload, manager, envelope) =>
-        this.applyPairEvent(manager, projectedPairEventOf(envelope.name, payload, envelope)),
+      ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
       'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),

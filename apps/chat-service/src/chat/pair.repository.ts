@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ProjectedMatch, ProjectedPairEvent } from '@mate/server-kit';
+import { liveMatchSql, type ProjectedMatch, type ProjectedPairEvent } from '@mate/server-kit';
 
 /*
  * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,
@@ -20,15 +20,10 @@ const PAIR_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('chat_pair:
 
 /**
  * Whether a match `m` of pair (member_a, member_b) made under pair version `pv` (null: an event from
- * before versions) at `at` is live, as a SQL expression. `pair` is the chat_pair row (a LEFT JOIN:
- * no row, no pair event yet).
+ * before versions) at `at` is live, as a SQL expression (the kit's liveMatchSql, the rule call
+ * applies too). `pair` is the chat_pair row (a LEFT JOIN: no row, no pair event yet).
  */
-const liveMatch = (m: string, at: string, pv: string) =>
-  `(NOT coalesce(pair.blocked, false)
-    AND NOT EXISTS (SELECT 1 FROM ended_match e WHERE e.match_id = ${m})
-    AND CASE WHEN ${pv} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
-             THEN ${pv} >= coalesce(pair.version, 0)
-             ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
+const liveMatch = (m: string, at: string, pv: string) => liveMatchSql('ended_match', m, at, pv);
 
 /**
  * A pair event: records the pair's block state, its version and its time (the newest one wins: the
