@@ -1,6 +1,6 @@
 import type { LoginRequest, UserDto } from '@mate/contracts';
 import { ROLE_ADMIN } from '@mate/contracts';
-import { clearStoredAuth, readStoredAuth, storeCheckedUser, useSessionEndSignals, writeStoredAuth } from '@mate/ui';
+import { clearStoredAuth, endServerSession, readStoredAuth, storeCheckedUser, useSessionEndSignals, writeStoredAuth } from '@mate/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext';
@@ -88,11 +88,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!isAdminUser(user)) {
         // End the session the server just made: this app keeps none for a member.
         writeStoredAuth(token, user);
-        try {
-          await api.auth.logout();
-        } catch {
-          // Nothing more to do: the token is forgotten below either way.
-        }
+        await endServerSession(() => api.auth.logout());
         clearStoredAuth();
         throw new NotAdminError();
       }
@@ -105,11 +101,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(async () => {
-    try {
-      await api.auth.logout();
-    } catch {
-      // A failed logout call is ignored; the local session is cleared regardless.
-    }
+    await endServerSession(() => api.auth.logout());
     clearSession();
   }, [api, clearSession]);
 

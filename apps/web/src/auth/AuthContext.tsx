@@ -1,7 +1,7 @@
 import type { AuthResponse, LoginRequest, ProfileDto, RegisterRequest, UserDto } from '@mate/contracts';
 import { isApiError, type MateApi } from '@mate/api-client';
 import { ROLE_ADMIN } from '@mate/contracts';
-import { alignStoredTokens, clearStoredAuth, readStoredAuth, storeCheckedUser, useSessionEndSignals, writeStoredAuth } from '@mate/ui';
+import { alignStoredTokens, clearStoredAuth, endServerSession, readStoredAuth, storeCheckedUser, useSessionEndSignals, writeStoredAuth } from '@mate/ui';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext';
@@ -201,11 +201,7 @@ export function AuthProvider({ children, startup = null }: { children: ReactNode
   );
 
   const logout = useCallback(async () => {
-    try {
-      await api.auth.logout();
-    } catch {
-      // Spec 000 §4: a failed logout call is ignored; the local session is cleared regardless.
-    }
+    await endServerSession(() => api.auth.logout());
     clearSession();
   }, [api, clearSession]);
 

@@ -1,3 +1,4 @@
+import './PageHeader.css';
 import { buttonClassName } from './Button';
 import { Icon } from './icons';
 import type { ReactNode } from 'react';

@@ -33,3 +33,15 @@ export function useSessionEndSignals(eventName: string, currentToken: RefObject<
     };
   }, [eventName, currentToken, endSession]);
 }
+
+/**
+ * Tells the server the session ends (`logout`, the client's call); a failed call is ignored
+ * (spec 000 §4): the caller clears the local session regardless.
+ */
+export async function endServerSession(logout: () => Promise<unknown>): Promise<void> {
+  try {
+    await logout();
+  } catch {
+    // Ignored: the token is forgotten locally either way.
+  }
+}
