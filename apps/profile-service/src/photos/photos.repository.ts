@@ -1,6 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import type { PhotoScores } from '@mate/contracts';
 import { Photo } from './photo.entity';
+
+/** A photo in the admin's review queue. */
+export interface PendingPhotoRow {
+  id: string;
+  url: string;
+  user_id: string;
+  created_at: Date;
+  risk_score: number | null;
+  scores: PhotoScores | null;
+  hidden_from_members: boolean;
+}
+
+/** The review queue's counts (bigint counts come as text). */
+export interface PhotoReviewStatsRow {
+  total_pending: string;
+  approved_today: string;
+  rejected_today: string;
+}
+
+/** $1 how many, $2 ids already tried. */
+const UNSCORED_PHOTOS = `SELECT id FROM photos
+          WHERE scanned_at IS NULL AND moderation_status <> 'rejected' AND storage_key IS NOT NULL AND NOT (id = ANY($2::uuid[]))
+          ORDER BY created_at, id LIMIT $1`;
+
+const PENDING_PHOTOS = `SELECT id, url, user_id, created_at, risk_score, scores, hidden_from_members FROM photos
+        WHERE moderation_status = 'pending'
+        ORDER BY risk_score DESC NULLS LAST, created_at ASC, id ASC
+        LIMIT $1`;
+
+/** Today is the UTC day. */
+const REVIEW_STATS = `SELECT count(*) FILTER (WHERE moderation_status = 'pending') AS total_pending,
+                count(*) FILTER (WHERE moderation_status = 'approved' AND moderated_at >= d.start) AS approved_today,
+                count(*) FILTER (WHERE moderation_status = 'rejected' AND moderated_at >= d.start) AS rejected_today
+           FROM photos, (SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start) d
+          WHERE moderation_status = 'pending' OR moderated_at >= d.start`;
 
 /** The SQL of photos. Callers hold the owner's profile lock while they change anything. */
 @Injectable()
@@ -57,6 +93,56 @@ export class PhotosRepository {
 
   async delete(manager: EntityManager, photoId: string): Promise<void> {
     await manager.getRepository(Photo).delete({ id: photoId });
+  }
+
+  /** One photo, any status (rejected too), or null. */
+  findAnyStatus(photoId: string): Promise<Photo | null> {
+    return this.dataSource.getRepository(Photo).findOneBy({ id: photoId });
+  }
+
+  /** One photo, any status, locked until the transaction ends (take the owner's profile lock first). */
+  lockAnyStatus(manager: EntityManager, photoId: string): Promise<Photo | null> {
+    return manager
+      .getRepository(Photo)
+      .createQueryBuilder('ph')
+      .setLock('pessimistic_write')
+      .where('ph.id = :photoId', { photoId })
+      .getOne();
+  }
+
+  /** Photos with stored files and no scores yet, oldest first, leaving out those already tried. */
+  async unscoredIds(limit: number, tried: string[]): Promise<string[]> {
+    const rows: { id: string }[] = await this.dataSource.query(UNSCORED_PHOTOS, [limit, tried]);
+    return rows.map((r) => r.id);
+  }
+
+  async recordScan(manager: EntityManager, photoId: string, scores: PhotoScores, riskScore: number, hidden: boolean): Promise<void> {
+    await manager
+      .getRepository(Photo)
+      .update({ id: photoId }, { scores, riskScore, scannedAt: new Date(), hiddenFromMembers: hidden });
+  }
+
+  async approve(manager: EntityManager, photoId: string, at: Date): Promise<void> {
+    await manager.getRepository(Photo).update({ id: photoId }, { moderationStatus: 'approved', moderatedAt: at, hiddenFromMembers: false });
+  }
+
+  /** Rejected: hidden, never primary (the caller normalises the profile's photos after). */
+  async reject(manager: EntityManager, photoId: string, reason: string, at: Date): Promise<void> {
+    await manager.getRepository(Photo).update(
+      { id: photoId },
+      { moderationStatus: 'rejected', rejectionReason: reason, moderatedAt: at, hiddenFromMembers: true, isPrimary: false },
+    );
+  }
+
+  /** Pending photos, riskiest first, unscored after scored ones, oldest first, at most `limit`. */
+  pendingReview(limit: number): Promise<PendingPhotoRow[]> {
+    return this.dataSource.query(PENDING_PHOTOS, [limit]);
+  }
+
+  /** Pending photos, and photos approved and rejected today. */
+  async reviewStats(): Promise<PhotoReviewStatsRow | undefined> {
+    const [stats]: PhotoReviewStatsRow[] = await this.dataSource.query(REVIEW_STATS);
+    return stats;
   }
 
   /** Makes this photo the only primary one (two steps: the one-primary index checks each row). */

@@ -63,6 +63,8 @@ const PATCH_COLUMNS: Record<keyof ProfilePatch, string> = {
  * The profile locked for a change, its visible photos in display order, and the transaction's
  * time (`now()`, what a change in this transaction stamps into `updated_at`).
  */
+const PROFILE_SUMMARIES = 'SELECT user_id, name, age, gender FROM profiles WHERE user_id = ANY($1::uuid[])';
+
 export interface LockedProfile {
   profile: Profile;
   photos: Photo[];
@@ -201,6 +203,11 @@ export class ProfilesRepository {
       .orderBy('ph.order', 'ASC')
       .addOrderBy('ph.created_at', 'ASC')
       .getMany();
+  }
+
+  /** The name, age and gender of the profiles of these members that exist. */
+  summariesOf(userIds: string[]): Promise<{ user_id: string; name: string | null; age: number | null; gender: string | null }[]> {
+    return this.dataSource.query(PROFILE_SUMMARIES, [userIds]);
   }
 
   /**

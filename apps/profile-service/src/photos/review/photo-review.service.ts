@@ -65,7 +65,7 @@ export class PhotoReviewService {
    * approved one (an admin decided before the scan) stays visible.
    */
   async scan(photoId: string): Promise<ScanOutcome> {
-    const photo = await this.dataSource.getRepository(Photo).findOneBy({ id: photoId });
+    const photo = await this.photos.findAnyStatus(photoId);
     if (!photo || photo.moderationStatus === 'rejected' || photo.scannedAt || !photo.storageKey) return 'skipped';
     const image = await this.readImage(photo.storageKey);
     if (!image) return 'skipped';
@@ -79,10 +79,7 @@ export class PhotoReviewService {
       if (!locked || locked.photo.moderationStatus === 'rejected' || locked.photo.scannedAt) return 'skipped';
       const current = locked.photo;
       const hidden = current.moderationStatus === 'pending' && riskScore > this.env.PHOTO_RISK_THRESHOLD;
-      await manager.getRepository(Photo).update(
-        { id: photoId },
-        { scores: scores as PhotoScores, riskScore, scannedAt: new Date(), hiddenFromMembers: hidden },
-      );
+      await this.photos.recordScan(manager, photoId, scores as PhotoScores, riskScore, hidden);
       await this.publishModerated(manager, current, 'scored', riskScore, hidden, null);
       if (hidden !== current.hiddenFromMembers && locked.profile)
         await this.profileService.publishUpdated(manager, current.userId, locked.profile);
@@ -99,14 +96,9 @@ export class PhotoReviewService {
     let scored = 0;
     const tried = new Set<string>();
     for (;;) {
-      const rows: { id: string }[] = await this.dataSource.query(
-        `SELECT id FROM photos
-          WHERE scanned_at IS NULL AND moderation_status <> 'rejected' AND storage_key IS NOT NULL AND NOT (id = ANY($2::uuid[]))
-          ORDER BY created_at, id LIMIT $1`,
-        [batchSize, [...tried]],
-      );
-      if (rows.length === 0) return scored;
-      for (const { id } of rows) {
+      const ids = await this.photos.unscoredIds(batchSize, [...tried]);
+      if (ids.length === 0) return scored;
+      for (const id of ids) {
         tried.add(id);
         try {
           if ((await this.scan(id)) === 'scored') scored += 1;
@@ -119,7 +111,7 @@ export class PhotoReviewService {
 
   /** An admin's decision; only a pending photo moves, and the same decision twice does it once. */
   async decide(command: PhotoAdminCommand): Promise<PhotoDecisionOutcome> {
-    const photo = await this.dataSource.getRepository(Photo).findOneBy({ id: command.photoId });
+    const photo = await this.photos.findAnyStatus(command.photoId);
     if (!photo) return 'unknown';
     const decided = command.kind === 'approve' ? 'approved' : 'rejected';
     const result = await this.dataSource.transaction(async (manager) => {
@@ -128,24 +120,14 @@ export class PhotoReviewService {
       const current = locked.photo;
       if (current.moderationStatus !== 'pending')
         return { outcome: current.moderationStatus === decided ? ('already' as const) : ('refused' as const), current };
-      const repo = manager.getRepository(Photo);
       const now = new Date();
       if (command.kind === 'approve') {
-        await repo.update({ id: current.id }, { moderationStatus: 'approved', moderatedAt: now, hiddenFromMembers: false });
+        await this.photos.approve(manager, current.id, now);
         await this.publishModerated(manager, current, 'approved', current.riskScore, false, null);
         if (current.hiddenFromMembers && locked.profile)
           await this.profileService.publishUpdated(manager, current.userId, locked.profile);
       } else {
-        await repo.update(
-          { id: current.id },
-          {
-            moderationStatus: 'rejected',
-            rejectionReason: command.reason,
-            moderatedAt: now,
-            hiddenFromMembers: true,
-            isPrimary: false,
-          },
-        );
+        await this.photos.reject(manager, current.id, command.reason, now);
         if (locked.profile) {
           await this.photos.normalise(manager, locked.profile.id);
           await this.profileService.publishUpdated(manager, current.userId, locked.profile);
@@ -167,29 +149,8 @@ export class PhotoReviewService {
 
   /** The queue: pending photos, riskiest first, unscored after scored ones, oldest first; today's decisions. */
   async pendingPhotos(): Promise<PendingPhotosPart> {
-    const rows: {
-      id: string;
-      url: string;
-      user_id: string;
-      created_at: Date;
-      risk_score: number | null;
-      scores: PhotoScores | null;
-      hidden_from_members: boolean;
-    }[] = await this.dataSource.query(
-      `SELECT id, url, user_id, created_at, risk_score, scores, hidden_from_members FROM photos
-        WHERE moderation_status = 'pending'
-        ORDER BY risk_score DESC NULLS LAST, created_at ASC, id ASC
-        LIMIT $1`,
-      [PENDING_PHOTOS_MAX],
-    );
-    const [stats]: { total_pending: string; approved_today: string; rejected_today: string }[] =
-      await this.dataSource.query(
-        `SELECT count(*) FILTER (WHERE moderation_status = 'pending') AS total_pending,
-                count(*) FILTER (WHERE moderation_status = 'approved' AND moderated_at >= d.start) AS approved_today,
-                count(*) FILTER (WHERE moderation_status = 'rejected' AND moderated_at >= d.start) AS rejected_today
-           FROM photos, (SELECT date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS start) d
-          WHERE moderation_status = 'pending' OR moderated_at >= d.start`,
-      );
+    const rows = await this.photos.pendingReview(PENDING_PHOTOS_MAX);
+    const stats = await this.photos.reviewStats();
     return {
       photos: rows.map((r) => ({
         id: r.id,
@@ -210,7 +171,7 @@ export class PhotoReviewService {
 
   /** One photo, any status; null when there is none. A rejected photo has no files, so no URL. */
   async photo(photoId: string): Promise<AdminPhotoPart | null> {
-    const photo = await this.dataSource.getRepository(Photo).findOneBy({ id: photoId });
+    const photo = await this.photos.findAnyStatus(photoId);
     if (!photo) return null;
     return {
       id: photo.id,
@@ -240,22 +201,14 @@ export class PhotoReviewService {
 
   async profileSummaries(userIds: string[]): Promise<AdminProfileSummaryPart[]> {
     if (userIds.length === 0) return [];
-    const rows: { user_id: string; name: string | null; age: number | null; gender: string | null }[] =
-      await this.dataSource.query('SELECT user_id, name, age, gender FROM profiles WHERE user_id = ANY($1::uuid[])', [
-        userIds,
-      ]);
+    const rows = await this.profiles.summariesOf(userIds);
     return rows.map((r) => ({ userId: r.user_id, name: r.name, age: r.age, gender: r.gender }));
   }
 
   private async lockPhoto(manager: EntityManager, userId: string, photoId: string) {
     // The owner's profile lock first, as every photo change takes it (then the row itself).
     const profile = await this.profiles.lockByUserId(manager, userId);
-    const photo = await manager
-      .getRepository(Photo)
-      .createQueryBuilder('ph')
-      .setLock('pessimistic_write')
-      .where('ph.id = :photoId', { photoId })
-      .getOne();
+    const photo = await this.photos.lockAnyStatus(manager, photoId);
     return photo ? { profile, photo } : null;
   }
 
