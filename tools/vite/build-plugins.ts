@@ -248,7 +248,8 @@ export function headScript({ name, script }: { name: string; script: string }): 
  * For a visit with a stored session, preloads the code of the signed-in frame beside the app's own
  * entry (issue 26): an inline script right after `<meta charset>` adds a `modulepreload` (low priority,
  * as the entry's) for `entry`'s chunk and each chunk it imports that the entry does not already
- * load. Without it that code was asked for only once the entry had arrived and run, a round trip
+ * load, and a `preload` of their stylesheets (a screen's own CSS comes with its chunk, issue 28).
+ * Without it that code was asked for only once the entry had arrived and run, a round trip
  * later on a phone. A visitor without a session downloads none of it.
  */
 export function sessionPreload({ entry, storageKeys, screens = [] }: SessionPreloadOptions): Plugin {
@@ -271,12 +272,13 @@ export function sessionPreload({ entry, storageKeys, screens = [] }: SessionPrel
           return chunk;
         };
         const frame = chunkOf(entry);
-        /** A chunk's file and those of every chunk it imports statically, transitively. */
+        /** A chunk's file and those of every chunk it imports statically, transitively, with their CSS. */
         const closure = (start: string[]) => {
           const seen = new Set<string>();
           const visit = (file: string) => {
             if (seen.has(file)) return;
             seen.add(file);
+            byName.get(file)?.viteMetadata?.importedCss.forEach((css) => seen.add(css));
             byName.get(file)?.imports.forEach(visit);
           };
           start.forEach(visit);
@@ -295,7 +297,7 @@ export function sessionPreload({ entry, storageKeys, screens = [] }: SessionPrel
           `(function(){try{var k=${JSON.stringify(storageKeys)},f=${JSON.stringify(files)},s=${JSON.stringify(perScreen)};` +
           `for(var n=0;n<s.length;n++)if(new RegExp(s[n][0]).test(location.pathname)){f=f.concat(s[n][1]);break}` +
           `for(var i=0;i<k.length;i++)if(localStorage.getItem(k[i])){for(var j=0;j<f.length;j++){` +
-          `var l=document.createElement('link');l.rel='modulepreload';l.href=f[j];l.crossOrigin='';` +
+          `var l=document.createElement('link'),c=/\\.css$/.test(f[j]);l.rel=c?'preload':'modulepreload';if(c)l.as='style';l.href=f[j];l.crossOrigin='';` +
           `l.setAttribute('fetchpriority','low');document.head.appendChild(l)}return}}catch(e){}})()`;
         return scriptAfterCharset(html, script, 'sessionPreload');
       },
