@@ -17,7 +17,10 @@ describe('event consumer: payloads read once against their catalogue class', () 
   const received: UserRegisteredPayload[] = [];
 
   beforeAll(async () => {
-    [db, ns] = await Promise.all([createTestDatabase('unreadable_payload'), createTestRedisNamespace('unreadable')]);
+    [db, ns] = await Promise.all([
+      createTestDatabase('unreadable_payload'),
+      createTestRedisNamespace('unreadable'),
+    ]);
     service = await startKitService({
       service: SERVICES.profile,
       db,
@@ -38,6 +41,10 @@ describe('event consumer: payloads read once against their catalogue class', () 
     await db?.drop();
   });
 
+  const apply = (envelope: EventEnvelope) => {
+    if (!service.consumer) throw new Error('this service has no consumer');
+    return service.consumer.apply(envelope);
+  };
   const registered = (payload: Record<string, unknown>): EventEnvelope<'user.registered'> => ({
     id: randomUUID(),
     name: 'user.registered',
@@ -50,21 +57,37 @@ describe('event consumer: payloads read once against their catalogue class', () 
   it('hands the handler the normalised payload', async () => {
     const userId = randomUUID();
     const email = 'ann@mate.test';
-    expect(await service.consumer!.apply(registered({ userId: userId.toUpperCase(), email, name: 'Ann', age: 30, registeredAt: new Date().toISOString() }))).toBe(
-      'handled',
-    );
+    expect(
+      await apply(
+        registered({
+          userId: userId.toUpperCase(),
+          email,
+          name: 'Ann',
+          age: 30,
+          registeredAt: new Date().toISOString(),
+        }),
+      ),
+    ).toBe('handled');
     expect(received.at(-1)).toMatchObject({ userId, email, name: 'Ann', age: 30 });
   });
 
   it('records and logs an unreadable payload once, by name, version and id, without its contents', async () => {
     const handledBefore = received.length;
-    const envelope = registered({ userId: 'not-a-member', email: 'secret@mate.test', name: 'Ann', age: 'thirty', registeredAt: 'yesterday' });
-    expect(await service.consumer!.apply(envelope)).toBe('unreadable');
-    expect(await service.consumer!.apply(envelope)).toBe('duplicate');
+    const envelope = registered({
+      userId: 'not-a-member',
+      email: 'secret@mate.test',
+      name: 'Ann',
+      age: 'thirty',
+      registeredAt: 'yesterday',
+    });
+    expect(await apply(envelope)).toBe('unreadable');
+    expect(await apply(envelope)).toBe('duplicate');
     expect(received).toHaveLength(handledBefore);
-    expect(await service.dataSource.query('SELECT name, outcome FROM processed_event WHERE event_id = $1', [envelope.id])).toEqual([
-      { name: 'user.registered', outcome: 'unreadable' },
-    ]);
+    expect(
+      await service.dataSource.query('SELECT name, outcome FROM processed_event WHERE event_id = $1', [
+        envelope.id,
+      ]),
+    ).toEqual([{ name: 'user.registered', outcome: 'unreadable' }]);
     const lines = service.logs.filter((l) => l.msg === 'event with an unreadable payload skipped');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ eventId: envelope.id, name: 'user.registered', version: 1 });

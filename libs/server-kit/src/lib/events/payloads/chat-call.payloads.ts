@@ -1,6 +1,6 @@
+import { Min } from 'class-validator';
 import type { CallEndedPayload, MessageSentPayload } from '@mate/contracts';
 import { Amount, Count, Flag, Id, OneOf, Time } from './payload-fields';
-import { Min } from 'class-validator';
 
 /** `message.sent` (chat-service): a fact about a stored message, never its content. */
 export class MessageSentEvent implements MessageSentPayload {
@@ -19,7 +19,11 @@ export class CallEndedEvent implements CallEndedPayload {
   @Id() callId!: string;
   @Id() callerId!: string;
   @Id() calleeId!: string;
-  @OneOf(['completed', 'missed', 'rejected', 'failed']) status!: 'completed' | 'missed' | 'rejected' | 'failed';
+  @OneOf(['completed', 'missed', 'rejected', 'failed']) status!:
+    | 'completed'
+    | 'missed'
+    | 'rejected'
+    | 'failed';
   @Amount() @Min(0) durationSeconds!: number;
   @Time() endedAt!: string;
 }

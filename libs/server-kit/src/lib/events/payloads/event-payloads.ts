@@ -61,7 +61,9 @@ export const EVENT_PAYLOAD_CLASSES: { readonly [N in EventName]: ClassConstructo
 };
 
 /** A payload read against its class: normalised, or the fields it broke (names only, never values). */
-export type PayloadReading<N extends EventName> = { readable: true; payload: EventPayloads[N] } | { readable: false; fields: string[] };
+export type PayloadReading<N extends EventName> =
+  | { readable: true; payload: EventPayloads[N] }
+  | { readable: false; fields: string[] };
 
 /**
  * Reads a payload as its catalogue entry's class says: ids lower case, a pair ascending, fields
@@ -70,8 +72,12 @@ export type PayloadReading<N extends EventName> = { readable: true; payload: Eve
  * versions only ever add optional fields (docs/adr/0003-profile-api-choices.md, "Lifestyle fields").
  */
 export function readEventPayload<N extends EventName>(name: N, payload: unknown): PayloadReading<N> {
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return { readable: false, fields: ['payload'] };
-  const read = plainToInstance(EVENT_PAYLOAD_CLASSES[name] as ClassConstructor<object>, payload) as EventPayloads[N];
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+    return { readable: false, fields: ['payload'] };
+  const read = plainToInstance(
+    EVENT_PAYLOAD_CLASSES[name] as ClassConstructor<object>,
+    payload,
+  ) as EventPayloads[N];
   const errors = validateSync(read as object, { forbidUnknownValues: true, stopAtFirstError: true });
   if (errors.length > 0) return { readable: false, fields: fieldsOf(errors) };
   return { readable: true, payload: read };

@@ -1,6 +1,11 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique } from 'class-validator';
-import { orderedPairOf, type LikeCreatedPayload, type MatchCreatedPayload, type PassCreatedPayload } from '@mate/contracts';
+import {
+  orderedPairOf,
+  type LikeCreatedPayload,
+  type MatchCreatedPayload,
+  type PassCreatedPayload,
+} from '@mate/contracts';
 import { Count, Flag, Id, IdList, Optional, Time } from './payload-fields';
 
 /**
@@ -16,7 +21,8 @@ export const MemberPair = (): PropertyDecorator => (target, key) => {
 };
 
 function orderedPairOfIds(value: unknown): unknown {
-  if (!Array.isArray(value) || value.length !== 2 || !value.every((id) => typeof id === 'string')) return value;
+  if (!Array.isArray(value) || value.length !== 2 || !value.every((id) => typeof id === 'string'))
+    return value;
   return orderedPairOf(value[0].toLowerCase(), value[1].toLowerCase());
 }
 

@@ -34,7 +34,11 @@ export const Nullable = () => ValidateIf((_object, value) => value !== null);
 export const Optional = () => ValidateIf((_object, value) => value !== undefined && value !== null);
 
 /** A member's (or any entity's) id: a UUID, lower case. */
-export const Id = () => fieldOf(Transform(({ value }) => lowerCase(value)), IsUUID('all'));
+export const Id = () =>
+  fieldOf(
+    Transform(({ value }) => lowerCase(value)),
+    IsUUID('all'),
+  );
 
 /** A list of ids, each a UUID, lower case. */
 export const IdList = () =>
@@ -52,7 +56,9 @@ export function Time(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: String(key),
       options: { message: `${String(key)} must be a time`, ...options },
-      validator: { validate: (value: unknown) => typeof value === 'string' && !Number.isNaN(new Date(value).getTime()) },
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && !Number.isNaN(new Date(value).getTime()),
+      },
     });
 }
 
@@ -88,4 +94,6 @@ export const OneOf = (values: readonly unknown[]) => IsIn([...values]);
  * build does not know reads as `fallback` rather than making the whole event unreadable.
  */
 export const KnownOr = <T>(values: readonly T[], fallback: T | null) =>
-  Transform(({ value }) => (value === undefined || (values as readonly unknown[]).includes(value) ? value : fallback));
+  Transform(({ value }) =>
+    value === undefined || (values as readonly unknown[]).includes(value) ? value : fallback,
+  );

@@ -54,7 +54,11 @@ export class ProfileUpdatedEvent implements ProfileUpdatedPayload {
   @KnownOr(PETS_VALUES, null) @Optional() @IsIn(PETS_VALUES) pets?: PetsValue | null;
   @Optional() @Text() bio?: string | null;
   @Optional() @Text() occupation?: string | null;
-  @Optional() @IsArray() @ValidateNested({ each: true }) @Type(() => ProfilePhotoRefField) photos?: ProfilePhotoRef[];
+  @Optional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ProfilePhotoRefField)
+  photos?: ProfilePhotoRef[];
   @Time() updatedAt!: string;
 }
 

@@ -53,7 +53,9 @@ const EndedMatchId = (): PropertyDecorator => (target, key) => {
   Nullable()(target, key);
   Id()(target, key);
   Transform(({ value }) =>
-    typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ? value : null,
+    typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+      ? value
+      : null,
   )(target, key);
 };
 

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_CATALOGUE, isPairBlocked, pairIdOf, type EventName, type EventPayloads } from '@mate/contracts';
+import {
+  EVENT_CATALOGUE,
+  isPairBlocked,
+  pairIdOf,
+  type EventName,
+  type EventPayloads,
+} from '@mate/contracts';
 import { EVENT_PAYLOAD_CLASSES, readEventPayload } from '../event-payloads';
 
 const id = () => randomUUID();
@@ -24,7 +30,11 @@ describe('domain event payload classes', () => {
 
   it('lower-cases ids and orders a pair, whatever the spelling the producer used', () => {
     const [a, b] = [id(), id()].sort();
-    const match = read('match.created', { matchId: id().toUpperCase(), userIds: [b.toUpperCase(), a], createdAt: at });
+    const match = read('match.created', {
+      matchId: id().toUpperCase(),
+      userIds: [b.toUpperCase(), a],
+      createdAt: at,
+    });
     expect(match.userIds).toEqual([a, b]);
     expect(match.matchId).toBe(match.matchId.toLowerCase());
     const blocked = read('user.blocked', {
@@ -36,13 +46,21 @@ describe('domain event payload classes', () => {
       endedMatchId: null,
       blockedAt: at,
     });
-    expect(blocked).toMatchObject({ pairId: pairIdOf(a, b), userIds: [a, b], blockedBy: [a, b], blockerId: b, blockedId: a });
+    expect(blocked).toMatchObject({
+      pairId: pairIdOf(a, b),
+      userIds: [a, b],
+      blockedBy: [a, b],
+      blockerId: b,
+      blockedId: a,
+    });
   });
 
   it('fails closed on a block whose state cannot be read, and reads an unreadable ended match as none', () => {
     const [a, b] = [id(), id()].sort();
     const pair = { pairId: pairIdOf(a, b), userIds: [a, b], blockerId: b, blockedId: a };
-    expect(read('user.blocked', { ...pair, blockedBy: 'everyone', endedMatchId: 'nope', blockedAt: at })).toMatchObject({
+    expect(
+      read('user.blocked', { ...pair, blockedBy: 'everyone', endedMatchId: 'nope', blockedAt: at }),
+    ).toMatchObject({
       blockedBy: [b],
       endedMatchId: null,
     });
@@ -53,9 +71,14 @@ describe('domain event payload classes', () => {
   it('reads every schema version the catalogue has known: older envelopes lack the optional fields', () => {
     const userId = id();
     expect(read('user.verified', { userId, verifiedAt: at })).toEqual({ userId, verifiedAt: at });
-    expect(read('user.verified', { userId, verifiedAt: at, name: 'Ann', age: 30 })).toMatchObject({ name: 'Ann', age: 30 });
+    expect(read('user.verified', { userId, verifiedAt: at, name: 'Ann', age: 30 })).toMatchObject({
+      name: 'Ann',
+      age: 30,
+    });
     const [a, b] = [id(), id()].sort();
-    expect(read('match.created', { matchId: id(), userIds: [a, b], createdAt: at }).pairVersion).toBeUndefined();
+    expect(
+      read('match.created', { matchId: id(), userIds: [a, b], createdAt: at }).pairVersion,
+    ).toBeUndefined();
     const profile = read('profile.updated', {
       userId,
       name: 'Ann',
@@ -102,35 +125,68 @@ describe('domain event payload classes', () => {
     });
 
     it('reads match.created as chat, call and safety use it, and refuses what names no pair, match or time', () => {
-      expect(read('match.created', { matchId: M.toUpperCase(), userIds: [B, A.toUpperCase()], createdAt: at, pairVersion: 2 })).toEqual({
+      expect(
+        read('match.created', {
+          matchId: M.toUpperCase(),
+          userIds: [B, A.toUpperCase()],
+          createdAt: at,
+          pairVersion: 2,
+        }),
+      ).toEqual({
         matchId: M,
         userIds: [A, B],
         createdAt: at,
         pairVersion: 2,
       });
-      expect(read('match.created', { matchId: M, userIds: [A, B], createdAt: at }).pairVersion).toBeUndefined();
-      expect(read('match.created', { matchId: M, userIds: [A, B], createdAt: at, pairVersion: -1 }).pairVersion).toBeUndefined();
-      expect(fieldsBroken('match.created', { matchId: M, userIds: [A, A], createdAt: at })).toEqual(['userIds']);
-      expect(fieldsBroken('match.created', { matchId: 'nope', userIds: [A, B], createdAt: at })).toEqual(['matchId']);
-      expect(fieldsBroken('match.created', { matchId: M, userIds: [A, B], createdAt: 'yesterday' })).toEqual(['createdAt']);
+      expect(
+        read('match.created', { matchId: M, userIds: [A, B], createdAt: at }).pairVersion,
+      ).toBeUndefined();
+      expect(
+        read('match.created', { matchId: M, userIds: [A, B], createdAt: at, pairVersion: -1 }).pairVersion,
+      ).toBeUndefined();
+      expect(fieldsBroken('match.created', { matchId: M, userIds: [A, A], createdAt: at })).toEqual([
+        'userIds',
+      ]);
+      expect(fieldsBroken('match.created', { matchId: 'nope', userIds: [A, B], createdAt: at })).toEqual([
+        'matchId',
+      ]);
+      expect(fieldsBroken('match.created', { matchId: M, userIds: [A, B], createdAt: 'yesterday' })).toEqual([
+        'createdAt',
+      ]);
     });
   });
 
   it("reads a value of a newer producer's list as this build's fallback", () => {
-    const report = read('report.created', { reportId: id(), reporterId: id(), reportedId: id(), reason: 'doxxing', hasDetails: false, createdAt: at });
+    const report = read('report.created', {
+      reportId: id(),
+      reporterId: id(),
+      reportedId: id(),
+      reason: 'doxxing',
+      hasDetails: false,
+      createdAt: at,
+    });
     expect(report.reason).toBe('other');
   });
 
   it('names the fields an unreadable payload broke, never their values', () => {
-    expect(fieldsBroken('match.created', { matchId: 'nope', userIds: [id(), 'x'], createdAt: 'yesterday' }).sort()).toEqual(
-      ['createdAt', 'matchId', 'userIds'],
-    );
+    expect(
+      fieldsBroken('match.created', { matchId: 'nope', userIds: [id(), 'x'], createdAt: 'yesterday' }).sort(),
+    ).toEqual(['createdAt', 'matchId', 'userIds']);
     const a = id();
-    expect(fieldsBroken('match.created', { matchId: id(), userIds: [a, a.toUpperCase()], createdAt: at })).toEqual(['userIds']);
-    const fields = fieldsBroken('user.email_changed', { userId: id(), oldEmail: 1, newEmail: 'secret@mate.test', changedAt: at });
+    expect(
+      fieldsBroken('match.created', { matchId: id(), userIds: [a, a.toUpperCase()], createdAt: at }),
+    ).toEqual(['userIds']);
+    const fields = fieldsBroken('user.email_changed', {
+      userId: id(),
+      oldEmail: 1,
+      newEmail: 'secret@mate.test',
+      changedAt: at,
+    });
     expect(fields).toEqual(['oldEmail']);
     expect(JSON.stringify(fields)).not.toContain('secret');
     expect(fieldsBroken('user.deleted', null)).toEqual(['payload']);
-    expect(fieldsBroken('user.suspended', { userId: id(), suspended: false, reason: 'Spam', suspendedAt: at })).toEqual(['suspended']);
+    expect(
+      fieldsBroken('user.suspended', { userId: id(), suspended: false, reason: 'Spam', suspendedAt: at }),
+    ).toEqual(['suspended']);
   });
 });
