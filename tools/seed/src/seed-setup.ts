@@ -25,7 +25,7 @@ export const PROFILE_DIST = {
 export const CALL_SQL_DIST = distOf('call-service', 'call/call.repository.js');
 export const CALL_PAIR_SQL_DIST = distOf('call-service', 'call/pair.repository.js');
 /** admin-service's metric queries (ANALYTICS_SQL), run on the seeded analytics store. */
-export const ANALYTICS_SQL_DIST = distOf('admin-service', 'analytics/analytics.sql.js');
+export const ANALYTICS_SQL_DIST = distOf('admin-service', 'analytics/analytics.repository.js');
 
 /** A service's migration sources, relative to its src (in `src/migrations` or a feature's `migrations` folder). */
 export function migrationSources(svc: string): string[] {

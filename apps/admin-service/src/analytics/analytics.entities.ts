@@ -5,7 +5,7 @@ import { CreateAnalyticsEventStore1796400000000 } from './migrations/17964000000
 
 /**
  * The tables of migrations/1796400000000-CreateAnalyticsEventStore.ts. The store is written and
- * read with SQL (analytics.sql.ts); the entities describe the schema for TypeORM and the seeder.
+ * read with SQL (analytics-events.repository.ts writes it, analytics.repository.ts reads it); the entities describe the schema for TypeORM and the seeder.
  */
 @Entity({ name: 'analytics_event' })
 export class AnalyticsEvent {

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import {
   DEFAULT_ANALYTICS_DAYS,
   type AnalyticsOverviewDto,
@@ -11,22 +10,11 @@ import {
   type UserGrowthRowDto,
 } from '@mate/contracts';
 import { CLOCK, type Clock } from '@mate/server-kit';
-import {
-  ENGAGEMENT_SQL,
-  MATCHES_SQL,
-  OVERVIEW_SQL,
-  REPORT_TRENDS_SQL,
-  RETENTION_SQL,
-  SAFETY_SQL,
-  TOTAL_MATCHES_SQL,
-  USER_GROWTH_SQL,
-} from './analytics.sql';
+import { AnalyticsRepository, type MetricRow } from './analytics.repository';
 import { utcDayOf } from './analytics-events.repository';
 
-type Row = Record<string, unknown>;
-
 /** PostgreSQL answers counts as text (bigint) and rates as numbers; the calls answer numbers, never NaN. */
-function numbers<T>(row: Row | undefined, fields: readonly (keyof T & string)[]): T {
+function numbers<T>(row: MetricRow | undefined, fields: readonly (keyof T & string)[]): T {
   const out: Record<string, number> = {};
   for (const field of fields) {
     const value = Number(row?.[field] ?? 0);
@@ -35,11 +23,11 @@ function numbers<T>(row: Row | undefined, fields: readonly (keyof T & string)[])
   return out as T;
 }
 
-/** The seven analytics calls of spec 001 §7, each one query over the event store (analytics.sql.ts). */
+/** The seven analytics calls of spec 001 §7, each one query over the event store (AnalyticsRepository). */
 @Injectable()
 export class AnalyticsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly metrics: AnalyticsRepository,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -47,25 +35,8 @@ export class AnalyticsService {
     return utcDayOf(this.clock.now());
   }
 
-  /**
-   * Runs a metric query in a read-only transaction without JIT: the queries are cheap, but their
-   * estimated cost can pass PostgreSQL's JIT threshold, whose compilation took seconds (measured
-   * 2 s for user growth on a 1,000-member history) for a query that runs in milliseconds.
-   */
-  private rows(sql: string, params: unknown[]): Promise<Row[]> {
-    return this.dataSource.transaction('READ COMMITTED', async (manager) => {
-      await manager.query('SET TRANSACTION READ ONLY');
-      await manager.query('SET LOCAL jit = off');
-      return manager.query(sql, params) as Promise<Row[]>;
-    });
-  }
-
-  private async one(sql: string, params: unknown[]): Promise<Row | undefined> {
-    return (await this.rows(sql, params))[0];
-  }
-
   async overview(): Promise<AnalyticsOverviewDto> {
-    return numbers<AnalyticsOverviewDto>(await this.one(OVERVIEW_SQL, [this.today()]), [
+    return numbers<AnalyticsOverviewDto>(await this.metrics.overview(this.today()), [
       'totalUsers',
       'newUsers7d',
       'activeUsers30d',
@@ -78,12 +49,12 @@ export class AnalyticsService {
   }
 
   async userGrowth(days = DEFAULT_ANALYTICS_DAYS): Promise<UserGrowthRowDto[]> {
-    const rows = await this.rows(USER_GROWTH_SQL, [this.today(), days]);
+    const rows = await this.metrics.userGrowth(this.today(), days);
     return rows.map((row) => ({ date: String(row['date']), ...numbers<Omit<UserGrowthRowDto, 'date'>>(row, ['totalUsers', 'newUsers']) }));
   }
 
   async engagement(days = DEFAULT_ANALYTICS_DAYS): Promise<EngagementDto> {
-    return numbers<EngagementDto>(await this.one(ENGAGEMENT_SQL, [this.today(), days]), [
+    return numbers<EngagementDto>(await this.metrics.engagement(this.today(), days), [
       'dau',
       'wau',
       'mau',
@@ -94,7 +65,7 @@ export class AnalyticsService {
   }
 
   async matches(days = DEFAULT_ANALYTICS_DAYS): Promise<MatchAnalyticsDto> {
-    return numbers<MatchAnalyticsDto>(await this.one(MATCHES_SQL, [this.today(), days]), [
+    return numbers<MatchAnalyticsDto>(await this.metrics.matches(this.today(), days), [
       'matchSuccessRate',
       'totalLikes',
       'totalMatches',
@@ -108,15 +79,15 @@ export class AnalyticsService {
 
   /** The statistics' Total Matches: the matches ever made, as the overview and Match Performance count them. */
   async totalMatches(): Promise<number> {
-    return numbers<{ totalMatches: number }>(await this.one(TOTAL_MATCHES_SQL, []), ['totalMatches']).totalMatches;
+    return numbers<{ totalMatches: number }>(await this.metrics.totalMatches(), ['totalMatches']).totalMatches;
   }
 
   async retention(): Promise<RetentionDto> {
-    return numbers<RetentionDto>(await this.one(RETENTION_SQL, [this.today()]), ['d1Retention', 'd7Retention', 'd30Retention', 'churnRate']);
+    return numbers<RetentionDto>(await this.metrics.retention(this.today()), ['d1Retention', 'd7Retention', 'd30Retention', 'churnRate']);
   }
 
   async safety(): Promise<SafetyAnalyticsDto> {
-    return numbers<SafetyAnalyticsDto>(await this.one(SAFETY_SQL, []), [
+    return numbers<SafetyAnalyticsDto>(await this.metrics.safety(), [
       'pendingReports',
       'resolvedReports',
       'totalReports',
@@ -127,7 +98,7 @@ export class AnalyticsService {
   }
 
   async reportTrends(days = DEFAULT_ANALYTICS_DAYS): Promise<ReportTrendRowDto[]> {
-    const rows = await this.rows(REPORT_TRENDS_SQL, [this.today(), days]);
+    const rows = await this.metrics.reportTrends(this.today(), days);
     return rows.map((row) => ({ date: String(row['date']), reason: String(row['reason']), count: Number(row['count']) }));
   }
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
 import { LOGGER } from '@mate/server-kit';
 import { AdminEnv } from '../admin.env';
+import { AuditRepository } from './audit.repository';
 import { People } from './people';
 
 /**
@@ -15,7 +15,7 @@ import { People } from './people';
 @Injectable()
 export class AuditAuthorBackfill implements OnApplicationBootstrap {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly audit: AuditRepository,
     private readonly people: People,
     @Inject(AdminEnv) private readonly env: AdminEnv,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -31,21 +31,14 @@ export class AuditAuthorBackfill implements OnApplicationBootstrap {
 
   /** The number of entries filled in. */
   async run(): Promise<number> {
-    const admins: { admin_id: string }[] = await this.dataSource.query(
-      'SELECT DISTINCT admin_id FROM audit_log WHERE admin_name IS NULL AND admin_email IS NULL',
-    );
+    const admins = await this.audit.adminsWithoutAuthor();
     if (admins.length === 0) return 0;
-    const person = await this.people.lookUp(admins.map((a) => a.admin_id));
+    const person = await this.people.lookUp(admins);
     let filled = 0;
-    for (const { admin_id: adminId } of admins) {
+    for (const adminId of admins) {
       const { name, email } = person(adminId);
       if (name === null && email === null) continue;
-      const rows: unknown[] = await this.dataSource.query(
-        `UPDATE audit_log SET admin_name = $2, admin_email = $3
-          WHERE admin_id = $1 AND admin_name IS NULL AND admin_email IS NULL RETURNING id`,
-        [adminId, name, email],
-      );
-      filled += rows.length;
+      filled += await this.audit.fillAuthor(adminId, name, email);
     }
     return filled;
   }

@@ -1,28 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { ADMIN_USER_SEARCH_MAX_LIMIT, ADMIN_USER_SEARCH_QUERY_MAX_LENGTH, type AuditAction, type AuditLogPageDto, type AuditResourceType } from '@mate/contracts';
+import { ADMIN_USER_SEARCH_MAX_LIMIT, ADMIN_USER_SEARCH_QUERY_MAX_LENGTH, type AuditLogPageDto } from '@mate/contracts';
 import { badRequest } from '@mate/server-kit';
+import { AuditRepository, type AuditRow } from './audit.repository';
 import type { AuditQueryDto } from './dto/moderation-requests.dto';
 import { OwnersClient } from './owners.client';
 import { People } from './people';
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 3600 * 1000;
-
-interface AuditRow {
-  id: string;
-  action: AuditAction;
-  admin_id: string;
-  admin_name: string | null;
-  admin_email: string | null;
-  target_user_id: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  resource_type: AuditResourceType;
-  resource_id: string;
-  details: Record<string, unknown>;
-  created_at: Date;
-}
 
 /** `%`, `_` and `\` taken literally in an ILIKE pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -31,7 +16,7 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 @Injectable()
 export class AuditService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly audit: AuditRepository,
     private readonly owners: OwnersClient,
     private readonly people: People,
   ) {}
@@ -50,19 +35,11 @@ export class AuditService {
       const hits = await this.owners.searchAccounts(query.search.slice(0, ADMIN_USER_SEARCH_QUERY_MAX_LENGTH), ADMIN_USER_SEARCH_MAX_LIMIT);
       people = hits.ok ? hits.value.map((h) => h.id) : [];
     }
-    const where = `($1::text IS NULL OR action = $1)
-      AND ($2::timestamptz IS NULL OR created_at >= $2)
-      AND ($3::timestamptz IS NULL OR created_at < $3)
-      AND ($4::text IS NULL OR admin_id = ANY($5::uuid[]) OR target_user_id = ANY($5::uuid[])
-           OR admin_name ILIKE $4 OR admin_email ILIKE $4 OR resource_id ILIKE $4 OR details::text ILIKE $4)`;
-    const params = [query.action ?? null, from, until, pattern, people];
-    const [rows, count] = await Promise.all([
-      this.dataSource.query(
-        `SELECT * FROM audit_log WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7`,
-        [...params, query.limit, query.offset],
-      ) as Promise<AuditRow[]>,
-      this.dataSource.query(`SELECT count(*)::int AS total FROM audit_log WHERE ${where}`, params) as Promise<{ total: number }[]>,
-    ]);
+    const { rows, total } = await this.audit.page(
+      { action: query.action ?? null, from, until, pattern, people },
+      query.limit,
+      query.offset,
+    );
     const person = await this.people.lookUp(rows.flatMap((r) => [r.admin_id, r.target_user_id]));
     // The author as they were when they acted (kept with the entry); the owners' answer only for an entry without it.
     const author = (r: AuditRow) => {
@@ -82,7 +59,7 @@ export class AuditService {
         targetResourceId: r.resource_id,
         details: r.details,
       })),
-      total: count[0]?.total ?? 0,
+      total,
       limit: query.limit,
       offset: query.offset,
     };

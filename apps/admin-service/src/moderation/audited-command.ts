@@ -6,6 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AUDIT_OUTCOME_REFUSED, type AdminCommandResultDto, type AuditAction, type AuditResourceType, type AuthPrincipal, type JobPayloads, type QueueName } from '@mate/contracts';
 import { conflict, LOGGER, OutboxService } from '@mate/server-kit';
 import { AdminEnv } from '../admin.env';
+import { AuditRepository } from './audit.repository';
 import { People, type Person } from './people';
 
 /** The longest user agent an audit entry keeps. */
@@ -63,6 +64,7 @@ export interface CommandOutcome {
 export class AuditedCommands {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly audit: AuditRepository,
     private readonly outbox: OutboxService,
     @Inject(AdminEnv) private readonly env: AdminEnv,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -75,13 +77,8 @@ export class AuditedCommands {
     const jobId = await this.dataSource.transaction(async (manager) => {
       await this.writeEntry(manager, auditId, actor, author, command);
       if (command.decision !== undefined) {
-        // A concurrent insert of the same key waits for the other transaction; once it commits this one inserts nothing.
-        const taken: unknown[] = await manager.query(
-          `INSERT INTO moderation_decision (resource_type, resource_id, audit_id) VALUES ($1, $2, $3)
-           ON CONFLICT DO NOTHING RETURNING audit_id`,
-          [command.resourceType, command.resourceId, auditId],
-        );
-        if (taken.length === 0) throw conflict(command.decision);
+        // A concurrent decision on the same resource waits for the other transaction, then takes nothing.
+        if (!(await this.audit.takeDecision(manager, command.resourceType, command.resourceId, auditId))) throw conflict(command.decision);
       }
       return this.outbox.enqueueJob(manager, command.queue, command.job);
     });
@@ -115,23 +112,19 @@ export class AuditedCommands {
   }
 
   private async writeEntry(manager: EntityManager, auditId: string, actor: AdminActor, author: Person, entry: AuditEntry): Promise<void> {
-    await manager.query(
-      `INSERT INTO audit_log (id, action, admin_id, admin_name, admin_email, target_user_id, ip_address, user_agent, resource_type, resource_id, details)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)`,
-      [
-        auditId,
-        entry.action,
-        actor.adminId,
-        author.name,
-        author.email,
-        entry.targetUserId,
-        actor.ipAddress,
-        actor.userAgent,
-        entry.resourceType,
-        entry.resourceId,
-        JSON.stringify(entry.details),
-      ],
-    );
+    await this.audit.insert(manager, {
+      id: auditId,
+      action: entry.action,
+      adminId: actor.adminId,
+      adminName: author.name,
+      adminEmail: author.email,
+      targetUserId: entry.targetUserId,
+      ipAddress: actor.ipAddress,
+      userAgent: actor.userAgent,
+      resourceType: entry.resourceType,
+      resourceId: entry.resourceId,
+      details: entry.details,
+    });
   }
 
   /** True once the job completed within ADMIN_COMMAND_WAIT_MS; false when it did not (yet), or failed (retried by the outbox's redrive). */

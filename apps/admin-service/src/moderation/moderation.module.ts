@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ServiceClient } from '@mate/server-kit';
 import { AnalyticsModule } from '../analytics/analytics.module';
 import { AuditAuthorBackfill } from './audit-author-backfill';
+import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 import { AuditedCommands } from './audited-command';
 import {
@@ -34,6 +35,7 @@ import { AdminUsersService } from './users.service';
     AdminPhotosService,
     AdminStatsService,
     AuditService,
+    AuditRepository,
     AuditAuthorBackfill,
     ResourceIdPipe,
     QueueDashboard,

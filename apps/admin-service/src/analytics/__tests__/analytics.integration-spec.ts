@@ -15,7 +15,7 @@ import { CLOCK, createQueueConnection, ManualClock } from '@mate/server-kit';
 import { eventEnvelope, startServiceTestBed, waitFor, type ServiceTestBed } from '@mate/server-kit/testing';
 import { columnsHolding } from '@mate/testing';
 import { AppModule } from '../../app.module';
-import { ANALYTICS_SQL } from '../analytics.sql';
+import { ANALYTICS_SQL } from '../analytics.repository';
 
 /**
  * The analytics calls on a hand-built event history whose answers are worked out by hand below
