@@ -1,12 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import type {
-  EventEnvelope,
-  ProfileUpdatedPayload,
-  UserSuspendedPayload,
-  UserUnsuspendedPayload,
-} from '@mate/contracts';
+import type { UserSuspendedPayload, UserUnsuspendedPayload } from '@mate/contracts';
 import {
   CLOCK,
   LOGGER,
@@ -49,7 +44,9 @@ export class CallEventHandlers implements EventHandlerSet {
   handlers(): EventHandlers {
     return {
       'match.created': (payload, manager) => this.pairs.recordMatch(manager, projectedMatchOf(payload)),
-      'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
+      // The name and picture the history shows; an older version never overwrites a newer one.
+      'profile.updated': (payload, manager, envelope) =>
+        this.members.saveProfile(manager, payload, envelope.aggregateVersion ?? 0),
       ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
       'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
@@ -104,20 +101,5 @@ export class CallEventHandlers implements EventHandlerSet {
         'call:ended push after a pair event or a suspension failed',
       );
     }
-  }
-
-  /** The name and picture the history shows; an older version never overwrites a newer one. */
-  async applyProfile(
-    manager: EntityManager,
-    payload: ProfileUpdatedPayload,
-    envelope: EventEnvelope<'profile.updated'>,
-  ): Promise<void> {
-    await this.members.saveProfile(
-      manager,
-      payload.userId,
-      payload.name,
-      envelope.aggregateVersion ?? 0,
-      payload.profilePicture,
-    );
   }
 }

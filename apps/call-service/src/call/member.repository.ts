@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { ProfileUpdatedPayload } from '@mate/contracts';
 
 /** profile.updated: an older version never overwrites a newer one. $1 user, $2 name, $3 version, $4 picture. */
 const MEMBER_PROFILE_SQL = `
@@ -19,14 +20,8 @@ const FORGET_SQL = 'DELETE FROM call_member WHERE user_id = $1::uuid';
 @Injectable()
 export class MemberRepository {
   /** The name and picture the history shows, as of profile `version` (0: always applied). */
-  async saveProfile(
-    manager: EntityManager,
-    userId: string,
-    name: string | null,
-    version: number,
-    profilePicture: string | null,
-  ): Promise<void> {
-    await manager.query(MEMBER_PROFILE_SQL, [userId, name, version, profilePicture]);
+  async saveProfile(manager: EntityManager, profile: ProfileUpdatedPayload, version: number): Promise<void> {
+    await manager.query(MEMBER_PROFILE_SQL, [profile.userId, profile.name, version, profile.profilePicture]);
   }
 
   async saveSuspension(manager: EntityManager, userId: string, suspended: boolean): Promise<void> {

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type {
-  EventEnvelope,
-  ProfileUpdatedPayload,
-  UserSuspendedPayload,
-  UserUnsuspendedPayload,
-} from '@mate/contracts';
+import type { UserSuspendedPayload, UserUnsuspendedPayload } from '@mate/contracts';
 import {
   projectedMatchOf,
   pairEventHandlers,
@@ -37,7 +32,9 @@ export class ChatEventHandlers implements EventHandlerSet {
   handlers(): EventHandlers {
     return {
       'match.created': (payload, manager) => this.openConversation(manager, projectedMatchOf(payload)),
-      'profile.updated': (payload, manager, envelope) => this.applyProfile(manager, payload, envelope),
+      // The name and picture conversations show; an older version never overwrites a newer one.
+      'profile.updated': (payload, manager, envelope) =>
+        this.members.saveProfile(manager, payload, envelope.aggregateVersion ?? 0),
       ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
       'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
       'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
@@ -83,20 +80,5 @@ export class ChatEventHandlers implements EventHandlerSet {
     const { userId, suspended } = payload;
     await this.members.saveSuspension(manager, userId, suspended);
     this.conversations.suspensionChanged(userId, suspended);
-  }
-
-  /** The name and picture conversations show; an older version never overwrites a newer one. */
-  async applyProfile(
-    manager: EntityManager,
-    payload: ProfileUpdatedPayload,
-    envelope: EventEnvelope<'profile.updated'>,
-  ): Promise<void> {
-    await this.members.saveProfile(
-      manager,
-      payload.userId,
-      payload.name,
-      payload.profilePicture,
-      envelope.aggregateVersion ?? 0,
-    );
   }
 }

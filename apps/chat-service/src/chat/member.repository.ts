@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DELETED_MEMBER_NAME } from '@mate/contracts';
+import { DELETED_MEMBER_NAME, type ProfileUpdatedPayload } from '@mate/contracts';
 
 /** The projection row of an anonymised member: no profile event can name it, none overwrites it. */
 const ANONYMISED_MEMBER_VERSION = 2_147_483_647;
@@ -30,14 +30,8 @@ export class MemberRepository {
   }
 
   /** The name and picture conversations show, as of profile `version` (0: always applied). */
-  async saveProfile(
-    manager: EntityManager,
-    userId: string,
-    name: string | null,
-    profilePicture: string | null,
-    version: number,
-  ): Promise<void> {
-    await manager.query(PROFILE_SQL, [userId, name, profilePicture, version]);
+  async saveProfile(manager: EntityManager, profile: ProfileUpdatedPayload, version: number): Promise<void> {
+    await manager.query(PROFILE_SQL, [profile.userId, profile.name, profile.profilePicture, version]);
   }
 
   /** A stand-in for a deleted member, shown as DELETED_MEMBER_NAME with no picture. */
