@@ -1,3 +1,4 @@
+import type { ChatMessageDto } from '@mate/contracts';
 import { SessionStore } from '@mate/server-kit';
 import {
   startGatewayTestBed,
@@ -5,6 +6,7 @@ import {
   type GatewayTestBed,
   type ServiceTestBed,
   type TestEnv,
+  type MemberConnection,
   type TestMember,
 } from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
@@ -44,4 +46,20 @@ export async function startChatTestBed(
     match: (a, b, matchId) => front.match(a, b, { matchId }),
   };
   return testBed;
+}
+
+/** The stored message a `send_message` acknowledgement answers; a refusal fails with what it said. */
+export function sentMessage(ack: unknown): ChatMessageDto {
+  if (typeof ack !== 'object' || ack === null || 'error' in ack)
+    throw new Error(`send refused: ${JSON.stringify(ack)}`);
+  return ack as ChatMessageDto;
+}
+
+/** Sends over the connection and answers the stored message (a refusal fails). */
+export async function sendMessage(
+  from: MemberConnection,
+  to: ChatMember,
+  content: string,
+): Promise<ChatMessageDto> {
+  return sentMessage(await from.emit('send_message', { recipientId: to.userId, content }));
 }

@@ -7,7 +7,7 @@ import {
   type ConversationSummaryDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { ackError, aProfile, startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
+import { ackError, aProfile, sentMessage, startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
 
@@ -55,8 +55,7 @@ describe('chat conversations through the gateway', () => {
     const socket = await bed.connect(from);
     const ack = await socket.emit('send_message', { recipientId: to.userId, content });
     socket.socket.disconnect();
-    if (typeof ack !== 'object' || ack === null || 'error' in ack) throw new Error(`send refused: ${JSON.stringify(ack)}`);
-    return ack as ChatMessageDto;
+    return sentMessage(ack);
   }
 
   const list = async (member: ChatMember) => {

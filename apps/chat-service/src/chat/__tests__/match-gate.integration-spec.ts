@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { orderedPairOf, ChatMessages, ErrorCode, type ChatMessageDto, type ConversationPageDto } from '@mate/contracts';
+import { orderedPairOf, ChatMessages, ErrorCode, type ConversationPageDto } from '@mate/contracts';
 import { PairGate } from '@mate/server-kit';
-import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
+import { ackError, sendMessage, startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
 
@@ -25,11 +25,7 @@ describe('chat opens a conversation from the pair gate before match.created arri
     await bed?.close();
   });
 
-  async function send(from: MemberConnection, to: ChatMember, content: string): Promise<ChatMessageDto> {
-    const ack = await from.emit('send_message', { recipientId: to.userId, content });
-    if (typeof ack !== 'object' || ack === null || 'error' in ack) throw new Error(`send refused: ${JSON.stringify(ack)}`);
-    return ack as ChatMessageDto;
-  }
+  const send = sendMessage;
   const conversations = async (x: ChatMember, y: ChatMember) => {
     const [a, b] = orderedPairOf(x.userId, y.userId);
     return (await bed.chat.dataSource.query(

@@ -1,6 +1,6 @@
-import { orderedPairOf, ChatMessages, type ChatMessageDto } from '@mate/contracts';
+import { orderedPairOf, ChatMessages } from '@mate/contracts';
 import { PairGate } from '@mate/server-kit';
-import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
+import { ackError, sendMessage, startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
 
@@ -25,11 +25,7 @@ describe('chat honours the pair gate before its projection knows (real gateway, 
     await bed?.close();
   });
 
-  async function send(from: MemberConnection, to: ChatMember, content: string): Promise<ChatMessageDto> {
-    const ack = await from.emit('send_message', { recipientId: to.userId, content });
-    if (typeof ack !== 'object' || ack === null || 'error' in ack) throw new Error(`send refused: ${JSON.stringify(ack)}`);
-    return ack as ChatMessageDto;
-  }
+  const send = sendMessage;
   const storedBetween = async (x: ChatMember, y: ChatMember) =>
     (
       await bed.chat.dataSource.query(

@@ -12,7 +12,7 @@ import {
   type SyncMessagesResult,
 } from '@mate/contracts';
 import { BaseServiceEnv, INTERNAL_ONLY_MESSAGE } from '@mate/server-kit';
-import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
+import { ackError, sendMessage, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
 
 jest.setTimeout(60_000);
 
@@ -74,11 +74,7 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
   const matchCreated = (x: ChatMember, y: ChatMember, matchId: string, createdAt: string, pairVersion?: number) =>
     bed.deliver('match.created', { matchId, userIds: orderedPairOf(x.userId, y.userId), createdAt, ...(pairVersion === undefined ? {} : { pairVersion }) });
 
-  async function send(from: MemberConnection, to: ChatMember, content: string): Promise<ChatMessageDto> {
-    const ack = await from.emit('send_message', { recipientId: to.userId, content });
-    if (typeof ack !== 'object' || ack === null || 'error' in ack) throw new Error(`send refused: ${JSON.stringify(ack)}`);
-    return ack as ChatMessageDto;
-  }
+  const send = sendMessage;
   const list = async (member: ChatMember) => {
     const res = await bed.api<ConversationSummaryDto[]>(member, 'GET', '/api/chat/conversations');
     expect(res.status).toBe(200);

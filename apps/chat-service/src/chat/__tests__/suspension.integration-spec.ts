@@ -2,7 +2,7 @@ import { ChatMessages, type ChatMessageDto, type ConversationSummaryDto } from '
 import {
   ackError,
   aProfile,
-  startChatTestBed,
+  sendMessage, startChatTestBed,
   type ChatMember,
   type ChatTestBed,
   type MemberConnection,
@@ -42,12 +42,7 @@ describe('chat honours a suspension (real gateway, PostgreSQL, Redis, sockets)',
     );
   const sendAck = (from: MemberConnection, to: ChatMember, content: string) =>
     from.emit('send_message', { recipientId: to.userId, content });
-  async function send(from: MemberConnection, to: ChatMember, content: string): Promise<ChatMessageDto> {
-    const ack = await sendAck(from, to, content);
-    if (typeof ack !== 'object' || ack === null || 'error' in ack)
-      throw new Error(`send refused: ${JSON.stringify(ack)}`);
-    return ack as ChatMessageDto;
-  }
+  const send = sendMessage;
   const stored = async (x: ChatMember, y: ChatMember) =>
     (
       await bed.chat.dataSource.query(
