@@ -49,7 +49,7 @@ export class AppModule {
         ProfilesModule,
         RepublishModule,
         ProfileMemberDataModule,
-        MemberDataModule.forExporter(ProfileExporter, { imports: [ProfilesModule, PreferencesModule] }),
+        MemberDataModule.forExporter(ProfileExporter, { imports: [ProfilesModule, PreferencesModule, PhotosModule] }),
       ],
       handlers: ProfileEventHandlers,
     });

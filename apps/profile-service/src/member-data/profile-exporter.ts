@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { ProfileExportPart } from '@mate/contracts';
 import type { MemberExporter } from '@mate/server-kit';
-import { Photo } from '../photos/photo.entity';
+import { PhotosRepository } from '../photos/photos.repository';
 import { preferenceValuesOf, toFilterPreferencesDto, toPreferencesDto } from '../preferences/preferences.service';
 import { PreferencesRepository } from '../preferences/preferences.repository';
 import { toProfileDto } from '../profiles/profile.mapper';
@@ -16,7 +15,7 @@ import { ProfilesRepository } from '../profiles/profiles.repository';
 @Injectable()
 export class ProfileExporter implements MemberExporter<ProfileExportPart> {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly photos: PhotosRepository,
     private readonly profiles: ProfilesRepository,
     private readonly preferences: PreferencesRepository,
   ) {}
@@ -24,7 +23,8 @@ export class ProfileExporter implements MemberExporter<ProfileExportPart> {
   async exportMember(userId: string): Promise<ProfileExportPart> {
     const [profile, photos, preferences] = await Promise.all([
       this.profiles.findByUserId(userId),
-      this.allPhotosOf(userId),
+      // Every photo row, rejected ones too (the own profile shows only the visible ones).
+      this.photos.allOfUser(userId),
       this.preferences.find(userId),
     ]);
     const values = preferences && preferenceValuesOf(preferences);
@@ -47,17 +47,5 @@ export class ProfileExporter implements MemberExporter<ProfileExportPart> {
         onboardingSkipped: profile.onboardingSkipped,
       },
     };
-  }
-
-  /** Every photo row of the member (the own profile shows only the visible ones), in display order. */
-  private allPhotosOf(userId: string): Promise<Photo[]> {
-    return this.dataSource
-      .getRepository(Photo)
-      .createQueryBuilder('ph')
-      .where('ph.user_id = :userId', { userId })
-      .orderBy('ph.order', 'ASC')
-      .addOrderBy('ph.created_at', 'ASC')
-      .addOrderBy('ph.id', 'ASC')
-      .getMany();
   }
 }

@@ -95,6 +95,18 @@ export class PhotosRepository {
     await manager.getRepository(Photo).delete({ id: photoId });
   }
 
+  /** Every photo row of the member, rejected ones too, in display order (their data export). */
+  allOfUser(userId: string): Promise<Photo[]> {
+    return this.dataSource
+      .getRepository(Photo)
+      .createQueryBuilder('ph')
+      .where('ph.user_id = :userId', { userId })
+      .orderBy('ph.order', 'ASC')
+      .addOrderBy('ph.created_at', 'ASC')
+      .addOrderBy('ph.id', 'ASC')
+      .getMany();
+  }
+
   /** One photo, any status (rejected too), or null. */
   findAnyStatus(photoId: string): Promise<Photo | null> {
     return this.dataSource.getRepository(Photo).findOneBy({ id: photoId });

@@ -63,6 +63,8 @@ const PATCH_COLUMNS: Record<keyof ProfilePatch, string> = {
  * The profile locked for a change, its visible photos in display order, and the transaction's
  * time (`now()`, what a change in this transaction stamps into `updated_at`).
  */
+const USER_IDS_AFTER = 'SELECT user_id FROM profiles WHERE user_id > $1 ORDER BY user_id LIMIT $2';
+
 const PROFILE_SUMMARIES = 'SELECT user_id, name, age, gender FROM profiles WHERE user_id = ANY($1::uuid[])';
 
 export interface LockedProfile {
@@ -203,6 +205,12 @@ export class ProfilesRepository {
       .orderBy('ph.order', 'ASC')
       .addOrderBy('ph.created_at', 'ASC')
       .getMany();
+  }
+
+  /** Members with a profile, by id ascending, after `after`, at most `limit`. */
+  async userIdsAfter(after: string, limit: number): Promise<string[]> {
+    const rows: { user_id: string }[] = await this.dataSource.query(USER_IDS_AFTER, [after, limit]);
+    return rows.map((r) => r.user_id);
   }
 
   /** The name, age and gender of the profiles of these members that exist. */

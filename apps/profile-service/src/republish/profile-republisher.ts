@@ -36,13 +36,10 @@ export class ProfileRepublisher {
     const result: RepublishResult = { profiles: 0, preferences: 0 };
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const batch: { user_id: string }[] = await this.dataSource.query(
-        'SELECT user_id FROM profiles WHERE user_id > $1 ORDER BY user_id LIMIT $2',
-        [after, batchSize],
-      );
+      const batch = await this.profilesRepository.userIdsAfter(after, batchSize);
       if (batch.length === 0) return result;
       await this.dataSource.transaction(async (manager) => {
-        for (const { user_id: userId } of batch) {
+        for (const userId of batch) {
           const profile = await this.profilesRepository.lockByUserId(manager, userId);
           // Deleted since the batch was read.
           if (!profile) continue;
@@ -54,7 +51,7 @@ export class ProfileRepublisher {
           result.preferences += 1;
         }
       });
-      after = batch[batch.length - 1].user_id;
+      after = batch[batch.length - 1];
     }
   }
 }
