@@ -22,7 +22,7 @@ export class AppModule {
       env,
       entities: SAFETY_ENTITIES,
       migrations: [CreateSafety1795700000000, SafetyUnmatchedBy1796100000000, SafetyReportAdmin1796400000000, SafetyPairShown1796500000000],
-      features: [SafetyModule, SafetyAdminModule, MemberDataModule.forExporter(SafetyMemberExporter)],
+      features: [SafetyModule, SafetyAdminModule, MemberDataModule.forExporter(SafetyMemberExporter, { imports: [SafetyModule] })],
       handlers: SafetyEventHandlers,
     });
   }

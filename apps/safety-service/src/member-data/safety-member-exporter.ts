@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SafetyExportPart } from '@mate/contracts';
 import type { MemberExporter } from '@mate/server-kit';
+import { BlocksRepository } from '../safety/blocks.repository';
+import { PairsRepository } from '../safety/pairs.repository';
+import { ReportsRepository } from '../safety/reports.repository';
 
 /**
  * Safety's part of a member's data export: the blocks, reports and unmatches the member made,
@@ -10,25 +13,18 @@ import type { MemberExporter } from '@mate/server-kit';
  */
 @Injectable()
 export class SafetyMemberExporter implements MemberExporter<SafetyExportPart> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly blocks: BlocksRepository,
+    private readonly reports: ReportsRepository,
+    private readonly pairs: PairsRepository,
+    private readonly dataSource: DataSource,
+  ) {}
 
   async exportMember(userId: string): Promise<SafetyExportPart> {
-    const [blocks, reports, unmatches]: [
-      { blocked_id: string; created_at: Date }[],
-      { id: string; reported_id: string; reason: string; details: string | null; status: string; created_at: Date }[],
-      { other_id: string; unmatched_at: Date }[],
-    ] = await Promise.all([
-      this.dataSource.query('SELECT blocked_id, created_at FROM block WHERE blocker_id = $1 ORDER BY created_at DESC, id DESC', [userId]),
-      this.dataSource.query(
-        'SELECT id, reported_id, reason, details, status, created_at FROM report WHERE reporter_id = $1 ORDER BY created_at DESC, id DESC',
-        [userId],
-      ),
-      this.dataSource.query(
-        `SELECT CASE WHEN member_a = $1::uuid THEN member_b ELSE member_a END AS other_id, unmatched_at
-           FROM pair WHERE unmatched_by = $1::uuid AND (member_a = $1::uuid OR member_b = $1::uuid)
-          ORDER BY unmatched_at DESC, pair_id`,
-        [userId],
-      ),
+    const [blocks, reports, unmatches] = await Promise.all([
+      this.blocks.madeBy(userId),
+      this.reports.madeBy(userId),
+      this.pairs.unmatchesMadeBy(this.dataSource.manager, userId),
     ]);
     return {
       blocks: blocks.map((b) => ({ userId: b.blocked_id, createdAt: b.created_at.toISOString() })),

@@ -31,6 +31,8 @@ const BLOCKS_OF_MEMBER = `SELECT b.id, b.blocked_id, b.created_at,
         ORDER BY b.created_at DESC, b.id DESC
         LIMIT $2`;
 
+const BLOCKS_MADE_BY = 'SELECT blocked_id, created_at FROM block WHERE blocker_id = $1 ORDER BY created_at DESC, id DESC';
+
 /** The `block` table: who blocks whom. Callers hold the pair's row lock while they change a block. */
 @Injectable()
 export class BlocksRepository {
@@ -58,6 +60,11 @@ export class BlocksRepository {
     // TypeORM answers a DELETE with [rows, count].
     const [deleted]: [unknown[], number] = await manager.query(DELETE_BLOCK, [blockerId, blockedId]);
     return deleted.length > 0;
+  }
+
+  /** Every block the member made, newest first (their data export). */
+  madeBy(blockerId: string): Promise<{ blocked_id: string; created_at: Date }[]> {
+    return this.dataSource.query(BLOCKS_MADE_BY, [blockerId]);
   }
 
   /** The blocker's blocks, newest first, at most `limit`. */

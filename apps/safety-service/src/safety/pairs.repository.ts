@@ -28,6 +28,10 @@ interface PairRecord {
 
 const COLUMNS = 'pair_id, member_a, member_b, blocked_by, match_id, ended_match_id, shown';
 
+const UNMATCHES_MADE_BY = `SELECT CASE WHEN member_a = $1::uuid THEN member_b ELSE member_a END AS other_id, unmatched_at
+           FROM pair WHERE unmatched_by = $1::uuid AND (member_a = $1::uuid OR member_b = $1::uuid)
+          ORDER BY unmatched_at DESC, pair_id`;
+
 const toRow = (r: PairRecord): PairRow => ({
   pairId: r.pair_id,
   userIds: [r.member_a, r.member_b],
@@ -106,6 +110,11 @@ export class PairsRepository {
       [pair.pairId],
     );
     return rows.length ? Number(rows[0].version) : 0;
+  }
+
+  /** The unmatches the member made, newest first (their data export). */
+  unmatchesMadeBy(manager: EntityManager, userId: string): Promise<{ other_id: string; unmatched_at: Date }[]> {
+    return manager.query(UNMATCHES_MADE_BY, [userId]);
   }
 
   /** An unmatch by `memberId`: the current match ends. */

@@ -78,6 +78,9 @@ const RESOLVE_PENDING = `UPDATE report SET status = $2, resolution = $3, resolve
           WHERE id = $1 AND status = 'pending'
         RETURNING ${REPORT_COLUMNS}`;
 
+const REPORTS_MADE_BY =
+  'SELECT id, reported_id, reason, details, status, created_at FROM report WHERE reporter_id = $1 ORDER BY created_at DESC, id DESC';
+
 const REPORT_EXISTS = 'SELECT 1 FROM report WHERE id = $1';
 
 /** The `report` table: members' reports, their evidence, and the moderators' decisions. */
@@ -165,6 +168,11 @@ export class ReportsRepository {
     // TypeORM answers an UPDATE ... RETURNING on PostgreSQL as [rows, count].
     const [moved] = (await manager.query(RESOLVE_PENDING, [reportId, status, resolution, resolvedAt])) as [ReportRow[], number];
     return moved[0] ?? null;
+  }
+
+  /** Every report the member made, newest first, without the evidence kept about the other member. */
+  madeBy(reporterId: string): Promise<{ id: string; reported_id: string; reason: string; details: string | null; status: string; created_at: Date }[]> {
+    return this.dataSource.query(REPORTS_MADE_BY, [reporterId]);
   }
 
   async exists(manager: EntityManager, reportId: string): Promise<boolean> {

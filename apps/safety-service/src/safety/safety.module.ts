@@ -33,6 +33,6 @@ import { SafetyMemberErasure } from '../member-data/safety-member-erasure';
     SafetyMemberErasure,
     pairGateProvider,
   ],
-  exports: [MembersRepository, PairsRepository, SafetyMemberErasure],
+  exports: [MembersRepository, PairsRepository, BlocksRepository, ReportsRepository, SafetyMemberErasure],
 })
 export class SafetyModule {}
