@@ -18,7 +18,7 @@ import { MatchHistory1796400000000 } from './migrations/1796400000000-MatchHisto
 import { SuggestionPoolKeys1796500000000 } from './migrations/1796500000000-SuggestionPoolKeys';
 import { MatchingAdminModule } from './admin/matching-admin.module';
 import { SafetyModule } from './safety/safety.module';
-import { SCORING_ENTITIES, SCORING_MIGRATIONS } from './scoring';
+import { SCORING_ENTITIES, SCORING_MIGRATIONS, ScoringModule } from './scoring';
 import { Swipe } from './swipes/swipe.entity';
 
 @Module({})
@@ -45,7 +45,7 @@ export class AppModule {
         LikesReceivedModule,
         MatchingMemberDataModule,
         MatchingAdminModule,
-        MemberDataModule.forExporter(MatchingExporter),
+        MemberDataModule.forExporter(MatchingExporter, { imports: [MatchingModule, ScoringModule] }),
       ],
       handlers: MatchingEventHandlers,
     });

@@ -33,6 +33,9 @@ WITH served AS MATERIALIZED (
 )
 SELECT "userId", name, age, bio, "locationText", occupation, interests, "profilePicture", photos FROM served`;
 
+const SHOWN_TO = `SELECT target_id, score, model_version, served_at FROM impression
+          WHERE viewer_id = $1 ORDER BY served_at, target_id`;
+
 /** Who was shown whom (`impression`), written with the cards served. */
 @Injectable()
 export class ImpressionRepository {
@@ -55,5 +58,10 @@ export class ImpressionRepository {
       modelVersion,
     ]);
     return new Map(rows.map((r) => [r.userId, r]));
+  }
+
+  /** The members Discover showed the viewer, oldest first, with the score and model (their data export). */
+  shownTo(viewerId: string): Promise<{ target_id: string; score: number; model_version: string; served_at: Date }[]> {
+    return this.dataSource.query(SHOWN_TO, [viewerId]);
   }
 }

@@ -41,6 +41,9 @@ const LIVE_MATCH_COUNT = 'SELECT count(*)::int AS n FROM match WHERE user_a = $1
 const MATCHES_EVER_MADE =
   'SELECT count(*)::int AS n FROM (SELECT match_id AS id FROM match_history UNION SELECT id FROM match) made';
 
+const MATCHES_OF_MEMBER_BY_AGE = `SELECT id, CASE WHEN user_a = $1 THEN user_b ELSE user_a END AS other_id, created_at
+  FROM match WHERE user_a = $1 OR user_b = $1 ORDER BY created_at, id`;
+
 /** The `match` and `match_history` tables as members and the admin area read them. */
 @Injectable()
 export class MatchesRepository {
@@ -49,6 +52,11 @@ export class MatchesRepository {
   /** The member's matches, newest first, each with the other member's name and primary photo. */
   matchesOf(userId: string): Promise<MemberMatchRow[]> {
     return this.dataSource.query(MATCHES_OF_MEMBER, [userId]);
+  }
+
+  /** The member's matches, oldest first, without the other member's card (their data export). */
+  matchIdsOf(userId: string): Promise<{ id: string; other_id: string; created_at: Date }[]> {
+    return this.dataSource.query(MATCHES_OF_MEMBER_BY_AGE, [userId]);
   }
 
   /**

@@ -32,6 +32,6 @@ import { SwipesService } from './swipes.service';
     { provide: POOL_START, useValue: randomPoolStart },
   ],
   // The member erasure removes the member's counters.
-  exports: [MemberRateLimiter],
+  exports: [MemberRateLimiter, SwipesRepository, MatchesRepository, ImpressionRepository],
 })
 export class MatchingModule {}

@@ -79,6 +79,10 @@ const SWIPE_WITH_MATCH = `SELECT s.liked, m.id AS match_id, m.created_at AS matc
        FROM swipe s LEFT JOIN match m ON m.user_a = $3 AND m.user_b = $4
        WHERE s.swiper_id = $1 AND s.target_id = $2`;
 
+const SWIPES_BY = 'SELECT target_id, liked, created_at FROM swipe WHERE swiper_id = $1 ORDER BY created_at, target_id';
+
+const LIKES_RECEIVED_COUNT = 'SELECT count(*)::int AS n FROM swipe WHERE target_id = $1 AND liked';
+
 /**
  * The `swipe` table (and the match a like makes). A like and a pass are each one statement run
  * under the pair's lock in one round trip (onceUnderPairLock): a refused swipe writes nothing, so
@@ -114,6 +118,17 @@ export class SwipesRepository {
   async rewindLatestPass(viewerId: string): Promise<string | null> {
     const rows: { target_id: string }[] = await this.dataSource.query(REWIND_LATEST_PASS, [viewerId]);
     return rows[0]?.target_id ?? null;
+  }
+
+  /** Every like and pass the member made, oldest first (their data export). */
+  swipesBy(userId: string): Promise<{ target_id: string; liked: boolean; created_at: Date }[]> {
+    return this.dataSource.query(SWIPES_BY, [userId]);
+  }
+
+  /** How many likes the member received, from anyone (their data export: not who). */
+  async likesReceivedCount(userId: string): Promise<number> {
+    const [row] = await this.dataSource.query<{ n: number }[]>(LIKES_RECEIVED_COUNT, [userId]);
+    return row.n;
   }
 
   /** The viewer's swipe on the target and the pair's match as they stand now, or null without a swipe. */

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { MatchingExportPart } from '@mate/contracts';
 import type { MemberExporter } from '@mate/server-kit';
+import { ImpressionRepository } from '../impressions/impression.repository';
+import { MatchesRepository } from '../matching/matches.repository';
+import { SwipesRepository } from '../matching/swipes.repository';
+import { ScoringRepository } from '../scoring/scoring.repository';
 
 /**
  * matching-service's part of a member's data export (issue 12): their likes and passes, their
@@ -12,40 +15,20 @@ import type { MemberExporter } from '@mate/server-kit';
  */
 @Injectable()
 export class MatchingExporter implements MemberExporter<MatchingExportPart> {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly swipes: SwipesRepository,
+    private readonly matches: MatchesRepository,
+    private readonly impressions: ImpressionRepository,
+    private readonly scoring: ScoringRepository,
+  ) {}
 
   async exportMember(userId: string): Promise<MatchingExportPart> {
-    const [swipes, matches, [received], shown, [factors]] = await Promise.all([
-      this.dataSource.query<{ target_id: string; liked: boolean; created_at: Date }[]>(
-        'SELECT target_id, liked, created_at FROM swipe WHERE swiper_id = $1 ORDER BY created_at, target_id',
-        [userId],
-      ),
-      this.dataSource.query<{ id: string; other_id: string; created_at: Date }[]>(
-        `SELECT id, CASE WHEN user_a = $1 THEN user_b ELSE user_a END AS other_id, created_at
-           FROM match WHERE user_a = $1 OR user_b = $1 ORDER BY created_at, id`,
-        [userId],
-      ),
-      this.dataSource.query<{ n: number }[]>(
-        'SELECT count(*)::int AS n FROM swipe WHERE target_id = $1 AND liked',
-        [userId],
-      ),
-      this.dataSource.query<{ target_id: string; score: number; model_version: string; served_at: Date }[]>(
-        `SELECT target_id, score, model_version, served_at FROM impression
-          WHERE viewer_id = $1 ORDER BY served_at, target_id`,
-        [userId],
-      ),
-      this.dataSource.query<
-        {
-          model_version: string;
-          likes_given: number;
-          swipes_given: number;
-          likes_received: number;
-          swipes_received: number;
-          taste: number[];
-          appeal: number[];
-          updated_at: Date;
-        }[]
-      >('SELECT * FROM member_factor WHERE user_id = $1', [userId]),
+    const [swipes, matches, likesReceived, shown, factors] = await Promise.all([
+      this.swipes.swipesBy(userId),
+      this.matches.matchIdsOf(userId),
+      this.swipes.likesReceivedCount(userId),
+      this.impressions.shownTo(userId),
+      this.scoring.factorsOf(userId),
     ]);
     const swipe = (s: (typeof swipes)[number]) => ({ userId: s.target_id, createdAt: s.created_at.toISOString() });
     return {
@@ -57,7 +40,7 @@ export class MatchingExporter implements MemberExporter<MatchingExportPart> {
         createdAt: m.created_at.toISOString(),
         endedAt: null,
       })),
-      likesReceivedCount: received.n,
+      likesReceivedCount: likesReceived,
       suggestionsShown: shown.map((i) => ({
         userId: i.target_id,
         score: i.score,

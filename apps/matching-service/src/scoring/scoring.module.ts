@@ -7,6 +7,6 @@ import { ScoringService } from './scoring.service';
 /** Reciprocal scoring (ARCHITECTURE §5): the active model, ranking, and its scheduled refit. */
 @Module({
   providers: [ScoringRepository, ScoringService, RefitService, RefitWorker],
-  exports: [ScoringService, RefitService],
+  exports: [ScoringService, RefitService, ScoringRepository],
 })
 export class ScoringModule {}

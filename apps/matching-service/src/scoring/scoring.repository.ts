@@ -86,10 +86,30 @@ const PROFILE_COLUMNS = `user_id AS "userId", age, gender_group AS "genderGroup"
   min_age AS "minAge", max_age AS "maxAge", max_distance AS "maxDistance", min_height AS "minHeight",
   max_height AS "maxHeight", preferred_interests AS "preferredInterests"`;
 
+/** What the model learned of a member (`member_factor`), as their data export shows it. */
+export interface MemberFactorRow {
+  model_version: string;
+  likes_given: number;
+  swipes_given: number;
+  likes_received: number;
+  swipes_received: number;
+  taste: number[];
+  appeal: number[];
+  updated_at: Date;
+}
+
+const MEMBER_FACTOR = 'SELECT * FROM member_factor WHERE user_id = $1';
+
 /** The SQL of scoring: the active model, what it knows per member, and what a refit reads and writes. */
 @Injectable()
 export class ScoringRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The member's factors, or null before a refit saw them. */
+  async factorsOf(userId: string): Promise<MemberFactorRow | null> {
+    const [row] = await this.dataSource.query<MemberFactorRow[]>(MEMBER_FACTOR, [userId]);
+    return row ?? null;
+  }
 
   /** The newest fitted model, or null before the first refit. */
   async newestModel(): Promise<ModelParams | null> {
