@@ -33,6 +33,8 @@ export * from './lib/events/outbox.service';
 export * from './lib/events/outbox-sql';
 export * from './lib/events/event-consumer';
 export * from './lib/events/pair-projection';
+export * from './lib/projections/kit-projections';
+export * from './lib/projections/member-suspensions';
 export * from './lib/events/payloads/event-payloads';
 export * from './lib/workers/queue-worker';
 export * from './lib/events/events.module';

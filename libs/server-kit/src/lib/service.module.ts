@@ -6,6 +6,7 @@ import { CoreModule } from './core.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule, type EventHandlerSet } from './events/events.module';
 import { KIT_MIGRATIONS } from './events/kit-migrations';
+import { projectionMigrations, type KitProjection } from './projections/kit-projections';
 
 export interface ServiceModuleOptions<E extends DatabaseEnv> {
   service: ServiceName;
@@ -21,6 +22,12 @@ export interface ServiceModuleOptions<E extends DatabaseEnv> {
   /** The events this service consumes; the handler set may inject what the features export. */
   handlers?: Type<EventHandlerSet>;
   consumerConcurrency?: number;
+  /**
+   * The kit's projections this service keeps (docs/adr/0030-pair-and-suspension-projection.md):
+   * their tables (migrations run after the kit's, before the service's), their handlers (before the
+   * service's own handler of the same event, which adds what is the service's own) and their reads.
+   */
+  projections?: KitProjection[];
 }
 
 /**
@@ -38,13 +45,14 @@ export class ServiceModule {
         CoreModule.forRoot({ service: options.service, envClass: options.envClass, env: options.env as Partial<Record<keyof E, string>> }),
         DatabaseModule.forRoot({
           entities: options.entities,
-          migrations: [...KIT_MIGRATIONS, ...options.migrations],
+          migrations: [...KIT_MIGRATIONS, ...projectionMigrations(options.projections ?? []), ...options.migrations],
         }),
         ...options.features,
         EventsModule.forRoot({
           handlers: options.handlers,
           imports: options.handlers ? options.features : [],
           consumerConcurrency: options.consumerConcurrency,
+          projections: options.projections,
         }),
       ],
     };

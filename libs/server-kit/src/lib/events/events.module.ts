@@ -11,6 +11,13 @@ import {
   type EventHandlers,
 } from './event-consumer';
 import { EventMaintenance } from './ops/event-maintenance';
+import {
+  assertProjectionsConsumed,
+  projectionProviders,
+  withKitProjections,
+  type KitProjection,
+} from '../projections/kit-projections';
+import { MemberSuspensions } from '../projections/member-suspensions';
 
 /** Something that knows how to handle the events its service consumes. */
 export interface EventHandlerSet {
@@ -37,6 +44,8 @@ export class EventsModule {
       /** Modules whose providers the handler set injects. */
       imports?: DynamicModule['imports'];
       consumerConcurrency?: number;
+      /** The kit's projections the service keeps (../projections): their handlers come first. */
+      projections?: KitProjection[];
     } = {},
   ): DynamicModule {
     const providers: Provider[] = [
@@ -50,13 +59,20 @@ export class EventsModule {
       EventMaintenance,
     ];
     const exports: (symbol | Type<unknown>)[] = [OutboxService, EventMaintenance];
+    const projections = options.projections ?? [];
+    // The projections' reads, for the service's features (the module is global).
+    providers.push(...projectionProviders(projections));
+    exports.push(...projectionProviders(projections));
     if (options.handlers) {
       providers.push(
         options.handlers,
         {
           provide: EVENT_HANDLERS,
-          inject: [options.handlers],
-          useFactory: (set: EventHandlerSet) => set.handlers(),
+          inject: [options.handlers, SERVICE_NAME, { token: MemberSuspensions, optional: true }],
+          useFactory: (set: EventHandlerSet, service: ServiceName, suspensions: MemberSuspensions | undefined) => {
+            assertProjectionsConsumed(service, projections);
+            return withKitProjections(set.handlers(), { suspensions });
+          },
         },
         {
           provide: EVENT_CONSUMER_OPTIONS,

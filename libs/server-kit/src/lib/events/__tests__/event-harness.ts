@@ -13,6 +13,7 @@ import { ServiceModule } from '../../service.module';
 import { outboxOptionsOf, type EventHandlerSet } from '../events.module';
 import { OUTBOX_OPTIONS, OutboxService, type OutboxOptions } from '../outbox.service';
 import { EventConsumer, type EventHandler, type EventHandlers } from '../event-consumer';
+import type { KitProjection } from '../../projections/kit-projections';
 
 export type LogLine = Record<string, unknown> & { msg: string; requestId?: string };
 
@@ -83,6 +84,7 @@ export async function startKitService(options: {
   /** Outbox options beyond what the settings give (the relay's gather window). */
   outbox?: Partial<OutboxOptions>;
   consumerConcurrency?: number;
+  projections?: KitProjection[];
   setup?: (dataSource: DataSource) => Promise<void>;
 }): Promise<KitService> {
   const logs: LogLine[] = [];
@@ -105,6 +107,7 @@ export async function startKitService(options: {
         features: [],
         handlers: options.handlers ? handlerSet(coveringCatalogue(options.service, options.handlers)) : undefined,
         consumerConcurrency: options.consumerConcurrency,
+        projections: options.projections,
       }),
     ],
   })

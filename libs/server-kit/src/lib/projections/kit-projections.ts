@@ -1,0 +1,74 @@
+import type { Type } from '@nestjs/common';
+import type { MigrationInterface } from 'typeorm';
+import { eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
+import type { EventHandler, EventHandlers } from '../events/event-consumer';
+import { MemberSuspensionProjection1796400000000, MemberSuspensions } from './member-suspensions';
+
+/**
+ * The projections the kit keeps for a service that turns them on (docs/adr/0030-pair-and-
+ * suspension-projection.md): the same facts, from the same events, in the same tables everywhere.
+ * - suspension: `kit_member_suspension` from user.suspended / user.unsuspended (MemberSuspensions).
+ */
+export type KitProjection = 'suspension';
+
+/** The events each projection is written from (the catalogue must route them to the service). */
+const PROJECTION_EVENTS: Record<KitProjection, EventName[]> = {
+  suspension: ['user.suspended', 'user.unsuspended'],
+};
+
+/** Each projection's migrations, run after the kit's own and before the service's. */
+const PROJECTION_MIGRATIONS: Record<KitProjection, Type<MigrationInterface>[]> = {
+  suspension: [MemberSuspensionProjection1796400000000],
+};
+
+/** Each projection's reads and writes, injectable in the service's features. */
+const PROJECTION_PROVIDERS: Record<KitProjection, Type<unknown>[]> = {
+  suspension: [MemberSuspensions],
+};
+
+export function projectionMigrations(projections: readonly KitProjection[]): Type<MigrationInterface>[] {
+  return projections.flatMap((p) => PROJECTION_MIGRATIONS[p]);
+}
+
+export function projectionProviders(projections: readonly KitProjection[]): Type<unknown>[] {
+  return projections.flatMap((p) => PROJECTION_PROVIDERS[p]);
+}
+
+/** Thrown at start-up when a service turns on a projection whose events the catalogue does not route to it. */
+export class ProjectionWithoutEventsError extends Error {}
+
+export function assertProjectionsConsumed(service: ServiceName, projections: readonly KitProjection[]) {
+  const consumed = new Set(eventsConsumedBy(service));
+  for (const projection of projections) {
+    const missing = PROJECTION_EVENTS[projection].filter((name) => !consumed.has(name));
+    if (missing.length) {
+      throw new ProjectionWithoutEventsError(`${service} keeps the ${projection} projection but does not consume ${missing.join(', ')}`);
+    }
+  }
+}
+
+/** The kit's write first, then the service's own handler of the event (its hook), in one transaction. */
+function andThen<N extends EventName>(kit: EventHandler<N>, own: EventHandler<N> | undefined): EventHandler<N> {
+  if (!own) return kit;
+  return async (payload, manager, envelope) => {
+    await kit(payload, manager, envelope);
+    await own(payload, manager, envelope);
+  };
+}
+
+/**
+ * The service's handlers with the kit's projections in front: for a projection's event the kit
+ * writes its table, then the service's own handler of that event, if it has one, does what is the
+ * service's own (call ends the member's calls on user.suspended) in the same transaction; on
+ * user.deleted the kit forgets the member's projection rows before the service's erasure runs.
+ */
+export function withKitProjections(own: EventHandlers, kit: { suspensions?: MemberSuspensions | null }): EventHandlers {
+  const handlers: EventHandlers = { ...own };
+  const { suspensions } = kit;
+  if (suspensions) {
+    handlers['user.suspended'] = andThen<'user.suspended'>((payload, manager) => suspensions.apply(manager, payload), own['user.suspended']);
+    handlers['user.unsuspended'] = andThen<'user.unsuspended'>((payload, manager) => suspensions.apply(manager, payload), own['user.unsuspended']);
+    handlers['user.deleted'] = andThen<'user.deleted'>((payload, manager) => suspensions.forget(manager, payload.userId), own['user.deleted']);
+  }
+  return handlers;
+}
