@@ -15,3 +15,4 @@ export * from './lib/services';
 export * from './lib/notifications';
 export * from './lib/gdpr';
 export * from './lib/admin';
+export * from './lib/error-codes';

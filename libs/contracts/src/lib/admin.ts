@@ -17,6 +17,23 @@ import type { ReportReason } from './safety';
 /** Both readings of the admin API base (spec 001 §7). */
 export const ADMIN_API_PREFIXES = ['/admin', '/api/admin'] as const;
 
+/**
+ * Codes of admin-service's own refusals, one per cause. A report, photo or account that does not
+ * exist is told with its owner's code (`SafetyErrorCode.ReportNotFound`, ...).
+ */
+export enum AdminErrorCode {
+  ReportNotPending = 'REPORT_NOT_PENDING',
+  PhotoAlreadyReviewed = 'PHOTO_ALREADY_REVIEWED',
+  AlreadySuspended = 'ALREADY_SUSPENDED',
+  NotSuspended = 'NOT_SUSPENDED',
+  /** An admin's command on their own account. */
+  OwnAccount = 'OWN_ACCOUNT',
+  /** An admin's account as the target of a moderation command (issue 24). */
+  AdminNotATarget = 'ADMIN_NOT_A_TARGET',
+  /** An audit search whose start is not before its end. */
+  DateRangeOrder = 'DATE_RANGE_ORDER',
+}
+
 // ---------------------------------------------------------------------------------------------
 // Limits (spec 001 §9; server-enforced)
 // ---------------------------------------------------------------------------------------------

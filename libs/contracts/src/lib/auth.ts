@@ -114,6 +114,24 @@ export const AuthMessages = {
   adminRequired: 'Admin access required',
 } as const;
 
+/** Codes of auth's refusals, one per cause (the session guard's own stay `ErrorCode`). */
+export enum AuthErrorCode {
+  EmailTaken = 'EMAIL_TAKEN',
+  InvalidCredentials = 'INVALID_CREDENTIALS',
+  AccountSuspended = 'ACCOUNT_SUSPENDED',
+  /** A reset, verification or cancellation link that is unknown, used or expired. */
+  InvalidToken = 'INVALID_TOKEN',
+  AlreadyVerified = 'ALREADY_VERIFIED',
+  EmailChangeSame = 'EMAIL_CHANGE_SAME',
+  CannotRevokeCurrent = 'CANNOT_REVOKE_CURRENT_SESSION',
+  SessionNotFound = 'SESSION_NOT_FOUND',
+  AccountNotFound = 'ACCOUNT_NOT_FOUND',
+  /** 401: the caller's account was deleted meanwhile (its session ended with it). */
+  AccountDeleted = 'ACCOUNT_DELETED',
+  /** The command line's admin:revoke of an address ADMIN_EMAILS lists. */
+  AdminEmailListed = 'ADMIN_EMAIL_LISTED',
+}
+
 /** The account's part of a data export (issue 12; auth-service). */
 export interface AccountExportPart {
   id: string;
@@ -155,3 +173,9 @@ export const GdprMessages = {
   adminCannotDeleteAccount:
     'An admin account cannot be deleted while it has the admin role. Have the role revoked first (npm run admin:revoke), then delete the account.',
 } as const;
+
+/** Codes of the data rights' refusals (auth-service's gdpr module). */
+export enum GdprErrorCode {
+  ConfirmEmailMismatch = 'CONFIRM_EMAIL_MISMATCH',
+  AdminCannotDeleteAccount = 'ADMIN_CANNOT_DELETE_ACCOUNT',
+}

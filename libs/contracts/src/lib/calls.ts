@@ -143,6 +143,19 @@ export const CallMessages = {
   answerFailed: 'Failed to answer call. Please check camera/microphone permissions.',
 } as const;
 
+/** Codes of call-service's refusals, one per cause, over HTTP and in socket acknowledgements alike. */
+export enum CallErrorCode {
+  CallSelf = 'CALL_SELF',
+  NotMatched = 'CALL_NOT_MATCHED',
+  Busy = 'USER_BUSY',
+  NoActiveCall = 'NO_ACTIVE_CALL',
+  CallNotFound = 'CALL_NOT_FOUND',
+  SignalTooLarge = 'SIGNAL_TOO_LARGE',
+  SubtitleTooLong = 'SUBTITLE_TOO_LONG',
+  AudioRequired = 'AUDIO_REQUIRED',
+  AudioType = 'AUDIO_NOT_WEBM',
+}
+
 /** Screen texts of spec 000 §2, word for word. */
 export const CallTexts = {
   calling: (name: string) => `Calling ${name}...`,

@@ -123,6 +123,16 @@ export const ChatMessages = {
   partnerDeleted: "This member deleted their account. You can still read your messages, but you can't reply.",
 } as const;
 
+/** Codes of chat's refusals, one per cause, over HTTP and in socket acknowledgements alike. */
+export enum ChatErrorCode {
+  NotMatched = 'CHAT_NOT_MATCHED',
+  ConversationNotFound = 'CONVERSATION_NOT_FOUND',
+  MessageSelf = 'MESSAGE_SELF',
+  MessageEmpty = 'MESSAGE_EMPTY',
+  MessageTooLong = 'MESSAGE_TOO_LONG',
+  ClientIdReused = 'CLIENT_ID_REUSED',
+}
+
 /** Screen texts of spec 000 §2 and §4, word for word. */
 export const ChatTexts = {
   messagesTitle: 'Messages',

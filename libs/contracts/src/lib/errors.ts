@@ -7,7 +7,12 @@ export interface ApiErrorBody {
   details?: string[];
 }
 
-/** Stable machine-readable codes; the text in `error` is for people. */
+/**
+ * Stable machine-readable codes of the refusals every service shares, made by the kit (input
+ * validation, the body parsers, the auth guard, rate limits, 503, 500) or by the gateway's edge;
+ * the text in `error` is for people. A refusal for a module's own rule carries that module's code
+ * instead (`MatchingErrorCode`, `ChatErrorCode`, ...: `ApiErrorCode` is all of them).
+ */
 export enum ErrorCode {
   ValidationFailed = 'VALIDATION_FAILED',
   MalformedJson = 'MALFORMED_JSON',
@@ -17,9 +22,13 @@ export enum ErrorCode {
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',
   RateLimited = 'RATE_LIMITED',
+  /** @deprecated auth's own: `AuthErrorCode.EmailTaken` (same value). */
   EmailTaken = 'EMAIL_TAKEN',
+  /** @deprecated auth's own: `AuthErrorCode.InvalidCredentials` (same value). */
   InvalidCredentials = 'INVALID_CREDENTIALS',
+  /** @deprecated auth's own: `AuthErrorCode.AccountSuspended` (same value). */
   AccountSuspended = 'ACCOUNT_SUSPENDED',
+  /** @deprecated auth's own: `AuthErrorCode.InvalidToken` (same value). */
   InvalidToken = 'INVALID_TOKEN',
   SessionExpired = 'SESSION_EXPIRED',
   /** A member feature called by an account whose email is not verified yet (403). */

@@ -128,6 +128,18 @@ export const MatchingMessages = {
   likesReceivedOffset: `offset must be a whole number from 0 to ${LIKES_RECEIVED_MAX_OFFSET}`,
 } as const;
 
+/** Codes of matching's refusals, one per cause (the `code` of `{ error, code }`). */
+export enum MatchingErrorCode {
+  LikeSelf = 'LIKE_SELF',
+  PassSelf = 'PASS_SELF',
+  /** No such member (or an id that could be none). */
+  MemberNotFound = 'MEMBER_NOT_FOUND',
+  /** Not suggestible, suspended, or outside the mutual rules: told the same (ADR 0012). */
+  NotSuggestible = 'NOT_SUGGESTIBLE',
+  NothingToRewind = 'NOTHING_TO_REWIND',
+  AlreadyPassed = 'ALREADY_PASSED',
+}
+
 /**
  * Distance as members see it: between city centres, rounded so coarsely that repeated probing
  * from chosen places reveals nothing finer than the other member's city (ARCHITECTURE §5).

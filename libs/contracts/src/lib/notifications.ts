@@ -77,6 +77,13 @@ export const NotificationMessages = {
   unsubscribed: 'Unsubscribed',
 } as const;
 
+/** Codes of notification-service's refusals, one per cause. */
+export enum NotificationErrorCode {
+  EndpointNotAllowed = 'PUSH_ENDPOINT_NOT_ALLOWED',
+  InvalidSubscription = 'INVALID_PUSH_SUBSCRIPTION',
+  UnknownPreference = 'UNKNOWN_PREFERENCE',
+}
+
 /** The member's notification data in a data export (issue 12). */
 export interface NotificationsExportPart {
   preferences: NotificationPreferencesDto;

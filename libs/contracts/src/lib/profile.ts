@@ -249,6 +249,24 @@ export const ProfileMessages = {
   heightRangeOrder: 'Minimum height cannot be greater than maximum height',
 } as const;
 
+/** Codes of profile-service's refusals (profiles, preferences, photos), one per cause. */
+export enum ProfileErrorCode {
+  ProfileNotFound = 'PROFILE_NOT_FOUND',
+  PhotoNotFound = 'PHOTO_NOT_FOUND',
+  PhotoRequired = 'PHOTO_REQUIRED',
+  NotAnImage = 'NOT_AN_IMAGE',
+  /** The image's type is not one of the allowed ones. */
+  ImageType = 'IMAGE_TYPE_NOT_ALLOWED',
+  ImageTooLargeToProcess = 'IMAGE_TOO_LARGE_TO_PROCESS',
+  TooManyPhotos = 'TOO_MANY_PHOTOS',
+  PhotoNotUploadedHere = 'PHOTO_NOT_UPLOADED_HERE',
+  PhotoOrderMismatch = 'PHOTO_ORDER_MISMATCH',
+  /** The client went away before its upload arrived. */
+  UploadAborted = 'UPLOAD_ABORTED',
+  AgeRangeOrder = 'AGE_RANGE_ORDER',
+  HeightRangeOrder = 'HEIGHT_RANGE_ORDER',
+}
+
 /**
  * The own profile as `GET/PUT /api/profile/me` answer it: `locationResolved` is null without a
  * location, else whether the place was found (distance matching works only when it was);

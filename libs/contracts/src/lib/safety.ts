@@ -141,6 +141,21 @@ export const SafetyMessages = {
   loadBlockedFailed: 'Failed to load blocked users',
 } as const;
 
+/** Codes of safety's refusals, one per cause. */
+export enum SafetyErrorCode {
+  BlockSelf = 'BLOCK_SELF',
+  ReportSelf = 'REPORT_SELF',
+  UnmatchSelf = 'UNMATCH_SELF',
+  /** The member to block or report does not exist. */
+  MemberNotFound = 'SAFETY_MEMBER_NOT_FOUND',
+  /** Unmatch with no match between the two. */
+  NothingToUnmatch = 'NOTHING_TO_UNMATCH',
+  AlreadyReported = 'ALREADY_REPORTED',
+  /** A block reason or a report's details over its length. */
+  TextTooLong = 'SAFETY_TEXT_TOO_LONG',
+  ReportNotFound = 'REPORT_NOT_FOUND',
+}
+
 /** Screen and dialog texts of spec 000 §2 and §4, word for word where the spec gives them. */
 export const SafetyTexts = {
   title: 'Safety & Privacy',

@@ -1,4 +1,5 @@
-import { EdgeMessages, type ErrorCode } from './errors';
+import { EdgeMessages } from './errors';
+import type { ApiErrorCode } from './error-codes';
 import type { ChatMessageDto, MarkReadResultDto } from './chat';
 import { SECOND } from './constants';
 import { SERVICES, type ServiceName } from './events';
@@ -46,7 +47,7 @@ export type SessionEndReason = 'revoked' | 'expired';
 /** What every acknowledgement carries when the event failed. */
 export interface SocketErrorAck {
   error: string;
-  code?: ErrorCode | string;
+  code?: ApiErrorCode | string;
   requestId?: string;
 }
 

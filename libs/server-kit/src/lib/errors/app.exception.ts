@@ -1,14 +1,16 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { EdgeMessages, ErrorCode } from '@mate/contracts';
+import { type ApiErrorCode, EdgeMessages, ErrorCode } from '@mate/contracts';
 
 /**
- * The one exception type a service throws for a rule it enforces. Modules subclass it (or call
- * the helpers) so each failure carries a status, a stable code and a message for people.
+ * The one exception type a service throws for a rule it enforces. Modules call the helpers with
+ * their own code (`badRequest(MatchingMessages.likeSelf, MatchingErrorCode.LikeSelf)`), so each
+ * failure carries a status, a code that names its cause and a message for people. The defaults
+ * (`ErrorCode`) are for the kit's own refusals and for malformed input.
  */
 export class AppException extends HttpException {
   constructor(
     message: string,
-    readonly code: ErrorCode,
+    readonly code: ApiErrorCode,
     status: HttpStatus,
     readonly details?: string[],
   ) {
@@ -16,15 +18,15 @@ export class AppException extends HttpException {
   }
 }
 
-export const badRequest = (message: string, code = ErrorCode.ValidationFailed, details?: string[]) =>
+export const badRequest = (message: string, code: ApiErrorCode = ErrorCode.ValidationFailed, details?: string[]) =>
   new AppException(message, code, HttpStatus.BAD_REQUEST, details);
-export const unauthorized = (message: string, code = ErrorCode.Unauthorized) =>
+export const unauthorized = (message: string, code: ApiErrorCode = ErrorCode.Unauthorized) =>
   new AppException(message, code, HttpStatus.UNAUTHORIZED);
-export const forbidden = (message: string, code = ErrorCode.Forbidden) =>
+export const forbidden = (message: string, code: ApiErrorCode = ErrorCode.Forbidden) =>
   new AppException(message, code, HttpStatus.FORBIDDEN);
-export const notFound = (message: string, code = ErrorCode.NotFound) =>
+export const notFound = (message: string, code: ApiErrorCode = ErrorCode.NotFound) =>
   new AppException(message, code, HttpStatus.NOT_FOUND);
-export const conflict = (message: string, code = ErrorCode.Conflict) =>
+export const conflict = (message: string, code: ApiErrorCode = ErrorCode.Conflict) =>
   new AppException(message, code, HttpStatus.CONFLICT);
 export const tooManyRequests = (message: string, retryAfterSeconds?: number) => {
   const e = new AppException(message, ErrorCode.RateLimited, HttpStatus.TOO_MANY_REQUESTS);

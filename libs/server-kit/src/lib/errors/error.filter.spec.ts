@@ -2,17 +2,25 @@ import { gunzipSync } from 'node:zlib';
 import { type ArgumentsHost, BadRequestException, HttpStatus, NotFoundException } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { IsEmail } from 'class-validator';
-import { ErrorCode } from '@mate/contracts';
-import { AppException, conflict } from './app.exception';
+import { AuthErrorCode, ErrorCode, MatchingErrorCode } from '@mate/contracts';
+import { AppException, badRequest, conflict } from './app.exception';
 import { BodyErrorMessages, GlobalErrorFilter, toErrorBody } from './error.filter';
 import { createValidationPipe, UNREADABLE_INPUT_MESSAGE } from './validation';
 
 describe('toErrorBody', () => {
   it('keeps a rule violation as status, code and message', () => {
-    expect(toErrorBody(conflict('Taken', ErrorCode.EmailTaken), 'r1')).toEqual({
+    expect(toErrorBody(conflict('Taken', AuthErrorCode.EmailTaken), 'r1')).toEqual({
       status: 409,
-      body: { error: 'Taken', code: ErrorCode.EmailTaken, requestId: 'r1' },
+      body: { error: 'Taken', code: AuthErrorCode.EmailTaken, requestId: 'r1' },
     });
+  });
+
+  it("passes a module's code through unchanged, whatever the status", () => {
+    expect(toErrorBody(badRequest('No', MatchingErrorCode.LikeSelf), 'r2')).toEqual({
+      status: 400,
+      body: { error: 'No', code: MatchingErrorCode.LikeSelf, requestId: 'r2' },
+    });
+    expect(toErrorBody(badRequest('Bad input'), 'r3').body.code).toBe(ErrorCode.ValidationFailed);
   });
 
   it('turns malformed JSON into a 400 with a clear message', () => {

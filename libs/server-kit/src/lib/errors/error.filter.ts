@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { throwError } from 'rxjs';
-import { ApiErrorBody, EdgeMessages, ErrorCode, REQUEST_ID_HEADER } from '@mate/contracts';
+import { ApiErrorBody, type ApiErrorCode, EdgeMessages, ErrorCode, REQUEST_ID_HEADER } from '@mate/contracts';
 import { currentRequestId } from '../logging/logger';
 import { AppException } from './app.exception';
 
@@ -79,7 +79,7 @@ export function toErrorBody(exception: unknown, requestId: string | undefined): 
     const status = exception.getStatus();
     const response = exception.getResponse();
     let message = exception.message;
-    let code = STATUS_CODES[status] ?? ErrorCode.Internal;
+    let code: ApiErrorCode = STATUS_CODES[status] ?? ErrorCode.Internal;
     let details: string[] | undefined;
     if (typeof response === 'string') message = response;
     else if (response && typeof response === 'object') {
@@ -89,7 +89,8 @@ export function toErrorBody(exception: unknown, requestId: string | undefined): 
         details = r.message.map(String);
         message = details[0] ?? message;
       } else if (typeof r.message === 'string') message = r.message;
-      if (typeof r.code === 'string') code = r.code as ErrorCode;
+      // A module's code (an AppException's) passes through as it is.
+      if (typeof r.code === 'string') code = r.code as ApiErrorCode;
       if (Array.isArray(r.details)) details = r.details.map(String);
     }
     if (status === 404 && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /.test(message)) message = 'Not found';

@@ -1,13 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
-import { ErrorCode, type ApiErrorBody, type MessageResponse } from '@mate/contracts';
+import { API_ERROR_CODES, type ApiErrorBody, type MessageResponse } from '@mate/contracts';
 
 /** The one error body (`{ error, code, requestId }`), as every service and the gateway answer it. */
 export class ErrorBodyDto implements ApiErrorBody {
   @ApiProperty({ description: 'What went wrong, for people (the spec shows this text)', example: 'Please enter a valid email address' })
   error!: string;
 
-  @ApiPropertyOptional({ enum: ErrorCode, enumName: 'ErrorCode', description: 'Stable machine-readable code' })
+  @ApiPropertyOptional({ enum: API_ERROR_CODES, enumName: 'ApiErrorCode', description: 'Stable machine-readable code that names the cause' })
   code?: string;
 
   @ApiPropertyOptional({ description: 'Id of the request, to find it in the logs', example: '6f1c2d1e-…' })
