@@ -9,6 +9,7 @@ import { SessionsController } from '../sessions/sessions.controller';
 import { SessionsService } from '../sessions/sessions.service';
 import { AuthToken } from '../tokens/auth-token.entity';
 import { TokensService } from '../tokens/tokens.service';
+import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { AuthController, VerificationController } from './accounts.controller';
 import { AUTH_RATE_LIMITER, authRateLimits } from './rate-limits';
@@ -29,6 +30,7 @@ import { User } from './user.entity';
   controllers: [AuthController, VerificationController, SessionsController],
   providers: [
     AccountsService,
+    AccountsRepository,
     SessionsService,
     TokensService,
     {
@@ -43,6 +45,6 @@ import { User } from './user.entity';
       useFactory: (redis: Redis, env: AuthEnv, clock: Clock) => new KnownAddresses(redis, env.KEY_PREFIX, clock),
     },
   ],
-  exports: [AccountsService, SessionsService, AUTH_RATE_LIMITER, KnownAddresses],
+  exports: [AccountsService, AccountsRepository, SessionsService, AUTH_RATE_LIMITER, KnownAddresses],
 })
 export class AccountsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AdminAccountStatsPart, Role } from '@mate/contracts';
+import { User } from './user.entity';
 
 /** An account as the admin area reads it. */
 export interface AdminAccountRow {
@@ -43,13 +44,39 @@ const ADDRESSES_IN_EVENTS = `SELECT ARRAY[body->'payload'->>'email', body->'payl
 const DELETE_EMAILS_TO = `DELETE FROM outbox WHERE kind = 'job' AND name = $2
            AND (lower(body->'data'->>'to') = ANY ($1::text[]) OR lower(body->'data'->'vars'->>'newEmail') = ANY ($1::text[]))`;
 
+/** An address as the accounts table is searched by it: any case. */
+const EMAIL_IS = 'lower(u.email) = :email';
+
 /**
  * The statements of accounts (`users`, `sessions`) that the entity API does not say well: the
- * admin area's reads, and what the account's erasure finds and removes in the outbox.
+ * look-ups by address, the admin area's reads, the republish batches, and what the account's
+ * erasure finds and removes in the outbox.
  */
 @Injectable()
 export class AccountsRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The account with this address (lower case), whatever case it was registered in. */
+  findByEmail(manager: EntityManager, email: string): Promise<User | null> {
+    return manager.createQueryBuilder(User, 'u').where(EMAIL_IS, { email }).getOne();
+  }
+
+  /** Whether an account has this address (lower case), in any case. */
+  emailTaken(manager: EntityManager, email: string): Promise<boolean> {
+    return manager.createQueryBuilder(User, 'u').where(EMAIL_IS, { email }).getExists();
+  }
+
+  /** The next `limit` accounts by id after `after`, locked until the transaction ends. */
+  lockBatchAfter(manager: EntityManager, after: string, limit: number): Promise<User[]> {
+    return manager
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .setLock('pessimistic_write')
+      .where('u.id > :after', { after })
+      .orderBy('u.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
 
   async findForAdmin(userId: string): Promise<AdminAccountRow | null> {
     const [row] = await this.dataSource.query<AdminAccountRow[]>(ADMIN_ACCOUNT, [userId]);

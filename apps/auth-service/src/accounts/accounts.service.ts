@@ -31,6 +31,7 @@ import {
 import { AuthEnv, adminEmails } from '../auth.env';
 import { TokensService } from '../tokens/tokens.service';
 import { SessionsService, type DeviceContext } from '../sessions/sessions.service';
+import { AccountsRepository } from './accounts.repository';
 import { User } from './user.entity';
 import { toUserDto } from './user.mapper';
 import { AUTH_RATE_LIMITER, type AuthRateLimit } from './rate-limits';
@@ -68,6 +69,7 @@ export class AccountsService {
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly accounts: AccountsRepository,
     private readonly tokens: TokensService,
     private readonly sessions: SessionsService,
     private readonly sessionStore: SessionStore,
@@ -155,7 +157,7 @@ export class AccountsService {
     await this.limits.consume('loginIp', address);
     await this.limits.check('loginAccountAddress', accountAtAddress);
     const brake = await this.brakeOn(dto.email);
-    const user = await this.users.createQueryBuilder('u').where('lower(u.email) = :email', { email: dto.email }).getOne();
+    const user = await this.accounts.findByEmail(this.dataSource.manager, dto.email);
     // Refused before the password is looked at, the same whether it is right, wrong or the
     // account does not exist: the refusal tells a guesser nothing.
     if (brake && !(user && (await this.knownAddresses.has(user.id, address)))) throw brake;
@@ -212,7 +214,7 @@ export class AccountsService {
     await this.limits.consume('forgotIp', addressKey(ip));
     await this.limits.consume('forgotEmail', email);
     await this.dataSource.transaction(async (m) => {
-      const user = await m.createQueryBuilder(User, 'u').where('lower(u.email) = :email', { email }).getOne();
+      const user = await this.accounts.findByEmail(m, email);
       if (!user || user.suspendedAt) return;
       const token = await this.tokens.issue(m, user.id, 'reset_password');
       // The name only once the address is proven: an unverified account's address may be anyone's.
@@ -304,7 +306,7 @@ export class AccountsService {
     await this.dataSource.transaction(async (m) => {
       const user = await m.findOneOrFail(User, { where: { id: principal.userId } });
       if (user.email.toLowerCase() === dto.newEmail) throw badRequest(AuthMessages.emailChangeSame);
-      const taken = await m.createQueryBuilder(User, 'u').where('lower(u.email) = :email', { email: dto.newEmail }).getExists();
+      const taken = await this.accounts.emailTaken(m, dto.newEmail);
       if (taken) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
       const token = await this.tokens.issue(m, user.id, 'email_change', dto.newEmail);
       const cancelToken = await this.tokens.issue(m, user.id, 'email_change_cancel');
@@ -388,10 +390,7 @@ export class AccountsService {
 
   /** The account's role, and at once the role of its live sessions (the tokens carry no role of their own). */
   private async setRoleByEmail(email: string, role: Role): Promise<UserDto> {
-    const user = await this.users
-      .createQueryBuilder('u')
-      .where('lower(u.email) = :email', { email: email.trim().toLowerCase() })
-      .getOne();
+    const user = await this.accounts.findByEmail(this.dataSource.manager, email.trim().toLowerCase());
     if (!user) throw notFound(`No account with email ${email}`);
     await this.users.update({ id: user.id }, { role });
     await this.sessionStore.setRole(user.id, role);

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ServiceClient } from '@mate/server-kit';
 import { AccountsModule } from '../accounts/accounts.module';
-import { AccountsRepository } from '../accounts/accounts.repository';
 import { MemberActivityModule } from '../member-activity/member-activity.module';
 import { AccountDeletionService } from './account-deletion.service';
 import { AccountExporter } from './account-exporter';
@@ -12,7 +11,7 @@ import { MemberDataExportService } from './member-data-export.service';
 @Module({
   imports: [AccountsModule, MemberActivityModule],
   controllers: [GdprController],
-  providers: [AccountExporter, MemberDataExportService, AccountDeletionService, AccountsRepository, ServiceClient],
+  providers: [AccountExporter, MemberDataExportService, AccountDeletionService, ServiceClient],
   // An admin's delete command runs the same erasure (admin-commands).
   exports: [AccountDeletionService],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboxService } from '@mate/server-kit';
-import { User } from '../accounts/user.entity';
+import { AccountsRepository } from '../accounts/accounts.repository';
 
 /** Accounts per transaction: short enough for the row locks, long enough to amortise the commits. */
 export const REPUBLISH_BATCH_SIZE = 100;
@@ -23,6 +23,7 @@ export interface RepublishResult {
 export class AccountRepublisher {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
     private readonly outbox: OutboxService,
   ) {}
 
@@ -31,14 +32,7 @@ export class AccountRepublisher {
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const done = await this.dataSource.transaction(async (manager) => {
-        const users = await manager
-          .getRepository(User)
-          .createQueryBuilder('u')
-          .setLock('pessimistic_write')
-          .where('u.id > :after', { after })
-          .orderBy('u.id', 'ASC')
-          .limit(batchSize)
-          .getMany();
+        const users = await this.accounts.lockBatchAfter(manager, after, batchSize);
         for (const user of users) {
           await this.outbox.publish(manager, 'user.registered', {
             userId: user.id,

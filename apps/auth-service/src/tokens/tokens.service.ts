@@ -44,11 +44,10 @@ export class TokensService {
   /** The live token row, or null when unknown, spent or expired. Locks the row when spending. */
   async find(manager: EntityManager, token: string, kind: AuthTokenKind, forUpdate = false): Promise<AuthToken | null> {
     if (!token || token.length > 200) return null;
-    const qb = manager
-      .createQueryBuilder(AuthToken, 't')
-      .where('t.token_hash = :hash AND t.kind = :kind', { hash: hashToken(token), kind });
-    if (forUpdate) qb.setLock('pessimistic_write');
-    const row = await qb.getOne();
+    const row = await manager.findOne(AuthToken, {
+      where: { tokenHash: hashToken(token), kind },
+      ...(forUpdate ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
     if (!row || row.usedAt || row.expiresAt.getTime() <= this.clock.now().getTime()) return null;
     return row;
   }
