@@ -26,12 +26,16 @@ export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);
 export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthPrincipal => principalOf(ctx));
 
 /**
- * A provider of per-member limits the guard counts (`@CountedPerMember`): a service's own rules
- * (RateLimits' keys and allowances), whose counts come back from the session check's Redis call.
+ * A provider of per-member limits the kit counts (`@CountedPerMember`): a service's own rules
+ * (RateLimits' keys and allowances), whose counts come back from the kit's Redis call.
  */
 export interface PerMemberLimits {
-  /** The member's counters for `kind` of request, in the order they are counted. */
-  counters(kind: string, userId: string): AllowanceCounter[];
+  /**
+   * The member's counters for `kind` of request, in the order they are counted. A socket event's
+   * validated payload comes as `payload` (an HTTP route's is not read yet): no counters, nothing
+   * counted (a sync that names nothing).
+   */
+  counters(kind: string, userId: string, payload?: unknown): AllowanceCounter[];
   /** The 429 for `kind` when a count is past its allowance, else null. */
   refusal(kind: string, counts: readonly WindowCount[]): AppException | null;
 }
@@ -43,10 +47,16 @@ export interface CountedRoute {
 }
 
 /**
- * The route's requests count against the member's limits `kind` of `limits` (a provider of the
- * service), counted by the global guard in the same Redis call as the session check: one round
- * trip for both. A request whose session the guard refuses counts nothing; past a limit it is
- * 429 with Retry-After (after the 401/403 checks, as when the handler counted).
+ * The route's requests, or the socket event's, count against the member's limits `kind` of
+ * `limits` (a provider of the service): the house's one way to limit what a member asks for
+ * (docs/conventions.md, "Rate limits"). Past a limit it is 429 with Retry-After, after the
+ * 401/403 checks; a request or event refused before counts nothing.
+ *
+ * - On an HTTP route the global guard counts in the same Redis call as the session check: one
+ *   round trip for both, before the body is read.
+ * - On a `@SocketEvent`/`@SocketEventBatch` handler the kit's socket-event dispatch counts once
+ *   the payload is valid (a 400 wins, and is not counted), before the handler runs; a delivery's
+ *   events, of every member and kind, in one Redis call.
  */
 export const CountedPerMember = (limits: Type<PerMemberLimits>, kind: string) =>
   SetMetadata(COUNTED_PER_MEMBER, { limits, kind } satisfies CountedRoute);

@@ -91,6 +91,29 @@ return {session, counts}
 `;
 
 /**
+ * The members' counters alone (`countMembers`): KEYS the counters of every member in turn, ARGV per
+ * key its window seconds, its allowance and its member's place; each member's counters counted in
+ * order, stopping after the first past its allowance, as TOUCH_AND_COUNT_MEMBER does for one.
+ * Answers {consumed, ttlMs} per key, false for a key not counted.
+ */
+const COUNT_MEMBERS_SCRIPT = `${COUNT_FUNCTION}
+local out = {}
+local stopped = {}
+for i, key in ipairs(KEYS) do
+  local at = 3 * (i - 1)
+  local member = ARGV[at + 3]
+  if stopped[member] then
+    out[i] = false
+  else
+    local counted = count(key, ARGV[at + 1])
+    out[i] = counted
+    if counted[1] > tonumber(ARGV[at + 2]) then stopped[member] = true end
+  end
+end
+return out
+`;
+
+/**
  * The stream of member activity notes (issue 13): `{ userId, at }` (at: epoch ms) on a session's
  * creation (sign-in) and on its first request of a new UTC day. auth-service turns each into the
  * once-a-day fact `member.active` and the account's last activity; everyone else only writes it.
@@ -160,6 +183,8 @@ type TouchAndCountMemberCommand = (
   ...keysThenArgs: (string | number)[]
 ) => Promise<[[string | null, string | null] | null, [number, number][]]>;
 
+type CountMembersCommand = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<([number, number] | null)[]>;
+
 type TouchManyCommand = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<([string | null, string | null] | null)[]>;
 
 type TouchCommand = (
@@ -186,6 +211,8 @@ export class SessionStore {
   private readonly countCommand: CountCommand;
   /** A service guard's session check with the member's counters of the route (`touchCountingMember`). */
   private readonly touchAndCountMemberCommand: TouchAndCountMemberCommand;
+  /** Socket events' per-member counters, a delivery's in one call (`countMembers`). */
+  private readonly countMembersCommand: CountMembersCommand;
 
   constructor(
     private readonly redis: Redis,
@@ -199,6 +226,7 @@ export class SessionStore {
       mateCountAndTouchSession?: CountAndTouchCommand;
       mateCountInWindow?: CountCommand;
       mateTouchAndCountMember?: TouchAndCountMemberCommand;
+      mateCountMembers?: CountMembersCommand;
     };
     if (!commands.mateTouchSession) {
       redis.defineCommand('mateTouchSession', { numberOfKeys: 2, lua: TOUCH_SCRIPT });
@@ -216,6 +244,9 @@ export class SessionStore {
     if (!commands.mateTouchAndCountMember) {
       redis.defineCommand('mateTouchAndCountMember', { lua: TOUCH_AND_COUNT_MEMBER_SCRIPT });
     }
+    // The number of keys is its first argument.
+    if (!commands.mateCountMembers) redis.defineCommand('mateCountMembers', { lua: COUNT_MEMBERS_SCRIPT });
+    this.countMembersCommand = (commands.mateCountMembers as CountMembersCommand).bind(redis);
     this.touchCommand = (commands.mateTouchSession as TouchCommand).bind(redis);
     this.touchAndCountMemberCommand = (commands.mateTouchAndCountMember as TouchAndCountMemberCommand).bind(redis);
     this.touchManyCommand = (commands.mateTouchSessions as TouchManyCommand).bind(redis);
@@ -336,6 +367,27 @@ export class SessionStore {
       session: fields ? liveSession(fields) : null,
       counts: counts.map(([consumed, msBeforeNext]) => ({ consumed, msBeforeNext })),
     };
+  }
+
+  /**
+   * The counts of `touchCountingMember` without the touch, for many members in one Redis call:
+   * the socket events of a delivery, whose senders' sessions were checked before their payloads
+   * were read (`SocketEventRegistry`). Each member's `counters` counted in order, stopping after
+   * the first past its allowance; answers each member's counts in order (none for no counters).
+   */
+  async countMembers(members: readonly (readonly AllowanceCounter[])[]): Promise<WindowCount[][]> {
+    const counters = members.flatMap((of, member) => of.map((counter) => ({ counter, member })));
+    if (counters.length === 0) return members.map(() => []);
+    const answers = await this.countMembersCommand(
+      counters.length,
+      ...counters.map(({ counter }) => counter.key),
+      ...counters.flatMap(({ counter, member }) => [counter.windowSeconds, counter.points, member]),
+    );
+    const out: WindowCount[][] = members.map(() => []);
+    answers.forEach((answer, i) => {
+      if (answer) out[counters[i].member].push({ consumed: answer[0], msBeforeNext: answer[1] });
+    });
+    return out;
   }
 
   /** The count of `touchCounting` without a session: for the gateway's requests that need none. */

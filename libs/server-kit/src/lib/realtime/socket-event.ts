@@ -11,7 +11,7 @@ import {
   type OnModuleInit,
   type Type,
 } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService, MetadataScanner, ModuleRef } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import {
   AuthMessages,
@@ -27,9 +27,10 @@ import {
 } from '@mate/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { CurrentUser, Public, REQUIRED_ROLES } from '../auth/decorators';
+import { COUNTED_PER_MEMBER, CurrentUser, Public, REQUIRED_ROLES, type CountedRoute, type PerMemberLimits } from '../auth/decorators';
 import { JwtStrategy } from '../auth/jwt.strategy';
-import { AppException, badRequest, forbidden, notFound } from '../errors/app.exception';
+import { SessionStore } from '../auth/session-store';
+import { AppException, badRequest, forbidden, notFound, serviceUnavailable } from '../errors/app.exception';
 import { BodyErrorMessages, toErrorBody } from '../errors/error.filter';
 import { JsonBodyMessages, MAX_JSON_DEPTH, hostileJsonProblem, jsonDepthExceeds } from '../bootstrap/json-body';
 import { currentRequestId, LOGGER, runWithRequestId } from '../logging/logger';
@@ -45,7 +46,9 @@ export const SOCKET_EVENT = 'mate:socketEvent';
  * the first parameter is the payload, validated against its class (class-validator, unknown fields
  * rejected, same `{ error }` body as HTTP), the second the sender. What it returns is the
  * acknowledgement (`{ ok: true }` when it returns nothing); what it throws becomes `{ error }`.
- * `@Roles()` on the handler is enforced as on a route (403 `{ error }` for other roles).
+ * `@Roles()` on the handler is enforced as on a route (403 `{ error }` for other roles), and
+ * `@CountedPerMember()` counts the event against the sender's limits once the payload is valid
+ * (429 `{ error }` past them, before the handler runs).
  *
  *     @Injectable()
  *     export class ChatSocketEvents {
@@ -86,6 +89,15 @@ export const SocketEventBatch =
     SetMetadata(SOCKET_EVENT_BATCH_TYPE, payloadType)(target, key, descriptor);
   };
 
+/**
+ * A payload class whose rule needs the sender as well as the fields (messaging yourself): the
+ * registry calls `refusalFor` once the fields are valid, so the refusal (a 400) comes before the
+ * event is counted (`@CountedPerMember`) and before the handler, like a field's.
+ */
+export interface SenderCheckedPayload {
+  refusalFor(sender: AuthPrincipal): AppException | null;
+}
+
 type SocketEventHandler = (payload: unknown, sender: AuthPrincipal) => unknown;
 type SocketEventBatchFn = (entries: SocketEventEntry<unknown>[]) => Promise<PromiseSettledResult<unknown>[]>;
 
@@ -97,6 +109,15 @@ interface RegisteredHandler {
   payloadType: Type | undefined;
   /** `@Roles()` on the handler: the global guard only sees the one internal route, not the handler. */
   roles: Role[] | undefined;
+  /** `@CountedPerMember()` on the handler, with its provider: counted by the registry (`count`). */
+  counted: { kind: string; limits: PerMemberLimits } | undefined;
+}
+
+/** An event ready for its handler: authenticated, its payload valid (`prepare`). */
+export interface PreparedSocketEvent {
+  handler: RegisteredHandler;
+  value: unknown;
+  sender: AuthPrincipal;
 }
 
 export const REALTIME_SERVICE = Symbol('REALTIME_SERVICE');
@@ -121,6 +142,8 @@ export class SocketEventRegistry implements OnModuleInit {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     @Inject(REALTIME_SERVICE) private readonly service: ServiceName,
+    private readonly moduleRef: ModuleRef,
+    private readonly sessions: SessionStore,
   ) {}
 
   onModuleInit() {
@@ -146,12 +169,15 @@ export class SocketEventRegistry implements OnModuleInit {
           );
         }
         const roles = Reflect.getMetadata(REQUIRED_ROLES, fn) as Role[] | undefined;
+        const countedRoute = Reflect.getMetadata(COUNTED_PER_MEMBER, fn) as CountedRoute | undefined;
+        // Found now: a handler counted by a provider this service lacks fails start-up.
+        const counted = countedRoute && { kind: countedRoute.kind, limits: this.moduleRef.get(countedRoute.limits, { strict: false }) };
         const bound = fn.bind(instance);
         this.handlers.set(
           event,
           batchType
-            ? { event, handleMany: bound as unknown as SocketEventBatchFn, payloadType, roles }
-            : { event, handle: bound, payloadType, roles },
+            ? { event, handleMany: bound as unknown as SocketEventBatchFn, payloadType, roles, counted }
+            : { event, handle: bound, payloadType, roles, counted },
         );
       }
     }
@@ -162,6 +188,8 @@ export class SocketEventRegistry implements OnModuleInit {
 
   async dispatch(event: string, payload: unknown, sender: AuthPrincipal): Promise<unknown> {
     const { handler, value } = await this.prepare(event, payload, sender);
+    const [overLimit] = await this.count([{ handler, value, sender }]);
+    if (overLimit) throw overLimit;
     if (handler.handleMany) {
       const [answer] = await handler.handleMany([{ payload: value, sender, requestId: currentRequestId() ?? randomUUID() }]);
       if (answer.status === 'rejected') throw answer.reason;
@@ -176,7 +204,31 @@ export class SocketEventRegistry implements OnModuleInit {
     if (!handler) throw notFound(SocketMessages.unknownEvent, ErrorCode.NotFound);
     if (handler.roles?.length && !handler.roles.includes(sender.role)) throw forbidden(AuthMessages.adminRequired);
     const value: unknown = await this.validation.transform(payload, { type: 'body', metatype: handler.payloadType });
+    const refusal = (value as Partial<SenderCheckedPayload> | null)?.refusalFor?.(sender);
+    if (refusal) throw refusal;
     return { handler, value };
+  }
+
+  /**
+   * Counts the prepared events whose handlers are `@CountedPerMember`, all in one Redis call (a
+   * delivery's events of every member and kind), after their payloads are valid and before any
+   * handler runs. Answers per event, in order: its 429 past a limit, a 503 (retryable) when
+   * Redis did not answer, or null (within its limits, or not counted).
+   */
+  async count(events: readonly PreparedSocketEvent[]): Promise<(AppException | null)[]> {
+    const counters = events.map(({ handler, value, sender }) =>
+      handler.counted ? handler.counted.limits.counters(handler.counted.kind, sender.userId, value) : [],
+    );
+    if (counters.every((of) => of.length === 0)) return events.map(() => null);
+    let counts: Awaited<ReturnType<SessionStore['countMembers']>>;
+    try {
+      counts = await this.sessions.countMembers(counters);
+    } catch (err) {
+      return counters.map((of) => (of.length ? serviceUnavailable(err) : null));
+    }
+    return events.map(({ handler }, i) =>
+      handler.counted && counters[i].length ? handler.counted.limits.refusal(handler.counted.kind, counts[i]) : null,
+    );
   }
 
   /** A one-at-a-time handler's acknowledgement. */
@@ -265,7 +317,8 @@ function itemPayload(text: string | undefined): unknown {
  * while an earlier request to this service was in flight, in one request. Each item is handled as
  * the single route handles one request: its sender authenticated as the global guard does (JWT,
  * live session touched, verified account; the sessions in one Redis round trip), its payload
- * parsed and validated on its own, its handler run in its own request-id context, and its answer
+ * parsed and validated on its own, counted against its sender's limits (`@CountedPerMember`: the
+ * delivery's counted events in one more round trip), its handler run in its own request-id context, and its answer
  * (or `{ error }`) returned in its place. One item's failure never fails another.
  */
 @Injectable()
@@ -287,8 +340,8 @@ export class SocketEventBatchHandler {
       senders = items.map(() => new AppException(SocketMessages.serviceUnavailable, ErrorCode.ServiceUnavailable, 503));
     }
     const results: SocketEventBatchResult[] = new Array(items.length);
-    // The items of each @SocketEventBatch handler, handled together once every item is checked.
-    const grouped = new Map<RegisteredHandler, { index: number; entry: SocketEventEntry<unknown> }[]>();
+    // Every item authenticated and validated, then the counted ones counted in one Redis call.
+    const prepared: (PreparedSocketEvent & { index: number; requestId: string })[] = [];
     await Promise.all(
       items.map((item, index) => {
         const requestId = item.requestId ?? randomUUID();
@@ -297,6 +350,23 @@ export class SocketEventBatchHandler {
             const sender = senders[index];
             if (sender instanceof AppException) throw sender;
             const { handler, value } = await this.registry.prepare(item.event, itemPayload(item.payload), sender);
+            prepared.push({ handler, value, sender, index, requestId });
+          } catch (e) {
+            results[index] = this.refused(e, item.event, requestId);
+          }
+        });
+      }),
+    );
+    prepared.sort((x, y) => x.index - y.index);
+    const overLimit = await this.registry.count(prepared);
+    // The items of each @SocketEventBatch handler, handled together; the others one by one.
+    const grouped = new Map<RegisteredHandler, { index: number; entry: SocketEventEntry<unknown> }[]>();
+    await Promise.all(
+      prepared.map(({ handler, value, sender, index, requestId }, i) =>
+        runWithRequestId(requestId, async () => {
+          try {
+            const refusal = overLimit[i];
+            if (refusal) throw refusal;
             if (handler.handleMany) {
               const group = grouped.get(handler) ?? [];
               group.push({ index, entry: { payload: value, sender, requestId } });
@@ -305,10 +375,10 @@ export class SocketEventBatchHandler {
             }
             results[index] = { status: 200, body: await this.registry.run(handler, value, sender) };
           } catch (e) {
-            results[index] = this.refused(e, item.event, requestId);
+            results[index] = this.refused(e, handler.event, requestId);
           }
-        });
-      }),
+        }),
+      ),
     );
     await Promise.all(
       [...grouped].map(async ([handler, group]) => {

@@ -139,6 +139,19 @@ describe('session store: member activity notes (real Redis)', () => {
     expect(await redis.get(day.key)).toBe('2');
   });
 
+  it('countMembers counts many members\' counters in one call, each in order, stopping after its first past its allowance', async () => {
+    const [ann, bob] = [randomUUID(), randomUUID()];
+    const minute = (userId: string) => ({ key: `${ns.prefix}:rl:members-minute:${userId}`, windowSeconds: 60, points: 1 });
+    const day = (userId: string) => ({ key: `${ns.prefix}:rl:members-day:${userId}`, windowSeconds: 86_400, points: 100 });
+    const counts = await store.countMembers([[minute(ann), day(ann)], [], [minute(bob)], [minute(ann), day(ann)]]);
+    expect(counts.map((of) => of.map((c) => c.consumed))).toEqual([[1, 1], [], [1], [2]]);
+    expect(counts[0][0].msBeforeNext).toBeLessThanOrEqual(60_000);
+    expect(counts[0][1].msBeforeNext).toBeGreaterThan(60_000);
+    // Past the minute's allowance the day's is not counted, as touchCountingMember does.
+    expect(await redis.get(day(ann).key)).toBe('1');
+    expect(await store.countMembers([[], []])).toEqual([[], []]);
+  });
+
   it('peek says whether a session is alive and whose, and neither slides it nor notes activity', async () => {
     const userId = randomUUID();
     const now = Date.now();

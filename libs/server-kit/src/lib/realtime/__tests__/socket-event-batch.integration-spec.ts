@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Module } from '@nestjs/common';
+import { Inject, Injectable, Module } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { IsString, IsUUID, MaxLength } from 'class-validator';
 import Redis from 'ioredis';
 import { AuthMessages, ErrorCode, INTERNAL_TOKEN_HEADER, SERVICES, SocketMessages, type AuthPrincipal } from '@mate/contracts';
 import { startServiceTestBed, type ServiceTestBed } from '../../../testing/service-test-bed';
 import { waitFor } from '../../../testing/service-app';
-import { SessionStore } from '../../auth/session-store';
+import { CountedPerMember, type PerMemberLimits } from '../../auth/decorators';
+import { SessionStore, type WindowCount } from '../../auth/session-store';
+import { badRequest } from '../../errors/app.exception';
+import { RateLimits } from '../../rate-limit/rate-limit';
+import { REDIS } from '../../redis/redis';
 import { DatabaseEnv } from '../../config/config';
 import { ServiceModule } from '../../service.module';
 import { BodyErrorMessages } from '../../errors/error.filter';
@@ -30,6 +34,32 @@ class SendDto {
 class RecipientDto {
   @IsUUID('4') recipientId!: string;
 }
+/** mark_as_read's payload here: refused with its sender (not to oneself), as a field is. */
+class OtherMemberDto {
+  @IsUUID('4') recipientId!: string;
+  refusalFor(sender: AuthPrincipal) {
+    return this.recipientId === sender.userId ? badRequest('Not to yourself') : null;
+  }
+}
+
+const SYNCS_ALLOWED = 2;
+const TOO_MANY_SYNCS = 'Too many syncs';
+
+/** A per-member limit for the counted event (sync_messages): SYNCS_ALLOWED a minute; a payload naming nobody counts nothing. */
+@Injectable()
+class EchoLimits implements PerMemberLimits {
+  readonly limits: RateLimits<'syncs'>;
+  constructor(@Inject(REDIS) redis: Redis) {
+    this.limits = new RateLimits(redis, `echo-${randomUUID()}`, { syncs: { points: SYNCS_ALLOWED, durationSeconds: 60 } });
+  }
+  counters(_kind: string, userId: string, payload?: unknown) {
+    return (payload as RecipientDto).recipientId === NOBODY ? [] : this.limits.allowanceCounters(['syncs'], userId);
+  }
+  refusal(_kind: string, counts: readonly WindowCount[]) {
+    return this.limits.refusalOf(['syncs'], counts, TOO_MANY_SYNCS);
+  }
+}
+const NOBODY = '00000000-0000-4000-8000-000000000000';
 
 /** Handlers of chat's events that answer who sent them, so a test sees which principal each item ran as. */
 @Injectable()
@@ -44,14 +74,16 @@ class EchoEvents {
   @SocketEvent('stop_typing') stopTyping(_payload: RecipientDto) {
     return undefined;
   }
-  @SocketEvent('mark_as_read') markAsRead(_payload: RecipientDto) {
+  @SocketEvent('mark_as_read') markAsRead(_payload: OtherMemberDto) {
     return undefined;
   }
-  @SocketEvent('sync_messages') sync(_payload: RecipientDto) {
+  @SocketEvent('sync_messages')
+  @CountedPerMember(EchoLimits, 'syncs')
+  sync(_payload: RecipientDto) {
     return undefined;
   }
 }
-@Module({ providers: [EchoEvents] })
+@Module({ providers: [EchoEvents, EchoLimits] })
 class EchoModule {}
 
 const echoService = (env?: Partial<Record<string, string>>) =>
@@ -235,6 +267,65 @@ describe('socket event batches (real PostgreSQL and Redis)', () => {
       headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN },
     });
     expect(res).toMatchObject({ status: 200, body: { from: ann.userId, content: 'single' } });
+  });
+
+  it('counts a @CountedPerMember event once its payload is valid, the delivery in one Redis call, 429 past the limit', async () => {
+    const [ann, bob] = [await bed.signIn(), await bed.signIn()];
+    const sync = (token: string, payload: unknown): SocketEventBatchItem => ({ event: 'sync_messages', token, payload: JSON.stringify(payload) });
+    const someone = { recipientId: randomUUID() };
+    const sessions = bed.app.get(SessionStore);
+    const counted = jest.spyOn(sessions, 'countMembers');
+    try {
+      const res = await batch([
+        sync(ann.token, { recipientId: 'x' }),
+        sync(ann.token, someone),
+        sync(bob.token, someone),
+        { event: 'typing', token: ann.token, payload: JSON.stringify(someone) },
+        sync(ann.token, someone),
+        sync(ann.token, someone),
+        sync(ann.token, { recipientId: NOBODY }),
+      ]);
+      expect(res.body.results.map((r) => [r.status, (r.body as { error?: string }).error])).toEqual([
+        [400, expect.any(String)],
+        [200, undefined],
+        [200, undefined],
+        [200, undefined],
+        [200, undefined],
+        [429, TOO_MANY_SYNCS],
+        [200, undefined],
+      ]);
+      expect(counted).toHaveBeenCalledTimes(1);
+    } finally {
+      counted.mockRestore();
+    }
+    // The single route counts the same counters: past the limit it is 429 with Retry-After.
+    const single = await bed.call<{ error: string; code: string }>('POST', `${SOCKET_EVENTS_PATH}/sync_messages`, {
+      token: ann.token,
+      body: someone,
+      headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN },
+    });
+    expect(single).toMatchObject({ status: 429, body: { error: TOO_MANY_SYNCS, code: ErrorCode.RateLimited } });
+    // Redis failing the count answers the counted items 503 (retryable), the others as usual.
+    const failing = jest.spyOn(sessions, 'countMembers').mockRejectedValueOnce(new Error('Connection is closed.'));
+    try {
+      const res = await batch([sync(bob.token, someone), { event: 'typing', token: bob.token, payload: JSON.stringify(someone) }]);
+      expect(res.body.results.map((r) => r.status)).toEqual([503, 200]);
+    } finally {
+      failing.mockRestore();
+    }
+  });
+
+  it("refuses a payload by its sender-rule (refusalFor) as it refuses a field, on both routes", async () => {
+    const ann = await bed.signIn();
+    const toSelf = { recipientId: ann.userId };
+    const res = await batch([{ event: 'mark_as_read', token: ann.token, payload: JSON.stringify(toSelf) }]);
+    expect(res.body.results).toEqual([{ status: 400, body: expect.objectContaining({ error: 'Not to yourself' }) }]);
+    const single = await bed.call('POST', `${SOCKET_EVENTS_PATH}/mark_as_read`, {
+      token: ann.token,
+      body: toSelf,
+      headers: { [INTERNAL_TOKEN_HEADER]: INTERNAL_TOKEN },
+    });
+    expect(single).toMatchObject({ status: 400, body: { error: 'Not to yourself' } });
   });
 
   it("gives the service a PresenceReader on the service's Redis and key prefix", async () => {
