@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
+  MatchingErrorCode,
   MatchingMessages,
   type AuthPrincipal,
   type LikeResultDto,
@@ -26,7 +27,9 @@ import { SuggestionsService } from './suggestions.service';
 import { SwipesService } from './swipes.service';
 
 /** The other member's id in a swipe's path, lower-cased; anything that is not a UUID names nobody (404). */
-const SWIPED_MEMBER_ID = new MemberIdPipe({ exceptionFactory: () => notFound(MatchingMessages.memberNotFound) });
+const SWIPED_MEMBER_ID = new MemberIdPipe({
+  exceptionFactory: () => notFound(MatchingMessages.memberNotFound, MatchingErrorCode.MemberNotFound),
+});
 
 /**
  * Matching for the signed-in member (spec 000 §7 and issue 8): suggestions, like, pass, rewind,

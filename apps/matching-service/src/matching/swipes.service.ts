@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  MatchingErrorCode,
   MatchingMessages,
   type LikeResultDto,
   type PassResultDto,
@@ -45,7 +46,7 @@ export class SwipesService {
    * ADR 0029), then new_match is pushed and the like answers.
    */
   async like(viewerId: string, targetId: string): Promise<LikeResultDto> {
-    if (viewerId === targetId) throw badRequest(MatchingMessages.likeSelf);
+    if (viewerId === targetId) throw badRequest(MatchingMessages.likeSelf, MatchingErrorCode.LikeSelf);
     const [a, b] = ordered(viewerId, targetId);
     // The outbox rows are built here and written by the statement only if it inserts the like
     // (like.created, `matched` filled in there) and makes the match (match.created). No consumer
@@ -67,12 +68,12 @@ export class SwipesService {
     // A blocked pair: one answer whatever was swiped before (a pass is not "rewind first").
     if (answer.blocked) throw this.refusedBlocked(answer.suggestible !== null);
     // A suspended member answers as unavailable whatever was swiped before (issue 13).
-    if (answer.suspended) throw badRequest(MatchingMessages.notSuggestible);
-    if (answer.previous === false) throw badRequest(MatchingMessages.alreadyPassed);
+    if (answer.suspended) throw badRequest(MatchingMessages.notSuggestible, MatchingErrorCode.NotSuggestible);
+    if (answer.previous === false) throw badRequest(MatchingMessages.alreadyPassed, MatchingErrorCode.AlreadyPassed);
     let row = answer;
     if (answer.previous === null && !answer.inserted) {
-      if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound);
-      if (!answer.fits) throw badRequest(MatchingMessages.notSuggestible);
+      if (answer.suggestible === null) throw notFound(MatchingMessages.memberNotFound, MatchingErrorCode.MemberNotFound);
+      if (!answer.fits) throw badRequest(MatchingMessages.notSuggestible, MatchingErrorCode.NotSuggestible);
       row = await this.raced(viewerId, targetId);
     }
     // Before the answer and the pushes: whoever learns of the match can use it at once (ADR 0029).
@@ -97,7 +98,7 @@ export class SwipesService {
    * like (a refused pass writes nothing).
    */
   async pass(viewerId: string, targetId: string): Promise<PassResultDto> {
-    if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf);
+    if (viewerId === targetId) throw badRequest(MatchingMessages.passSelf, MatchingErrorCode.PassSelf);
     // pass.created is written by the statement only if it inserts the pass (a fact; analytics counts swipes).
     const passEvent = this.outbox.factRow('pass.created', {
       passerId: viewerId,
@@ -105,10 +106,10 @@ export class SwipesService {
       createdAt: new Date().toISOString(),
     });
     const passed = await this.swipes.recordPass(viewerId, targetId, passEvent);
-    if (!passed.known) throw notFound(MatchingMessages.memberNotFound);
+    if (!passed.known) throw notFound(MatchingMessages.memberNotFound, MatchingErrorCode.MemberNotFound);
     if (passed.blocked) throw this.refusedBlocked(true);
     // A suspended member is unavailable (issue 13): the like's answer, and no swipe is written.
-    if (passed.suspended) throw badRequest(MatchingMessages.notSuggestible);
+    if (passed.suspended) throw badRequest(MatchingMessages.notSuggestible, MatchingErrorCode.NotSuggestible);
     return { passed: true };
   }
 
@@ -121,7 +122,7 @@ export class SwipesService {
   async rewind(viewerId: string): Promise<SuggestionDto> {
     const targetId = await this.swipes.rewindLatestPass(viewerId);
     const card = targetId ? await this.suggestions.card(viewerId, targetId) : null;
-    if (!card) throw notFound(MatchingMessages.nothingToRewind);
+    if (!card) throw notFound(MatchingMessages.nothingToRewind, MatchingErrorCode.NothingToRewind);
     return card;
   }
 
@@ -131,7 +132,9 @@ export class SwipesService {
    * the member at all, as for any unknown id).
    */
   private refusedBlocked(known: boolean) {
-    return known ? badRequest(MatchingMessages.notSuggestible) : notFound(MatchingMessages.memberNotFound);
+    return known
+      ? badRequest(MatchingMessages.notSuggestible, MatchingErrorCode.NotSuggestible)
+      : notFound(MatchingMessages.memberNotFound, MatchingErrorCode.MemberNotFound);
   }
 
   /**
@@ -141,7 +144,7 @@ export class SwipesService {
    */
   private async raced(viewerId: string, targetId: string): Promise<LikeRow> {
     const standing = await this.swipes.standingSwipe(viewerId, targetId);
-    if (!standing?.liked) throw badRequest(MatchingMessages.alreadyPassed);
+    if (!standing?.liked) throw badRequest(MatchingMessages.alreadyPassed, MatchingErrorCode.AlreadyPassed);
     const { match_id, matched_at, pair_version } = standing;
     return {
       previous: true,

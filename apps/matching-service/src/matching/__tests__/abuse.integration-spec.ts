@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ErrorCode,
+  MatchingErrorCode,
   MatchingMessages,
   ROLE_MEMBER,
   type LikeResultDto,
@@ -71,8 +72,14 @@ describe('matching-service against a hostile member (real PostgreSQL and Redis)'
     const outside = await bed.member(place, { genderPreference: ['female'] });
     const unsuggestible = await like(attacker, noPhoto.userId);
     const outsideRules = await like(attacker, outside.userId);
-    expect(unsuggestible).toMatchObject({ status: 400, body: { error: MatchingMessages.notSuggestible } });
-    expect(outsideRules).toMatchObject({ status: 400, body: { error: MatchingMessages.notSuggestible } });
+    expect(unsuggestible).toMatchObject({
+      status: 400,
+      body: { error: MatchingMessages.notSuggestible, code: MatchingErrorCode.NotSuggestible },
+    });
+    expect(outsideRules).toMatchObject({
+      status: 400,
+      body: { error: MatchingMessages.notSuggestible, code: MatchingErrorCode.NotSuggestible },
+    });
     expect(unsuggestible.body).toEqual({ ...outsideRules.body, requestId: expect.any(String) });
   });
 

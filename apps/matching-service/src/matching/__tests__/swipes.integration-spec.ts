@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MatchingMessages, type LikeResultDto, type MatchDto, type SuggestionDto } from '@mate/contracts';
+import { MatchingErrorCode, MatchingMessages, type LikeResultDto, type MatchDto, type SuggestionDto } from '@mate/contracts';
 import { waitFor } from '@mate/server-kit/testing';
 import { readEventPayload } from '@mate/server-kit';
 import {
@@ -88,7 +88,10 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     expect(again.body.suggestion.user.id).toBe(b.userId);
     // Likes are never rewound.
     const nothing = await bed.call('POST', '/api/matches/rewind', { token: viewer.token });
-    expect(nothing).toMatchObject({ status: 404, body: { error: MatchingMessages.nothingToRewind } });
+    expect(nothing).toMatchObject({
+      status: 404,
+      body: { error: MatchingMessages.nothingToRewind, code: MatchingErrorCode.NothingToRewind },
+    });
     expect((await bed.suggestedTo(viewer)).sort()).toEqual([b.userId, c.userId].sort());
   });
 
@@ -108,7 +111,7 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     await pass(viewer, b);
     expect(await like(viewer, b)).toMatchObject({
       status: 400,
-      body: { error: MatchingMessages.alreadyPassed },
+      body: { error: MatchingMessages.alreadyPassed, code: MatchingErrorCode.AlreadyPassed },
     });
     expect(await outbox('like.created')).toEqual(
       expect.arrayContaining([
@@ -125,15 +128,15 @@ describe('likes, passes, rewinds and matches (real PostgreSQL and Redis)', () =>
     const nobody = { userId: randomUUID(), token: '' };
     expect(await like(viewer, viewer)).toMatchObject({
       status: 400,
-      body: { error: MatchingMessages.likeSelf },
+      body: { error: MatchingMessages.likeSelf, code: MatchingErrorCode.LikeSelf },
     });
     expect(await pass(viewer, viewer)).toMatchObject({
       status: 400,
-      body: { error: MatchingMessages.passSelf },
+      body: { error: MatchingMessages.passSelf, code: MatchingErrorCode.PassSelf },
     });
     expect(await like(viewer, nobody)).toMatchObject({
       status: 404,
-      body: { error: MatchingMessages.memberNotFound },
+      body: { error: MatchingMessages.memberNotFound, code: MatchingErrorCode.MemberNotFound },
     });
     expect(await pass(viewer, nobody)).toMatchObject({
       status: 404,
