@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { MigrationInterface } from 'typeorm';
 import { eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
 import type { EventHandler, EventHandlers } from '../events/event-consumer';
-import { MemberSuspensionProjection1796400000000, MemberSuspensions } from './member-suspensions';
+import { MemberSuspensionProjection1796401000000, MemberSuspensions } from './member-suspensions';
 
 /**
  * The projections the kit keeps for a service that turns them on (docs/adr/0030-pair-and-
@@ -18,7 +18,7 @@ const PROJECTION_EVENTS: Record<KitProjection, EventName[]> = {
 
 /** Each projection's migrations, run after the kit's own and before the service's. */
 const PROJECTION_MIGRATIONS: Record<KitProjection, Type<MigrationInterface>[]> = {
-  suspension: [MemberSuspensionProjection1796400000000],
+  suspension: [MemberSuspensionProjection1796401000000],
 };
 
 /** Each projection's reads and writes, injectable in the service's features. */

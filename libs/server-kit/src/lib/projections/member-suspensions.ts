@@ -12,8 +12,8 @@ import type { UserSuspendedPayload, UserUnsuspendedPayload } from '@mate/contrac
  */
 
 /** The kit's suspension table. A projection migration: only services that turn it on run it. */
-export class MemberSuspensionProjection1796400000000 implements MigrationInterface {
-  name = 'MemberSuspensionProjection1796400000000';
+export class MemberSuspensionProjection1796401000000 implements MigrationInterface {
+  name = 'MemberSuspensionProjection1796401000000';
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE IF NOT EXISTS kit_member_suspension (
       user_id uuid PRIMARY KEY,
