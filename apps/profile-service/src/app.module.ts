@@ -14,13 +14,7 @@ import { Profile } from './profiles/profile.entity';
 import { ProfileEventHandlers } from './profiles/profile-event.handlers';
 import { ProfilesModule } from './profiles/profiles.module';
 import { RepublishModule } from './republish/republish.module';
-import { CreateProfiles1795284000000 } from './migrations/1795284000000-CreateProfiles';
-import { PhotosLocationPreferences1795300000000 } from './migrations/1795300000000-PhotosLocationPreferences';
-import { ProfileLifestyle1795400000000 } from './migrations/1795400000000-ProfileLifestyle';
-import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
-import { SuspendedMembers1796200000000 } from './migrations/1796200000000-SuspendedMembers';
-import { PhotoReview1796300000000 } from './migrations/1796300000000-PhotoReview';
-import { SuspensionsModule } from './suspensions/suspensions.module';
+import { PROFILE_MIGRATIONS } from './migrations';
 
 @Module({})
 export class AppModule {
@@ -31,27 +25,22 @@ export class AppModule {
       envClass: ProfileEnv,
       env,
       entities: [Profile, Photo, Preferences],
-      migrations: [
-        CreateProfiles1795284000000,
-        PhotosLocationPreferences1795300000000,
-        ProfileLifestyle1795400000000,
-        BlockedPairs1795600000000,
-        SuspendedMembers1796200000000,
-        PhotoReview1796300000000,
-      ],
+      migrations: PROFILE_MIGRATIONS,
       // Photos first: its `/api/profile/me/photos` routes are more specific than `/api/profile/:userId`.
       features: [
         PhotosModule,
         PhotoReviewModule,
         PreferencesModule,
         BlocksModule,
-        SuspensionsModule,
         ProfilesModule,
         RepublishModule,
         ProfileMemberDataModule,
         MemberDataModule.forExporter(ProfileExporter, { imports: [ProfilesModule, PreferencesModule, PhotosModule] }),
       ],
       handlers: ProfileEventHandlers,
+      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
+      // MemberSuspensions where a member looks at another.
+      projections: ['suspension'],
     });
   }
 }

@@ -15,7 +15,7 @@ import {
  * Erases a member from profile-service on `user.deleted` (issue 12, docs/adr/0016-member-data.md),
  * inside the consumer's transaction: their profile (onboarding state included), photos (rows and
  * every stored file), preferences, the block pairs naming them, their upload counters, and the
- * kit's traces. Nothing of theirs is kept for another member here: a blocked pair only hides two
+ * kit's traces (the kit's suspension projection forgets their row itself, before this runs). Nothing of theirs is kept for another member here: a blocked pair only hides two
  * profiles from each other, and the deleted member's profile is gone.
  *
  * The files go before the rows commit. Should the commit fail, the event is retried: the retry
@@ -46,7 +46,6 @@ export class ProfileErasure {
     await manager.query('DELETE FROM blocked_pair WHERE $1::uuid IN (user_a, user_b) OR $1::uuid = ANY (blocked_by)', [
       userId,
     ]);
-    await manager.query('DELETE FROM suspended_member WHERE user_id = $1', [userId]);
     await eraseMemberTraces(manager, userId);
 
     for (const rule of Object.keys(PHOTO_UPLOAD_RATE_LIMITS) as PhotoUploadRateLimit[]) {

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { BlocksModule } from '../blocks/blocks.module';
-import { SuspensionsModule } from '../suspensions/suspensions.module';
 import { Geocoder } from '../geocoding/geocoder';
 import { LocationBackfill } from './location-backfill';
 import { ProfilesController } from './profiles.controller';
@@ -9,7 +8,7 @@ import { ProfilesService } from './profiles.service';
 
 /** Profiles: the own profile, onboarding, other members' public profiles, and the auth events. */
 @Module({
-  imports: [BlocksModule, SuspensionsModule],
+  imports: [BlocksModule],
   controllers: [ProfilesController],
   providers: [ProfilesRepository, ProfilesService, Geocoder, LocationBackfill],
   exports: [ProfilesService, ProfilesRepository],

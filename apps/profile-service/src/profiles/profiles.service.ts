@@ -13,9 +13,8 @@ import {
   type UserRegisteredPayload,
   type UserVerifiedPayload,
 } from '@mate/contracts';
-import { badRequest, notFound, OutboxService } from '@mate/server-kit';
+import { badRequest, MemberSuspensions, notFound, OutboxService } from '@mate/server-kit';
 import { BlockedPairs } from '../blocks/blocked-pairs';
-import { SuspendedMembers } from '../suspensions/suspended-members';
 import { Geocoder } from '../geocoding/geocoder';
 import { completionPercentage } from './profile-completion';
 import { greatCircleKm } from './member-distance';
@@ -57,7 +56,7 @@ export class ProfilesService {
     private readonly outbox: OutboxService,
     private readonly geocoder: Geocoder,
     private readonly blocks: BlockedPairs,
-    private readonly suspensions: SuspendedMembers,
+    private readonly suspensions: MemberSuspensions,
   ) {}
 
   async getOwnProfile(userId: string): Promise<OwnProfileDto> {

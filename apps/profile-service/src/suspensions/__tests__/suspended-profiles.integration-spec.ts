@@ -107,7 +107,7 @@ describe('profiles of a suspended member (real PostgreSQL and Redis)', () => {
       ),
     ).toBe('handled');
     expect(
-      await bed.dataSource.query('SELECT 1 FROM suspended_member WHERE user_id = $1', [ben.userId]),
+      await bed.dataSource.query('SELECT 1 FROM kit_member_suspension WHERE user_id = $1', [ben.userId]),
     ).toEqual([]);
   });
 });
