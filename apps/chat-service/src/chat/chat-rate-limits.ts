@@ -1,8 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { ChatMessages } from '@mate/contracts';
-import { RateLimits, REDIS } from '@mate/server-kit';
+import {
+  RateLimits,
+  REDIS,
+  type AllowanceCounter,
+  type AppException,
+  type PerMemberLimits,
+  type WindowCount,
+} from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
+import type { SyncMessagesDto } from './dto/chat-requests.dto';
 
 type ChatRateLimit = 'messagesPer10Seconds' | 'typingPer10Seconds' | 'syncsPer10Seconds';
 
@@ -11,14 +19,27 @@ export const TOO_MANY_TYPING_EVENTS = 'Too many typing events. Please slow down.
 /** 429 to a sync_messages flood (the app retries it later). */
 export const TOO_MANY_SYNCS = 'Too many sync requests. Please slow down.';
 
+/** The socket events counted (`@CountedPerMember(ChatRateLimiter, kind)` in ChatSocketEvents), their rule and refusal. */
+const COUNTED = {
+  /** send_message. */
+  send: { rule: 'messagesPer10Seconds', message: ChatMessages.tooManyMessages },
+  /** typing and stop_typing: counted before the pair is looked up, so a flood costs no pair read. */
+  typing: { rule: 'typingPer10Seconds', message: TOO_MANY_TYPING_EVENTS },
+  /** sync_messages that name something, before the database is asked. */
+  sync: { rule: 'syncsPer10Seconds', message: TOO_MANY_SYNCS },
+} satisfies Record<string, { rule: ChatRateLimit; message: string }>;
+
+type CountedEvent = keyof typeof COUNTED;
+
 /**
  * Per-member limits on sends, typing events and syncs, shared by every replica through Redis (the
  * gateway's per-socket limit does not stop one account with many sockets: 20 sockets of 100
- * events per 10 s each). Every attempt that passed validation counts, refused ones too. Past it:
- * 429 with Retry-After.
+ * events per 10 s each). Every event whose payload is valid counts, refused ones too. Past it:
+ * 429 with Retry-After. Counted by the kit's socket-event dispatch (`@CountedPerMember`), a
+ * delivery's events in one Redis call, before any handler runs.
  */
 @Injectable()
-export class ChatRateLimiter {
+export class ChatRateLimiter implements PerMemberLimits {
   private readonly limits: RateLimits<ChatRateLimit>;
 
   constructor(@Inject(REDIS) redis: Redis, env: ChatEnv) {
@@ -29,17 +50,20 @@ export class ChatRateLimiter {
     });
   }
 
-  /**
-   * One send each (a member sending twice counts twice), a batch's counts in one Redis command.
-   * Settled in order: a 429 for a member past the limit, a failure of Redis.
-   */
-  messages(userIds: string[]): Promise<PromiseSettledResult<void>[]> {
-    return this.limits.consumeMany('messagesPer10Seconds', userIds, ChatMessages.tooManyMessages);
+  counters(kind: string, userId: string, payload?: unknown): AllowanceCounter[] {
+    // A sync that names nothing is answered with nothing: it costs nothing and is not counted.
+    if (kind === 'sync' && !namesSomething(payload as SyncMessagesDto)) return [];
+    return this.limits.allowanceCounters([this.counted(kind).rule], userId);
   }
 
-  /** typing and stop_typing: counted before the pair is looked up, so a flood costs one Redis call each. */
-  async typing(userId: string): Promise<void> {
-    await this.limits.consume('typingPer10Seconds', userId, TOO_MANY_TYPING_EVENTS);
+  refusal(kind: string, counts: readonly WindowCount[]): AppException | null {
+    const { rule, message } = this.counted(kind);
+    return this.limits.refusalOf([rule], counts, message);
+  }
+
+  private counted(kind: string) {
+    if (!(kind in COUNTED)) throw new Error(`No chat rate limit for ${kind}`);
+    return COUNTED[kind as CountedEvent];
   }
 
   /** The member's counters (their account was deleted: no key keeps their id). */
@@ -48,9 +72,9 @@ export class ChatRateLimiter {
       await this.limits.reset(rule, userId);
     }
   }
+}
 
-  /** sync_messages that name something: counted before the database is asked. */
-  async sync(userId: string): Promise<void> {
-    await this.limits.consume('syncsPer10Seconds', userId, TOO_MANY_SYNCS);
-  }
+/** A sync_messages that asks for something: a conversation's position or a time. */
+export function namesSomething(payload: SyncMessagesDto): boolean {
+  return (payload.conversations?.length ?? 0) > 0 || !!payload.since;
 }

@@ -9,7 +9,6 @@ import {
 import { forbidden, notFound, PairGate, pairGateRefuses } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import { ChatNotifier } from './chat-notifier';
-import { ChatRateLimiter } from './chat-rate-limits';
 import { isoTime } from './chat-mapper';
 import { ConversationRepository } from './conversation.repository';
 
@@ -36,7 +35,6 @@ export class ConversationsService {
     private readonly conversations: ConversationRepository,
     private readonly notifier: ChatNotifier,
     private readonly env: ChatEnv,
-    private readonly limits: ChatRateLimiter,
     private readonly gate: PairGate,
   ) {}
 
@@ -78,15 +76,12 @@ export class ConversationsService {
 
   /**
    * Relays typing / stop typing to the other member of an open conversation; 403 otherwise. Each
-   * event counts against the member's typing limit first (429 past it, nothing relayed). The pair
-   * gate (ADR 0024) is read in the same round trip as the limit, never cached: a block or unmatch
-   * that has answered stops typing at once on every replica.
+   * event has counted against the member's typing limit before (the kit's, `@CountedPerMember`:
+   * 429 past it, nothing relayed). The pair gate (ADR 0024) is read every time, never cached: a
+   * block or unmatch that has answered stops typing at once on every replica.
    */
   async typing(callerId: string, otherId: string, typing: boolean): Promise<void> {
-    const [, gate] = await Promise.all([
-      this.limits.typing(callerId),
-      callerId === otherId ? null : this.gate.read(callerId, otherId),
-    ]);
+    const gate = callerId === otherId ? null : await this.gate.read(callerId, otherId);
     const pair = await this.openPair(callerId, otherId);
     if (!pair.open || pairGateRefuses(gate, pair.matchPairVersion)) throw forbidden(ChatMessages.notMatched);
     await this.notifier.typing(otherId, callerId, typing);

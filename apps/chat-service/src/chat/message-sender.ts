@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  CHAT_MESSAGE_MAX_LENGTH,
   ChatMessages,
   messageLength,
   normalizeMessageContent,
@@ -9,7 +8,6 @@ import {
   type ChatMessageDto,
 } from '@mate/contracts';
 import {
-  badRequest,
   conflict,
   forbidden,
   OutboxService,
@@ -18,12 +16,11 @@ import {
   type SocketEventEntry,
 } from '@mate/server-kit';
 import { ChatNotifier } from './chat-notifier';
-import { ChatRateLimiter } from './chat-rate-limits';
 import { ConversationFromGate, refusedWith } from './conversation-from-gate';
 import type { SendMessageDto } from './dto/chat-requests.dto';
 import { MessageRepository, type MessageSentByStatement, type SendBatchItem, type SendBatchRow } from './message.repository';
 
-/** A send that passed its own checks, on its way to the statement. */
+/** A send on its way to the statement (its payload checked and counted by the kit: SendMessageDto, ChatRateLimiter). */
 interface Draft {
   /** Its place among the handler's entries (its answer goes there). */
   index: number;
@@ -68,8 +65,9 @@ const notMatched = refusedWith(403, ChatMessages.notMatched);
  * - **a match the projection has not heard of yet** (ADR 0029): a send refused as not matched has
  *   the gate's match recorded and goes once more in the next round.
  *
- * Per batch: one Redis round trip for the members' rate limits, BEGIN + the statement + COMMIT on
- * one connection, one MGET, and the pushes (auto-pipelined XADDs); per send only its own checks.
+ * Per batch: BEGIN + the statement + COMMIT on one connection, one MGET, and the pushes
+ * (auto-pipelined XADDs). The members' rate limits are counted before, by the kit, in one Redis
+ * round trip for the batch (`@CountedPerMember` on the handler).
  */
 @Injectable()
 export class MessageSender {
@@ -77,7 +75,6 @@ export class MessageSender {
     private readonly messages: MessageRepository,
     private readonly outbox: OutboxService,
     private readonly notifier: ChatNotifier,
-    private readonly limits: ChatRateLimiter,
     private readonly gate: PairGate,
     private readonly fromGate: ConversationFromGate,
   ) {}
@@ -87,21 +84,7 @@ export class MessageSender {
     entries: SocketEventEntry<SendMessageDto>[],
   ): Promise<PromiseSettledResult<ChatMessageDto>[]> {
     const outcomes: Outcome[] = new Array(entries.length);
-    const checked: Draft[] = [];
-    entries.forEach((entry, index) => {
-      try {
-        checked.push(draft(index, entry));
-      } catch (error) {
-        outcomes[index] = { error };
-      }
-    });
-    // Counted after the payload is valid and before any database work, as a single send is.
-    const counted = await this.limits.messages(checked.map((d) => d.senderId));
-    let pending = checked.filter((d, i) => {
-      const count = counted[i];
-      if (count.status === 'rejected') outcomes[d.index] = { error: count.reason };
-      return count.status === 'fulfilled';
-    });
+    let pending = entries.map((entry, index) => draft(index, entry));
     while (pending.length > 0) {
       // The first send of each (sender, client id) goes now; a repeat waits for the next round,
       // where the first one is stored (or refused) and the repeat is answered as its retry.
@@ -227,15 +210,12 @@ function isDataError(e: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
-/** A send's own checks, before anything is counted or stored (400s). */
+/** A send as the statement takes it: its content normalized (SendMessageDto checked it, and that it is not to oneself). */
 function draft(index: number, { payload, sender, requestId }: SocketEventEntry<SendMessageDto>): Draft {
   const senderId = sender.userId;
   const recipientId = payload.recipientId.toLowerCase();
   const content = normalizeMessageContent(payload.content);
-  if (content.length === 0) throw badRequest(ChatMessages.emptyMessage);
   const length = messageLength(content);
-  if (length > CHAT_MESSAGE_MAX_LENGTH) throw badRequest(ChatMessages.tooLong);
-  if (recipientId === senderId) throw badRequest(ChatMessages.messageSelf);
   const [a, b] = orderedPairOf(senderId, recipientId);
   // Without a clientId the server makes one: no retry protection, by the client's choice.
   return {

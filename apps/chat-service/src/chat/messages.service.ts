@@ -9,7 +9,7 @@ import {
 import { badRequest, notFound } from '@mate/server-kit';
 import { ConversationFromGate, refusedWith } from './conversation-from-gate';
 import { toChatMessage } from './chat-mapper';
-import { ChatRateLimiter } from './chat-rate-limits';
+import { namesSomething } from './chat-rate-limits';
 import { ConversationRepository, type ConversationRow } from './conversation.repository';
 import { MessageRepository } from './message.repository';
 import type { ConversationQueryDto, SyncMessagesDto } from './dto/chat-requests.dto';
@@ -26,7 +26,6 @@ export class MessagesService {
   constructor(
     private readonly messages: MessageRepository,
     private readonly conversations: ConversationRepository,
-    private readonly limits: ChatRateLimiter,
     private readonly fromGate: ConversationFromGate,
   ) {}
 
@@ -60,13 +59,15 @@ export class MessagesService {
     };
   }
 
-  /** sync_messages: what the caller missed, by position and/or by time, in their open conversations. */
+  /**
+   * sync_messages: what the caller missed, by position and/or by time, in their open conversations.
+   * One that names something has counted against the member's sync limit before (the kit's).
+   */
   async sync(callerId: string, payload: SyncMessagesDto): Promise<SyncMessagesResult> {
     const positions = payload.conversations ?? [];
     const since = payload.since ? new Date(payload.since) : null;
     if (since && Number.isNaN(since.getTime())) throw badRequest('since must be an ISO 8601 time');
-    if (positions.length === 0 && !since) return { messages: [], hasMore: false };
-    await this.limits.sync(callerId);
+    if (!namesSomething(payload)) return { messages: [], hasMore: false };
     const rows = await this.messages.sync(
       callerId,
       positions.map((p) => ({ userId: p.userId.toLowerCase(), afterSeq: p.afterSeq })),

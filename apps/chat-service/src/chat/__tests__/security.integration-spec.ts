@@ -14,10 +14,9 @@ import {
   type MarkReadResultDto,
   type SyncMessagesResult,
 } from '@mate/contracts';
-import { BaseServiceEnv, LOGGER, NulTextMessages } from '@mate/server-kit';
+import { BaseServiceEnv, LOGGER, NulTextMessages, SessionStore } from '@mate/server-kit';
 import { waitFor } from '@mate/server-kit/testing';
 import { ackError, startChatTestBed, type ChatMember, type ChatTestBed, type MemberConnection } from '../../__tests__/chat-test-bed';
-import { ChatRateLimiter } from '../chat-rate-limits';
 import { SYNC_SQL } from '../message.repository';
 
 jest.setTimeout(60_000);
@@ -439,12 +438,9 @@ describe('chat under attack (real gateway, PostgreSQL, Redis)', () => {
   it('answers 503 (retryable) when Redis fails before the write, storing nothing; the retry stores it once', async () => {
     const [ann, bob] = await pair();
     const socket = await bed.connect(ann);
-    const limiter = bed.chat.app.get(ChatRateLimiter);
-    // Each send's count fails as ioredis fails a command on a closed connection.
+    // The sends' count (the kit's, @CountedPerMember) fails as ioredis fails a command on a closed connection.
     const closed = Object.assign(new Error('Connection is closed.'), { name: 'Error' });
-    const spy = jest
-      .spyOn(limiter, 'messages')
-      .mockImplementationOnce(async (ids) => ids.map(() => ({ status: 'rejected' as const, reason: closed })));
+    const spy = jest.spyOn(bed.chat.app.get(SessionStore), 'countMembers').mockRejectedValueOnce(closed);
     const payload = { recipientId: bob.userId, content: 'while redis blinks', clientId: 'blink-1' };
     contents.add(payload.content);
     try {

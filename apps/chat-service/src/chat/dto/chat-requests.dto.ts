@@ -13,21 +13,27 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import {
   CHAT_CLIENT_ID_PATTERN,
+  CHAT_MESSAGE_MAX_LENGTH,
   CHAT_SYNC_MAX_CONVERSATIONS,
   CONVERSATION_MAX_LIMIT,
   CONVERSATION_PAGE_SIZE,
   ChatMessages,
+  messageLength,
+  normalizeMessageContent,
   PAIR_SNAPSHOT_MAX_LIMIT,
+  type AuthPrincipal,
   REPORT_MESSAGE_SNAPSHOT_SIZE,
   type MarkAsReadPayload,
   type RecipientPayload,
   type SendMessagePayload,
   type SyncMessagesPayload,
 } from '@mate/contracts';
+import { badRequest, type AppException, type SenderCheckedPayload } from '@mate/server-kit';
 
 /**
  * The most characters (UTF-16 units) `content` may have as sent, before normalizing: a cap on the
@@ -46,12 +52,30 @@ const digits = ({ value }: { value: unknown }) =>
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${CONVERSATION_MAX_LIMIT}`;
 const CURSOR_MESSAGE = (name: string) => `${name} must be a whole number of at least 0`;
 
-/** `send_message`. Rules on the content after normalizing (empty, 2,000) are the service's. */
-export class SendMessageDto implements SendMessagePayload {
+/** Why a message's content, once normalized as it is stored, is refused: nothing left, or over 2,000 characters. */
+function contentRefusal(content: string): string | null {
+  const normalized = normalizeMessageContent(content);
+  if (normalized.length === 0) return ChatMessages.emptyMessage;
+  return messageLength(normalized) > CHAT_MESSAGE_MAX_LENGTH ? ChatMessages.tooLong : null;
+}
+
+/** The content's rules after normalizing (empty, 2,000), checked with the other fields: before the send is counted. */
+const IsMessageContent = () =>
+  ValidateBy({
+    name: 'isMessageContent',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && contentRefusal(value) === null,
+      defaultMessage: (args) => contentRefusal(String(args?.value ?? '')) ?? ChatMessages.emptyMessage,
+    },
+  });
+
+/** `send_message`: its fields, the content as it will be stored, and not to oneself, all before it is counted. */
+export class SendMessageDto implements SendMessagePayload, SenderCheckedPayload {
   @IsUUID('all', { message: 'recipientId must be a UUID' })
   @IsString({ message: 'recipientId must be a UUID' })
   recipientId!: string;
 
+  @IsMessageContent()
   @MaxLength(RAW_CONTENT_MAX_LENGTH, { message: ChatMessages.tooLong })
   @IsString({ message: 'content must be text' })
   content!: string;
@@ -60,6 +84,10 @@ export class SendMessageDto implements SendMessagePayload {
   @Matches(CHAT_CLIENT_ID_PATTERN, { message: ChatMessages.invalidClientId })
   @IsString({ message: ChatMessages.invalidClientId })
   clientId?: string;
+
+  refusalFor(sender: AuthPrincipal): AppException | null {
+    return this.recipientId.toLowerCase() === sender.userId ? badRequest(ChatMessages.messageSelf) : null;
+  }
 }
 
 /** `typing` and `stop_typing`. */
