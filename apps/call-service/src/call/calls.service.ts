@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type Redis from 'ioredis';
 import {
   CALL_HISTORY_DEFAULT_LIMIT,
+  CallErrorCode,
   CallMessages,
   orderedPairOf,
   SUBTITLE_MAX_LENGTH,
@@ -99,7 +100,7 @@ export class CallsService implements ActiveCalls {
    * of the callee.
    */
   async initiate(callerId: string, to: string): Promise<{ callId: string }> {
-    if (callerId === to) throw badRequest(CallMessages.callSelf);
+    if (callerId === to) throw badRequest(CallMessages.callSelf, CallErrorCode.CallSelf);
     const [, gate] = await Promise.all([
       this.limits.consume('callsPerMinute', callerId, CallMessages.tooManyCalls),
       this.gate.read(callerId, to),
@@ -130,8 +131,8 @@ export class CallsService implements ActiveCalls {
     // the call tried once more under the projection's rule (a block it applied still refuses).
     const gated = outcome === 'refused' ? pairGateMatch(gate) : null;
     if (gated && (await this.recordGatedMatch(a, b, gated))) outcome = await attempt();
-    if (outcome === 'refused') throw forbidden(CallMessages.notMatched);
-    if (outcome === 'busy') throw conflict(CallMessages.busy);
+    if (outcome === 'refused') throw forbidden(CallMessages.notMatched, CallErrorCode.NotMatched);
+    if (outcome === 'busy') throw conflict(CallMessages.busy, CallErrorCode.Busy);
     await this.notifier.push(to, 'call:incoming', {
       from: callerId,
       callerName: outcome.name || UNKNOWN_CALLER_NAME,
@@ -142,14 +143,14 @@ export class CallsService implements ActiveCalls {
   /** call:accept: only the callee of the pair's ringing call, while it still rings. */
   async accept(calleeId: string, callerId: string): Promise<void> {
     if (await this.gateCloses(calleeId, callerId, await this.gateFloor(calleeId, callerId)))
-      throw conflict(CallMessages.noActiveCall);
+      throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     const accepted = await this.records.accept(
       calleeId,
       callerId,
       this.clock.now(),
       this.env.CALL_RING_TIMEOUT_MS,
     );
-    if (!accepted) throw conflict(CallMessages.noActiveCall);
+    if (!accepted) throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     await this.notifier.push(callerId, 'call:accepted', { from: calleeId });
   }
 
@@ -157,7 +158,7 @@ export class CallsService implements ActiveCalls {
   async reject(calleeId: string, callerId: string): Promise<void> {
     const now = this.clock.now();
     const rejected = await this.endInTransaction((m) => this.records.reject(m, calleeId, callerId, now));
-    if (rejected.length === 0) throw conflict(CallMessages.noActiveCall);
+    if (rejected.length === 0) throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     await this.notifier.push(callerId, 'call:rejected', { from: calleeId });
   }
 
@@ -165,7 +166,7 @@ export class CallsService implements ActiveCalls {
   async end(userId: string, other: string): Promise<void> {
     const now = this.clock.now();
     const ended = await this.endInTransaction((m) => this.records.endBetween(m, userId, other, now));
-    if (ended.length === 0) throw conflict(CallMessages.noActiveCall);
+    if (ended.length === 0) throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     await this.notifier.push(other, 'call:ended', { from: userId });
   }
 
@@ -176,9 +177,9 @@ export class CallsService implements ActiveCalls {
       this.gateFloor(userId, to),
     ]);
     const size = Buffer.byteLength(JSON.stringify(signal ?? null) ?? 'null');
-    if (size > SIGNAL_MAX_BYTES) throw badRequest(SIGNAL_TOO_LARGE);
+    if (size > SIGNAL_MAX_BYTES) throw badRequest(SIGNAL_TOO_LARGE, CallErrorCode.SignalTooLarge);
     if (!(await this.records.activeBetween(userId, to)) || (await this.gateCloses(userId, to, floor))) {
-      throw conflict(CallMessages.noActiveCall);
+      throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     }
     await this.notifier.push(to, 'call:signal', { from: userId, signal });
   }
@@ -190,10 +191,12 @@ export class CallsService implements ActiveCalls {
       this.gateFloor(userId, recipientId),
     ]);
     const clean = normalizeSubtitle(text);
-    if (clean.length > SUBTITLE_MAX_LENGTH) throw badRequest(CallMessages.subtitleTooLong);
+    if (clean.length > SUBTITLE_MAX_LENGTH) {
+      throw badRequest(CallMessages.subtitleTooLong, CallErrorCode.SubtitleTooLong);
+    }
     const active = await this.records.activeBetween(userId, recipientId);
     if (!active?.answered || (await this.gateCloses(userId, recipientId, floor)))
-      throw conflict(CallMessages.noActiveCall);
+      throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     if (clean.length > 0) await this.notifier.push(recipientId, 'subtitle', { userId, text: clean });
   }
 
@@ -223,7 +226,7 @@ export class CallsService implements ActiveCalls {
 
   async one(userId: string, id: string): Promise<CallRecordDto> {
     const row = await this.records.one(id, userId);
-    if (!row) throw notFound(CallMessages.callNotFound);
+    if (!row) throw notFound(CallMessages.callNotFound, CallErrorCode.CallNotFound);
     return toRecord(row);
   }
 

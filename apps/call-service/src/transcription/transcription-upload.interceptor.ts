@@ -8,7 +8,7 @@ import {
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import type { Observable } from 'rxjs';
-import { CallMessages } from '@mate/contracts';
+import { CallErrorCode, CallMessages } from '@mate/contracts';
 import { badRequest, principalOf, SERVICE_ENV } from '@mate/server-kit';
 import type { TranscriptionEnv } from './transcription.env';
 import { audioTooLarge, TranscriptionService } from './transcription.service';
@@ -50,7 +50,7 @@ export class TranscriptionUploadInterceptor implements NestInterceptor {
         reject(
           (error as { code?: string }).code === 'LIMIT_FILE_SIZE'
             ? audioTooLarge()
-            : badRequest(CallMessages.audioRequired),
+            : badRequest(CallMessages.audioRequired, CallErrorCode.AudioRequired),
         );
       });
     });

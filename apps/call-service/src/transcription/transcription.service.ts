@@ -1,7 +1,7 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { CallMessages, ErrorCode, SUBTITLE_MAX_LENGTH, type TranscriptionDto } from '@mate/contracts';
+import { CallErrorCode, CallMessages, ErrorCode, SUBTITLE_MAX_LENGTH, type TranscriptionDto } from '@mate/contracts';
 import {
   AppException,
   badRequest,
@@ -104,7 +104,9 @@ export class TranscriptionService {
    */
   async admit(userId: string): Promise<void> {
     await this.limits.consume('perMinute', userId, CallMessages.tooManyTranscriptions);
-    if (!(await this.activeCalls.activeAnsweredCallOf(userId))) throw forbidden(CallMessages.noActiveCall);
+    if (!(await this.activeCalls.activeAnsweredCallOf(userId))) {
+      throw forbidden(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
+    }
     if (!(await this.available())) throw unavailable();
   }
 
@@ -115,9 +117,9 @@ export class TranscriptionService {
 
   /** The body read: the chunk checked (400, 413) and transcribed (503 when the backend fails). */
   async transcribe(audio: UploadedAudio | undefined): Promise<TranscriptionDto> {
-    if (!audio || audio.size === 0) throw badRequest(CallMessages.audioRequired);
+    if (!audio || audio.size === 0) throw badRequest(CallMessages.audioRequired, CallErrorCode.AudioRequired);
     if (audio.size > this.env.TRANSCRIBE_MAX_BYTES) throw audioTooLarge();
-    if (!isWebm(audio.buffer, audio.mimetype)) throw badRequest(CallMessages.audioType);
+    if (!isWebm(audio.buffer, audio.mimetype)) throw badRequest(CallMessages.audioType, CallErrorCode.AudioType);
     if (!this.transcriber) throw unavailable();
     try {
       return { text: subtitleText(await this.transcriber.transcribe(audio.buffer, 'audio/webm')) };

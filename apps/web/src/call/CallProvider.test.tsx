@@ -1,5 +1,5 @@
 import { SocketError, type MateApi, type SocketClient } from '@mate/api-client';
-import { CallMessages, SUBTITLES_SHOWN, SocketMessages } from '@mate/contracts';
+import { CallErrorCode, CallMessages, ErrorCode, SUBTITLES_SHOWN, SocketMessages } from '@mate/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { act, render, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -156,12 +156,16 @@ describe('CallProvider (spec 000 §4 Live call)', () => {
       expect(h.media.devices.createPeer).not.toHaveBeenCalled();
     });
 
-    it.each([CallMessages.busy, CallMessages.notMatched, CallMessages.tooManyCalls])(
+    it.each([
+      [CallMessages.busy, CallErrorCode.Busy],
+      [CallMessages.notMatched, CallErrorCode.NotMatched],
+      [CallMessages.tooManyCalls, ErrorCode.RateLimited],
+    ])(
       "rejects with the server's refusal (%s) once every track is stopped, back to idle with no peer",
-      async (refusal) => {
+      async (refusal, code) => {
         const h = await mount();
         h.client.request.mockImplementation(async (event: string) => {
-          if (event === 'call:initiate') throw new SocketError(refusal, 'CONFLICT');
+          if (event === 'call:initiate') throw new SocketError(refusal, code);
           return { ok: true };
         });
         await act(() => expect(call.startCall(BEA, 'Bea')).rejects.toThrow(refusal));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CALL_DISCONNECT_GRACE_MS,
   CALL_RING_TIMEOUT_MS,
+  CallErrorCode,
   CallMessages,
   pairIdOf,
   type CallRecordDto,
@@ -63,9 +64,10 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
       await a.emit('call:initiate', { to: bob.userId.toUpperCase(), callerName: 'The Queen' }),
     ).toMatchObject({ ok: true });
     expect(await b.next('call:incoming')).toEqual({ from: ann.userId, callerName: 'Ann' });
-    expect(ackError(await a.emit('call:initiate', { to: ann.userId, callerName: 'Ann' })).error).toBe(
-      CallMessages.callSelf,
-    );
+    expect(ackError(await a.emit('call:initiate', { to: ann.userId, callerName: 'Ann' }))).toMatchObject({
+      error: CallMessages.callSelf,
+      code: CallErrorCode.CallSelf,
+    });
     expect(ackError(await a.emit('call:initiate', { to: 'nope', callerName: 'Ann' })).error).toMatch(/UUID/);
     // Unknown fields are refused (whitelist), and so is a signal without its payload.
     expect(
@@ -84,9 +86,10 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
   it('refuses members who are not matched, and records nothing', async () => {
     const [ann, cat] = [await bed.member('Ann'), await bed.member('Cat')];
     const [a, c] = [await bed.connect(ann), await bed.connect(cat)];
-    expect(ackError(await a.emit('call:initiate', { to: cat.userId, callerName: 'Ann' })).error).toBe(
-      CallMessages.notMatched,
-    );
+    expect(ackError(await a.emit('call:initiate', { to: cat.userId, callerName: 'Ann' }))).toMatchObject({
+      error: CallMessages.notMatched,
+      code: CallErrorCode.NotMatched,
+    });
     expect(c.all('call:incoming')).toEqual([]);
     expect(await records(ann)).toEqual([]);
   });
@@ -146,15 +149,19 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
       ['call:end', { to: ann.userId }],
       ['call:end', { to: bob.userId }],
     ] as const) {
-      expect(ackError(await e.emit(event, payload as never)).error).toBe(CallMessages.noActiveCall);
+      expect(ackError(await e.emit(event, payload as never))).toMatchObject({
+        error: CallMessages.noActiveCall,
+        code: CallErrorCode.NoActiveCall,
+      });
     }
     // Eve is matched with Ann, but Ann is busy: recorded as failed.
-    expect(ackError(await e.emit('call:initiate', { to: ann.userId, callerName: 'Eve' })).error).toBe(
-      CallMessages.busy,
-    );
+    expect(ackError(await e.emit('call:initiate', { to: ann.userId, callerName: 'Eve' }))).toMatchObject({
+      error: CallMessages.busy,
+      code: CallErrorCode.Busy,
+    });
     expect(
-      ackError(await a.emit('call:signal', { to: bob.userId, signal: 'x'.repeat(17 * 1024) })).error,
-    ).toBe(SIGNAL_TOO_LARGE);
+      ackError(await a.emit('call:signal', { to: bob.userId, signal: 'x'.repeat(17 * 1024) })),
+    ).toMatchObject({ error: SIGNAL_TOO_LARGE, code: CallErrorCode.SignalTooLarge });
     expect(a.all('call:signal')).toHaveLength(1);
     expect(a.all('call:incoming')).toEqual([]);
     expect((await records(eve)).map((r) => r.status)).toEqual(['failed']);
@@ -309,9 +316,10 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
       await a.emit('subtitle', { recipientId: bob.userId, text: '  hello\u0007\n there\u202e ' }),
     ).toEqual({ ok: true });
     expect(await b.next('subtitle')).toEqual({ userId: ann.userId, text: 'hello there' });
-    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'x'.repeat(501) })).error).toBe(
-      CallMessages.subtitleTooLong,
-    );
+    expect(ackError(await a.emit('subtitle', { recipientId: bob.userId, text: 'x'.repeat(501) }))).toMatchObject({
+      error: CallMessages.subtitleTooLong,
+      code: CallErrorCode.SubtitleTooLong,
+    });
     const eve = await bed.member('Eve');
     const e = await bed.connect(eve);
     expect(ackError(await e.emit('subtitle', { recipientId: bob.userId, text: 'psst' })).error).toBe(
@@ -378,7 +386,7 @@ describe('call signalling (real PostgreSQL, Redis and gateway sockets)', () => {
     expect((await bed.api(bob, 'GET', `/api/calls/${all[0].id}`)).body).toEqual(all[0]);
     expect(await bed.api(eve, 'GET', `/api/calls/${all[0].id}`)).toMatchObject({
       status: 404,
-      body: { error: CallMessages.callNotFound },
+      body: { error: CallMessages.callNotFound, code: CallErrorCode.CallNotFound },
     });
     expect((await bed.api(eve, 'GET', '/api/calls/not-a-uuid')).status).toBe(400);
 

@@ -1,4 +1,4 @@
-import { CallMessages } from '@mate/contracts';
+import { CallErrorCode, CallMessages } from '@mate/contracts';
 import { startCallTestBed, type CallMember, type CallTestBed } from '../../__tests__/call-test-bed';
 import { OpenAiCompatibleStandIn, webmChunk } from './openai-stand-in';
 
@@ -32,16 +32,18 @@ describe('transcription during a real call (gateway, call core, stand-in OpenAI-
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 
+  const NO_ACTIVE_CALL = { status: 403, body: { error: CallMessages.noActiveCall, code: CallErrorCode.NoActiveCall } };
+
   it('only a member of an answered call is transcribed; ringing and ended calls are refused', async () => {
     const [ann, bob] = await bed.pair();
     const [a, b] = [await bed.connect(ann), await bed.connect(bob)];
     const [outsider] = await bed.pair();
-    expect(await transcribe(ann)).toMatchObject({ status: 403, body: { error: CallMessages.noActiveCall } });
+    expect(await transcribe(ann)).toMatchObject(NO_ACTIVE_CALL);
 
     expect(await a.emit('call:initiate', { to: bob.userId, callerName: 'x' })).toMatchObject({ ok: true });
     await b.next('call:incoming');
-    expect(await transcribe(ann)).toMatchObject({ status: 403, body: { error: CallMessages.noActiveCall } });
-    expect(await transcribe(bob)).toMatchObject({ status: 403, body: { error: CallMessages.noActiveCall } });
+    expect(await transcribe(ann)).toMatchObject(NO_ACTIVE_CALL);
+    expect(await transcribe(bob)).toMatchObject(NO_ACTIVE_CALL);
 
     expect(await b.emit('call:accept', { to: ann.userId })).toEqual({ ok: true });
     await a.next('call:accepted');
@@ -51,7 +53,7 @@ describe('transcription during a real call (gateway, call core, stand-in OpenAI-
 
     expect(await a.emit('call:end', { to: bob.userId })).toEqual({ ok: true });
     await b.next('call:ended');
-    expect(await transcribe(bob)).toMatchObject({ status: 403, body: { error: CallMessages.noActiveCall } });
+    expect(await transcribe(bob)).toMatchObject(NO_ACTIVE_CALL);
     expect(standIn.transcriptions()).toHaveLength(2);
   });
 

@@ -1,4 +1,4 @@
-import { CallMessages, TRANSCRIBE_MAX_BYTES } from '@mate/contracts';
+import { CallErrorCode, CallMessages, TRANSCRIBE_MAX_BYTES } from '@mate/contracts';
 import { CLOCK, ManualClock } from '@mate/server-kit';
 import { startServiceTestBed, type ServiceTestBed } from '@mate/server-kit/testing';
 import { AppModule } from '../../app.module';
@@ -163,20 +163,20 @@ describe('transcription and ICE servers, configured (real PostgreSQL and Redis; 
     const a = await inCall();
     expect(await upload(bed, a.token, undefined)).toMatchObject({
       status: 400,
-      body: { error: CallMessages.audioRequired },
+      body: { error: CallMessages.audioRequired, code: CallErrorCode.AudioRequired },
     });
     expect(await upload(bed, a.token, webmChunk(), { field: 'file' })).toMatchObject({
       status: 400,
-      body: { error: CallMessages.audioRequired },
+      body: { error: CallMessages.audioRequired, code: CallErrorCode.AudioRequired },
     });
     expect(await upload(bed, a.token, Buffer.from('OggS'.padEnd(64, '\0')))).toMatchObject({
       status: 400,
-      body: { error: CallMessages.audioType },
+      body: { error: CallMessages.audioType, code: CallErrorCode.AudioType },
     });
     const b = await inCall();
     expect(await upload(bed, b.token, webmChunk(), { type: 'audio/ogg' })).toMatchObject({
       status: 400,
-      body: { error: CallMessages.audioType },
+      body: { error: CallMessages.audioType, code: CallErrorCode.AudioType },
     });
     expect(await upload(bed, b.token, webmChunk(TRANSCRIBE_MAX_BYTES + 1))).toMatchObject({
       status: 413,
