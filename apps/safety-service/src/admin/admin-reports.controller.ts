@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { AdminStatsDto, SafetyReportDetailPart, SafetyReportsPagePart } from '@mate/contracts';
+import { SafetyErrorCode, type AdminStatsDto, type SafetyReportDetailPart, type SafetyReportsPagePart } from '@mate/contracts';
 import { InternalCallerGuard, MemberIdPipe, notFound, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { AdminReportsService } from './admin-reports.service';
 import { AdminReportsQueryDto } from './dto/admin-queries.dto';
@@ -31,7 +31,7 @@ export class AdminReportsController {
   @Public()
   async report(@Param('reportId', ReportIdPipe) reportId: string): Promise<SafetyReportDetailPart> {
     const report = await this.reports.detail(reportId);
-    if (!report) throw notFound('Report not found');
+    if (!report) throw notFound('Report not found', SafetyErrorCode.ReportNotFound);
     return report;
   }
 

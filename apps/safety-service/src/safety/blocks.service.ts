@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import {
   BLOCK_REASON_MAX_LENGTH,
   BLOCKED_LIST_MAX,
+  SafetyErrorCode,
   SafetyMessages,
   type BlockedUserDto,
   type UnblockResultDto,
@@ -53,14 +54,16 @@ export class BlocksService {
    * the 503 of a failed gate write).
    */
   async block(blockerId: string, blockedId: string, reasonText: string | undefined): Promise<BlockedUserDto> {
-    if (blockerId === blockedId) throw badRequest(SafetyMessages.blockSelf);
+    if (blockerId === blockedId) throw badRequest(SafetyMessages.blockSelf, SafetyErrorCode.BlockSelf);
     const reason = memberText(reasonText, BLOCK_REASON_MAX_LENGTH, SafetyMessages.blockReasonTooLong);
     await this.limits.blockAction(blockerId);
     const member = await this.members.find(blockedId);
-    if (!member) throw notFound(SafetyMessages.memberNotFound);
+    if (!member) throw notFound(SafetyMessages.memberNotFound, SafetyErrorCode.MemberNotFound);
     const outcome = await this.dataSource.transaction(async (manager) => {
       // A member deleted since they were looked up is unknown: no block row may outlive the erasure.
-      if (await lockMembersAgainstErasure(manager, [blockerId, blockedId])) throw notFound(SafetyMessages.memberNotFound);
+      if (await lockMembersAgainstErasure(manager, [blockerId, blockedId])) {
+        throw notFound(SafetyMessages.memberNotFound, SafetyErrorCode.MemberNotFound);
+      }
       let pair = await this.pairs.lock(manager, blockerId, blockedId);
       // The block ends (endedMatchId) a match whose like answered before its match.created arrived (ADR 0029).
       if (!pair.matchId && pair.blockedBy.length === 0 && (await this.fromGate.record(manager, blockerId, blockedId))) {

@@ -7,6 +7,7 @@ import {
   QueueName,
   REPORT_DETAILS_MAX_LENGTH,
   REPORT_REPEAT_WINDOW_MS,
+  SafetyErrorCode,
   SafetyMessages,
   type PairMessageSnapshot,
   type ReportReason,
@@ -63,24 +64,28 @@ export class ReportsService {
     reportedId: string,
     body: { reason?: ReportReason; details?: string },
   ): Promise<ReportResultDto> {
-    if (reporterId === reportedId) throw badRequest(SafetyMessages.reportSelf);
+    if (reporterId === reportedId) throw badRequest(SafetyMessages.reportSelf, SafetyErrorCode.ReportSelf);
     const reason = body.reason ?? DEFAULT_REPORT_REASON;
     const details = memberText(body.details, REPORT_DETAILS_MAX_LENGTH, SafetyMessages.detailsTooLong);
     await this.limits.report(reporterId);
     const member = await this.members.find(reportedId);
-    if (!member) throw notFound(SafetyMessages.memberNotFound);
+    if (!member) throw notFound(SafetyMessages.memberNotFound, SafetyErrorCode.MemberNotFound);
     const createdAt = this.clock.now();
     // Cheap refusal before asking chat; the rule itself is checked again under the lock.
     if (await this.reportedRecently(this.dataSource.manager, reporterId, reportedId, createdAt)) {
-      throw conflict(SafetyMessages.alreadyReported);
+      throw conflict(SafetyMessages.alreadyReported, SafetyErrorCode.AlreadyReported);
     }
     const messages = await this.evidence.messagesOrNull(reporterId, reportedId, createdAt);
     const id = randomUUID();
     await this.dataSource.transaction(async (manager) => {
       // A member deleted since they were looked up is unknown: the report would name them after their erasure.
-      if (await lockMembersAgainstErasure(manager, [reporterId, reportedId])) throw notFound(SafetyMessages.memberNotFound);
+      if (await lockMembersAgainstErasure(manager, [reporterId, reportedId])) {
+        throw notFound(SafetyMessages.memberNotFound, SafetyErrorCode.MemberNotFound);
+      }
       await this.pairs.lock(manager, reporterId, reportedId);
-      if (await this.reportedRecently(manager, reporterId, reportedId, createdAt)) throw conflict(SafetyMessages.alreadyReported);
+      if (await this.reportedRecently(manager, reporterId, reportedId, createdAt)) {
+        throw conflict(SafetyMessages.alreadyReported, SafetyErrorCode.AlreadyReported);
+      }
       await this.reports.insert(manager, {
         id,
         reporterId,

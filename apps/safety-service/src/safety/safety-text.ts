@@ -1,4 +1,4 @@
-import { messageLength, normalizeMessageContent } from '@mate/contracts';
+import { messageLength, normalizeMessageContent, SafetyErrorCode } from '@mate/contracts';
 import { badRequest } from '@mate/server-kit';
 
 /**
@@ -10,6 +10,6 @@ export function memberText(value: string | undefined, max: number, tooLong: stri
   if (value === undefined) return null;
   const text = normalizeMessageContent(value);
   if (text === '') return null;
-  if (messageLength(text) > max) throw badRequest(tooLong);
+  if (messageLength(text) > max) throw badRequest(tooLong, SafetyErrorCode.TextTooLong);
   return text;
 }

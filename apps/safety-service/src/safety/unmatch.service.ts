@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SafetyMessages, type UnmatchResultDto } from '@mate/contracts';
+import { SafetyErrorCode, SafetyMessages, type UnmatchResultDto } from '@mate/contracts';
 import { badRequest, CLOCK, notFound, OutboxService, PairGate, type Clock } from '@mate/server-kit';
 import { MatchFromGate } from './match-from-gate';
 import { pairState, PairsRepository } from './pairs.repository';
@@ -28,7 +28,7 @@ export class UnmatchService {
   ) {}
 
   async unmatch(memberId: string, otherId: string): Promise<UnmatchResultDto> {
-    if (memberId === otherId) throw badRequest(SafetyMessages.unmatchSelf);
+    if (memberId === otherId) throw badRequest(SafetyMessages.unmatchSelf, SafetyErrorCode.UnmatchSelf);
     const outcome = await this.dataSource.transaction(async (manager) => {
       let pair = await this.pairs.lockExisting(manager, memberId, otherId);
       // A match whose like answered a moment ago, before its match.created arrived (ADR 0029).
@@ -50,7 +50,7 @@ export class UnmatchService {
       return { result, version: event.aggregateVersion ?? (await this.pairs.version(manager, pair)) };
     });
     if (outcome && outcome.version > 0) await this.gate.close(memberId, otherId, outcome.version);
-    if (!outcome?.result) throw notFound(SafetyMessages.notMatched);
+    if (!outcome?.result) throw notFound(SafetyMessages.notMatched, SafetyErrorCode.NothingToUnmatch);
     return outcome.result;
   }
 }

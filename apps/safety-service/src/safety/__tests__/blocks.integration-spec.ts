@@ -3,6 +3,7 @@ import {
   BLOCK_ACTIONS_PER_HOUR,
   ErrorCode,
   pairIdOf,
+  SafetyErrorCode,
   SafetyMessages,
   type BlockedUserDto,
   type UnblockResultDto,
@@ -60,7 +61,7 @@ describe('blocks (real PostgreSQL and Redis)', () => {
     // Blocking unmatched them: there is nothing left to unmatch.
     expect(await t.api(ann, 'POST', `/api/safety/unmatch/${bob.userId}`)).toMatchObject({
       status: 404,
-      body: { error: SafetyMessages.notMatched },
+      body: { error: SafetyMessages.notMatched, code: SafetyErrorCode.NothingToUnmatch },
     });
   });
 
@@ -69,7 +70,7 @@ describe('blocks (real PostgreSQL and Redis)', () => {
     const unknown = await t.member({ known: false });
     expect(await t.api(ann, 'POST', `/api/safety/block/${ann.userId}`)).toMatchObject({
       status: 400,
-      body: { error: SafetyMessages.blockSelf },
+      body: { error: SafetyMessages.blockSelf, code: SafetyErrorCode.BlockSelf },
     });
     expect(await t.api(ann, 'POST', '/api/safety/block/not-a-uuid')).toMatchObject({
       status: 400,
@@ -77,7 +78,7 @@ describe('blocks (real PostgreSQL and Redis)', () => {
     });
     expect(await t.api(ann, 'POST', `/api/safety/block/${unknown.userId}`)).toMatchObject({
       status: 404,
-      body: { error: SafetyMessages.memberNotFound, code: ErrorCode.NotFound },
+      body: { error: SafetyMessages.memberNotFound, code: SafetyErrorCode.MemberNotFound },
     });
     const bob = await t.member();
     expect(await t.api(ann, 'POST', `/api/safety/block/${bob.userId}`, { reason: 'x', blockedBy: ann.userId })).toMatchObject({
@@ -86,7 +87,7 @@ describe('blocks (real PostgreSQL and Redis)', () => {
     });
     expect(await t.api(ann, 'POST', `/api/safety/block/${bob.userId}`, { reason: 'x'.repeat(501) })).toMatchObject({
       status: 400,
-      body: { error: SafetyMessages.blockReasonTooLong },
+      body: { error: SafetyMessages.blockReasonTooLong, code: SafetyErrorCode.TextTooLong },
     });
     expect(await t.api(ann, 'POST', `/api/safety/block/${bob.userId}`, { reason: 42 })).toMatchObject({ status: 400 });
     expect(await t.api(null, 'POST', `/api/safety/block/${bob.userId}`)).toMatchObject({ status: 401 });

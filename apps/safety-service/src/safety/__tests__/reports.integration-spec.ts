@@ -5,6 +5,7 @@ import {
   ErrorCode,
   REPORT_MESSAGE_SNAPSHOT_SIZE,
   REPORTS_PER_HOUR,
+  SafetyErrorCode,
   SafetyMessages,
   type ReportCreatedPayload,
   type ReportResultDto,
@@ -158,9 +159,15 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
   it('refuses self, bad ids and unknown members', async () => {
     const ann = await t.member();
     const ghost = await t.member({ known: false });
-    expect(await t.api(ann, 'POST', `/api/safety/report/${ann.userId}`, {})).toMatchObject({ status: 400, body: { error: SafetyMessages.reportSelf } });
+    expect(await t.api(ann, 'POST', `/api/safety/report/${ann.userId}`, {})).toMatchObject({
+      status: 400,
+      body: { error: SafetyMessages.reportSelf, code: SafetyErrorCode.ReportSelf },
+    });
     expect(await t.api(ann, 'POST', '/api/safety/report/123', {})).toMatchObject({ status: 400 });
-    expect(await t.api(ann, 'POST', `/api/safety/report/${ghost.userId}`, {})).toMatchObject({ status: 404, body: { error: SafetyMessages.memberNotFound } });
+    expect(await t.api(ann, 'POST', `/api/safety/report/${ghost.userId}`, {})).toMatchObject({
+      status: 404,
+      body: { error: SafetyMessages.memberNotFound, code: SafetyErrorCode.MemberNotFound },
+    });
   });
 
   it('allows one report per member within 24 hours (409), and another after', async () => {
@@ -170,7 +177,7 @@ describe('reports (real PostgreSQL and Redis; chat played by a real HTTP stub)',
     expect(first.status).toBe(201);
     expect(await t.api(ann, 'POST', `/api/safety/report/${bob.userId}`, { reason: 'harassment' })).toMatchObject({
       status: 409,
-      body: { error: SafetyMessages.alreadyReported, code: ErrorCode.Conflict },
+      body: { error: SafetyMessages.alreadyReported, code: SafetyErrorCode.AlreadyReported },
     });
     // Bob may still report Ann.
     expect((await t.api(bob, 'POST', `/api/safety/report/${ann.userId}`, {})).status).toBe(201);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { pairIdOf, SafetyMessages, type MatchEndedPayload, type UnmatchResultDto } from '@mate/contracts';
+import { pairIdOf, SafetyErrorCode, SafetyMessages, type MatchEndedPayload, type UnmatchResultDto } from '@mate/contracts';
 import { startSafetyTestBed, type SafetyTestBed } from '../../__tests__/safety-test-bed';
 
 describe('unmatch and the matches safety knows (real PostgreSQL and Redis)', () => {
@@ -46,7 +46,10 @@ describe('unmatch and the matches safety knows (real PostgreSQL and Redis)', () 
     const ann = await t.member();
     const bob = await t.member();
     await t.match(ann, bob);
-    expect(await t.api(ann, 'POST', `/api/safety/unmatch/${ann.userId}`)).toMatchObject({ status: 400, body: { error: SafetyMessages.unmatchSelf } });
+    expect(await t.api(ann, 'POST', `/api/safety/unmatch/${ann.userId}`)).toMatchObject({
+      status: 400,
+      body: { error: SafetyMessages.unmatchSelf, code: SafetyErrorCode.UnmatchSelf },
+    });
     expect(await t.api(ann, 'POST', '/api/safety/unmatch/xyz')).toMatchObject({ status: 400 });
     expect(await t.api(ann, 'POST', `/api/safety/unmatch/${bob.userId}`, { matchId: randomUUID() })).toMatchObject({
       status: 400,
