@@ -6,10 +6,7 @@ import { EmailDelivery } from './emails/email-delivery.entity';
 import { EmailsModule } from './emails/emails.module';
 import { NotificationEventHandlers } from './emails/notification-event.handlers';
 import { NotificationMemberData } from './member-data/notification-member-data';
-import { CreateEmailDelivery1795284000000 } from './migrations/1795284000000-CreateEmailDelivery';
-import { CreatePush1796100000000 } from './migrations/1796100000000-CreatePush';
-import { EmailDeliveryMember1796200000000 } from './migrations/1796200000000-EmailDeliveryMember';
-import { NotificationMemberSuspension1796300000000 } from './migrations/1796300000000-NotificationMemberSuspension';
+import { NOTIFICATION_MIGRATIONS } from './migrations';
 import { PushModule } from './push/push.module';
 
 @Module({})
@@ -21,18 +18,16 @@ export class AppModule {
       envClass: NotificationEnv,
       env,
       entities: [EmailDelivery],
-      migrations: [
-        CreateEmailDelivery1795284000000,
-        CreatePush1796100000000,
-        EmailDeliveryMember1796200000000,
-        NotificationMemberSuspension1796300000000,
-      ],
+      migrations: NOTIFICATION_MIGRATIONS,
       features: [
         EmailsModule,
         PushModule,
         MemberDataModule.forExporter(NotificationMemberData, { imports: [PushModule] }),
       ],
       handlers: NotificationEventHandlers,
+      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
+      // PushNotifier (nothing is pushed to or about a suspended member).
+      projections: ['suspension'],
     });
   }
 }

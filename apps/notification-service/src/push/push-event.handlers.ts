@@ -10,8 +10,9 @@ type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
 type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
 
 /**
- * The events pushes come from, and the projections they read: names (profile.updated), members'
- * suspension (user.suspended, user.unsuspended) and the pairs' block state (pair events, ADR 0014). Each runs in the consumer's transaction; the pushes
+ * The events pushes come from, and the projections they read: names (profile.updated) and the
+ * pairs' block state (pair events, ADR 0014); members' suspension is the kit's projection
+ * (AppModule's `projections`). Each runs in the consumer's transaction; the pushes
  * it queues carry the event id, so a redelivered event queues nothing new. Payloads arrive read
  * against their catalogue class (ids lower case, a pair ascending).
  */
@@ -84,10 +85,6 @@ export class PushEventHandlers {
           content: () => photoRejectedPush(payload.photoId, payload.reason),
         });
       },
-      // The member's whole suspension state (auth-service; only the newest is applied): while
-      // suspended, nothing is pushed to them or about them (PushNotifier.notify).
-      'user.suspended': (payload, manager) => this.repository.saveSuspension(manager, payload.userId, payload.suspended),
-      'user.unsuspended': (payload, manager) => this.repository.saveSuspension(manager, payload.userId, payload.suspended),
       'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
       'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
       'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),

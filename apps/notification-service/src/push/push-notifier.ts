@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { EntityManager } from 'typeorm';
 import type { NotificationPreferencesDto, NotificationType } from '@mate/contracts';
-import { CLOCK, isMemberErased, LOGGER, PresenceReader, type Clock } from '@mate/server-kit';
+import { CLOCK, isMemberErased, LOGGER, MemberSuspensions, PresenceReader, type Clock } from '@mate/server-kit';
 import { PushBursts } from './push-bursts';
 import { PushQueue } from './push-queue';
 import { PushSettings } from './push-settings';
@@ -31,6 +31,7 @@ export class PushNotifier {
   constructor(
     private readonly settings: PushSettings,
     private readonly repository: PushRepository,
+    private readonly suspensions: MemberSuspensions,
     private readonly queue: PushQueue,
     private readonly bursts: PushBursts,
     private readonly presence: PresenceReader,
@@ -47,7 +48,7 @@ export class PushNotifier {
       return 0;
     // Nothing to a suspended member, nor about one (a like from them, a match with them; issue 13).
     const involved = request.aboutId ? [request.userId, request.aboutId] : [request.userId];
-    if (await this.repository.anySuspended(involved, q)) return 0;
+    if (await this.suspensions.anySuspended(involved, q)) return 0;
     // Nor about a member deleted meanwhile (a burst that ends after its sender's erasure; ADR 0016).
     if (request.aboutId && (await isMemberErased(q, request.aboutId))) return 0;
     const subscriptions = await this.repository.subscriptionsOf(request.userId, q);

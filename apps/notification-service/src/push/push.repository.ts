@@ -202,24 +202,6 @@ export class PushRepository {
     return rows[0]?.blocked === true;
   }
 
-  /** user.suspended / user.unsuspended: the member's whole suspension state (the newest, the consumer sees to it). */
-  async saveSuspension(m: EntityManager, userId: string, suspended: boolean): Promise<void> {
-    await m.query(
-      `INSERT INTO notification_member (user_id, suspended) VALUES ($1::uuid, $2)
-       ON CONFLICT (user_id) DO UPDATE SET suspended = EXCLUDED.suspended, updated_at = now()`,
-      [userId, suspended],
-    );
-  }
-
-  /** Whether any of the members is suspended. */
-  async anySuspended(userIds: string[], q: Queryable = this.dataSource): Promise<boolean> {
-    const rows: unknown[] = await q.query(
-      'SELECT 1 FROM notification_member WHERE user_id = ANY ($1::uuid[]) AND suspended LIMIT 1',
-      [userIds],
-    );
-    return rows.length > 0;
-  }
-
   /** Every row of the member: subscriptions, preferences, name, and the pairs they are in. */
   async eraseMember(m: EntityManager, userId: string): Promise<void> {
     await m.query('DELETE FROM push_subscription WHERE user_id = $1::uuid', [userId]);
