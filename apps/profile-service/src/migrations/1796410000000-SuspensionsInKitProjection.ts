@@ -13,6 +13,9 @@ export class SuspensionsInKitProjection1796410000000 implements MigrationInterfa
   name = 'SuspensionsInKitProjection1796410000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // Held until the commit: a write of the previous release lands before the copy or, after it,
+    // through the view.
+    await q.query('LOCK TABLE suspended_member IN EXCLUSIVE MODE');
     await q.query(`INSERT INTO kit_member_suspension (user_id, suspended_at)
       SELECT user_id, suspended_at FROM suspended_member
       ON CONFLICT (user_id) DO NOTHING`);
