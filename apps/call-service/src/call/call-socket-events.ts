@@ -1,14 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AuthPrincipal, SocketOk } from '@mate/contracts';
-import { asUnavailable, LOGGER, SocketEvent } from '@mate/server-kit';
+import { asUnavailable, CountedPerMember, LOGGER, SocketEvent } from '@mate/server-kit';
+import { CallRateLimiter } from './call-rate-limits';
 import { CallsService } from './calls.service';
 import { CallInitiateDto, CallPeerDto, CallSignalDto, SubtitleDto } from './dto/call-requests.dto';
 
 /**
  * The call events members send on their socket (spec 000 §7); the gateway delivers them here with
  * the member's token and relays the answer as the acknowledgement, or `{ error }` for a refusal.
- * A failure that is not a refusal (database or Redis away) is answered 503.
+ * A failure that is not a refusal (database or Redis away) is answered 503. The member's limits
+ * of an event are declared here (`@CountedPerMember(CallRateLimiter, kind)`) and counted by the
+ * kit once the payload is valid, before the handler runs.
  */
 @Injectable()
 export class CallSocketEvents {
@@ -18,6 +21,7 @@ export class CallSocketEvents {
   ) {}
 
   @SocketEvent('call:initiate')
+  @CountedPerMember(CallRateLimiter, 'call')
   async initiate(payload: CallInitiateDto, sender: AuthPrincipal): Promise<SocketOk & { callId: string }> {
     const { callId } = await this.guard('call:initiate', () =>
       this.calls.initiate(sender.userId, payload.to),
@@ -44,12 +48,14 @@ export class CallSocketEvents {
   }
 
   @SocketEvent('call:signal')
+  @CountedPerMember(CallRateLimiter, 'signal')
   async signal(payload: CallSignalDto, sender: AuthPrincipal): Promise<SocketOk> {
     await this.guard('call:signal', () => this.calls.signal(sender.userId, payload.to, payload.signal));
     return { ok: true };
   }
 
   @SocketEvent('subtitle')
+  @CountedPerMember(CallRateLimiter, 'subtitle')
   async subtitle(payload: SubtitleDto, sender: AuthPrincipal): Promise<SocketOk> {
     await this.guard('subtitle', () => this.calls.subtitle(sender.userId, payload.recipientId, payload.text));
     return { ok: true };

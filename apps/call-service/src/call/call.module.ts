@@ -3,6 +3,7 @@ import { pairGateProvider, PresenceReader, RealtimeModule } from '@mate/server-k
 import { CallController } from './call.controller';
 import { CallEndedFacts } from './call-ended-facts';
 import { CallNotifier } from './call-notifier';
+import { CallRateLimiter } from './call-rate-limits';
 import { CALL_PRESENCE } from './call-presence';
 import { CallSocketEvents } from './call-socket-events';
 import { CallSweeper } from './call-sweeper';
@@ -23,6 +24,7 @@ import { CallMemberErasure } from '../member-data/call-member-erasure';
     // Transcription asks whether a member is in an answered call (src/transcription/active-calls.ts).
     { provide: ACTIVE_CALLS, useExisting: CallsService },
     CallNotifier,
+    CallRateLimiter,
     CallSocketEvents,
     CallSweeper,
     { provide: CALL_PRESENCE, useExisting: PresenceReader },

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type Redis from 'ioredis';
 import {
   CALL_HISTORY_DEFAULT_LIMIT,
   CallErrorCode,
@@ -22,8 +21,6 @@ import {
   lockMembersAgainstErasure,
   PairGate,
   pairGateMatch,
-  RateLimits,
-  REDIS,
   type Clock,
   type PairGateMatch,
 } from '@mate/server-kit';
@@ -37,8 +34,6 @@ import { PairRepository } from './pair.repository';
 /** Largest `signal` relayed, as JSON (an SDP offer is a few KB; a candidate a few hundred bytes). */
 export const SIGNAL_MAX_BYTES = 16 * 1024;
 export const SIGNAL_TOO_LARGE = `signal must be at most ${SIGNAL_MAX_BYTES} bytes as JSON`;
-export const TOO_MANY_SIGNALS = 'Too many signals. Please slow down.';
-export const TOO_MANY_SUBTITLES = 'Too many subtitles. Please slow down.';
 /** call:incoming's name when the caller's profile has none yet. */
 export const UNKNOWN_CALLER_NAME = 'Your match';
 
@@ -47,8 +42,6 @@ export interface CallHistoryQuery {
   offset?: number;
   status?: CallHistoryStatus;
 }
-
-type Limit = 'callsPerMinute' | 'signalsPer10Seconds' | 'subtitlesPer10Seconds';
 
 /** Control characters (C0, DEL, C1) and bidi overrides are dropped from subtitles; line breaks become spaces. */
 export function normalizeSubtitle(text: string): string {
@@ -67,12 +60,12 @@ export function normalizeSubtitle(text: string): string {
  * PostgreSQL: a new call under both members' advisory locks (one active call per member), every
  * transition a conditional UPDATE on `status = 'in_progress'` (one of two racing transitions
  * wins; a final status never changes, which a trigger also enforces). Times come from the
- * injectable clock, never from the client. Pushes go out after the commit.
+ * injectable clock, never from the client. Pushes go out after the commit. The member's limits
+ * (calls, signals, subtitles) are counted before any method here runs, by the kit
+ * (`@CountedPerMember(CallRateLimiter, kind)` on CallSocketEvents).
  */
 @Injectable()
 export class CallsService implements ActiveCalls {
-  private readonly limits: RateLimits<Limit>;
-
   constructor(
     private readonly dataSource: DataSource,
     private readonly records: CallRepository,
@@ -81,18 +74,12 @@ export class CallsService implements ActiveCalls {
     private readonly facts: CallEndedFacts,
     private readonly env: CallEnv,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(REDIS) redis: Redis,
     private readonly gate: PairGate,
-  ) {
-    this.limits = new RateLimits(redis, `${env.KEY_PREFIX}:call`, {
-      callsPerMinute: { points: env.CALL_CALLS_PER_MINUTE, durationSeconds: 60 },
-      signalsPer10Seconds: { points: env.CALL_SIGNALS_PER_10_SECONDS, durationSeconds: 10 },
-      subtitlesPer10Seconds: { points: env.CALL_SUBTITLES_PER_10_SECONDS, durationSeconds: 10 },
-    });
-  }
+  ) {}
 
   /**
-   * call:initiate. Refused (nothing recorded) for oneself and for a pair that is not matched or
+   * call:initiate (a call to oneself is refused before, with the payload: CallInitiateDto).
+   * Refused (nothing recorded) for a pair that is not matched or
    * where one blocks the other. When either member is already in a call the attempt is refused
    * as busy, and recorded as failed once per caller and callee while those calls last: retries
    * are not written again (issue 24 item 7; the callee's history is not theirs to fill).
@@ -100,11 +87,7 @@ export class CallsService implements ActiveCalls {
    * of the callee.
    */
   async initiate(callerId: string, to: string): Promise<{ callId: string }> {
-    if (callerId === to) throw badRequest(CallMessages.callSelf, CallErrorCode.CallSelf);
-    const [, gate] = await Promise.all([
-      this.limits.consume('callsPerMinute', callerId, CallMessages.tooManyCalls),
-      this.gate.read(callerId, to),
-    ]);
+    const gate = await this.gate.read(callerId, to);
     const floor = gate && !gate.open ? gate.version : 0;
     const [a, b] = orderedPairOf(callerId, to);
     const id = randomUUID();
@@ -172,10 +155,7 @@ export class CallsService implements ActiveCalls {
 
   /** call:signal: relayed only between the two members of their active call. */
   async signal(userId: string, to: string, signal: unknown): Promise<void> {
-    const [, floor] = await Promise.all([
-      this.limits.consume('signalsPer10Seconds', userId, TOO_MANY_SIGNALS),
-      this.gateFloor(userId, to),
-    ]);
+    const floor = await this.gateFloor(userId, to);
     const size = Buffer.byteLength(JSON.stringify(signal ?? null) ?? 'null');
     if (size > SIGNAL_MAX_BYTES) throw badRequest(SIGNAL_TOO_LARGE, CallErrorCode.SignalTooLarge);
     if (!(await this.records.activeBetween(userId, to)) || (await this.gateCloses(userId, to, floor))) {
@@ -186,10 +166,7 @@ export class CallsService implements ActiveCalls {
 
   /** subtitle: relayed only to the other member of an answered active call, normalized. */
   async subtitle(userId: string, recipientId: string, text: string): Promise<void> {
-    const [, floor] = await Promise.all([
-      this.limits.consume('subtitlesPer10Seconds', userId, TOO_MANY_SUBTITLES),
-      this.gateFloor(userId, recipientId),
-    ]);
+    const floor = await this.gateFloor(userId, recipientId);
     const clean = normalizeSubtitle(text);
     if (clean.length > SUBTITLE_MAX_LENGTH) {
       throw badRequest(CallMessages.subtitleTooLong, CallErrorCode.SubtitleTooLong);
@@ -198,13 +175,6 @@ export class CallsService implements ActiveCalls {
     if (!active?.answered || (await this.gateCloses(userId, recipientId, floor)))
       throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     if (clean.length > 0) await this.notifier.push(recipientId, 'subtitle', { userId, text: clean });
-  }
-
-  /** The member's counters (their account was deleted: no key keeps their id). */
-  async forget(userId: string): Promise<void> {
-    for (const rule of ['callsPerMinute', 'signalsPer10Seconds', 'subtitlesPer10Seconds'] as const) {
-      await this.limits.reset(rule, userId);
-    }
   }
 
   /** The member's answered, not yet ended call (transcription's ActiveCalls port), or null. */

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { CLOCK, eraseMemberTraces, LOGGER, type Clock } from '@mate/server-kit';
 import { CallEndedFacts } from '../call/call-ended-facts';
 import { CallNotifier } from '../call/call-notifier';
-import { CallsService } from '../call/calls.service';
+import { CallRateLimiter } from '../call/call-rate-limits';
 import { afterTransaction } from '../call/after-transaction';
 import { CallRepository } from '../call/call.repository';
 import { MemberRepository } from '../call/member.repository';
@@ -22,7 +22,7 @@ export class CallMemberErasure {
   constructor(
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly calls: CallsService,
+    private readonly limits: CallRateLimiter,
     private readonly notifier: CallNotifier,
     private readonly facts: CallEndedFacts,
     private readonly records: CallRepository,
@@ -42,7 +42,7 @@ export class CallMemberErasure {
     await this.records.anonymiseRecordsOf(manager, userId);
     await this.pairs.forgetMember(manager, userId);
     await this.members.forget(manager, userId);
-    await this.calls.forget(userId);
+    await this.limits.forget(userId);
     if (ended.length > 0) {
       // The other member's call screen closes; sent once the erasure committed (a rollback sends nothing).
       const others = ended.map((c) => (c.caller_id === userId ? c.recipient_id : c.caller_id));

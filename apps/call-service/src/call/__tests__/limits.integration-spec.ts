@@ -1,6 +1,6 @@
 import { CallMessages } from '@mate/contracts';
 import { ackError, startCallTestBed, type CallTestBed } from '../../__tests__/call-test-bed';
-import { TOO_MANY_SIGNALS, TOO_MANY_SUBTITLES } from '../calls.service';
+import { TOO_MANY_SIGNALS, TOO_MANY_SUBTITLES } from '../call-rate-limits';
 
 describe('call rate limits (per member, shared through Redis)', () => {
   let bed: CallTestBed;

@@ -4,13 +4,16 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, M
 import {
   CALL_HISTORY_MAX_LIMIT,
   CALL_HISTORY_STATUSES,
+  CallErrorCode,
   CallMessages,
+  type AuthPrincipal,
   type CallHistoryStatus,
   type CallInitiatePayload,
   type CallPeerPayload,
   type CallSignalPayload,
   type SubtitlePayload,
 } from '@mate/contracts';
+import { badRequest, type AppException, type SenderCheckedPayload } from '@mate/server-kit';
 
 const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 const digits = ({ value }: { value: unknown }) =>
@@ -19,8 +22,11 @@ const digits = ({ value }: { value: unknown }) =>
 /** Raw subtitle text accepted before normalizing (the normalized text is at most SUBTITLE_MAX_LENGTH). */
 export const RAW_SUBTITLE_MAX_LENGTH = 2_000;
 
-/** `call:initiate`. `callerName` is accepted for the spec's shape and never used (the server sends the profile name). */
-export class CallInitiateDto implements CallInitiatePayload {
+/**
+ * `call:initiate`. `callerName` is accepted for the spec's shape and never used (the server sends
+ * the profile name). A call to oneself is refused with the fields, before it counts.
+ */
+export class CallInitiateDto implements CallInitiatePayload, SenderCheckedPayload {
   @Transform(lower)
   @IsUUID('all', { message: 'to must be a UUID' })
   @IsString({ message: 'to must be a UUID' })
@@ -30,6 +36,10 @@ export class CallInitiateDto implements CallInitiatePayload {
   @MaxLength(200, { message: 'callerName must be at most 200 characters' })
   @IsString({ message: 'callerName must be text' })
   callerName!: string;
+
+  refusalFor(sender: AuthPrincipal): AppException | null {
+    return this.to === sender.userId ? badRequest(CallMessages.callSelf, CallErrorCode.CallSelf) : null;
+  }
 }
 
 /** `call:accept`, `call:reject`, `call:end`. */
