@@ -35,6 +35,7 @@ export * from './lib/events/event-consumer';
 export * from './lib/events/pair-projection';
 export * from './lib/projections/kit-projections';
 export * from './lib/projections/member-suspensions';
+export * from './lib/projections/pair-states';
 export * from './lib/events/payloads/event-payloads';
 export * from './lib/workers/queue-worker';
 export * from './lib/events/events.module';

@@ -18,6 +18,7 @@ import {
   type KitProjection,
 } from '../projections/kit-projections';
 import { MemberSuspensions } from '../projections/member-suspensions';
+import { PairStates } from '../projections/pair-states';
 
 /** Something that knows how to handle the events its service consumes. */
 export interface EventHandlerSet {
@@ -68,10 +69,20 @@ export class EventsModule {
         options.handlers,
         {
           provide: EVENT_HANDLERS,
-          inject: [options.handlers, SERVICE_NAME, { token: MemberSuspensions, optional: true }],
-          useFactory: (set: EventHandlerSet, service: ServiceName, suspensions: MemberSuspensions | undefined) => {
+          inject: [
+            options.handlers,
+            SERVICE_NAME,
+            { token: MemberSuspensions, optional: true },
+            { token: PairStates, optional: true },
+          ],
+          useFactory: (
+            set: EventHandlerSet,
+            service: ServiceName,
+            suspensions: MemberSuspensions | undefined,
+            pairs: PairStates | undefined,
+          ) => {
             assertProjectionsConsumed(service, projections);
-            return withKitProjections(set.handlers(), { suspensions });
+            return withKitProjections(set.handlers(), { suspensions, pairs });
           },
         },
         {

@@ -3,27 +3,33 @@ import type { MigrationInterface } from 'typeorm';
 import { eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
 import type { EventHandler, EventHandlers } from '../events/event-consumer';
 import { MemberSuspensionProjection1796401000000, MemberSuspensions } from './member-suspensions';
+import { PairStateProjection1796402000000, PairStates } from './pair-states';
 
 /**
  * The projections the kit keeps for a service that turns them on (docs/adr/0030-pair-and-
  * suspension-projection.md): the same facts, from the same events, in the same tables everywhere.
- * - suspension: `kit_member_suspension` from user.suspended / user.unsuspended (MemberSuspensions).
+ * - suspension: `kit_member_suspension` from user.suspended / user.unsuspended (MemberSuspensions);
+ * - pair: `kit_pair` from user.blocked / user.unblocked and, where the catalogue routes it,
+ *   match.ended (PairStates).
  */
-export type KitProjection = 'suspension';
+export type KitProjection = 'suspension' | 'pair';
 
 /** The events each projection is written from (the catalogue must route them to the service). */
 const PROJECTION_EVENTS: Record<KitProjection, EventName[]> = {
   suspension: ['user.suspended', 'user.unsuspended'],
+  pair: ['user.blocked', 'user.unblocked'],
 };
 
 /** Each projection's migrations, run after the kit's own and before the service's. */
 const PROJECTION_MIGRATIONS: Record<KitProjection, Type<MigrationInterface>[]> = {
   suspension: [MemberSuspensionProjection1796401000000],
+  pair: [PairStateProjection1796402000000],
 };
 
 /** Each projection's reads and writes, injectable in the service's features. */
 const PROJECTION_PROVIDERS: Record<KitProjection, Type<unknown>[]> = {
   suspension: [MemberSuspensions],
+  pair: [PairStates],
 };
 
 export function projectionMigrations(projections: readonly KitProjection[]): Type<MigrationInterface>[] {
@@ -62,13 +68,22 @@ function andThen<N extends EventName>(kit: EventHandler<N>, own: EventHandler<N>
  * service's own (call ends the member's calls on user.suspended) in the same transaction; on
  * user.deleted the kit forgets the member's projection rows before the service's erasure runs.
  */
-export function withKitProjections(own: EventHandlers, kit: { suspensions?: MemberSuspensions | null }): EventHandlers {
+export function withKitProjections(
+  own: EventHandlers,
+  kit: { suspensions?: MemberSuspensions | null; pairs?: PairStates | null },
+): EventHandlers {
   const handlers: EventHandlers = { ...own };
-  const { suspensions } = kit;
+  const { suspensions, pairs } = kit;
   if (suspensions) {
     handlers['user.suspended'] = andThen<'user.suspended'>((payload, manager) => suspensions.apply(manager, payload), own['user.suspended']);
     handlers['user.unsuspended'] = andThen<'user.unsuspended'>((payload, manager) => suspensions.apply(manager, payload), own['user.unsuspended']);
-    handlers['user.deleted'] = andThen<'user.deleted'>((payload, manager) => suspensions.forget(manager, payload.userId), own['user.deleted']);
+    handlers['user.deleted'] = andThen<'user.deleted'>((payload, manager) => suspensions.forget(manager, payload.userId), handlers['user.deleted']);
+  }
+  if (pairs) {
+    handlers['user.blocked'] = andThen<'user.blocked'>((payload, manager, envelope) => pairs.apply(manager, envelope.name, payload, envelope), own['user.blocked']);
+    handlers['user.unblocked'] = andThen<'user.unblocked'>((payload, manager, envelope) => pairs.apply(manager, envelope.name, payload, envelope), own['user.unblocked']);
+    handlers['match.ended'] = andThen<'match.ended'>((payload, manager, envelope) => pairs.apply(manager, envelope.name, payload, envelope), own['match.ended']);
+    handlers['user.deleted'] = andThen<'user.deleted'>((payload, manager) => pairs.forget(manager, payload.userId), handlers['user.deleted']);
   }
   return handlers;
 }
