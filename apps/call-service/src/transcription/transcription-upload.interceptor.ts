@@ -17,7 +17,8 @@ import { audioTooLarge, TranscriptionService } from './transcription.service';
 export const AUDIO_FIELD = 'audio';
 
 /**
- * Admits a chunk before its body is read (rate, answered call, backend: TranscriptionService.admit),
+ * Admits a chunk before its body is read (answered call, backend: TranscriptionService.admit; the
+ * guard counted the member's rate before),
  * then reads one file of at most TRANSCRIBE_MAX_BYTES into memory (multer stops one byte past it,
  * so the limit itself passes). Nothing is written to disk.
  */

@@ -1,7 +1,8 @@
 import { Controller, Get, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { AuthPrincipal, TranscriptionDto, WhisperStatusDto } from '@mate/contracts';
-import { ApiErrors, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
+import { ApiErrors, CountedPerMember, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
+import { TranscriptionRateLimiter } from './transcription-rate-limits';
 import { TranscriptionUploadInterceptor } from './transcription-upload.interceptor';
 import { TranscriptionService, type UploadedAudio } from './transcription.service';
 
@@ -36,10 +37,12 @@ export class TranscriptionController {
 
   /**
    * Multipart, field `audio`: one standalone webm/opus chunk of at most 1 MB, only while the member
-   * is in an answered call; rate limited per member. The audio is never stored or logged.
+   * is in an answered call; rate limited per member (counted by the guard with the session). The
+   * audio is never stored or logged.
    */
   @Post('transcribe')
   @HttpCode(200)
+  @CountedPerMember(TranscriptionRateLimiter, 'transcribe')
   @UseInterceptors(TranscriptionUploadInterceptor)
   @ApiConsumes('multipart/form-data')
   @ApiBody({

@@ -5,6 +5,7 @@ import { OpenAiTranscriber } from './openai-transcriber';
 import { TRANSCRIBER, type Transcriber } from './transcriber';
 import type { TranscriptionEnv } from './transcription.env';
 import { TranscriptionController } from './transcription.controller';
+import { TranscriptionRateLimiter } from './transcription-rate-limits';
 import { TranscriptionUploadInterceptor } from './transcription-upload.interceptor';
 import { TranscriptionService } from './transcription.service';
 
@@ -28,6 +29,7 @@ export function transcriberOf(env: TranscriptionEnv): Transcriber | null {
     { provide: TRANSCRIBER, useFactory: transcriberOf, inject: [SERVICE_ENV] },
     ActiveCallsLookup,
     TranscriptionService,
+    TranscriptionRateLimiter,
     TranscriptionUploadInterceptor,
   ],
   // The event handlers forget a deleted member's counter.

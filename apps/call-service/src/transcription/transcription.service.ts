@@ -1,5 +1,4 @@
 import { HttpStatus, Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { CallErrorCode, CallMessages, ErrorCode, SUBTITLE_MAX_LENGTH, type TranscriptionDto } from '@mate/contracts';
 import {
@@ -8,14 +7,13 @@ import {
   CLOCK,
   forbidden,
   LOGGER,
-  RateLimits,
-  REDIS,
   SERVICE_ENV,
   serviceUnavailable,
   type Clock,
 } from '@mate/server-kit';
 import { ActiveCallsLookup } from './active-calls';
 import { TRANSCRIBER, TranscriberError, type Transcriber } from './transcriber';
+import { TranscriptionRateLimiter } from './transcription-rate-limits';
 import type { TranscriptionEnv } from './transcription.env';
 
 /** The audio as the upload handed it over (multer's memory storage). */
@@ -63,20 +61,15 @@ const unavailable = (cause?: unknown) => serviceUnavailable(cause, CallMessages.
 export class TranscriptionService {
   private health?: { available: boolean; checkedAt: number };
   private checking?: Promise<boolean>;
-  private readonly limits: RateLimits<'perMinute'>;
 
   constructor(
     @Inject(TRANSCRIBER) private readonly transcriber: Transcriber | null,
     @Inject(SERVICE_ENV) private readonly env: TranscriptionEnv,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(REDIS) redis: Redis,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly activeCalls: ActiveCallsLookup,
-  ) {
-    this.limits = new RateLimits(redis, `${env.KEY_PREFIX}:call:transcribe`, {
-      perMinute: { points: env.TRANSCRIBE_PER_MINUTE, durationSeconds: 60 },
-    });
-  }
+    private readonly limits: TranscriptionRateLimiter,
+  ) {}
 
   /** False without a backend, or while it fails its health check (checked at most every TTL, one check at a time). */
   async available(): Promise<boolean> {
@@ -99,20 +92,19 @@ export class TranscriptionService {
   }
 
   /**
-   * Before the body is read: the member's rate (429), an answered call (403), a backend (503). Every
-   * attempt counts, refused ones too.
+   * Before the body is read, and after the member's rate (429, counted by the kit's guard:
+   * TranscriptionRateLimiter): an answered call (403), a backend (503).
    */
   async admit(userId: string): Promise<void> {
-    await this.limits.consume('perMinute', userId, CallMessages.tooManyTranscriptions);
     if (!(await this.activeCalls.activeAnsweredCallOf(userId))) {
       throw forbidden(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
     }
     if (!(await this.available())) throw unavailable();
   }
 
-  /** The member's counter (their account was deleted: no key keeps their id). */
+  /** The member's transcription counter (their account was deleted: no key keeps their id). */
   async forget(userId: string): Promise<void> {
-    await this.limits.reset('perMinute', userId);
+    await this.limits.forget(userId);
   }
 
   /** The body read: the chunk checked (400, 413) and transcribed (503 when the backend fails). */
