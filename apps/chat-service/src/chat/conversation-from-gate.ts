@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { orderedPairOf } from '@mate/contracts';
+import { orderedPairOf, type ChatErrorCode } from '@mate/contracts';
 import { AppException, lockMembersAgainstErasure, PairGate, pairGateMatch } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { PairRepository } from './pair.repository';
@@ -70,10 +70,8 @@ export class ConversationFromGate {
   }
 }
 
-/** A refusal with this status and message (`{ error }`), the predicate orFromGate takes. */
+/** A refusal with this code, the predicate orFromGate takes. */
 export const refusedWith =
-  (status: number, message: string) =>
+  (code: ChatErrorCode) =>
   (e: unknown): boolean =>
-    e instanceof AppException &&
-    e.getStatus() === status &&
-    (e.getResponse() as { error?: unknown }).error === message;
+    e instanceof AppException && e.code === code;

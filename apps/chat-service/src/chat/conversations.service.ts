@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ChatErrorCode,
   ChatMessages,
   orderedPairOf,
   type ConversationSummaryDto,
@@ -64,10 +65,10 @@ export class ConversationsService {
    * when the position moved.
    */
   async markRead(callerId: string, otherId: string): Promise<MarkReadResultDto> {
-    if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
+    if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound, ChatErrorCode.ConversationNotFound);
     const [a, b] = orderedPairOf(callerId, otherId);
     const read = await this.conversations.markRead(a, b, callerId);
-    if (!read) throw notFound(ChatMessages.conversationNotFound);
+    if (!read) throw notFound(ChatMessages.conversationNotFound, ChatErrorCode.ConversationNotFound);
     if (read.lastSeq !== read.previous) {
       await this.notifier.read(otherId, { userId: callerId, readUpTo: read.lastSeq });
     }
@@ -83,7 +84,9 @@ export class ConversationsService {
   async typing(callerId: string, otherId: string, typing: boolean): Promise<void> {
     const gate = callerId === otherId ? null : await this.gate.read(callerId, otherId);
     const pair = await this.openPair(callerId, otherId);
-    if (!pair.open || pairGateRefuses(gate, pair.matchPairVersion)) throw forbidden(ChatMessages.notMatched);
+    if (!pair.open || pairGateRefuses(gate, pair.matchPairVersion)) {
+      throw forbidden(ChatMessages.notMatched, ChatErrorCode.NotMatched);
+    }
     await this.notifier.typing(otherId, callerId, typing);
   }
 

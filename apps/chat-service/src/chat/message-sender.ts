@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  ChatErrorCode,
   ChatMessages,
   messageLength,
   normalizeMessageContent,
@@ -43,7 +44,7 @@ type Outcome = { message: ChatMessageDto } | { error: unknown };
 /** A concurrent retry of one of the batch's client ids won the race this many times in a row: give up (503, retryable). */
 const MAX_RACED_ATTEMPTS = 3;
 
-const notMatched = refusedWith(403, ChatMessages.notMatched);
+const notMatched = refusedWith(ChatErrorCode.NotMatched);
 
 /**
  * send_message (docs/adr/0013-chat-delivery.md), for every send of a delivery at once: the gateway
@@ -158,7 +159,7 @@ export class MessageSender {
         }
         if (rows instanceof Set) {
           // Refused as a closed conversation is: the sender learns no more than "not matched".
-          for (const ord of rows) outcomes[ord] = { error: forbidden(ChatMessages.notMatched) };
+          for (const ord of rows) outcomes[ord] = { error: forbidden(ChatMessages.notMatched, ChatErrorCode.NotMatched) };
           open = open.filter((i) => !rows.has(i));
           continue;
         }
@@ -235,7 +236,9 @@ function draft(index: number, { payload, sender, requestId }: SocketEventEntry<S
 function answer(d: Draft, item: SendBatchItem, row: SendBatchRow): Outcome {
   // No open conversation (unmatch, block: safety's pair events; never matched), or a suspended
   // member (issue 13): refused alike, nothing stored; the sender learns no more than that.
-  if (row.refused || row.conversation_id === null) return { error: forbidden(ChatMessages.notMatched) };
+  if (row.refused || row.conversation_id === null) {
+    return { error: forbidden(ChatMessages.notMatched, ChatErrorCode.NotMatched) };
+  }
   const readSeq = row.recipient_read_seq ?? 0;
   if (row.seq !== null && row.created_at !== null) {
     return {
@@ -261,7 +264,7 @@ function answer(d: Draft, item: SendBatchItem, row: SendBatchRow): Outcome {
     row.existing_conversation_id !== row.conversation_id ||
     row.existing_seq <= (row.history_from_seq ?? 0)
   ) {
-    return { error: conflict(ChatMessages.clientIdReused) };
+    return { error: conflict(ChatMessages.clientIdReused, ChatErrorCode.ClientIdReused) };
   }
   return {
     message: {

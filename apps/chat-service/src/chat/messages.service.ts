@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   CHAT_SYNC_MAX_MESSAGES,
+  ChatErrorCode,
   ChatMessages,
   orderedPairOf,
   type ConversationPageDto,
@@ -85,18 +86,18 @@ export class MessagesService {
 
   /** The caller's open conversation with `otherId`, or 404 (told the same whether it exists or not). */
   async conversation(callerId: string, otherId: string): Promise<ConversationRow> {
-    if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound);
+    if (callerId === otherId) throw notFound(ChatMessages.conversationNotFound, ChatErrorCode.ConversationNotFound);
     const [a, b] = orderedPairOf(callerId, otherId);
     const find = async () => {
       const row = await this.conversations.findOpen(a, b, callerId);
-      if (!row) throw notFound(ChatMessages.conversationNotFound);
+      if (!row) throw notFound(ChatMessages.conversationNotFound, ChatErrorCode.ConversationNotFound);
       return row;
     };
     // 'Send Message' right after the match opens the conversation before match.created arrives (ADR 0029).
     return this.fromGate.orFromGate(
       callerId,
       otherId,
-      refusedWith(404, ChatMessages.conversationNotFound),
+      refusedWith(ChatErrorCode.ConversationNotFound),
       find,
     );
   }

@@ -1,6 +1,7 @@
 import { ApiError, SocketError, type ConversationQuery, type SocketClient } from '@mate/api-client';
 import {
   CONVERSATION_PAGE_SIZE,
+  ChatErrorCode,
   ChatMessages,
   ErrorCode,
   type ChatMessageDto,
@@ -217,7 +218,7 @@ export function fakeChat(api: FakeApi, selfId: string, { connectOnCreate = true 
       act(() => void socket().socket.emit('messages_read', { userId, readUpTo: c.messages.length }));
     },
     /** The next send_message is refused with this error. */
-    refuseNextSend(error: string, code: string = ErrorCode.Forbidden) {
+    refuseNextSend(error: string, code: string = ChatErrorCode.NotMatched) {
       refusals.push({ error, code });
     },
     /** The connection drops (the browser went offline). */

@@ -123,13 +123,14 @@ export const ChatMessages = {
   partnerDeleted: "This member deleted their account. You can still read your messages, but you can't reply.",
 } as const;
 
-/** Codes of chat's refusals, one per cause, over HTTP and in socket acknowledgements alike. */
+/**
+ * Codes of chat's refusals, one per cause, over HTTP and in socket acknowledgements alike. A
+ * content empty or too long once normalized is SendMessageDto's: `VALIDATION_FAILED`.
+ */
 export enum ChatErrorCode {
   NotMatched = 'CHAT_NOT_MATCHED',
   ConversationNotFound = 'CONVERSATION_NOT_FOUND',
   MessageSelf = 'MESSAGE_SELF',
-  MessageEmpty = 'MESSAGE_EMPTY',
-  MessageTooLong = 'MESSAGE_TOO_LONG',
   ClientIdReused = 'CLIENT_ID_REUSED',
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   CHAT_SYNC_MAX_MESSAGES,
+  ChatErrorCode,
   ChatMessages,
   type ChatMessageDto,
   type ConversationPageDto,
@@ -205,7 +206,10 @@ describe('chat conversations through the gateway', () => {
       [`/api/chat/conversation/${bob.userId}/read`, 'POST'],
     ] as const) {
       const res = await bed.api(eve, method, path);
-      expect(res).toMatchObject({ status: 404, body: { error: ChatMessages.conversationNotFound } });
+      expect(res).toMatchObject({
+        status: 404,
+        body: { error: ChatMessages.conversationNotFound, code: ChatErrorCode.ConversationNotFound },
+      });
     }
     const eveSocket = await bed.connect(eve);
     expect(ackError(await eveSocket.emit('mark_as_read', { otherUserId: bob.userId })).error).toBe(ChatMessages.conversationNotFound);

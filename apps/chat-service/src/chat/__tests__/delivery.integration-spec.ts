@@ -1,4 +1,5 @@
 import {
+  ChatErrorCode,
   ChatMessages,
   type ChatMessageDto,
   type ConversationPageDto,
@@ -84,7 +85,7 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
     const [ann, eve] = [await bed.member('Ann'), await bed.member('Eve')];
     const [annSocket, eveSocket] = [await bed.connect(ann), await bed.connect(eve)];
     const answer = ackError(await annSocket.emit('send_message', { recipientId: eve.userId, content: 'hello' }));
-    expect(answer.error).toBe(ChatMessages.notMatched);
+    expect(answer).toMatchObject({ error: ChatMessages.notMatched, code: ChatErrorCode.NotMatched });
     expect(await countMessages('sender_id = $1', [ann.userId])).toBe(0);
     // Pushes to one member arrive in order: a later push that arrives proves the refused one never went out.
     const [carl] = [await bed.member('Carl')];
@@ -146,7 +147,7 @@ describe('chat delivery through the gateway (real PostgreSQL, Redis, sockets)', 
     const annSocket = await bed.connect(ann);
     await send(annSocket, bob, 'to Bob', 'shared-id');
     const answer = ackError(await annSocket.emit('send_message', { recipientId: carl.userId, content: 'to Carl', clientId: 'shared-id' }));
-    expect(answer.error).toBe(ChatMessages.clientIdReused);
+    expect(answer).toMatchObject({ error: ChatMessages.clientIdReused, code: ChatErrorCode.ClientIdReused });
     expect(await countMessages('recipient_id = $1', [carl.userId])).toBe(0);
   });
 

@@ -3,6 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import pino from 'pino';
 import {
   CHAT_SYNC_MAX_CONVERSATIONS,
+  ChatErrorCode,
   ChatMessages,
   EdgeMessages,
   ErrorCode,
@@ -88,7 +89,10 @@ describe('chat input, limits and push failures', () => {
     await refused('send_message', { ...valid, senderId: bob.userId }, 'Unknown field: senderId');
     await refused('send_message', { ...valid, content: '\u0001 \n' }, ChatMessages.emptyMessage);
     await refused('send_message', { ...valid, content: '\u0000 \n' }, NulTextMessages.bodyField('content'));
-    await refused('send_message', { recipientId: ann.userId, content: 'me' }, ChatMessages.messageSelf);
+    expect(ackError(await socket.emit('send_message', { recipientId: ann.userId, content: 'me' }))).toMatchObject({
+      error: ChatMessages.messageSelf,
+      code: ChatErrorCode.MessageSelf,
+    });
     const rows = await bed.chat.dataSource.query('SELECT count(*)::int AS n FROM message WHERE sender_id = $1', [ann.userId]);
     expect(rows[0].n).toBe(0);
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, INTERNAL_TOKEN_HEADER, type ChatMessageDto } from '@mate/contracts';
+import { ChatErrorCode, ErrorCode, INTERNAL_TOKEN_HEADER, type ChatMessageDto } from '@mate/contracts';
 import { BaseServiceEnv, PairGate, type SocketEventBatchResult } from '@mate/server-kit';
 import { startChatTestBed, type ChatMember, type ChatTestBed } from '../../__tests__/chat-test-bed';
 
@@ -158,7 +158,7 @@ describe('send_message in batches (chat-service, real PostgreSQL and Redis)', ()
       { from: hal, payload: { recipientId: ivy.userId, content: 'three', clientId: 'mix-7' } },
     ]);
     expect(answers.map((r) => r.status)).toEqual([200, 403, 403, 400, 400, 400, 401, 200, 200]);
-    expect([answers[1], answers[2]].map((r) => refusal(r).code)).toEqual([ErrorCode.Forbidden, ErrorCode.Forbidden]);
+    expect([answers[1], answers[2]].map((r) => refusal(r).code)).toEqual([ChatErrorCode.NotMatched, ChatErrorCode.NotMatched]);
     expect([answers[0], answers[7], answers[8]].map((r) => [message(r).seq, message(r).content])).toEqual([
       [1, 'one'],
       [2, 'two'],

@@ -22,6 +22,7 @@ import {
   CHAT_SYNC_MAX_CONVERSATIONS,
   CONVERSATION_MAX_LIMIT,
   CONVERSATION_PAGE_SIZE,
+  ChatErrorCode,
   ChatMessages,
   messageLength,
   normalizeMessageContent,
@@ -86,7 +87,9 @@ export class SendMessageDto implements SendMessagePayload, SenderCheckedPayload 
   clientId?: string;
 
   refusalFor(sender: AuthPrincipal): AppException | null {
-    return this.recipientId.toLowerCase() === sender.userId ? badRequest(ChatMessages.messageSelf) : null;
+    return this.recipientId.toLowerCase() === sender.userId
+      ? badRequest(ChatMessages.messageSelf, ChatErrorCode.MessageSelf)
+      : null;
   }
 }
 

@@ -1,4 +1,4 @@
-import { ChatMessages, ErrorCode, type SendMessagePayload } from '@mate/contracts';
+import { ChatErrorCode, ChatMessages, type SendMessagePayload } from '@mate/contracts';
 import { type PendingMessage, type PendingStore } from '..';
 import {
   ME,
@@ -112,7 +112,7 @@ describe('ChatSync: pending sends (nothing typed is lost, each stored once)', ()
     const h = harness();
     h.sync.start();
     await h.sync.open(BOB);
-    h.server.sendMode = { refuse: ChatMessages.notMatched, code: ErrorCode.Forbidden };
+    h.server.sendMode = { refuse: ChatMessages.notMatched, code: ChatErrorCode.NotMatched };
     h.sync.send(BOB, 'refused');
     await waitFor(() => h.sync.entries(BOB)[0]?.status === 'failed');
     expect(h.sync.entries(BOB)[0]).toMatchObject({
