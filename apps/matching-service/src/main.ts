@@ -1,7 +1,7 @@
 import { DEFAULT_PORTS, SERVICES } from '@mate/contracts';
 import { bootstrapService } from '@mate/server-kit';
 import { AppModule } from './app.module';
-import { CandidateQuery } from './candidates/candidate-query';
+import { CandidateRepository } from './candidates/candidate.repository';
 import { RefitService } from './scoring';
 
 void bootstrapService({
@@ -24,7 +24,7 @@ void bootstrapService({
      */
     'explain-pool': async (app, [viewerId, runs = '1']) => {
       if (!viewerId || !/^[1-9]\d*$/.test(runs)) throw new Error('usage: explain-pool <viewerId> [runs]');
-      const plans = await app.get(CandidateQuery).explainPool(viewerId, Number(runs));
+      const plans = await app.get(CandidateRepository).explainPool(viewerId, Number(runs));
       process.stdout.write(`${JSON.stringify({ plans })}\n`);
     },
   },

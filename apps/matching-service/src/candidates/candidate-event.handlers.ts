@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EventHandlers, EventHandlerSet } from '@mate/server-kit';
 import { MatchingErasure } from '../member-data/matching-erasure';
 import { PairStateWriter } from '../safety/pair-state-writer';
-import { CandidateWriter } from './candidate-writer';
+import { CandidateRepository } from './candidate.repository';
 
 /**
  * Events matching-service consumes: the whole profile and the whole preferences of a member, the
@@ -14,7 +14,7 @@ import { CandidateWriter } from './candidate-writer';
 @Injectable()
 export class MatchingEventHandlers implements EventHandlerSet {
   constructor(
-    private readonly candidates: CandidateWriter,
+    private readonly candidates: CandidateRepository,
     private readonly pairs: PairStateWriter,
     private readonly erasure: MatchingErasure,
   ) {}

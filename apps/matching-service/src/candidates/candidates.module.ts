@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CandidateQuery } from './candidate-query';
-import { CandidateWriter } from './candidate-writer';
+import { CandidateRepository } from './candidate.repository';
 
 /** The candidate projection: written from events, read by the candidate query and the like's check. */
 @Module({
-  providers: [CandidateWriter, CandidateQuery],
-  exports: [CandidateWriter, CandidateQuery],
+  providers: [CandidateRepository],
+  exports: [CandidateRepository],
 })
 export class CandidatesModule {}

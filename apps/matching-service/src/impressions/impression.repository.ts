@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { namedQuery } from '@mate/server-kit';
-import { CARD_COLUMNS, type CardMember } from '../candidates/candidate-query';
+import { CARD_COLUMNS, type CardMember } from '../candidates/candidate.repository';
 
 /** A member served to a viewer and the reciprocal score they were shown with. */
 export interface ServedMember {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { LikesReceivedDto } from '@mate/contracts';
-import { CandidateQuery } from '../candidates/candidate-query';
+import { CandidateRepository } from '../candidates/candidate.repository';
 import { toSuggestion } from '../matching/suggestion.mapper';
 import { LikesReceivedRepository } from './likes-received.repository';
 
@@ -13,7 +13,7 @@ import { LikesReceivedRepository } from './likes-received.repository';
 export class LikesReceivedService {
   constructor(
     private readonly repository: LikesReceivedRepository,
-    private readonly candidates: CandidateQuery,
+    private readonly candidates: CandidateRepository,
   ) {}
 
   async likesReceived(userId: string, limit: number, offset: number): Promise<LikesReceivedDto> {

@@ -1,5 +1,5 @@
 import { coarseDistanceLabel, type SuggestionDto } from '@mate/contracts';
-import type { CardMember } from '../candidates/candidate-query';
+import type { CardMember } from '../candidates/candidate.repository';
 
 /**
  * A candidate as a Discover card (spec 000 §3 plus photos and distance): the score as a whole

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SuggestionDto } from '@mate/contracts';
-import { CANDIDATE_POOL_SIZE, CandidateQuery } from '../candidates/candidate-query';
+import { CANDIDATE_POOL_SIZE, CandidateRepository } from '../candidates/candidate.repository';
 import { ImpressionRepository } from '../impressions/impression.repository';
 import { EXPOSURE_WINDOW_HOURS, ScoringService } from '../scoring';
 import { POOL_START, type PoolStart } from './pool-start';
@@ -14,7 +14,7 @@ import { toSuggestion } from './suggestion.mapper';
 @Injectable()
 export class SuggestionsService {
   constructor(
-    private readonly candidates: CandidateQuery,
+    private readonly candidates: CandidateRepository,
     private readonly scoring: ScoringService,
     private readonly impressions: ImpressionRepository,
     @Inject(POOL_START) private readonly poolStart: PoolStart,

@@ -8,7 +8,7 @@ import { mutualRulesSql } from '../candidates/candidate-rules';
  * A like in one statement, run under the pair's lock (onceUnderPairLock), so its snapshot is taken
  * after the lock and sees the other side's committed like (and a block committed by the pair
  * events' handler, which takes the same lock). It reads the earlier swipe, whether the pair is
- * blocked, and checks the pair against the rules (CandidateQuery's pool uses the same
+ * blocked, and checks the pair against the rules (CandidateRepository's pool uses the same
  * mutualRulesSql, blocks included); only when there
  * was no earlier swipe and the pair fits does it insert the like, see whether the other side liked
  * back, insert the match then, and write the outbox rows of like.created (its `matched` filled in

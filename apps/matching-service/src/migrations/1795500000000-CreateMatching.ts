@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * matching-service's own tables (issue 8): the candidate projection fed by profile.updated and
  * preferences.updated, the swipes, the matches and the impressions served.
  *
- * `candidate_pool_idx` is the index the candidate query walks (see src/candidates/candidate-query.ts):
+ * `candidate_pool_idx` is the index the candidate query walks (see src/candidates/candidate.repository.ts):
  * suggestible members grouped by place (city centre; NaN = no known place), then by interested-in
  * gender ('' = not said), then in random `pool_key` order, with the member's age (0 = not said),
  * age range, maximum distance and whether their gender list takes each group checked on the

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A cheaper candidate query (issue 27; src/candidates/candidate-query.ts, tools/bench/README.md).
+ * A cheaper candidate query (issue 27; src/candidates/candidate.repository.ts, tools/bench/README.md).
  *
  * - `candidate_pool_idx` gains keys for the viewer's own filters of spec 001 §3, checked on the
  *   index entry before any row is read: height (0 = not said), the ordinal code (position in the

@@ -35,7 +35,7 @@ export interface RankContextRow {
 
 /**
  * The ranking context of each row of a statement, written once for the statements that read it
- * (rankContext below, the suggestion pool of CandidateQuery): `member` is the expression of the
+ * (rankContext below, the suggestion pool of CandidateRepository): `member` is the expression of the
  * member's id, `ids` an expression of all the members' ids (uuid[]), `viewer`, `version` and
  * `windowHours` parameters. Per member: the learned statistics under the model version (none for
  * a newcomer), by primary key; whether they liked the viewer (the viewer's likes received, one
@@ -122,7 +122,7 @@ export class ScoringRepository {
   /**
    * What ranking knows about a viewer's pool besides the profiles (rankContextSql), in one
    * statement over the viewer and `ids`. Suggestions read it with the pool itself
-   * (CandidateQuery.rankablePool); this is for a single card (rewind).
+   * (CandidateRepository.rankablePool); this is for a single card (rewind).
    */
   async rankContext(
     viewerId: string,

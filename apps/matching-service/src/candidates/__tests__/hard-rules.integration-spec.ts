@@ -72,7 +72,7 @@ const RULES: Rule[] = [
     fits: [{ pets: 'none' }],
     fails: [{ pets: 'dog' }, { pets: null }],
   },
-  // The index checks a list filter as the range of its option codes (candidate-query.ts); a list
+  // The index checks a list filter as the range of its option codes (candidate.repository.ts); a list
   // with a gap, or goals spanning others, must still let through only what the list holds.
   {
     name: 'smoking, a list with a gap',

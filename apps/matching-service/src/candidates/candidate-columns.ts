@@ -1,16 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import {
   educationValueOf,
   relationshipGoalsOf,
   type PreferencesUpdatedPayload,
   type ProfileUpdatedPayload,
-  type UserSuspendedPayload,
-  type UserUnsuspendedPayload,
 } from '@mate/contracts';
 import { genderGroupOf, genderPreferenceOf } from './gender-groups';
 
-type Columns = Record<string, unknown>;
+/** A candidate row's columns by name, as one event writes them (CandidateRepository's upsert). */
+export type CandidateColumns = Record<string, unknown>;
 
 /** A number within [-limit, limit] (NaN and infinities are not). */
 const within = (n: unknown, limit: number): n is number =>
@@ -25,7 +22,7 @@ const intOrNull = (v: unknown): number | null => (typeof v === 'number' && Numbe
  * (lifestyle, bio, occupation, photos) read as not said. A place counts only with both
  * coordinates, on the globe: otherwise the distance rules are off.
  */
-export function profileColumns(p: ProfileUpdatedPayload): Columns {
+export function profileColumns(p: ProfileUpdatedPayload): CandidateColumns {
   // Coordinates off the globe would make distances meaningless (or fail the distance function).
   const placeKnown = within(p.latitude, 90) && within(p.longitude, 180);
   return {
@@ -62,7 +59,7 @@ export function profileColumns(p: ProfileUpdatedPayload): Columns {
  * preferences and the filter preferences of spec 001 §3 (`filters`, read defensively: a missing
  * or malformed list is empty, i.e. everyone). Gender lists are kept in the interested-in reading.
  */
-export function preferenceColumns(p: PreferencesUpdatedPayload): Columns {
+export function preferenceColumns(p: PreferencesUpdatedPayload): CandidateColumns {
   const f = p.filters ?? {};
   return {
     min_age: p.minAge,
@@ -82,43 +79,4 @@ export function preferenceColumns(p: PreferencesUpdatedPayload): Columns {
     dealbreakers: stringList(f['dealbreakers']),
     preferences_updated_at: p.updatedAt,
   };
-}
-
-/**
- * Writes candidate rows from the two whole-state events. Each event writes its own part of the
- * row in full and leaves the other part alone; whichever arrives first creates the row with the
- * table's defaults for the other part (a member with no preferences has the spec's defaults).
- * The event consumer has already checked that the event is newer than what was applied.
- */
-@Injectable()
-export class CandidateWriter {
-  applyProfile(manager: EntityManager, payload: ProfileUpdatedPayload): Promise<void> {
-    return this.upsert(manager, payload.userId, profileColumns(payload));
-  }
-
-  applyPreferences(manager: EntityManager, payload: PreferencesUpdatedPayload): Promise<void> {
-    return this.upsert(manager, payload.userId, preferenceColumns(payload));
-  }
-
-  /**
-   * user.suspended / user.unsuspended (auth-service, the whole suspension state): a suspended
-   * member is not suggestible (the generated column) and likes and passes on them are refused;
-   * their swipes and matches stay, so an unsuspend restores everything.
-   */
-  applySuspension(
-    manager: EntityManager,
-    payload: UserSuspendedPayload | UserUnsuspendedPayload,
-  ): Promise<void> {
-    return this.upsert(manager, payload.userId, { suspended: payload.suspended });
-  }
-
-  private async upsert(manager: EntityManager, userId: string, columns: Columns): Promise<void> {
-    const names = Object.keys(columns);
-    const values = names.map((n, i) => (n === 'photos' ? `$${i + 2}::jsonb` : `$${i + 2}`));
-    await manager.query(
-      `INSERT INTO candidate (user_id, ${names.join(', ')}) VALUES ($1, ${values.join(', ')})
-       ON CONFLICT (user_id) DO UPDATE SET ${names.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}, updated_at = now()`,
-      [userId, ...names.map((n) => columns[n])],
-    );
-  }
 }

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { DEFAULT_PREFERENCES, INTERESTED_IN_OPTIONS } from '@mate/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  DEFAULT_PREFERENCES,
+  INTERESTED_IN_OPTIONS,
+  type PreferencesUpdatedPayload,
+  type ProfileUpdatedPayload,
+  type UserSuspendedPayload,
+  type UserUnsuspendedPayload,
+} from '@mate/contracts';
 import type { RankContext, ScoringProfile } from '@mate/matching-model';
 import { namedQuery } from '@mate/server-kit';
 // The repository itself, not the scoring module's index: the benchmark loads this file alone.
 import { rankContextOf, rankContextSql, type RankContextRow } from '../scoring/scoring.repository';
 import type { Candidate } from './candidate.entity';
+import { preferenceColumns, profileColumns, type CandidateColumns } from './candidate-columns';
 import { isDefaultAgeRangeSql, mutualRulesSql } from './candidate-rules';
 
 /** How many candidates the query samples for scoring: enough choice for a page, cheap to rank. */
@@ -267,9 +275,29 @@ export interface RankablePool {
   context: Omit<RankContext, 'exposureStrength'>;
 }
 
-/** The candidate pool of a viewer and the cards served, over the candidate table. */
+/**
+ * One member's part of a candidate row, written in full: `$1` the member, then the columns' values
+ * in the order of `names` (photos as JSON).
+ */
+function upsertSql(names: readonly string[]): string {
+  const values = names.map((n, i) => (n === 'photos' ? `$${i + 2}::jsonb` : `$${i + 2}`));
+  return `INSERT INTO candidate (user_id, ${names.join(', ')}) VALUES ($1, ${values.join(', ')})
+       ON CONFLICT (user_id) DO UPDATE SET ${names.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}, updated_at = now()`;
+}
+
+const ERASE_CANDIDATE = 'DELETE FROM candidate WHERE user_id = $1';
+
+/**
+ * The candidate table (the profile and preferences projection): written from the two whole-state
+ * events and the suspension events, read as a viewer's pool, the cards served and one member.
+ *
+ * Writes: each event writes its own part of the row in full and leaves the other part alone;
+ * whichever arrives first creates the row with the table's defaults for the other part (a member
+ * with no preferences has the spec's defaults). The event consumer has already checked that the
+ * event is newer than what was applied.
+ */
 @Injectable()
-export class CandidateQuery {
+export class CandidateRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** What ranking reads of a member, or null when matching has not heard of them yet. */
@@ -349,6 +377,39 @@ export class CandidateQuery {
       targetId,
     ]);
     return row ? withPhotos(row) : null;
+  }
+
+  applyProfile(manager: EntityManager, payload: ProfileUpdatedPayload): Promise<void> {
+    return this.upsert(manager, payload.userId, profileColumns(payload));
+  }
+
+  applyPreferences(manager: EntityManager, payload: PreferencesUpdatedPayload): Promise<void> {
+    return this.upsert(manager, payload.userId, preferenceColumns(payload));
+  }
+
+  /**
+   * user.suspended / user.unsuspended (auth-service, the whole suspension state): a suspended
+   * member is not suggestible (the generated column) and likes and passes on them are refused;
+   * their swipes and matches stay, so an unsuspend restores everything.
+   */
+  applySuspension(
+    manager: EntityManager,
+    payload: UserSuspendedPayload | UserUnsuspendedPayload,
+  ): Promise<void> {
+    return this.upsert(manager, payload.userId, { suspended: payload.suspended });
+  }
+
+  /**
+   * The member's row goes (their erasure, in its transaction). A like, a pass or an impression
+   * locks the target's row in its statement, so one in flight commits first or then finds no row.
+   */
+  async erase(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ERASE_CANDIDATE, [userId]);
+  }
+
+  private async upsert(manager: EntityManager, userId: string, columns: CandidateColumns): Promise<void> {
+    const names = Object.keys(columns);
+    await manager.query(upsertSql(names), [userId, ...names.map((n) => columns[n])]);
   }
 }
 
