@@ -13,7 +13,6 @@ import { BlocksRepository, type BlockListRow } from './blocks.repository';
 import { MatchFromGate } from './match-from-gate';
 import { MembersRepository } from './members.repository';
 import { pairState, PairsRepository, withBlocker } from './pairs.repository';
-import { SafetyRateLimiter } from './safety-rate-limits';
 import { memberText } from './safety-text';
 
 const toBlockedUser = (r: BlockListRow): BlockedUserDto => ({
@@ -37,7 +36,6 @@ export class BlocksService {
     private readonly members: MembersRepository,
     private readonly pairs: PairsRepository,
     private readonly outbox: OutboxService,
-    private readonly limits: SafetyRateLimiter,
     private readonly gate: PairGate,
     private readonly fromGate: MatchFromGate,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -56,7 +54,6 @@ export class BlocksService {
   async block(blockerId: string, blockedId: string, reasonText: string | undefined): Promise<BlockedUserDto> {
     if (blockerId === blockedId) throw badRequest(SafetyMessages.blockSelf, SafetyErrorCode.BlockSelf);
     const reason = memberText(reasonText, BLOCK_REASON_MAX_LENGTH, SafetyMessages.blockReasonTooLong);
-    await this.limits.blockAction(blockerId);
     const member = await this.members.find(blockedId);
     if (!member) throw notFound(SafetyMessages.memberNotFound, SafetyErrorCode.MemberNotFound);
     const outcome = await this.dataSource.transaction(async (manager) => {
@@ -98,7 +95,6 @@ export class BlocksService {
   /** Lifts the caller's block of `blockedId`; the match stays ended. */
   async unblock(blockerId: string, blockedId: string): Promise<UnblockResultDto> {
     if (blockerId === blockedId) return { unblocked: false };
-    await this.limits.blockAction(blockerId);
     if (!(await this.blocks.exists(blockerId, blockedId))) return { unblocked: false };
     return this.dataSource.transaction(async (manager) => {
       // The erasure took the block away already; locking would write the pair row back.

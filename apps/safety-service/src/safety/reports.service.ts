@@ -28,7 +28,6 @@ import { MembersRepository } from './members.repository';
 import { PairsRepository } from './pairs.repository';
 import { describe, ReportEvidence } from './report-evidence';
 import { ReportsRepository } from './reports.repository';
-import { SafetyRateLimiter } from './safety-rate-limits';
 import { memberText } from './safety-text';
 
 /** Pending reports one sweep run fills at most. */
@@ -54,7 +53,6 @@ export class ReportsService {
     private readonly pairs: PairsRepository,
     private readonly evidence: ReportEvidence,
     private readonly outbox: OutboxService,
-    private readonly limits: SafetyRateLimiter,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -67,7 +65,6 @@ export class ReportsService {
     if (reporterId === reportedId) throw badRequest(SafetyMessages.reportSelf, SafetyErrorCode.ReportSelf);
     const reason = body.reason ?? DEFAULT_REPORT_REASON;
     const details = memberText(body.details, REPORT_DETAILS_MAX_LENGTH, SafetyMessages.detailsTooLong);
-    await this.limits.report(reporterId);
     const member = await this.members.find(reportedId);
     if (!member) throw notFound(SafetyMessages.memberNotFound, SafetyErrorCode.MemberNotFound);
     const createdAt = this.clock.now();

@@ -8,7 +8,14 @@ import type {
   UnblockResultDto,
   UnmatchResultDto,
 } from '@mate/contracts';
-import { ApiErrors, CurrentUser, EmptyBodyPipe, MemberIdPipe, UnavailableInterceptor } from '@mate/server-kit';
+import {
+  ApiErrors,
+  CountedPerMember,
+  CurrentUser,
+  EmptyBodyPipe,
+  MemberIdPipe,
+  UnavailableInterceptor,
+} from '@mate/server-kit';
 import { BlocksService } from './blocks.service';
 import { BlockBodyDto, ReportBodyDto } from './dto/safety-requests.dto';
 import {
@@ -18,6 +25,7 @@ import {
   UnmatchResultResponseDto,
 } from './dto/safety-responses.dto';
 import { ReportsService } from './reports.service';
+import { SafetyRateLimiter } from './safety-rate-limits';
 
 import { UnmatchService } from './unmatch.service';
 
@@ -25,7 +33,8 @@ import { UnmatchService } from './unmatch.service';
  * Safety for the signed-in member (spec 000 §7): block, unblock, the blocked list, report and
  * unmatch. Every route needs a live session (global guard) and acts only as the caller: the other
  * member is the path's id, the acting member always the session's. A failure that is not a
- * refusal is 503, safe to retry.
+ * refusal is 503, safe to retry. Blocks, unblocks and reports count against the member's limits
+ * (`@CountedPerMember`: counted by the guard with the session, 429 past them).
  */
 @ApiTags('safety')
 @UseInterceptors(UnavailableInterceptor)
@@ -39,6 +48,7 @@ export class SafetyController {
 
   @Post('block/:userId')
   @HttpCode(HttpStatus.OK)
+  @CountedPerMember(SafetyRateLimiter, 'blockAction')
   @ApiOkResponse({ type: BlockedUserResponseDto, description: 'The block (the same one again for a repeated block); it also unmatches' })
   @ApiErrors(400, 404, 429, 503)
   block(
@@ -50,6 +60,7 @@ export class SafetyController {
   }
 
   @Delete('block/:userId')
+  @CountedPerMember(SafetyRateLimiter, 'blockAction')
   @ApiOkResponse({ type: UnblockResultResponseDto, description: 'The match is not restored' })
   @ApiErrors(400, 429, 503)
   unblock(@CurrentUser() user: AuthPrincipal, @Param('userId', MemberIdPipe) userId: string): Promise<UnblockResultDto> {
@@ -64,6 +75,7 @@ export class SafetyController {
   }
 
   @Post('report/:userId')
+  @CountedPerMember(SafetyRateLimiter, 'report')
   @ApiCreatedResponse({ type: ReportResultResponseDto })
   @ApiErrors(400, 404, 409, 429, 503)
   report(
