@@ -1,39 +1,17 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { configuredApiOrigin, workspaceAliases } from '../../tools/vite/app-config';
+import { webConfigFile, workspaceAliases } from '../../tools/vite/app-config';
 import { firstScreenBudget, precompress } from '../../tools/vite/build-plugins';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/**
- * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
- * the same value src/app/api-base.ts reads; null when the app finds the gateway itself). The
- * web server (tools/web-server/server.mjs) builds its Content-Security-Policy from it, so
- * the CSP names the origin the app really talks to. A dotfile: never served.
- */
-function webConfigFile(mode: string): Plugin {
-  const apiOrigin = configuredApiOrigin(mode, appRoot);
-  return {
-    name: 'mate-web-config',
-    apply: 'build',
-    generateBundle() {
-      this.emitFile({
-        type: 'asset',
-        fileName: '.web-config.json',
-        source: `${JSON.stringify({ apiOrigin })}\n`,
-      });
-    },
-  };
-}
-
 export default defineConfig(({ mode }) => ({
   root: appRoot,
   cacheDir: `${workspaceRoot}node_modules/.vite/apps/admin-web`,
   // Issue 26: the admin's sign-in screen under the same 150 KB budget as the member app's.
-  plugins: [react(), webConfigFile(mode), firstScreenBudget({ maxBrotliBytes: 150_000 }), precompress()],
+  plugins: [react(), webConfigFile(mode, appRoot), firstScreenBudget({ maxBrotliBytes: 150_000 }), precompress()],
   resolve: {
     alias: workspaceAliases(),
   },

@@ -1,39 +1,15 @@
 import react from '@vitejs/plugin-react';
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { ISOLATED_TESTS } from './src/testing/isolated-tests';
 import { installableApp } from './pwa.config';
 import { AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY } from '../../libs/contracts/src/lib/constants';
-import { configuredApiOrigin, configuredApiUrl, workspaceAliases } from '../../tools/vite/app-config';
-import { firstScreenBudget, headScript, inlineScriptHashes, precompress, prerender, scriptsAfterFirstPaint, sessionPreload } from '../../tools/vite/build-plugins';
+import { configuredApiUrl, webConfigFile, workspaceAliases } from '../../tools/vite/app-config';
+import { firstScreenBudget, headScript, precompress, prerender, scriptsAfterFirstPaint, sessionPreload } from '../../tools/vite/build-plugins';
 import { earlyRequestsScript, routePattern } from './src/prerender/early-requests';
 
 const appRoot = fileURLToPath(new URL('.', import.meta.url));
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
- * the same value src/app/api-base.ts reads; null when the app finds the gateway itself). The
- * web server (tools/web-server/server.mjs) builds its Content-Security-Policy from it, so
- * the CSP names the origin the app really talks to. A dotfile: never served.
- */
-function webConfigFile(mode: string): Plugin {
-  const apiOrigin = configuredApiOrigin(mode, appRoot);
-  return {
-    name: 'mate-web-config',
-    apply: 'build',
-    // Once index.html is written: the hashes of its inline scripts (the prerender's), which the
-    // server's CSP allows by name (script-src 'self' 'sha256-…'), nothing else inline.
-    writeBundle({ dir }) {
-      if (!dir) return;
-      const scriptHashes = inlineScriptHashes(readFileSync(path.join(dir, 'index.html'), 'utf8'));
-      writeFileSync(path.join(dir, '.web-config.json'), `${JSON.stringify({ apiOrigin, scriptHashes })}\n`);
-    },
-  };
-}
 
 export default defineConfig(({ mode }) => ({
   root: appRoot,
@@ -62,7 +38,7 @@ export default defineConfig(({ mode }) => ({
       name: 'early-requests',
       script: earlyRequestsScript({ storageKeys: [AUTH_TOKEN_KEY, LEGACY_TOKEN_KEY], apiUrl: configuredApiUrl(mode, appRoot) }),
     }),
-    webConfigFile(mode),
+    webConfigFile(mode, appRoot, { scriptHashes: true }),
     firstScreenBudget({ maxBrotliBytes: 150_000 }),
     precompress(),
     installableApp(),

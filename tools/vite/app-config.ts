@@ -1,10 +1,12 @@
 /**
- * What both web apps' Vite configs read the same way: the workspace's path aliases, and the API
- * origin a build calls.
+ * What both web apps' Vite configs do the same way: the workspace's path aliases, the API origin a
+ * build calls, and the `.web-config.json` the web server reads.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadEnv } from 'vite';
+import { loadEnv, type Plugin } from 'vite';
+import { inlineScriptHashes } from './build-plugins';
 
 const workspaceRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,4 +39,35 @@ export function configuredApiOrigin(mode: string, appRoot: string): string | nul
   } catch {
     return null;
   }
+}
+
+/**
+ * Writes `.web-config.json` beside index.html: the API origin this build calls (VITE_API_URL,
+ * the same value the app's api-base reads; null when the app finds the gateway itself). The
+ * web server (tools/web-server/server.mjs) builds its Content-Security-Policy from it, so
+ * the CSP names the origin the app really talks to. A dotfile: never served. With `scriptHashes`
+ * (the member app's prerendered start), it also lists the hashes of index.html's inline scripts,
+ * read once index.html is written, which the server's CSP allows by name (script-src 'self'
+ * 'sha256-…'), nothing else inline.
+ */
+export function webConfigFile(mode: string, appRoot: string, { scriptHashes = false } = {}): Plugin {
+  const apiOrigin = configuredApiOrigin(mode, appRoot);
+  if (!scriptHashes) {
+    return {
+      name: 'mate-web-config',
+      apply: 'build',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: '.web-config.json', source: `${JSON.stringify({ apiOrigin })}\n` });
+      },
+    };
+  }
+  return {
+    name: 'mate-web-config',
+    apply: 'build',
+    writeBundle({ dir }) {
+      if (!dir) return;
+      const hashes = inlineScriptHashes(readFileSync(path.join(dir, 'index.html'), 'utf8'));
+      writeFileSync(path.join(dir, '.web-config.json'), `${JSON.stringify({ apiOrigin, scriptHashes: hashes })}\n`);
+    },
+  };
 }

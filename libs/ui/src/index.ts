@@ -10,6 +10,7 @@ export * from './lib/Chip';
 export * from './lib/Card';
 export * from './lib/Dialog';
 export * from './lib/EmptyState';
+export * from './lib/FullScreenLoading';
 export * from './lib/icons';
 export * from './lib/Input';
 export * from './lib/lazy-screen';

@@ -1,9 +1,8 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
-import { FullScreenLoading } from '../components/FullScreenLoading';
 import { PublicEntry, RequireAdmin } from '../routing/guards';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
-import { lazyScreen, RouteBoundary, type LazyScreen } from '@mate/ui';
+import { FullScreenLoading, lazyScreen, type LazyScreen, RouteBoundary } from '@mate/ui';
 
 // Issue 26: the sign-in screen is the only one in the first download; each admin screen (and the
 // frame around them) loads when it is opened. The analytics charts (recharts) come with analytics only.

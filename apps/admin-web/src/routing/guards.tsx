@@ -1,8 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
+import { FullScreenLoading } from '@mate/ui';
 import { Navigate, Outlet } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
 import { useBrowser, useMemberAppUrl } from '../browser/AdminBrowser';
-import { FullScreenLoading } from '../components/FullScreenLoading';
 
 /** Leaves for the member app (a full-page load of another origin). */
 export function MemberAppRedirect() {

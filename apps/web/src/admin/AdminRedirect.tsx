@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
-import { pageSetting } from '@mate/ui';
+import { FullScreenLoading, pageSetting } from '@mate/ui';
 import { useLocation } from 'react-router-dom';
 import { resolveAdminWebUrl } from '../app/admin-web-url';
-import { FullScreenLoading } from '../components/FullScreenLoading';
 
 /** The full-page navigation to the admin app; an object so tests can replace `assign`. */
 export const adminAppNavigation = {

@@ -3,9 +3,9 @@ import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, matchPath } from 'react-router-dom';
 import { PushNavigation } from '../push/PushContext';
 import { PublicEntry, RequireActiveProfile, RequireAdmin, RequireSignedIn } from '../routing/guards';
-import { FullScreenLoading, ScreenLoading } from '../components/FullScreenLoading';
 import { SignInScreen } from '../screens/sign-in/SignInScreen';
-import { lazyScreen, RouteBoundary, type LazyScreen } from '@mate/ui';
+import { FullScreenLoading, lazyScreen, type LazyScreen, RouteBoundary } from '@mate/ui';
+import { ScreenLoading } from '../components/ScreenLoading';
 
 // Issue 26: the sign-in screen is the only one in the first download; every other screen (and the
 // signed-in frame) loads when its route is opened. Vite makes a chunk of each import() below.

@@ -1,9 +1,8 @@
 import type { ProfileDto } from '@mate/contracts';
-import { Button, Card, Icon } from '@mate/ui';
+import { Button, Card, FullScreenLoading, Icon } from '@mate/ui';
 import { useState, type ReactNode } from 'react';
 import { Navigate, Outlet } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext';
-import { FullScreenLoading } from '../components/FullScreenLoading';
 
 /** Spec 000 §4 user gating: unverified, then verified with onboarding incomplete, then active. */
 export function homePathFor(profile: ProfileDto | null): string {
