@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@mate/contracts';
 import { MemberDataModule, ServiceModule } from '@mate/server-kit';
-import { BlocksModule } from './blocks/blocks.module';
 import { ProfileExporter } from './member-data/profile-exporter';
 import { ProfileMemberDataModule } from './member-data/profile-member-data.module';
 import { ProfileEnv } from './profile.env';
@@ -31,16 +30,16 @@ export class AppModule {
         PhotosModule,
         PhotoReviewModule,
         PreferencesModule,
-        BlocksModule,
         ProfilesModule,
         RepublishModule,
         ProfileMemberDataModule,
         MemberDataModule.forExporter(ProfileExporter, { imports: [ProfilesModule, PreferencesModule, PhotosModule] }),
       ],
       handlers: ProfileEventHandlers,
-      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
-      // MemberSuspensions where a member looks at another.
-      projections: ['suspension'],
+      // auth-service's suspensions (user.suspended, user.unsuspended) and safety's block state
+      // (user.blocked, user.unblocked): the kit's projections, read by MemberSuspensions and
+      // PairStates where a member looks at another.
+      projections: ['suspension', 'pair'],
     });
   }
 }

@@ -14,9 +14,10 @@ import {
 /**
  * Erases a member from profile-service on `user.deleted` (issue 12, docs/adr/0016-member-data.md),
  * inside the consumer's transaction: their profile (onboarding state included), photos (rows and
- * every stored file), preferences, the block pairs naming them, their upload counters, and the
- * kit's traces (the kit's suspension projection forgets their row itself, before this runs). Nothing of theirs is kept for another member here: a blocked pair only hides two
- * profiles from each other, and the deleted member's profile is gone.
+ * every stored file), preferences, their upload counters, and the kit's traces (the kit's
+ * projections forget their suspension and the block pairs naming them, before this runs). Nothing
+ * of theirs is kept for another member here: a blocked pair only hides two profiles from each
+ * other, and the deleted member's profile is gone.
  *
  * The files go before the rows commit. Should the commit fail, the event is retried: the retry
  * finds no files (deleting one that is not there is no error) and deletes the rows. Running it
@@ -43,9 +44,6 @@ export class ProfileErasure {
     await manager.query('DELETE FROM photos WHERE user_id = $1', [userId]);
     await manager.query('DELETE FROM profiles WHERE user_id = $1', [userId]);
     await manager.query('DELETE FROM preferences WHERE user_id = $1', [userId]);
-    await manager.query('DELETE FROM blocked_pair WHERE $1::uuid IN (user_a, user_b) OR $1::uuid = ANY (blocked_by)', [
-      userId,
-    ]);
     await eraseMemberTraces(manager, userId);
 
     for (const rule of Object.keys(PHOTO_UPLOAD_RATE_LIMITS) as PhotoUploadRateLimit[]) {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { BlocksModule } from '../blocks/blocks.module';
 import { Geocoder } from '../geocoding/geocoder';
 import { LocationBackfill } from './location-backfill';
 import { ProfilesController } from './profiles.controller';
@@ -8,7 +7,6 @@ import { ProfilesService } from './profiles.service';
 
 /** Profiles: the own profile, onboarding, other members' public profiles, and the auth events. */
 @Module({
-  imports: [BlocksModule],
   controllers: [ProfilesController],
   providers: [ProfilesRepository, ProfilesService, Geocoder, LocationBackfill],
   exports: [ProfilesService, ProfilesRepository],

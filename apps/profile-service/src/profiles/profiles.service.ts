@@ -13,8 +13,7 @@ import {
   type UserRegisteredPayload,
   type UserVerifiedPayload,
 } from '@mate/contracts';
-import { badRequest, MemberSuspensions, notFound, OutboxService } from '@mate/server-kit';
-import { BlockedPairs } from '../blocks/blocked-pairs';
+import { badRequest, MemberSuspensions, notFound, OutboxService, PairStates } from '@mate/server-kit';
 import { Geocoder } from '../geocoding/geocoder';
 import { completionPercentage } from './profile-completion';
 import { greatCircleKm } from './member-distance';
@@ -55,7 +54,7 @@ export class ProfilesService {
     private readonly profiles: ProfilesRepository,
     private readonly outbox: OutboxService,
     private readonly geocoder: Geocoder,
-    private readonly blocks: BlockedPairs,
+    private readonly pairs: PairStates,
     private readonly suspensions: MemberSuspensions,
   ) {}
 
@@ -76,7 +75,7 @@ export class ProfilesService {
     const [profile, viewer, blocked, suspended] = await Promise.all([
       this.profiles.findByUserId(userId),
       this.profiles.findByUserId(viewerId),
-      this.blocks.between(viewerId, userId),
+      this.pairs.isBlocked(viewerId, userId),
       this.suspensions.isSuspended(userId),
     ]);
     if (!profile || !profile.isVerified || !profile.onboardingCompleted || blocked || suspended)

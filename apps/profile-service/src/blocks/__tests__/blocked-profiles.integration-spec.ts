@@ -162,7 +162,7 @@ describe('profiles across a block (real PostgreSQL and Redis)', () => {
       ).resolves.toBe('unreadable');
     }
     expect(
-      await bed.dataSource.query('SELECT 1 FROM blocked_pair WHERE $1 IN (user_a, user_b)', [ana.userId]),
+      await bed.dataSource.query('SELECT 1 FROM kit_pair WHERE $1 IN (member_a, member_b)', [ana.userId]),
     ).toEqual([]);
   });
 });

@@ -202,7 +202,7 @@ describe('member data in profile-service (real PostgreSQL, Redis and a photo fol
       expect(await block(ben.userId, cleo.userId)).toBe('handled');
 
       expect(await tracesOf(ana.userId)).toEqual(
-        expect.arrayContaining(['profiles.user_id', 'photos.user_id', 'preferences.user_id', 'blocked_pair.blocked_by', 'outbox.body', 'photos.storage_key']),
+        expect.arrayContaining(['profiles.user_id', 'photos.user_id', 'preferences.user_id', 'kit_pair.blocked_by', 'outbox.body', 'photos.storage_key']),
       );
       expect((await filesUnder('photos', ana.userId)).filter((f) => f.endsWith('.webp'))).toHaveLength(9);
       expect(await counterKeysOf(ana.userId)).not.toEqual([]);
@@ -220,10 +220,10 @@ describe('member data in profile-service (real PostgreSQL, Redis and a photo fol
       await as(ben).get('/api/profile/me').expect(200);
       await as(cleo).get('/api/profile/me').expect(200);
       expect(await filesUnder('photos', ben.userId, benPhoto)).toEqual(['large.webp', 'medium.webp', 'thumb.webp']);
-      expect(await bed.dataSource.query('SELECT user_a, user_b FROM blocked_pair')).toEqual([
+      expect(await bed.dataSource.query('SELECT member_a AS user_a, member_b AS user_b FROM kit_pair')).toEqual([
         { user_a: orderedPairOf(ben.userId, cleo.userId)[0], user_b: orderedPairOf(ben.userId, cleo.userId)[1] },
       ]);
-      await bed.dataSource.query('DELETE FROM blocked_pair');
+      await bed.dataSource.query('DELETE FROM kit_pair');
 
       // Twice (a redelivery under a new id, after a failed acknowledgement): nothing changes, no error.
       expect(await deleted(ana.userId)).toBe('handled');

@@ -3,6 +3,7 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 import { KIT_MIGRATIONS, projectionMigrations } from '@mate/server-kit';
 import { createTestDatabase, type TestDatabase } from '@mate/testing';
 import { SuspensionsInKitProjection1796410000000 } from '../1796410000000-SuspensionsInKitProjection';
+import { BlocksInKitProjection1796420000000 } from '../1796420000000-BlocksInKitProjection';
 import { PROFILE_MIGRATIONS } from '..';
 
 /**
@@ -23,7 +24,10 @@ describe('profile-service migration: SuspensionsInKitProjection, on a database s
   });
 
   it('copies every suspension into the kit table, and the old name reads and writes it', async () => {
-    const before = dataSource([...KIT_MIGRATIONS, ...PROFILE_MIGRATIONS.filter((m) => m !== SuspensionsInKitProjection1796410000000)]);
+    const before = dataSource([
+      ...KIT_MIGRATIONS,
+      ...PROFILE_MIGRATIONS.filter((m) => m !== SuspensionsInKitProjection1796410000000 && m !== BlocksInKitProjection1796420000000),
+    ]);
     await before.initialize();
     await before.runMigrations({ transaction: 'each' });
     const [ann, ben, cleo] = [randomUUID(), randomUUID(), randomUUID()];
@@ -33,7 +37,11 @@ describe('profile-service migration: SuspensionsInKitProjection, on a database s
     );
     await before.destroy();
 
-    const after = dataSource([...KIT_MIGRATIONS, ...projectionMigrations(['suspension']), ...PROFILE_MIGRATIONS]);
+    const after = dataSource([
+      ...KIT_MIGRATIONS,
+      ...projectionMigrations(['suspension']),
+      ...PROFILE_MIGRATIONS.filter((m) => m !== BlocksInKitProjection1796420000000),
+    ]);
     await after.initialize();
     try {
       expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
