@@ -3,8 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import * as argon2 from 'argon2';
 import {
+  AuthErrorCode,
   AuthMessages,
-  ErrorCode,
   QueueName,
   ROLE_ADMIN,
   ROLE_MEMBER,
@@ -139,7 +139,7 @@ export class AccountsService {
         return created;
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
+      if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, AuthErrorCode.EmailTaken);
       throw e;
     }
     // Signed in with the password just chosen: the address is the owner's.
@@ -167,9 +167,9 @@ export class AccountsService {
     if (!user || !ok) {
       await this.limits.countFailure('loginAccountAddress', accountAtAddress);
       await this.limits.countFailure('loginAccount', dto.email);
-      throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
+      throw unauthorized(AuthMessages.invalidCredentials, AuthErrorCode.InvalidCredentials);
     }
-    if (user.suspendedAt) throw forbidden(AuthMessages.accountSuspended, ErrorCode.AccountSuspended);
+    if (user.suspendedAt) throw forbidden(AuthMessages.accountSuspended, AuthErrorCode.AccountSuspended);
     await this.limits.reset('loginAccountAddress', accountAtAddress);
     await this.knownAddresses.remember(user.id, address);
     const role = this.roleFor(user.email, user.emailVerifiedAt !== null, user.role);
@@ -203,7 +203,7 @@ export class AccountsService {
    */
   async me(principal: AuthPrincipal): Promise<UserDto> {
     const user = await this.users.findOne({ where: { id: principal.userId } });
-    if (!user) throw unauthorized(AuthMessages.authRequired);
+    if (!user) throw unauthorized(AuthMessages.authRequired, AuthErrorCode.AccountDeleted);
     const verified = user.emailVerifiedAt !== null;
     if (principal.verified !== verified) await this.sessionStore.setVerified(user.id, verified);
     if (principal.role !== user.role) await this.sessionStore.setRole(user.id, user.role);
@@ -231,7 +231,7 @@ export class AccountsService {
   async verifyResetToken(token: string, ip: string | null): Promise<void> {
     await this.limits.consume('tokenIp', addressKey(ip));
     const row = await this.tokens.find(this.dataSource.manager, token, 'reset_password');
-    if (!row) throw badRequest(AuthMessages.resetLinkInvalid, ErrorCode.InvalidToken);
+    if (!row) throw badRequest(AuthMessages.resetLinkInvalid, AuthErrorCode.InvalidToken);
   }
 
   async resetPassword(dto: ResetPasswordDto, ip: string | null): Promise<void> {
@@ -239,7 +239,7 @@ export class AccountsService {
     const passwordHash = await argon2.hash(dto.newPassword, ARGON2_OPTIONS);
     const userId = await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, dto.token, 'reset_password', true);
-      if (!row) throw badRequest(AuthMessages.resetLinkInvalid, ErrorCode.InvalidToken);
+      if (!row) throw badRequest(AuthMessages.resetLinkInvalid, AuthErrorCode.InvalidToken);
       await this.tokens.spend(m, row);
       await m.update(User, { id: row.userId }, { passwordHash });
       // Whoever knew the old password may have asked to move the account to their own address.
@@ -256,8 +256,8 @@ export class AccountsService {
     await this.limits.consume('resendUser', principal.userId);
     await this.dataSource.transaction(async (m) => {
       const user = await m.findOne(User, { where: { id: principal.userId } });
-      if (!user) throw notFound('Account not found');
-      if (user.emailVerifiedAt) throw badRequest(AuthMessages.alreadyVerified);
+      if (!user) throw notFound('Account not found', AuthErrorCode.AccountNotFound);
+      if (user.emailVerifiedAt) throw badRequest(AuthMessages.alreadyVerified, AuthErrorCode.AlreadyVerified);
       const token = await this.tokens.issue(m, user.id, 'verify_email');
       await this.outbox.enqueueJob(m, QueueName.Email, {
         template: 'verify-email',
@@ -273,7 +273,7 @@ export class AccountsService {
     await this.limits.consume('tokenIp', addressKey(ip));
     const verified = await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, token, 'verify_email', true);
-      if (!row) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
+      if (!row) throw badRequest(AuthMessages.verificationLinkInvalid, AuthErrorCode.InvalidToken);
       await this.tokens.spend(m, row);
       // Locked: the event below carries the user's state as of this transaction (ADR 0004).
       const user = await m.findOneOrFail(User, { where: { id: row.userId }, lock: { mode: 'pessimistic_write' } });
@@ -305,9 +305,9 @@ export class AccountsService {
     await this.limits.consume('emailChangeUser', principal.userId);
     await this.dataSource.transaction(async (m) => {
       const user = await m.findOneOrFail(User, { where: { id: principal.userId } });
-      if (user.email.toLowerCase() === dto.newEmail) throw badRequest(AuthMessages.emailChangeSame);
+      if (user.email.toLowerCase() === dto.newEmail) throw badRequest(AuthMessages.emailChangeSame, AuthErrorCode.EmailChangeSame);
       const taken = await this.accounts.emailTaken(m, dto.newEmail);
-      if (taken) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
+      if (taken) throw conflict(AuthMessages.emailTaken, AuthErrorCode.EmailTaken);
       const token = await this.tokens.issue(m, user.id, 'email_change', dto.newEmail);
       const cancelToken = await this.tokens.issue(m, user.id, 'email_change_cancel');
       // The new address is not verified: no user-chosen text in what it receives (item 6).
@@ -335,7 +335,7 @@ export class AccountsService {
     await this.limits.consume('tokenIp', addressKey(ip));
     await this.dataSource.transaction(async (m) => {
       const row = await this.tokens.find(m, token, 'email_change_cancel', true);
-      if (!row) throw badRequest(AuthMessages.emailChangeCancelInvalid, ErrorCode.InvalidToken);
+      if (!row) throw badRequest(AuthMessages.emailChangeCancelInvalid, AuthErrorCode.InvalidToken);
       await this.tokens.retireEmailChangeTokens(m, row.userId);
     });
   }
@@ -346,7 +346,7 @@ export class AccountsService {
     try {
       changed = await this.dataSource.transaction(async (m) => {
         const row = await this.tokens.find(m, token, 'email_change', true);
-        if (!row || !row.newEmail) throw badRequest(AuthMessages.verificationLinkInvalid, ErrorCode.InvalidToken);
+        if (!row || !row.newEmail) throw badRequest(AuthMessages.verificationLinkInvalid, AuthErrorCode.InvalidToken);
         // The change is done: its cancellation link stops working with it.
         await this.tokens.retireEmailChangeTokens(m, row.userId);
         const user = await m.findOneOrFail(User, { where: { id: row.userId } });
@@ -364,7 +364,7 @@ export class AccountsService {
         return { userId: user.id, newEmail: row.newEmail, role };
       });
     } catch (e) {
-      if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, ErrorCode.EmailTaken);
+      if (isUniqueViolation(e)) throw conflict(AuthMessages.emailTaken, AuthErrorCode.EmailTaken);
       throw e;
     }
     await this.sessionStore.setVerified(changed.userId);
@@ -383,7 +383,10 @@ export class AccountsService {
    */
   async revokeAdmin(email: string): Promise<UserDto> {
     if (this.admins.has(email.trim().toLowerCase())) {
-      throw badRequest(`${email.trim()} is listed in ADMIN_EMAILS, which makes it admin again at sign-in; remove it there first`);
+      throw badRequest(
+        `${email.trim()} is listed in ADMIN_EMAILS, which makes it admin again at sign-in; remove it there first`,
+        AuthErrorCode.AdminEmailListed,
+      );
     }
     return this.setRoleByEmail(email, ROLE_MEMBER);
   }
@@ -391,7 +394,7 @@ export class AccountsService {
   /** The account's role, and at once the role of its live sessions (the tokens carry no role of their own). */
   private async setRoleByEmail(email: string, role: Role): Promise<UserDto> {
     const user = await this.accounts.findByEmail(this.dataSource.manager, email.trim().toLowerCase());
-    if (!user) throw notFound(`No account with email ${email}`);
+    if (!user) throw notFound(`No account with email ${email}`, AuthErrorCode.AccountNotFound);
     await this.users.update({ id: user.id }, { role });
     await this.sessionStore.setRole(user.id, role);
     return toUserDto({ ...user, role });

@@ -10,7 +10,12 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
-import type { AdminAccountPart, AdminAccountStatsPart, AdminAccountSummaryPart } from '@mate/contracts';
+import {
+  AuthErrorCode,
+  type AdminAccountPart,
+  type AdminAccountStatsPart,
+  type AdminAccountSummaryPart,
+} from '@mate/contracts';
 import { badRequest, InternalCallerGuard, notFound, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { AdminAccountsService } from './admin-accounts.service';
 import { AdminAccountSearchQueryDto, AdminAccountsQueryDto } from './dto/admin-accounts-queries.dto';
@@ -63,7 +68,7 @@ export class AdminAccountsController {
   @Public()
   async account(@Param('userId', AccountIdPipe) userId: string): Promise<AdminAccountPart> {
     const account = await this.accounts.account(userId);
-    if (!account) throw notFound('User not found');
+    if (!account) throw notFound('User not found', AuthErrorCode.AccountNotFound);
     return account;
   }
 }

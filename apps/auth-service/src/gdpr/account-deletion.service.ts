@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { AuthMessages, GdprMessages, QueueName, ROLE_ADMIN } from '@mate/contracts';
+import {
+  AuthErrorCode,
+  AuthMessages,
+  GdprErrorCode,
+  GdprMessages,
+  QueueName,
+  ROLE_ADMIN,
+} from '@mate/contracts';
 import { badRequest, CLOCK, eraseMemberTraces, forbidden, LOGGER, OutboxService, REDIS, SessionStore, unauthorized, type Clock } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { AccountsRepository } from '../accounts/accounts.repository';
@@ -38,11 +45,15 @@ export class AccountDeletionService {
 
   async deleteAccount(userId: string, confirmEmail: string): Promise<void> {
     await this.erase(userId, (user) => {
-      if (!user) throw unauthorized(AuthMessages.authRequired);
+      if (!user) throw unauthorized(AuthMessages.authRequired, AuthErrorCode.AccountDeleted);
       // The role goes first (admin:revoke): the other admins see one of theirs leave, and an
       // admin's erasure is never a side effect of a stolen admin session.
-      if (user.role === ROLE_ADMIN) throw forbidden(GdprMessages.adminCannotDeleteAccount);
-      if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw badRequest(GdprMessages.confirmEmailMismatch);
+      if (user.role === ROLE_ADMIN) {
+        throw forbidden(GdprMessages.adminCannotDeleteAccount, GdprErrorCode.AdminCannotDeleteAccount);
+      }
+      if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) {
+        throw badRequest(GdprMessages.confirmEmailMismatch, GdprErrorCode.ConfirmEmailMismatch);
+      }
     });
   }
 

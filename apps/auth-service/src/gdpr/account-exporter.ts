@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { AccountExportPart } from '@mate/contracts';
+import { AuthErrorCode, type AccountExportPart } from '@mate/contracts';
 import { notFound, SessionStore, type MemberExporter } from '@mate/server-kit';
 import { User } from '../accounts/user.entity';
 import { MemberActivityRepository } from '../member-activity/member-activity.repository';
@@ -24,7 +24,7 @@ export class AccountExporter implements MemberExporter<AccountExportPart> {
   async exportMember(userId: string): Promise<AccountExportPart> {
     const m = this.dataSource.manager;
     const user = await m.findOne(User, { where: { id: userId } });
-    if (!user) throw notFound('Account not found');
+    if (!user) throw notFound('Account not found', AuthErrorCode.AccountNotFound);
     const [sessions, changes, days] = await Promise.all([
       m.find(Session, { where: { userId }, order: { createdAt: 'ASC' } }),
       m.find(AuthToken, { where: { userId, kind: 'email_change' }, order: { createdAt: 'ASC' } }),

@@ -1,6 +1,7 @@
 import { HttpException, Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import {
+  AuthErrorCode,
   AuthMessages,
   EXPORT_PART_SERVICES,
   GdprMessages,
@@ -42,7 +43,9 @@ export class MemberDataExportService {
       ...REMOTE_PARTS.map((part) => this.part(part, userId, timeoutMs)),
     ]);
     // The account gone meanwhile (deleted in another tab): the session is over, not the export.
-    if (account.status === 'rejected' && account.reason instanceof HttpException) throw unauthorized(AuthMessages.authRequired);
+    if (account.status === 'rejected' && account.reason instanceof HttpException) {
+      throw unauthorized(AuthMessages.authRequired, AuthErrorCode.AccountDeleted);
+    }
     const failed = [
       ...(account.status === 'rejected' ? [{ part: 'account', reason: account.reason as unknown }] : []),
       ...remote.flatMap((r, i) => (r.status === 'rejected' ? [{ part: REMOTE_PARTS[i], reason: r.reason as unknown }] : [])),

@@ -1,9 +1,12 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe } from '@nestjs/common';
-import { AuthMessages, type AuthPrincipal } from '@mate/contracts';
+import { AuthErrorCode, AuthMessages, type AuthPrincipal } from '@mate/contracts';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto, notFound } from '@mate/server-kit';
 import { OtherSessionsEndedDto, SessionResponseDto } from './dto/session-responses.dto';
 import { SessionsService } from './sessions.service';
+
+/** A session id that is not a UUID names no session. */
+const SESSION_NOT_FOUND = () => notFound(AuthMessages.sessionNotFound, AuthErrorCode.SessionNotFound);
 
 /** Security features: an unverified account may see and end its sessions too. */
 @ApiTags('sessions')
@@ -32,7 +35,7 @@ export class SessionsController {
   @ApiErrors(400, 404)
   async endOne(
     @CurrentUser() principal: AuthPrincipal,
-    @Param('id', new ParseUUIDPipe({ exceptionFactory: () => notFound(AuthMessages.sessionNotFound) })) id: string,
+    @Param('id', new ParseUUIDPipe({ exceptionFactory: SESSION_NOT_FOUND })) id: string,
   ) {
     await this.sessions.endOne(principal, id);
     return { message: AuthMessages.sessionRevoked };

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { JwtService } from '@nestjs/jwt';
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
-import { AuthMessages, ErrorCode, type AuthPrincipal, type JwtClaims, type Role, type SessionDto } from '@mate/contracts';
+import { AuthErrorCode, AuthMessages, type AuthPrincipal, type JwtClaims, type Role, type SessionDto } from '@mate/contracts';
 import { badRequest, forbidden, notFound, SessionStore, unauthorized } from '@mate/server-kit';
 import { User } from '../accounts/user.entity';
 import { TokensService } from '../tokens/tokens.service';
@@ -37,7 +37,7 @@ export class SessionsService {
       await this.sessions.insert({ id, userId, deviceInfo: device.deviceInfo, ipAddress: device.ipAddress });
     } catch (e) {
       // The account was deleted since the password was checked.
-      if (isForeignKeyViolation(e)) throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
+      if (isForeignKeyViolation(e)) throw unauthorized(AuthMessages.invalidCredentials, AuthErrorCode.InvalidCredentials);
       throw e;
     }
     await this.store.create(id, userId, role, verified);
@@ -48,8 +48,8 @@ export class SessionsService {
     if (!account || account.suspendedAt) {
       await this.store.revoke(id, userId);
       await this.sessions.update({ id }, { revokedAt: new Date() });
-      if (!account) throw unauthorized(AuthMessages.invalidCredentials, ErrorCode.InvalidCredentials);
-      throw forbidden(AuthMessages.accountSuspended, ErrorCode.AccountSuspended);
+      if (!account) throw unauthorized(AuthMessages.invalidCredentials, AuthErrorCode.InvalidCredentials);
+      throw forbidden(AuthMessages.accountSuspended, AuthErrorCode.AccountSuspended);
     }
     const claims: JwtClaims = { sub: userId, sid: id, role };
     return this.jwt.signAsync(claims);
@@ -82,9 +82,9 @@ export class SessionsService {
   }
 
   async endOne(principal: AuthPrincipal, sessionId: string): Promise<void> {
-    if (sessionId === principal.sessionId) throw badRequest(AuthMessages.cannotRevokeCurrent);
+    if (sessionId === principal.sessionId) throw badRequest(AuthMessages.cannotRevokeCurrent, AuthErrorCode.CannotRevokeCurrent);
     const row = await this.sessions.findOne({ where: { id: sessionId, userId: principal.userId, revokedAt: IsNull() } });
-    if (!row) throw notFound(AuthMessages.sessionNotFound);
+    if (!row) throw notFound(AuthMessages.sessionNotFound, AuthErrorCode.SessionNotFound);
     await this.end(principal.userId, sessionId);
   }
 

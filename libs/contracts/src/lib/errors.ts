@@ -22,14 +22,6 @@ export enum ErrorCode {
   NotFound = 'NOT_FOUND',
   Conflict = 'CONFLICT',
   RateLimited = 'RATE_LIMITED',
-  /** @deprecated auth's own: `AuthErrorCode.EmailTaken` (same value). */
-  EmailTaken = 'EMAIL_TAKEN',
-  /** @deprecated auth's own: `AuthErrorCode.InvalidCredentials` (same value). */
-  InvalidCredentials = 'INVALID_CREDENTIALS',
-  /** @deprecated auth's own: `AuthErrorCode.AccountSuspended` (same value). */
-  AccountSuspended = 'ACCOUNT_SUSPENDED',
-  /** @deprecated auth's own: `AuthErrorCode.InvalidToken` (same value). */
-  InvalidToken = 'INVALID_TOKEN',
   SessionExpired = 'SESSION_EXPIRED',
   /** A member feature called by an account whose email is not verified yet (403). */
   EmailNotVerified = 'EMAIL_NOT_VERIFIED',

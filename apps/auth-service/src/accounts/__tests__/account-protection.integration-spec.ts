@@ -1,4 +1,4 @@
-import { AuthMessages, ErrorCode, MINUTE } from '@mate/contracts';
+import { AuthErrorCode, AuthMessages, MINUTE } from '@mate/contracts';
 import type Redis from 'ioredis';
 import { PERSON_NAME_MESSAGE, REDIS } from '@mate/server-kit';
 import { viaGateway } from '@mate/server-kit/testing';
@@ -73,7 +73,7 @@ describe('auth-service: account protection (issue 7)', () => {
       expect((await confirmChange(confirm)).status).toBe(400);
 
       const again = await bed.call('POST', '/api/auth/cancel-email-change', { body: { token: cancel } });
-      expect(again).toMatchObject({ status: 400, body: { error: AuthMessages.emailChangeCancelInvalid, code: ErrorCode.InvalidToken } });
+      expect(again).toMatchObject({ status: 400, body: { error: AuthMessages.emailChangeCancelInvalid, code: AuthErrorCode.InvalidToken } });
       for (const token of ['not-a-token', 'x'.repeat(201)]) {
         const bad = await bed.call('POST', '/api/auth/cancel-email-change', { body: { token } });
         expect(bad.status).toBe(400);

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { AuthMessages, MINUTE } from '@mate/contracts';
+import { AuthErrorCode, AuthMessages, MINUTE } from '@mate/contracts';
 import { NulTextMessages, PERSON_NAME_MESSAGE, SessionStore } from '@mate/server-kit';
 import { call, type ServiceTestBed } from '@mate/server-kit/testing';
 import { PASSWORD, startAuthTestBed, tokenOf, type AuthTestBed } from '../../__tests__/auth-test-bed';
@@ -78,7 +78,7 @@ describe('auth-service', () => {
       await bed.register('dup@mate.test');
       const res = await call(url, 'POST', '/api/auth/register', { body: { email: 'DUP@mate.test', password: PASSWORD } });
       expect(res.status).toBe(409);
-      expect(res.body).toMatchObject({ error: AuthMessages.emailTaken });
+      expect(res.body).toMatchObject({ error: AuthMessages.emailTaken, code: AuthErrorCode.EmailTaken });
       const ds = svc.app.get(DataSource);
       const [{ n }] = await ds.query("SELECT count(*)::int AS n FROM users WHERE lower(email) = 'dup@mate.test'");
       expect(n).toBe(1);
@@ -114,7 +114,10 @@ describe('auth-service', () => {
       expect((await call(url, 'POST', '/api/verification/verify', { body: { token: tokenOf(first.link) } })).status).toBe(400);
       expect((await call(url, 'POST', '/api/verification/verify', { body: { token: tokenOf(second.link) } })).status).toBe(200);
       const after = await call(url, 'POST', '/api/verification/resend', { token });
-      expect(after).toMatchObject({ status: 400, body: { error: AuthMessages.alreadyVerified } });
+      expect(after).toMatchObject({
+        status: 400,
+        body: { error: AuthMessages.alreadyVerified, code: AuthErrorCode.AlreadyVerified },
+      });
     });
 
     it('makes ADMIN_EMAILS admins once the address is verified', async () => {
@@ -148,7 +151,7 @@ describe('auth-service', () => {
       const unknown = await call(url, 'POST', '/api/auth/login', { body: { email: 'nobody@mate.test', password: 'wrong password' } });
       expect(wrong.status).toBe(401);
       expect(unknown.status).toBe(401);
-      expect(wrong.body.error).toBe(AuthMessages.invalidCredentials);
+      expect(wrong.body).toMatchObject({ error: AuthMessages.invalidCredentials, code: AuthErrorCode.InvalidCredentials });
       expect(unknown.body.error).toBe(AuthMessages.invalidCredentials);
     });
 
@@ -221,7 +224,10 @@ describe('auth-service', () => {
       const taken = await call(url, 'POST', '/api/auth/request-email-change', { token, body: { newEmail: 'dup@mate.test' } });
       expect(taken.status).toBe(409);
       const same = await call(url, 'POST', '/api/auth/request-email-change', { token, body: { newEmail: 'OLD@mate.test' } });
-      expect(same).toMatchObject({ status: 400, body: { error: AuthMessages.emailChangeSame } });
+      expect(same).toMatchObject({
+        status: 400,
+        body: { error: AuthMessages.emailChangeSame, code: AuthErrorCode.EmailChangeSame },
+      });
 
       const req = await call(url, 'POST', '/api/auth/request-email-change', { token, body: { newEmail: 'fresh@mate.test' } });
       expect(req).toMatchObject({ status: 200, body: { message: AuthMessages.emailChangeRequested } });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Job, Queue } from 'bullmq';
 import Redis from 'ioredis';
 import {
+  AuthErrorCode,
   AuthMessages,
-  ErrorCode,
   EVENT_CATALOGUE,
   eventQueueName,
   QueueName,
@@ -147,7 +147,7 @@ describe('an admin’s commands on accounts: jobs.account-admin (issue 13)', () 
 
       expect(await signIn(member.address)).toMatchObject({
         status: 403,
-        body: { error: AuthMessages.accountSuspended, code: ErrorCode.AccountSuspended },
+        body: { error: AuthMessages.accountSuspended, code: AuthErrorCode.AccountSuspended },
       });
       // A wrong password still says only that the credentials are wrong: the refusal does not reveal the suspension to a guesser.
       const wrong = await bed.call('POST', '/api/auth/login', {

@@ -7,6 +7,7 @@ import {
   AuthMessages,
   EXPORT_PART_SERVICES,
   eventQueueName,
+  GdprErrorCode,
   GdprMessages,
   INTERNAL_TOKEN_HEADER,
   memberExportPath,
@@ -252,7 +253,10 @@ describe('privacy and data: /api/gdpr (issue 12)', () => {
 
       const res = await deleteAccount(member.token, { confirmEmail: 'someone-else@mate.test' });
 
-      expect(res).toMatchObject({ status: 400, body: { error: GdprMessages.confirmEmailMismatch } });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error: GdprMessages.confirmEmailMismatch, code: GdprErrorCode.ConfirmEmailMismatch },
+      });
       expect((await bed.call('GET', '/api/auth/me', { token: member.token })).status).toBe(200);
       expect((await bed.call('GET', '/api/auth/me', { token: member.secondToken })).status).toBe(200);
       const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE name = 'user.deleted'`);
@@ -267,7 +271,10 @@ describe('privacy and data: /api/gdpr (issue 12)', () => {
 
       const refused = await deleteAccount(member.token, { confirmEmail: member.address });
 
-      expect(refused).toMatchObject({ status: 403, body: { error: GdprMessages.adminCannotDeleteAccount } });
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { error: GdprMessages.adminCannotDeleteAccount, code: GdprErrorCode.AdminCannotDeleteAccount },
+      });
       expect(await bed.call('GET', '/api/auth/me', { token: member.token })).toMatchObject({ status: 200, body: { role: 'admin' } });
       const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM outbox WHERE name = 'user.deleted' AND body->'payload'->>'userId' = $1`, [member.user.id]);
       expect(n).toBe(0);
