@@ -17,7 +17,13 @@ import {
   type NotificationPreferencesDto,
   type VapidPublicKeyDto,
 } from '@mate/contracts';
-import { ApiErrors, badRequest, CurrentUser, UnavailableInterceptor } from '@mate/server-kit';
+import {
+  ApiErrors,
+  badRequest,
+  CountedPerMember,
+  CurrentUser,
+  UnavailableInterceptor,
+} from '@mate/server-kit';
 import { PushSubscriptionBody, UnsubscribeBody } from './dto/push-requests.dto';
 import {
   NotificationMessageResponse,
@@ -25,6 +31,7 @@ import {
   VapidPublicKeyResponse,
 } from './dto/push-responses.dto';
 import { PreferencePatchPipe, type PreferenceChange } from './preference-patch.pipe';
+import { PushRateLimiter } from './push-rate-limits';
 import { PushService } from './push.service';
 
 /**
@@ -47,6 +54,7 @@ export class PushController {
   }
 
   @Post('subscribe')
+  @CountedPerMember(PushRateLimiter, 'subscribe')
   @ApiCreatedResponse({
     type: NotificationMessageResponse,
     description: 'The device is subscribed (again, with new keys, when it was)',

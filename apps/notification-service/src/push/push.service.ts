@@ -9,7 +9,6 @@ import {
 import { AppException, badRequest, unauthorized } from '@mate/server-kit';
 import type { PushSubscriptionBody } from './dto/push-requests.dto';
 import { isAllowedEndpoint } from './push-endpoint';
-import { PushRateLimiter } from './push-rate-limits';
 import { PushSettings } from './push-settings';
 import type { PreferenceChange } from './preference-patch.pipe';
 import { PushRepository } from './push.repository';
@@ -34,7 +33,6 @@ export class PushService {
   constructor(
     private readonly settings: PushSettings,
     private readonly repository: PushRepository,
-    private readonly rateLimits: PushRateLimiter,
   ) {}
 
   vapidPublicKey(): VapidPublicKeyDto {
@@ -45,11 +43,11 @@ export class PushService {
   /**
    * Stores a device's subscription. The endpoint must be an https URL of a public push service
    * (push-endpoint.ts), the keys an uncompressed P-256 point and a 16-byte secret: a subscription
-   * we could never encrypt for is refused now rather than failing every push.
+   * we could never encrypt for is refused now rather than failing every push. The call has
+   * counted against the member's limit before (the kit's guard: PushRateLimiter).
    */
   async subscribe(userId: string, body: PushSubscriptionBody): Promise<void> {
     if (!this.settings.configured) throw pushNotConfigured();
-    await this.rateLimits.subscribe(userId);
     if (!isAllowedEndpoint(body.endpoint, this.settings.policy))
       throw badRequest(NotificationMessages.endpointNotAllowed);
     const p256dh = base64urlBytes(body.keys.p256dh);
