@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { namedQuery } from '@mate/server-kit';
 import { CARD_COLUMNS, type CardMember } from '../candidates/candidate.repository';
 
@@ -36,6 +36,9 @@ SELECT "userId", name, age, bio, "locationText", occupation, interests, "profile
 const SHOWN_TO = `SELECT target_id, score, model_version, served_at FROM impression
           WHERE viewer_id = $1 ORDER BY served_at, target_id`;
 
+const ERASE_MEMBER_IMPRESSIONS =
+  'WITH gone AS (DELETE FROM impression WHERE viewer_id = $1 OR target_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone';
+
 /** Who was shown whom (`impression`), written with the cards served. */
 @Injectable()
 export class ImpressionRepository {
@@ -63,5 +66,11 @@ export class ImpressionRepository {
   /** The members Discover showed the viewer, oldest first, with the score and model (their data export). */
   shownTo(viewerId: string): Promise<{ target_id: string; score: number; model_version: string; served_at: Date }[]> {
     return this.dataSource.query(SHOWN_TO, [viewerId]);
+  }
+
+  /** Deletes the impressions naming the member either way (their erasure); answers how many went. */
+  async eraseMember(manager: EntityManager, userId: string): Promise<number> {
+    const [{ n }] = await manager.query<{ n: number }[]>(ERASE_MEMBER_IMPRESSIONS, [userId]);
+    return n;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 /** One of a member's matches with the other member as matching knows them. */
 export interface MemberMatchRow {
@@ -44,6 +44,11 @@ const MATCHES_EVER_MADE =
 const MATCHES_OF_MEMBER_BY_AGE = `SELECT id, CASE WHEN user_a = $1 THEN user_b ELSE user_a END AS other_id, created_at
   FROM match WHERE user_a = $1 OR user_b = $1 ORDER BY created_at, id`;
 
+const END_PAIR_MATCH = 'DELETE FROM match WHERE user_a = $1 AND user_b = $2';
+
+const ERASE_MEMBER_MATCHES =
+  'WITH gone AS (DELETE FROM match WHERE user_a = $1 OR user_b = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone';
+
 /** The `match` and `match_history` tables as members and the admin area read them. */
 @Injectable()
 export class MatchesRepository {
@@ -78,5 +83,16 @@ export class MatchesRepository {
   async matchesEverMade(): Promise<number> {
     const rows = await this.dataSource.query<{ n: number }[]>(MATCHES_EVER_MADE);
     return rows[0]?.n ?? 0;
+  }
+
+  /** Ends the pair's match, if any (its row goes), in the caller's transaction; the pair ascending. */
+  async endPairMatch(manager: EntityManager, userA: string, userB: string): Promise<void> {
+    await manager.query(END_PAIR_MATCH, [userA, userB]);
+  }
+
+  /** Deletes the member's matches (their erasure); answers how many went. */
+  async eraseMember(manager: EntityManager, userId: string): Promise<number> {
+    const [{ n }] = await manager.query<{ n: number }[]>(ERASE_MEMBER_MATCHES, [userId]);
+    return n;
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { driverPool } from '@mate/server-kit';
 
 /**
@@ -11,6 +11,14 @@ import { driverPool } from '@mate/server-kit';
 export function pairLockKey(x: string, y: string): bigint {
   const [a, b] = x < y ? [x, y] : [y, x];
   return createHash('sha256').update(`matching-pair:${a}:${b}`).digest().readBigInt64BE(0);
+}
+
+/**
+ * Takes the pair's lock in the caller's transaction, held until it ends: the lock likes and passes
+ * take (`onceUnderPairLock`), so what the caller then writes to the pair runs before or after them.
+ */
+export async function lockPair(manager: EntityManager, x: string, y: string): Promise<void> {
+  await manager.query('SELECT pg_advisory_xact_lock($1::bigint)', [pairLockKey(x, y).toString()]);
 }
 
 /** A statement for `onceUnderPairLock`: its name as a prepared statement, its text, its values. */

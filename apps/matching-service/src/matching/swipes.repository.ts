@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { orderedPairOf, pairIdOf } from '@mate/contracts';
 import { insertOutboxFacts } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
@@ -83,6 +83,13 @@ const SWIPES_BY = 'SELECT target_id, liked, created_at FROM swipe WHERE swiper_i
 
 const LIKES_RECEIVED_COUNT = 'SELECT count(*)::int AS n FROM swipe WHERE target_id = $1 AND liked';
 
+/** The pair's likes and passes both ways; $1 and $2 the pair in either order. */
+const FORGET_PAIR_SWIPES = `DELETE FROM swipe WHERE (swiper_id = $1 AND target_id = $2) OR (swiper_id = $2 AND target_id = $1)`;
+
+/** The likes and passes the member gave and received; answers how many went. */
+const ERASE_MEMBER_SWIPES =
+  'WITH gone AS (DELETE FROM swipe WHERE swiper_id = $1 OR target_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone';
+
 /**
  * The `swipe` table (and the match a like makes). A like and a pass are each one statement run
  * under the pair's lock in one round trip (onceUnderPairLock): a refused swipe writes nothing, so
@@ -136,5 +143,16 @@ export class SwipesRepository {
     const [a, b] = orderedPairOf(viewerId, targetId);
     const rows: StandingLikeRow[] = await this.dataSource.query(SWIPE_WITH_MATCH, [viewerId, targetId, a, b, pairIdOf(a, b)]);
     return rows[0] ?? null;
+  }
+
+  /** Deletes the pair's likes and passes both ways, in the caller's transaction (an unblock). */
+  async forgetPairSwipes(manager: EntityManager, userA: string, userB: string): Promise<void> {
+    await manager.query(FORGET_PAIR_SWIPES, [userA, userB]);
+  }
+
+  /** Deletes every like and pass the member gave or received (their erasure); answers how many went. */
+  async eraseMember(manager: EntityManager, userId: string): Promise<number> {
+    const [{ n }] = await manager.query<{ n: number }[]>(ERASE_MEMBER_SWIPES, [userId]);
+    return n;
   }
 }

@@ -3,7 +3,13 @@ import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import type { UserDeletedPayload } from '@mate/contracts';
 import { eraseMemberTraces, LOGGER } from '@mate/server-kit';
+import { CandidateRepository } from '../candidates/candidate.repository';
+import { ImpressionRepository } from '../impressions/impression.repository';
+import { MatchesRepository } from '../matching/matches.repository';
 import { MemberRateLimiter } from '../matching/member-rate-limits';
+import { SwipesRepository } from '../matching/swipes.repository';
+import { BlockedPairsRepository } from '../safety/blocked-pairs.repository';
+import { ScoringRepository } from '../scoring/scoring.repository';
 
 /**
  * Erases a member from matching-service on `user.deleted` (issue 12, docs/adr/0016-member-data.md),
@@ -18,40 +24,32 @@ import { MemberRateLimiter } from '../matching/member-rate-limits';
  *   statement; this deletes that row FIRST, so such a write either commits before (and is deleted
  *   below) or waits and then finds no candidate (a like or pass answers 404, as for an unknown id);
  * - a refit publishing the model writes member_factor for every member it learned from: the table
- *   lock below waits for a publish under way (its rows are then deleted here), and a publish that
+ *   lock ScoringRepository.eraseMember takes waits for a publish under way (its rows are then deleted here), and a publish that
  *   starts meanwhile waits for this commit and then drops factors of members without a candidate.
  */
 @Injectable()
 export class MatchingErasure {
   constructor(
+    private readonly candidates: CandidateRepository,
+    private readonly scoring: ScoringRepository,
+    private readonly swipes: SwipesRepository,
+    private readonly matches: MatchesRepository,
+    private readonly impressions: ImpressionRepository,
+    private readonly blockedPairs: BlockedPairsRepository,
     private readonly rateLimits: MemberRateLimiter,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async erase(manager: EntityManager, { userId }: UserDeletedPayload): Promise<void> {
-    await manager.query('DELETE FROM candidate WHERE user_id = $1', [userId]);
-    // SHARE ROW EXCLUSIVE: conflicts with a publish's writes and with itself (two erasures queue
-    // instead of deadlocking on the upgrade); rankings keep reading (ACCESS SHARE).
-    await manager.query('LOCK TABLE member_factor IN SHARE ROW EXCLUSIVE MODE');
-    await manager.query('DELETE FROM member_factor WHERE user_id = $1', [userId]);
-    const swipes = await deletedCount(manager, 'DELETE FROM swipe WHERE swiper_id = $1 OR target_id = $1', userId);
-    const matches = await deletedCount(manager, 'DELETE FROM match WHERE user_a = $1 OR user_b = $1', userId);
-    const impressions = await deletedCount(manager, 'DELETE FROM impression WHERE viewer_id = $1 OR target_id = $1', userId);
-    await manager.query('DELETE FROM blocked_pair WHERE $1::uuid IN (user_a, user_b) OR $1::uuid = ANY (blocked_by)', [
-      userId,
-    ]);
+    await this.candidates.erase(manager, userId);
+    await this.scoring.eraseMember(manager, userId);
+    const swipes = await this.swipes.eraseMember(manager, userId);
+    const matches = await this.matches.eraseMember(manager, userId);
+    const impressions = await this.impressions.eraseMember(manager, userId);
+    await this.blockedPairs.eraseMember(manager, userId);
     await eraseMemberTraces(manager, userId);
     await this.rateLimits.forget(userId);
     // No id in the log: the erased member's id is kept nowhere.
     this.logger.info({ swipes, matches, impressions }, 'member erased from matching');
   }
-}
-
-/** Runs a DELETE of one member's rows and answers how many went. */
-async function deletedCount(manager: EntityManager, deleteSql: string, userId: string): Promise<number> {
-  const [{ n }]: { n: number }[] = await manager.query(
-    `WITH gone AS (${deleteSql} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-    [userId],
-  );
-  return n;
 }

@@ -6,7 +6,10 @@ import {
   type UserBlockedPayload,
   type UserUnblockedPayload,
 } from '@mate/contracts';
-import { pairLockKey } from '../matching/pair-transaction';
+import { MatchesRepository } from '../matching/matches.repository';
+import { lockPair } from '../matching/pair-transaction';
+import { SwipesRepository } from '../matching/swipes.repository';
+import { BlockedPairsRepository } from './blocked-pairs.repository';
 
 /**
  * Safety's pair events in matching (issue 10). The consumer applies only the newest version of
@@ -26,6 +29,12 @@ import { pairLockKey } from '../matching/pair-transaction';
  */
 @Injectable()
 export class PairStateWriter {
+  constructor(
+    private readonly blockedPairs: BlockedPairsRepository,
+    private readonly swipes: SwipesRepository,
+    private readonly matches: MatchesRepository,
+  ) {}
+
   async blocked(manager: EntityManager, payload: UserBlockedPayload): Promise<void> {
     await this.apply(manager, payload, { forgetSwipes: false });
   }
@@ -44,22 +53,13 @@ export class PairStateWriter {
     { userIds: [userA, userB], blockedBy }: PairState,
     { forgetSwipes }: { forgetSwipes: boolean },
   ): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock($1::bigint)', [pairLockKey(userA, userB).toString()]);
+    await lockPair(manager, userA, userB);
     if (blockedBy.length > 0) {
-      await manager.query(
-        `INSERT INTO blocked_pair (user_a, user_b, blocked_by) VALUES ($1, $2, $3::uuid[])
-         ON CONFLICT (user_a, user_b) DO UPDATE SET blocked_by = EXCLUDED.blocked_by, updated_at = now()`,
-        [userA, userB, blockedBy],
-      );
+      await this.blockedPairs.saveBlockers(manager, userA, userB, blockedBy);
     } else {
-      await manager.query('DELETE FROM blocked_pair WHERE user_a = $1 AND user_b = $2', [userA, userB]);
-      if (forgetSwipes) {
-        await manager.query(
-          `DELETE FROM swipe WHERE (swiper_id = $1 AND target_id = $2) OR (swiper_id = $2 AND target_id = $1)`,
-          [userA, userB],
-        );
-      }
+      await this.blockedPairs.forgetBlock(manager, userA, userB);
+      if (forgetSwipes) await this.swipes.forgetPairSwipes(manager, userA, userB);
     }
-    await manager.query('DELETE FROM match WHERE user_a = $1 AND user_b = $2', [userA, userB]);
+    await this.matches.endPairMatch(manager, userA, userB);
   }
 }

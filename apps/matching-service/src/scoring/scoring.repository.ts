@@ -100,6 +100,11 @@ export interface MemberFactorRow {
 
 const MEMBER_FACTOR = 'SELECT * FROM member_factor WHERE user_id = $1';
 
+// SHARE ROW EXCLUSIVE: conflicts with a publish's writes and with itself (two erasures queue
+// instead of deadlocking on the upgrade); rankings keep reading (ACCESS SHARE).
+const LOCK_FACTORS_FOR_ERASURE = 'LOCK TABLE member_factor IN SHARE ROW EXCLUSIVE MODE';
+const ERASE_MEMBER_FACTORS = 'DELETE FROM member_factor WHERE user_id = $1';
+
 /** The SQL of scoring: the active model, what it knows per member, and what a refit reads and writes. */
 @Injectable()
 export class ScoringRepository {
@@ -196,6 +201,17 @@ export class ScoringRepository {
         [KEEP_MODELS],
       );
     });
+  }
+
+  /**
+   * Deletes what the model learned of the member (their erasure, in its transaction, after their
+   * candidate row went). The table lock waits for a publish under way (its rows of the member are
+   * then deleted here); a publish that starts meanwhile waits for this commit and then drops
+   * factors of members without a candidate.
+   */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(LOCK_FACTORS_FOR_ERASURE);
+    await manager.query(ERASE_MEMBER_FACTORS, [userId]);
   }
 }
 
