@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import type { UserDeletedPayload } from '@mate/contracts';
 import { eraseMemberTraces, LOGGER, type RateLimits } from '@mate/server-kit';
+import { PhotosRepository } from '../photos/photos.repository';
 import { fileKeyOf, memberPhotoFolderOf, PHOTO_SIZE_NAMES } from '../photos/photos.service';
 import { PHOTO_STORAGE, type PhotoStorage } from '../photos/storage/photo-storage';
 import {
@@ -10,6 +11,8 @@ import {
   PHOTO_UPLOAD_RATE_LIMITS,
   type PhotoUploadRateLimit,
 } from '../photos/upload-rate-limits';
+import { PreferencesRepository } from '../preferences/preferences.repository';
+import { ProfilesRepository } from '../profiles/profiles.repository';
 
 /**
  * Erases a member from profile-service on `user.deleted` (issue 12, docs/adr/0016-member-data.md),
@@ -26,6 +29,9 @@ import {
 @Injectable()
 export class ProfileErasure {
   constructor(
+    private readonly profiles: ProfilesRepository,
+    private readonly photos: PhotosRepository,
+    private readonly preferences: PreferencesRepository,
     @Inject(PHOTO_STORAGE) private readonly storage: PhotoStorage,
     @Inject(PHOTO_UPLOAD_LIMITER) private readonly uploadLimits: RateLimits<PhotoUploadRateLimit>,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -34,23 +40,20 @@ export class ProfileErasure {
   async erase(manager: EntityManager, { userId }: UserDeletedPayload): Promise<void> {
     // The profile row's lock: an upload or edit of the member still in flight finishes first (or
     // finds no profile afterwards and removes its own files).
-    await manager.query('SELECT id FROM profiles WHERE user_id = $1 FOR UPDATE', [userId]);
-    const photos: { storage_key: string | null }[] = await manager.query(
-      'SELECT storage_key FROM photos WHERE user_id = $1',
-      [userId],
-    );
-    const filesDeleted = await this.deleteFiles(userId, photos.map((p) => p.storage_key));
+    await this.profiles.lockForErasure(manager, userId);
+    const storageKeys = await this.photos.storageKeysOf(manager, userId);
+    const filesDeleted = await this.deleteFiles(userId, storageKeys);
 
-    await manager.query('DELETE FROM photos WHERE user_id = $1', [userId]);
-    await manager.query('DELETE FROM profiles WHERE user_id = $1', [userId]);
-    await manager.query('DELETE FROM preferences WHERE user_id = $1', [userId]);
+    await this.photos.eraseMember(manager, userId);
+    await this.profiles.eraseMember(manager, userId);
+    await this.preferences.eraseMember(manager, userId);
     await eraseMemberTraces(manager, userId);
 
     for (const rule of Object.keys(PHOTO_UPLOAD_RATE_LIMITS) as PhotoUploadRateLimit[]) {
       await this.uploadLimits.reset(rule, userId);
     }
     // No id in the log: the erased member's id is kept nowhere.
-    this.logger.info({ photos: photos.length, filesDeleted }, 'member erased from profiles');
+    this.logger.info({ photos: storageKeys.length, filesDeleted }, 'member erased from profiles');
   }
 
   /**

@@ -32,6 +32,10 @@ const PENDING_PHOTOS = `SELECT id, url, user_id, created_at, risk_score, scores,
         LIMIT $1`;
 
 /** Today is the UTC day. */
+const STORAGE_KEYS_OF_MEMBER = 'SELECT storage_key FROM photos WHERE user_id = $1';
+
+const ERASE_MEMBER_PHOTOS = 'DELETE FROM photos WHERE user_id = $1';
+
 const REVIEW_STATS = `SELECT count(*) FILTER (WHERE moderation_status = 'pending') AS total_pending,
                 count(*) FILTER (WHERE moderation_status = 'approved' AND moderated_at >= d.start) AS approved_today,
                 count(*) FILTER (WHERE moderation_status = 'rejected' AND moderated_at >= d.start) AS rejected_today
@@ -93,6 +97,17 @@ export class PhotosRepository {
 
   async delete(manager: EntityManager, photoId: string): Promise<void> {
     await manager.getRepository(Photo).delete({ id: photoId });
+  }
+
+  /** The storage key of each of the member's photo rows, any status (their erasure deletes the files). */
+  async storageKeysOf(manager: EntityManager, userId: string): Promise<(string | null)[]> {
+    const rows = await manager.query<{ storage_key: string | null }[]>(STORAGE_KEYS_OF_MEMBER, [userId]);
+    return rows.map((r) => r.storage_key);
+  }
+
+  /** Deletes every photo row of the member (their erasure; the files go first). */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ERASE_MEMBER_PHOTOS, [userId]);
   }
 
   /** Every photo row of the member, rejected ones too, in display order (their data export). */

@@ -22,6 +22,8 @@ const COLUMNS: [keyof PreferenceValues, string][] = [
 ];
 
 /** The SQL of the preferences row. */
+const ERASE_PREFERENCES = 'DELETE FROM preferences WHERE user_id = $1';
+
 @Injectable()
 export class PreferencesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -53,5 +55,10 @@ export class PreferencesRepository {
     const stored = await this.find(userId, manager);
     if (!stored) throw new Error('preferences row missing right after its upsert');
     return stored;
+  }
+
+  /** Deletes the member's preferences (their erasure). */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ERASE_PREFERENCES, [userId]);
   }
 }

@@ -65,6 +65,10 @@ const PATCH_COLUMNS: Record<keyof ProfilePatch, string> = {
  */
 const USER_IDS_AFTER = 'SELECT user_id FROM profiles WHERE user_id > $1 ORDER BY user_id LIMIT $2';
 
+const LOCK_PROFILE_FOR_ERASURE = 'SELECT id FROM profiles WHERE user_id = $1 FOR UPDATE';
+
+const ERASE_PROFILE = 'DELETE FROM profiles WHERE user_id = $1';
+
 const PROFILE_SUMMARIES = 'SELECT user_id, name, age, gender FROM profiles WHERE user_id = ANY($1::uuid[])';
 
 export interface LockedProfile {
@@ -125,6 +129,19 @@ export class ProfilesRepository {
       .setLock('pessimistic_write')
       .where('p.user_id = :userId', { userId })
       .getOne();
+  }
+
+  /**
+   * Locks the member's profile row (their erasure): an upload or edit of theirs still in flight
+   * finishes first, or finds no profile afterwards.
+   */
+  async lockForErasure(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(LOCK_PROFILE_FOR_ERASURE, [userId]);
+  }
+
+  /** Deletes the member's profile row (their erasure). */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ERASE_PROFILE, [userId]);
   }
 
   /** Profiles whose location text was never geocoded (written by a seeder or before geocoding). */
