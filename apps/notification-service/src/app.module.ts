@@ -25,9 +25,10 @@ export class AppModule {
         MemberDataModule.forExporter(NotificationMemberData, { imports: [PushModule] }),
       ],
       handlers: NotificationEventHandlers,
-      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
-      // PushNotifier (nothing is pushed to or about a suspended member).
-      projections: ['suspension'],
+      // auth-service's suspensions (user.suspended, user.unsuspended) and the pairs' block state
+      // (user.blocked, user.unblocked, match.ended): the kit's projections, read by PushNotifier
+      // (nothing is pushed to or about a suspended member, nor across a block) and by match.created.
+      projections: ['suspension', 'pair'],
     });
   }
 }

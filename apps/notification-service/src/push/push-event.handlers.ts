@@ -1,17 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { EventEnvelope, MatchEndedPayload, UserBlockedPayload, UserUnblockedPayload } from '@mate/contracts';
-import type { EventHandlers } from '@mate/server-kit';
+import { PairStates, type EventHandlers } from '@mate/server-kit';
 import { PushNotifier } from './push-notifier';
 import { newLikePush, newMatchPush, photoRejectedPush, reportReceivedPush } from './push-texts';
 import { PushRepository } from './push.repository';
 
-type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
-type PairEventPayload = UserBlockedPayload | UserUnblockedPayload | MatchEndedPayload;
-
 /**
- * The events pushes come from, and the projections they read: names (profile.updated) and the
- * pairs' block state (pair events, ADR 0014); members' suspension is the kit's projection
+ * The events pushes come from, and the projection they read of names (profile.updated); members'
+ * suspension and the pairs' block state (pair events, ADR 0014) are the kit's projections
  * (AppModule's `projections`). Each runs in the consumer's transaction; the pushes
  * it queues carry the event id, so a redelivered event queues nothing new. Payloads arrive read
  * against their catalogue class (ids lower case, a pair ascending).
@@ -21,6 +16,7 @@ export class PushEventHandlers {
   constructor(
     private readonly notifier: PushNotifier,
     private readonly repository: PushRepository,
+    private readonly pairs: PairStates,
   ) {}
 
   handlers(): EventHandlers {
@@ -46,7 +42,7 @@ export class PushEventHandlers {
         // (ADR 0014): a late match.created tells nobody.
         if (
           payload.pairVersion !== undefined &&
-          payload.pairVersion < (await this.repository.pairVersionOf(a, b, manager))
+          payload.pairVersion < (await this.pairs.pairVersion(a, b, manager))
         )
           return;
         for (const [me, other] of [
@@ -85,20 +81,6 @@ export class PushEventHandlers {
           content: () => photoRejectedPush(payload.photoId, payload.reason),
         });
       },
-      'user.blocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
-      'user.unblocked': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
-      'match.ended': (payload, manager, envelope) => this.applyPairEvent(manager, payload, envelope),
     };
-  }
-
-  private async applyPairEvent(
-    manager: EntityManager,
-    payload: PairEventPayload,
-    envelope: EventEnvelope<PairEventName>,
-  ) {
-    const [a, b] = payload.userIds;
-    // The consumer reads a block whose state cannot be read as the blocker's (fail closed).
-    const blocked = payload.blockedBy.length > 0;
-    await this.repository.savePairState(manager, a, b, blocked, envelope.aggregateVersion ?? null);
   }
 }

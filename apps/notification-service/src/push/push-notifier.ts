@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { EntityManager } from 'typeorm';
 import type { NotificationPreferencesDto, NotificationType } from '@mate/contracts';
-import { CLOCK, isMemberErased, LOGGER, MemberSuspensions, PresenceReader, type Clock } from '@mate/server-kit';
+import { CLOCK, isMemberErased, LOGGER, MemberSuspensions, PairStates, PresenceReader, type Clock } from '@mate/server-kit';
 import { PushBursts } from './push-bursts';
 import { PushQueue } from './push-queue';
 import { PushSettings } from './push-settings';
@@ -32,6 +32,7 @@ export class PushNotifier {
     private readonly settings: PushSettings,
     private readonly repository: PushRepository,
     private readonly suspensions: MemberSuspensions,
+    private readonly pairs: PairStates,
     private readonly queue: PushQueue,
     private readonly bursts: PushBursts,
     private readonly presence: PresenceReader,
@@ -44,7 +45,7 @@ export class PushNotifier {
     if (!this.settings.configured) return 0;
     const preferences = await this.repository.preferencesOf(request.userId, q);
     if (!preferences[request.type]) return 0;
-    if (request.aboutId && (await this.repository.isBlockedPair(request.userId, request.aboutId, q)))
+    if (request.aboutId && (await this.pairs.isBlocked(request.userId, request.aboutId, q)))
       return 0;
     // Nothing to a suspended member, nor about one (a like from them, a match with them; issue 13).
     const involved = request.aboutId ? [request.userId, request.aboutId] : [request.userId];

@@ -3,7 +3,6 @@ import { lockMembersAgainstErasure } from '@mate/server-kit';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
-  orderedPairOf,
   type NotificationPreferenceKey,
   type NotificationPreferencesDto,
 } from '@mate/contracts';
@@ -163,50 +162,13 @@ export class PushRepository {
     return rows[0]?.name ?? null;
   }
 
-  /**
-   * A pair event: the pair's whole block state and its version (the consumer applies only the
-   * newest version, so the state is the newest; null for an event without one).
-   */
-  async savePairState(
-    m: EntityManager,
-    x: string,
-    y: string,
-    blocked: boolean,
-    version: number | null,
-  ): Promise<void> {
-    const [a, b] = orderedPairOf(x, y);
-    await m.query(
-      `INSERT INTO notification_pair (member_a, member_b, blocked, version) VALUES ($1::uuid, $2::uuid, $3, $4::int)
-       ON CONFLICT (member_a, member_b) DO UPDATE
-         SET blocked = EXCLUDED.blocked, version = greatest(notification_pair.version, EXCLUDED.version), updated_at = now()`,
-      [a, b, blocked, version],
-    );
-  }
-
-  /** The version of the newest pair event applied for the pair, 0 when none. */
-  async pairVersionOf(x: string, y: string, q: Queryable = this.dataSource): Promise<number> {
-    const [a, b] = orderedPairOf(x, y);
-    const rows: { version: number | null }[] = await q.query(
-      'SELECT version FROM notification_pair WHERE member_a = $1::uuid AND member_b = $2::uuid',
-      [a, b],
-    );
-    return rows[0]?.version ?? 0;
-  }
-
-  async isBlockedPair(x: string, y: string, q: Queryable = this.dataSource): Promise<boolean> {
-    const [a, b] = orderedPairOf(x, y);
-    const rows: { blocked: boolean }[] = await q.query(
-      'SELECT blocked FROM notification_pair WHERE member_a = $1::uuid AND member_b = $2::uuid',
-      [a, b],
-    );
-    return rows[0]?.blocked === true;
-  }
-
   /** Every row of the member: subscriptions, preferences, name, and the pairs they are in. */
   async eraseMember(m: EntityManager, userId: string): Promise<void> {
     await m.query('DELETE FROM push_subscription WHERE user_id = $1::uuid', [userId]);
     await m.query('DELETE FROM notification_preferences WHERE user_id = $1::uuid', [userId]);
     await m.query('DELETE FROM notification_member WHERE user_id = $1::uuid', [userId]);
+    // The table the previous release wrote, until a later deploy drops it (ADR 0030): its rows of
+    // the member go too. The kit's projections forget the member's own rows.
     await m.query('DELETE FROM notification_pair WHERE member_a = $1::uuid OR member_b = $1::uuid', [userId]);
   }
 }

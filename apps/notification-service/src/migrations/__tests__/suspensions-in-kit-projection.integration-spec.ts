@@ -3,6 +3,7 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 import { KIT_MIGRATIONS, projectionMigrations } from '@mate/server-kit';
 import { createTestDatabase, type TestDatabase } from '@mate/testing';
 import { SuspensionsInKitProjection1796410000000 } from '../1796410000000-SuspensionsInKitProjection';
+import { PairsInKitProjection1796420000000 } from '../1796420000000-PairsInKitProjection';
 import { NOTIFICATION_MIGRATIONS } from '..';
 
 /**
@@ -26,7 +27,7 @@ describe('notification-service migration: SuspensionsInKitProjection, on a datab
   it("copies every suspended member into the kit table, and carries the previous release's writes there", async () => {
     const before = dataSource([
       ...KIT_MIGRATIONS,
-      ...NOTIFICATION_MIGRATIONS.filter((m) => m !== SuspensionsInKitProjection1796410000000),
+      ...NOTIFICATION_MIGRATIONS.filter((m) => m !== SuspensionsInKitProjection1796410000000 && m !== PairsInKitProjection1796420000000),
     ]);
     await before.initialize();
     await before.runMigrations({ transaction: 'each' });
@@ -38,7 +39,11 @@ describe('notification-service migration: SuspensionsInKitProjection, on a datab
     );
     await before.destroy();
 
-    const after = dataSource([...KIT_MIGRATIONS, ...projectionMigrations(['suspension']), ...NOTIFICATION_MIGRATIONS]);
+    const after = dataSource([
+      ...KIT_MIGRATIONS,
+      ...projectionMigrations(['suspension']),
+      ...NOTIFICATION_MIGRATIONS.filter((m) => m !== PairsInKitProjection1796420000000),
+    ]);
     await after.initialize();
     try {
       expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([

@@ -548,6 +548,9 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
       ['notification_member', 'user_id'],
       ['notification_pair', 'member_a'],
       ['notification_pair', 'member_b'],
+      ['kit_pair', 'member_a'],
+      ['kit_pair', 'member_b'],
+      ['kit_member_suspension', 'user_id'],
     ]) {
       expect([
         table,
