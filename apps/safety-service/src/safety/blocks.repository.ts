@@ -31,6 +31,8 @@ const BLOCKS_OF_MEMBER = `SELECT b.id, b.blocked_id, b.created_at,
         ORDER BY b.created_at DESC, b.id DESC
         LIMIT $2`;
 
+const ERASE_MEMBER_BLOCKS = 'DELETE FROM block WHERE blocker_id = $1::uuid OR blocked_id = $1::uuid';
+
 const BLOCKS_MADE_BY = 'SELECT blocked_id, created_at FROM block WHERE blocker_id = $1 ORDER BY created_at DESC, id DESC';
 
 /** The `block` table: who blocks whom. Callers hold the pair's row lock while they change a block. */
@@ -70,5 +72,10 @@ export class BlocksRepository {
   /** The blocker's blocks, newest first, at most `limit`. */
   listOf(blockerId: string, limit: number): Promise<BlockListRow[]> {
     return this.dataSource.query(BLOCKS_OF_MEMBER, [blockerId, limit]);
+  }
+
+  /** Deletes the blocks by and of the member (their erasure). */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ERASE_MEMBER_BLOCKS, [userId]);
   }
 }

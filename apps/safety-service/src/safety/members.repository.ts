@@ -23,6 +23,8 @@ export function primaryPhotoOf(payload: ProfileUpdatedPayload): string | null {
   return payload.profilePicture ?? payload.photos?.[0]?.url ?? null;
 }
 
+const ERASE_MEMBER = 'DELETE FROM safety_member WHERE user_id = $1::uuid';
+
 /** `safety_member`: the members safety knows, from profile.updated. */
 @Injectable()
 export class MembersRepository {
@@ -59,5 +61,10 @@ export class MembersRepository {
          WHERE safety_member.version < EXCLUDED.version OR EXCLUDED.version = 0`,
       [payload.userId, payload.name, primaryPhotoOf(payload), profileSnapshot(payload), version],
     );
+  }
+
+  /** Deletes the member's profile projection (their erasure). */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ERASE_MEMBER, [userId]);
   }
 }

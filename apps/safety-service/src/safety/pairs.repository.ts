@@ -28,6 +28,10 @@ interface PairRecord {
 
 const COLUMNS = 'pair_id, member_a, member_b, blocked_by, match_id, ended_match_id, shown';
 
+const LOCK_PAIRS_OF_MEMBER = 'SELECT 1 FROM pair WHERE member_a = $1::uuid OR member_b = $1::uuid ORDER BY pair_id FOR UPDATE';
+
+const ERASE_PAIRS_OF_MEMBER = 'DELETE FROM pair WHERE member_a = $1::uuid OR member_b = $1::uuid';
+
 const UNMATCHES_MADE_BY = `SELECT CASE WHEN member_a = $1::uuid THEN member_b ELSE member_a END AS other_id, unmatched_at
            FROM pair WHERE unmatched_by = $1::uuid AND (member_a = $1::uuid OR member_b = $1::uuid)
           ORDER BY unmatched_at DESC, pair_id`;
@@ -160,5 +164,18 @@ export class PairsRepository {
                         AND (pair.matched_at IS NULL OR pair.matched_at <= EXCLUDED.matched_at) END`,
       [pairId, a, b, matchId, matchedAt, pairVersion],
     );
+  }
+
+  /**
+   * Locks every pair row of the member, in pair order (their erasure): a block, unblock, unmatch
+   * or report in flight, which takes its pair's row lock first, finishes before.
+   */
+  async lockAllOf(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(LOCK_PAIRS_OF_MEMBER, [userId]);
+  }
+
+  /** Deletes every pair row of the member (their erasure). */
+  async eraseMember(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ERASE_PAIRS_OF_MEMBER, [userId]);
   }
 }

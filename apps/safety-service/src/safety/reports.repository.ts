@@ -83,6 +83,47 @@ const REPORTS_MADE_BY =
 
 const REPORT_EXISTS = 'SELECT 1 FROM report WHERE id = $1';
 
+/** The member's pending snapshots, closed empty (chat has nothing of the member any more). $1 the member. */
+const CLOSE_PENDING_SNAPSHOTS_OF_MEMBER = `UPDATE report SET messages = '[]'::jsonb, messages_status = 'complete', messages_captured_at = now()
+        WHERE messages_status = 'pending' AND (reporter_id = $1::uuid OR reported_id = $1::uuid)`;
+
+/**
+ * A report's message snapshot without the deleted member's messages, their id as recipient
+ * replaced by the stand-in. `$1` the member, `stand_in` the report's fresh id (a column of the
+ * statement's CTE).
+ */
+const SNAPSHOT_WITHOUT_MEMBER = `(
+  SELECT coalesce(jsonb_agg(CASE WHEN lower(e.m->>'recipientId') = $1::text
+                                 THEN jsonb_set(e.m, '{recipientId}', to_jsonb(s.stand_in::text)) ELSE e.m END
+                            ORDER BY e.n), '[]'::jsonb)
+    FROM jsonb_array_elements(r.messages) WITH ORDINALITY AS e(m, n)
+   WHERE lower(e.m->>'senderId') IS DISTINCT FROM $1::text)`;
+
+/**
+ * Reports the member made stay for the moderators with the reporter anonymised: a fresh id per
+ * report; the reported member's profile snapshot and messages stay (evidence about them), the
+ * reporter's own messages leave the snapshot. A snapshot still pending is closed empty: chat has
+ * nothing of the member any more. $1 the member.
+ */
+const ANONYMISE_REPORTS_MADE_SQL = `
+WITH s AS (SELECT id, gen_random_uuid() AS stand_in FROM report WHERE reporter_id = $1::uuid)
+UPDATE report r
+   SET reporter_id = s.stand_in,
+       messages = CASE WHEN r.messages IS NULL THEN NULL ELSE ${SNAPSHOT_WITHOUT_MEMBER} END
+  FROM s WHERE r.id = s.id`;
+
+/**
+ * Reports about the member stay (status, reason, the reporter's details) with the reported member
+ * anonymised: a fresh id per report; their profile snapshot and their messages leave it. $1 the member.
+ */
+const ANONYMISE_REPORTS_ABOUT_SQL = `
+WITH s AS (SELECT id, gen_random_uuid() AS stand_in FROM report WHERE reported_id = $1::uuid)
+UPDATE report r
+   SET reported_id = s.stand_in,
+       reported_profile = NULL,
+       messages = CASE WHEN r.messages IS NULL THEN NULL ELSE ${SNAPSHOT_WITHOUT_MEMBER} END
+  FROM s WHERE r.id = s.id`;
+
 /** The `report` table: members' reports, their evidence, and the moderators' decisions. */
 @Injectable()
 export class ReportsRepository {
@@ -178,5 +219,23 @@ export class ReportsRepository {
   async exists(manager: EntityManager, reportId: string): Promise<boolean> {
     const rows = await manager.query<unknown[]>(REPORT_EXISTS, [reportId]);
     return rows.length > 0;
+  }
+
+  /**
+   * The member's pending snapshots are closed empty (their erasure): they would ask chat about a
+   * pair that no longer exists there.
+   */
+  async closePendingSnapshotsOf(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(CLOSE_PENDING_SNAPSHOTS_OF_MEMBER, [userId]);
+  }
+
+  /** Reports the member made stay with the reporter anonymised (their erasure): ANONYMISE_REPORTS_MADE_SQL. */
+  async anonymiseReportsMadeBy(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ANONYMISE_REPORTS_MADE_SQL, [userId]);
+  }
+
+  /** Reports about the member stay with the reported member anonymised (their erasure): ANONYMISE_REPORTS_ABOUT_SQL. */
+  async anonymiseReportsAbout(manager: EntityManager, userId: string): Promise<void> {
+    await manager.query(ANONYMISE_REPORTS_ABOUT_SQL, [userId]);
   }
 }
