@@ -13,6 +13,7 @@ import {
   ErrorCode,
   ONBOARDING_PHOTO_MAX_BYTES,
   PROFILE_PHOTO_MAX_BYTES,
+  ProfileErrorCode,
   ProfileMessages,
 } from '@mate/contracts';
 import { AppException, badRequest, principalOf, RateLimits } from '@mate/server-kit';
@@ -49,12 +50,12 @@ export const photoTooLarge = (context: UploadContext) =>
 /** A multer failure in the words of the spec; anything but size means "no usable image". */
 function uploadError(error: unknown, context: UploadContext): AppException {
   if ((error as { code?: string })?.code === 'LIMIT_FILE_SIZE') return photoTooLarge(context);
-  return badRequest(ProfileMessages.notAnImage);
+  return badRequest(ProfileMessages.notAnImage, ProfileErrorCode.NotAnImage);
 }
 
 /** Said to a client that went away before its body was read (it will not hear it). */
 export const UPLOAD_ABORTED = 'The upload was interrupted before the photo was received';
-const clientGone = () => badRequest(UPLOAD_ABORTED);
+const clientGone = () => badRequest(UPLOAD_ABORTED, ProfileErrorCode.UploadAborted);
 
 /**
  * Admits an upload, then reads its multipart body into memory with multer, the size limit chosen

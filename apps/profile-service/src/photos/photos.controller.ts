@@ -19,6 +19,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import {
   PHOTO_SIZES,
+  ProfileErrorCode,
   ProfileMessages,
   type AuthPrincipal,
   type PhotoDto,
@@ -43,7 +44,8 @@ import { PHOTO_CONTENT_TYPE } from './image-processor';
 import { PHOTO_FILE_CACHE_CONTROL } from './storage/photo-storage';
 import { PhotosService, type UploadedPhotoFile } from './photos.service';
 
-const photoId = () => new ParseUUIDPipe({ exceptionFactory: () => notFound(ProfileMessages.photoNotFound) });
+const photoId = () =>
+  new ParseUUIDPipe({ exceptionFactory: () => notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound) });
 
 /**
  * The member's own photos, under both paths the clients use (`/api/photos/…` and
@@ -147,7 +149,7 @@ export class PhotoFilesController {
     if (!file) {
       // No cache keeps a 404 either: what this URL answers is decided here, on every request.
       res.setHeader('Cache-Control', 'no-store');
-      throw notFound(ProfileMessages.photoNotFound);
+      throw notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound);
     }
     res.setHeader('Cache-Control', PHOTO_FILE_CACHE_CONTROL);
     res.setHeader('ETag', file.etag);
@@ -160,7 +162,7 @@ export class PhotoFilesController {
     if (!stream) {
       res.setHeader('Cache-Control', 'no-store');
       res.removeHeader('ETag');
-      throw notFound(ProfileMessages.photoNotFound);
+      throw notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound);
     }
     res.setHeader('Content-Type', PHOTO_CONTENT_TYPE);
     await pipeline(stream, res).catch(() => res.destroy());

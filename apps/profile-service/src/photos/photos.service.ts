@@ -8,6 +8,7 @@ import {
   PHOTO_SIZES,
   QueueName,
   photoFileUrl,
+  ProfileErrorCode,
   ProfileMessages,
   type PhotoDto,
   type PhotoSize,
@@ -92,26 +93,26 @@ export class PhotosService {
     context: UploadContext,
   ): Promise<PhotoUploadResponse> {
     const limits = UPLOAD_LIMITS[context];
-    if (!file?.buffer?.length) throw badRequest(ProfileMessages.notAnImage);
+    if (!file?.buffer?.length) throw badRequest(ProfileMessages.notAnImage, ProfileErrorCode.NotAnImage);
     if (file.buffer.length > limits.maxBytes) throw photoTooLarge(context);
     const profile = await this.profiles.findByUserId(userId);
-    if (!profile) throw notFound(ProfileMessages.profileNotFound);
+    if (!profile) throw notFound(ProfileMessages.profileNotFound, ProfileErrorCode.ProfileNotFound);
     // The onboarding allowance ends with onboarding: afterwards the profile screen's 5 MB applies.
     if (context === 'onboarding' && profile.onboardingCompleted && file.buffer.length > UPLOAD_LIMITS.profile.maxBytes) {
       throw photoTooLarge('profile');
     }
     // Checked again under the lock below; this spares the image work when already full.
     if ((await this.photos.countOfProfile(profile.id)) >= MAX_PHOTOS)
-      throw badRequest(ProfileMessages.tooManyPhotos);
+      throw badRequest(ProfileMessages.tooManyPhotos, ProfileErrorCode.TooManyPhotos);
 
     let encoded: EncodedPhoto;
     try {
       encoded = await this.processing.run(() => this.images.process(file.buffer));
     } catch (e) {
       if (e instanceof ImageRejected) {
-        throw badRequest(
-          e.reason === 'too-many-pixels' ? ProfileMessages.imageTooLargeToProcess : limits.wrongType,
-        );
+        throw e.reason === 'too-many-pixels'
+          ? badRequest(ProfileMessages.imageTooLargeToProcess, ProfileErrorCode.ImageTooLargeToProcess)
+          : badRequest(limits.wrongType, ProfileErrorCode.NotAnImage);
       }
       throw e;
     }
@@ -128,7 +129,7 @@ export class PhotosService {
       const photo = await this.dataSource.transaction(async (manager) => {
         const locked = await this.lockProfile(manager, userId);
         const count = await this.photos.countOfProfile(locked.id, manager);
-        if (count >= MAX_PHOTOS) throw badRequest(ProfileMessages.tooManyPhotos);
+        if (count >= MAX_PHOTOS) throw badRequest(ProfileMessages.tooManyPhotos, ProfileErrorCode.TooManyPhotos);
         const sizes: StoredSizes = {};
         for (const size of SIZE_NAMES)
           sizes[size] = { width: encoded[size].width, height: encoded[size].height };
@@ -169,11 +170,11 @@ export class PhotosService {
    */
   async attach(userId: string, url: string, isPrimary: boolean | undefined): Promise<PhotoDto> {
     const photoId = photoIdOfUrl(url);
-    if (!photoId) throw badRequest(ProfileMessages.photoNotUploadedHere);
+    if (!photoId) throw badRequest(ProfileMessages.photoNotUploadedHere, ProfileErrorCode.PhotoNotUploadedHere);
     return this.dataSource.transaction(async (manager) => {
       const profile = await this.lockProfile(manager, userId);
       const photo = await this.photos.findOwn(manager, userId, photoId);
-      if (!photo) throw badRequest(ProfileMessages.photoNotUploadedHere);
+      if (!photo) throw badRequest(ProfileMessages.photoNotUploadedHere, ProfileErrorCode.PhotoNotUploadedHere);
       if (isPrimary && !photo.isPrimary) {
         await this.photos.setPrimary(manager, profile.id, photo.id);
         await this.profileService.publishUpdated(manager, userId, profile);
@@ -186,7 +187,7 @@ export class PhotosService {
     return this.dataSource.transaction(async (manager) => {
       const profile = await this.lockProfile(manager, userId);
       const photo = await this.photos.findOwn(manager, userId, photoId);
-      if (!photo) throw notFound(ProfileMessages.photoNotFound);
+      if (!photo) throw notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound);
       if (!photo.isPrimary) {
         await this.photos.setPrimary(manager, profile.id, photo.id);
         await this.profileService.publishUpdated(manager, userId, profile);
@@ -206,7 +207,7 @@ export class PhotosService {
         given.length === current.length &&
         new Set(given).size === given.length &&
         given.every((id) => own.has(id));
-      if (!sameSet) throw badRequest(ProfileMessages.photoOrderMismatch);
+      if (!sameSet) throw badRequest(ProfileMessages.photoOrderMismatch, ProfileErrorCode.PhotoOrderMismatch);
 
       const sequence = photoOrders
         .map((p, index) => ({ id: p.id.toLowerCase(), order: p.order, index }))
@@ -227,7 +228,7 @@ export class PhotosService {
     const { remaining, storageKey } = await this.dataSource.transaction(async (manager) => {
       const profile = await this.lockProfile(manager, userId);
       const photo = await this.photos.findOwn(manager, userId, photoId);
-      if (!photo) throw notFound(ProfileMessages.photoNotFound);
+      if (!photo) throw notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound);
       await this.photos.delete(manager, photo.id);
       await this.photos.normalise(manager, profile.id);
       await this.outbox.publish(manager, 'photo.deleted', {
@@ -257,13 +258,13 @@ export class PhotosService {
 
   private async ownPhoto(manager: EntityManager, userId: string, photoId: string): Promise<PhotoDto> {
     const photo = await this.photos.findOwn(manager, userId, photoId);
-    if (!photo) throw notFound(ProfileMessages.photoNotFound);
+    if (!photo) throw notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound);
     return toPhotoDto(photo);
   }
 
   private async lockProfile(manager: EntityManager, userId: string): Promise<Profile> {
     const profile = await this.profiles.lockByUserId(manager, userId);
-    if (!profile) throw notFound(ProfileMessages.profileNotFound);
+    if (!profile) throw notFound(ProfileMessages.profileNotFound, ProfileErrorCode.ProfileNotFound);
     return profile;
   }
 

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import {
   DEFAULT_FILTER_PREFERENCES,
   DEFAULT_PREFERENCES,
+  ProfileErrorCode,
   ProfileMessages,
   type FilterPreferencesDto,
   type PreferencesDto,
@@ -83,9 +84,9 @@ export function toPreferencesUpdatedPayload(stored: Preferences): PreferencesUpd
 
 /** The rules across fields, checked on the values that will be stored. */
 function checkRanges(v: PreferenceValues): void {
-  if (v.minAge > v.maxAge) throw badRequest(ProfileMessages.ageRangeOrder);
+  if (v.minAge > v.maxAge) throw badRequest(ProfileMessages.ageRangeOrder, ProfileErrorCode.AgeRangeOrder);
   if (v.minHeight !== null && v.maxHeight !== null && v.minHeight > v.maxHeight) {
-    throw badRequest(ProfileMessages.heightRangeOrder);
+    throw badRequest(ProfileMessages.heightRangeOrder, ProfileErrorCode.HeightRangeOrder);
   }
 }
 

@@ -12,12 +12,13 @@ import {
   Res,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import type {
-  AuthPrincipal,
-  MemberProfileDto,
-  OwnProfileDto,
-  PlaceSuggestionDto,
-  ProfileCompletionDto,
+import {
+  ProfileErrorCode,
+  type AuthPrincipal,
+  type MemberProfileDto,
+  type OwnProfileDto,
+  type PlaceSuggestionDto,
+  type ProfileCompletionDto,
 } from '@mate/contracts';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AllowUnverified, ApiErrors, CurrentUser, notFound } from '@mate/server-kit';
@@ -31,6 +32,9 @@ import {
   ProfileCompletionResponseDto,
 } from './dto/profile-responses.dto';
 import { PROFILE_NOT_FOUND, ProfilesService } from './profiles.service';
+
+/** A user id that is not a UUID names no profile. */
+const PROFILE_NOT_FOUND_ANSWER = () => notFound(PROFILE_NOT_FOUND, ProfileErrorCode.ProfileNotFound);
 
 /**
  * Profiles. Every route needs a live session (global guard). The `me` routes are declared before
@@ -102,7 +106,7 @@ export class ProfilesController {
   @ApiErrors(404)
   other(
     @CurrentUser() user: AuthPrincipal,
-    @Param('userId', new ParseUUIDPipe({ exceptionFactory: () => notFound(PROFILE_NOT_FOUND) }))
+    @Param('userId', new ParseUUIDPipe({ exceptionFactory: PROFILE_NOT_FOUND_ANSWER }))
     userId: string,
   ): Promise<MemberProfileDto> {
     return this.profiles.getPublicProfile(user.userId, userId);

@@ -5,6 +5,7 @@ import {
   NAME_MAX_LENGTH,
   PROFILE_MAX_AGE,
   PROFILE_MIN_AGE,
+  ProfileErrorCode,
   ProfileMessages,
   type MemberProfileDto,
   type OwnProfileDto,
@@ -61,7 +62,7 @@ export class ProfilesService {
   async getOwnProfile(userId: string): Promise<OwnProfileDto> {
     const profile = await this.profiles.findByUserId(userId);
     // No profile yet: the registration event has not been handled (the client retries once).
-    if (!profile) throw notFound(PROFILE_NOT_FOUND);
+    if (!profile) throw notFound(PROFILE_NOT_FOUND, ProfileErrorCode.ProfileNotFound);
     return toProfileDto(profile, await this.profiles.photosOf(profile.id));
   }
 
@@ -79,7 +80,7 @@ export class ProfilesService {
       this.suspensions.isSuspended(userId),
     ]);
     if (!profile || !profile.isVerified || !profile.onboardingCompleted || blocked || suspended)
-      throw notFound(PROFILE_NOT_FOUND);
+      throw notFound(PROFILE_NOT_FOUND, ProfileErrorCode.ProfileNotFound);
     // The same coarse label as the Discover card: the coordinates themselves never leave the service.
     const distance = coarseDistanceLabel(viewer ? greatCircleKm(viewer, profile) : null);
     return { ...toPublicProfileDto(profile, await this.profiles.photosOf(profile.id)), distance };
@@ -87,7 +88,7 @@ export class ProfilesService {
 
   async completion(userId: string): Promise<ProfileCompletionDto> {
     const profile = await this.profiles.findByUserId(userId);
-    if (!profile) throw notFound(PROFILE_NOT_FOUND);
+    if (!profile) throw notFound(PROFILE_NOT_FOUND, ProfileErrorCode.ProfileNotFound);
     const photos = await this.profiles.photosOf(profile.id);
     return { percentage: completionPercentage({ ...profile, photoCount: photos.length }) };
   }
@@ -114,7 +115,7 @@ export class ProfilesService {
     // Four round trips: BEGIN, the profile locked with its photos, the change with its event, COMMIT.
     const dto = await this.dataSource.transaction(async (manager) => {
       const locked = await this.profiles.lockWithPhotos(manager, userId);
-      if (!locked) throw notFound(PROFILE_NOT_FOUND);
+      if (!locked) throw notFound(PROFILE_NOT_FOUND, ProfileErrorCode.ProfileNotFound);
       return toProfileDto(await this.applyChanges(manager, locked, patch), locked.photos);
     });
     return dto.location !== null && dto.locationResolved === false
@@ -146,11 +147,11 @@ export class ProfilesService {
 
     return this.dataSource.transaction(async (manager) => {
       const locked = await this.profiles.lockWithPhotos(manager, userId);
-      if (!locked) throw notFound(PROFILE_NOT_FOUND);
+      if (!locked) throw notFound(PROFILE_NOT_FOUND, ProfileErrorCode.ProfileNotFound);
       const { profile, photos } = locked;
       let finishes = false;
       if (completing) {
-        if (photos.length === 0) throw badRequest(ProfileMessages.photoRequired);
+        if (photos.length === 0) throw badRequest(ProfileMessages.photoRequired, ProfileErrorCode.PhotoRequired);
         finishes = !profile.onboardingCompleted || profile.onboardingSkipped;
         Object.assign(patch, { onboardingCompleted: true, onboardingSkipped: false });
       } else if (!profile.onboardingCompleted) {

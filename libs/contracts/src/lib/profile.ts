@@ -254,9 +254,8 @@ export enum ProfileErrorCode {
   ProfileNotFound = 'PROFILE_NOT_FOUND',
   PhotoNotFound = 'PHOTO_NOT_FOUND',
   PhotoRequired = 'PHOTO_REQUIRED',
+  /** No file, or not an image of a type we take. */
   NotAnImage = 'NOT_AN_IMAGE',
-  /** The image's type is not one of the allowed ones. */
-  ImageType = 'IMAGE_TYPE_NOT_ALLOWED',
   ImageTooLargeToProcess = 'IMAGE_TOO_LARGE_TO_PROCESS',
   TooManyPhotos = 'TOO_MANY_PHOTOS',
   PhotoNotUploadedHere = 'PHOTO_NOT_UPLOADED_HERE',

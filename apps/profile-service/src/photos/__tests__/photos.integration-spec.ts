@@ -8,6 +8,7 @@ import {
   MAX_PHOTOS,
   ONBOARDING_PHOTO_MAX_BYTES,
   PROFILE_PHOTO_MAX_BYTES,
+  ProfileErrorCode,
   ProfileMessages,
   type PhotoDto,
   type PhotoUploadResponse,
@@ -240,7 +241,7 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
       const broken = Buffer.concat([whole.subarray(0, 400), Buffer.alloc(2000, 0x17)]);
       const res = await upload(member, broken);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: ProfileMessages.notAnImage });
+      expect(res.body).toMatchObject({ error: ProfileMessages.notAnImage, code: ProfileErrorCode.NotAnImage });
     });
 
     it('asks for an image when no file (or another field) is sent', async () => {
@@ -312,7 +313,7 @@ describe('photos (real PostgreSQL, Redis and local storage)', () => {
       for (let i = 0; i < MAX_PHOTOS; i++) await uploaded(member, picture);
       const seventh = await upload(member, picture);
       expect(seventh.status).toBe(400);
-      expect(seventh.body).toMatchObject({ error: ProfileMessages.tooManyPhotos });
+      expect(seventh.body).toMatchObject({ error: ProfileMessages.tooManyPhotos, code: ProfileErrorCode.TooManyPhotos });
       const photos = await photosOf(member);
       expect(photos.map((p) => p.order)).toEqual([0, 1, 2, 3, 4, 5]);
       expect(photos.filter((p) => p.isPrimary)).toHaveLength(1);

@@ -2,6 +2,7 @@ import { Controller, Get, Param, ParseUUIDPipe, Query, UseGuards, UseInterceptor
 import { ApiExcludeController } from '@nestjs/swagger';
 import { isUUID } from 'class-validator';
 import {
+  ProfileErrorCode,
   ProfileMessages,
   type AdminPhotoPart,
   type AdminProfilePart,
@@ -10,6 +11,9 @@ import {
 } from '@mate/contracts';
 import { badRequest, InternalCallerGuard, MemberIdPipe, notFound, Public, UnavailableInterceptor } from '@mate/server-kit';
 import { ADMIN_PROFILE_IDS_MAX, PhotoReviewService } from './photo-review.service';
+
+/** A photo id that is not a UUID names no photo. */
+const PHOTO_NOT_FOUND = () => notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound);
 
 /** `?ids=a,b`: at most ADMIN_PROFILE_IDS_MAX UUIDs (lower-cased, each once); anything else is 400. */
 export function parseIds(value: unknown): string[] {
@@ -46,7 +50,7 @@ export class AdminInternalController {
   @Public()
   async profile(@Param('userId', MemberIdPipe) userId: string): Promise<AdminProfilePart> {
     const profile = await this.review.profile(userId);
-    if (!profile) throw notFound(ProfileMessages.profileNotFound);
+    if (!profile) throw notFound(ProfileMessages.profileNotFound, ProfileErrorCode.ProfileNotFound);
     return profile;
   }
 
@@ -59,11 +63,11 @@ export class AdminInternalController {
   @Get('photos/:photoId')
   @Public()
   async photo(
-    @Param('photoId', new ParseUUIDPipe({ exceptionFactory: () => notFound(ProfileMessages.photoNotFound) }))
+    @Param('photoId', new ParseUUIDPipe({ exceptionFactory: PHOTO_NOT_FOUND }))
     photoId: string,
   ): Promise<AdminPhotoPart> {
     const photo = await this.review.photo(photoId.toLowerCase());
-    if (!photo) throw notFound(ProfileMessages.photoNotFound);
+    if (!photo) throw notFound(ProfileMessages.photoNotFound, ProfileErrorCode.PhotoNotFound);
     return photo;
   }
 }

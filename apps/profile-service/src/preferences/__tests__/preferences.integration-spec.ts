@@ -8,6 +8,7 @@ import {
   FILTER_GENDER_OPTIONS,
   INTERESTED_IN_OPTIONS,
   PETS_OPTIONS,
+  ProfileErrorCode,
   ProfileMessages,
   RELATIONSHIP_GOAL_OPTIONS,
   SMOKING_DRINKING_OPTIONS,
@@ -152,7 +153,7 @@ describe('preferences (real PostgreSQL and Redis)', () => {
       await putMatch(member, { minAge: 30, maxAge: 40 }).expect(200);
       const res = await putMatch(member, { minAge: 45 });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: ProfileMessages.ageRangeOrder });
+      expect(res.body).toMatchObject({ error: ProfileMessages.ageRangeOrder, code: ProfileErrorCode.AgeRangeOrder });
     });
 
     it.each([

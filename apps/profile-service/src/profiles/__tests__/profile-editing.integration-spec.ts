@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import request from 'supertest';
-import { AuthMessages, PROFILE_MAX_INTERESTS, ProfileMessages, type OwnProfileDto } from '@mate/contracts';
+import { AuthMessages, PROFILE_MAX_INTERESTS, ProfileErrorCode, ProfileMessages, type OwnProfileDto } from '@mate/contracts';
 import { JWT_SECRET, signIn, startProfileTestBed, type ProfileTestBed } from '../../__tests__/test-app';
 import { ProfilesService } from '../profiles.service';
 import { PUBLIC_PROFILE_KEYS } from './public-profile-keys';
@@ -376,7 +376,7 @@ describe('profile editing, completion, onboarding and public profiles', () => {
       const before = await row(member.userId);
       const res = await onboard(member, ONBOARDING);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: ProfileMessages.photoRequired });
+      expect(res.body).toMatchObject({ error: ProfileMessages.photoRequired, code: ProfileErrorCode.PhotoRequired });
       expect(await row(member.userId)).toEqual(before);
       expect((await bed.eventsOf(member.userId)).map((e) => e.name)).not.toContain('onboarding.completed');
     });

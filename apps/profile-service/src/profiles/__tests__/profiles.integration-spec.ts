@@ -264,7 +264,7 @@ describe('profile-service (real PostgreSQL and Redis)', () => {
         .expect(404);
       expect(res.body).toMatchObject({
         error: 'Profile not found',
-        code: 'NOT_FOUND',
+        code: 'PROFILE_NOT_FOUND',
         requestId: expect.any(String),
       });
     });
