@@ -24,8 +24,9 @@ import { ScoringRepository } from '../scoring/scoring.repository';
  *   statement; this deletes that row FIRST, so such a write either commits before (and is deleted
  *   below) or waits and then finds no candidate (a like or pass answers 404, as for an unknown id);
  * - a refit publishing the model writes member_factor for every member it learned from: the table
- *   lock ScoringRepository.eraseMember takes waits for a publish under way (its rows are then deleted here), and a publish that
- *   starts meanwhile waits for this commit and then drops factors of members without a candidate.
+ *   lock ScoringRepository.eraseMember takes waits for a publish under way (its rows are then
+ *   deleted here), and a publish that starts meanwhile waits for this commit and then drops
+ *   factors of members without a candidate.
  */
 @Injectable()
 export class MatchingErasure {
