@@ -2,11 +2,12 @@ import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthMessages, type AuthPrincipal } from '@mate/contracts';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { AllowUnverified, ApiErrors, CurrentUser, MessageResponseDto, Public } from '@mate/server-kit';
+import { AllowUnverified, ApiErrors, CountedPerMember, CurrentUser, MessageResponseDto, Public } from '@mate/server-kit';
 import { AccountsService } from './accounts.service';
 import { describeDevice } from './device';
 import { ForgotPasswordDto, LoginDto, RegisterDto, RequestEmailChangeDto, ResetPasswordDto, TokenDto } from './dto/auth.dto';
 import { AuthResponseDto, UserResponseDto, VerifyEmailChangeResponseDto, VerifyResetTokenResponseDto } from './dto/auth-responses.dto';
+import { MemberRequestLimits } from './rate-limits';
 
 function device(req: Request) {
   const userAgent = req.headers['user-agent'];
@@ -83,6 +84,7 @@ export class AuthController {
 
   @Post('request-email-change')
   @HttpCode(200)
+  @CountedPerMember(MemberRequestLimits, 'emailChange')
   @ApiOkResponse({ type: MessageResponseDto, description: 'A link was sent to the new address' })
   @ApiErrors(400, 409, 429)
   async requestEmailChange(@CurrentUser() principal: AuthPrincipal, @Body() dto: RequestEmailChangeDto) {
@@ -119,6 +121,7 @@ export class VerificationController {
   @AllowUnverified()
   @Post('resend')
   @HttpCode(200)
+  @CountedPerMember(MemberRequestLimits, 'resendVerification')
   @ApiOkResponse({ type: MessageResponseDto })
   @ApiErrors(400, 429)
   async resend(@CurrentUser() principal: AuthPrincipal) {

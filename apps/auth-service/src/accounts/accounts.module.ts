@@ -12,7 +12,7 @@ import { TokensService } from '../tokens/tokens.service';
 import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { AuthController, VerificationController } from './accounts.controller';
-import { AUTH_RATE_LIMITER, authRateLimits } from './rate-limits';
+import { AUTH_RATE_LIMITER, authRateLimits, MemberRequestLimits } from './rate-limits';
 import { KnownAddresses } from './known-addresses';
 import { User } from './user.entity';
 
@@ -31,6 +31,7 @@ import { User } from './user.entity';
   providers: [
     AccountsService,
     AccountsRepository,
+    MemberRequestLimits,
     SessionsService,
     TokensService,
     {

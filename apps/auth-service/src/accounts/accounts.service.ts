@@ -252,8 +252,8 @@ export class AccountsService {
     await this.limits.reset('loginAccount', (await this.users.findOneOrFail({ where: { id: userId } })).email);
   }
 
+  /** The member's resend limit was counted by the guard (MemberRequestLimits). */
   async resendVerification(principal: AuthPrincipal): Promise<void> {
-    await this.limits.consume('resendUser', principal.userId);
     await this.dataSource.transaction(async (m) => {
       const user = await m.findOne(User, { where: { id: principal.userId } });
       if (!user) throw notFound('Account not found', AuthErrorCode.AccountNotFound);
@@ -299,10 +299,9 @@ export class AccountsService {
    * Sends the confirmation link to the new address and, to the current one, a notice naming the
    * new address with a link that calls the change off: a stolen session cannot move the account
    * away unnoticed (issue 7, item 2). The route needs a verified account, so the notice goes to a
-   * proven address.
+   * proven address. The member's limit was counted by the guard (MemberRequestLimits).
    */
   async requestEmailChange(principal: AuthPrincipal, dto: RequestEmailChangeDto): Promise<void> {
-    await this.limits.consume('emailChangeUser', principal.userId);
     await this.dataSource.transaction(async (m) => {
       const user = await m.findOneOrFail(User, { where: { id: principal.userId } });
       if (user.email.toLowerCase() === dto.newEmail) throw badRequest(AuthMessages.emailChangeSame, AuthErrorCode.EmailChangeSame);

@@ -1,4 +1,13 @@
-import type { RateLimitRule } from '@mate/server-kit';
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthMessages, GdprMessages } from '@mate/contracts';
+import type {
+  AllowanceCounter,
+  AppException,
+  PerMemberLimits,
+  RateLimitRule,
+  RateLimits,
+  WindowCount,
+} from '@mate/server-kit';
 
 /**
  * Limits on the calls that guess passwords or send email (ARCHITECTURE §4). Rules whose name
@@ -42,4 +51,41 @@ export function authRateLimits(multiplier: number): Record<AuthRateLimit, RateLi
     if (name.endsWith('Ip')) rules[name] = { ...rules[name], points: rules[name].points * multiplier };
   }
   return rules;
+}
+
+/** The member's own requests counted by the kit (`@CountedPerMember(MemberRequestLimits, kind)`), their rule and refusal. */
+const COUNTED = {
+  /** POST /api/verification/resend. */
+  resendVerification: { rule: 'resendUser', message: AuthMessages.tooManyAttempts },
+  /** POST /api/auth/request-email-change. */
+  emailChange: { rule: 'emailChangeUser', message: AuthMessages.tooManyAttempts },
+  /** POST /api/gdpr/export. */
+  export: { rule: 'exportUser', message: GdprMessages.tooManyExports },
+} satisfies Record<string, { rule: AuthRateLimit; message: string }>;
+
+type CountedRequest = keyof typeof COUNTED;
+
+/**
+ * The signed-in member's limits on the mail they make us send and on exports: every request
+ * counts, whatever it comes to, so the guard counts it in the session check's Redis call (the
+ * routes' `@CountedPerMember`). The same rules and keys as AUTH_RATE_LIMITER's. The limits on
+ * guessing (per address, per account, failures only) are the service's: they depend on the work.
+ */
+@Injectable()
+export class MemberRequestLimits implements PerMemberLimits {
+  constructor(@Inject(AUTH_RATE_LIMITER) private readonly limits: RateLimits<AuthRateLimit>) {}
+
+  counters(kind: string, userId: string): AllowanceCounter[] {
+    return this.limits.allowanceCounters([this.counted(kind).rule], userId);
+  }
+
+  refusal(kind: string, counts: readonly WindowCount[]): AppException | null {
+    const { rule, message } = this.counted(kind);
+    return this.limits.refusalOf([rule], counts, message);
+  }
+
+  private counted(kind: string) {
+    if (!(kind in COUNTED)) throw new Error(`No member request limit for ${kind}`);
+    return COUNTED[kind as CountedRequest];
+  }
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Header, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { GdprMessages, type AuthPrincipal, type GdprExportResponse } from '@mate/contracts';
-import { AllowUnverified, ApiErrors, CurrentUser, EmptyBodyPipe, MessageResponseDto, UnavailableInterceptor } from '@mate/server-kit';
+import { AllowUnverified, ApiErrors, CountedPerMember, CurrentUser, EmptyBodyPipe, MessageResponseDto, UnavailableInterceptor } from '@mate/server-kit';
+import { MemberRequestLimits } from '../accounts/rate-limits';
 import { AccountDeletionService } from './account-deletion.service';
 import { DeleteAccountDto } from './dto/delete-account.dto';
 import { GdprExportResponseDto } from './dto/gdpr-responses.dto';
@@ -25,6 +26,7 @@ export class GdprController {
 
   @Post('export')
   @HttpCode(200)
+  @CountedPerMember(MemberRequestLimits, 'export')
   // The document is the member's whole data: no cache on the way may keep a copy.
   @Header('Cache-Control', 'no-store')
   @ApiOkResponse({ type: GdprExportResponseDto })

@@ -10,9 +10,8 @@ import {
   type ExportParts,
   type MemberDataExport,
 } from '@mate/contracts';
-import { CLOCK, LOGGER, RateLimits, ServiceCallError, serviceUnavailable, ServiceClient, unauthorized, type Clock } from '@mate/server-kit';
+import { CLOCK, LOGGER, ServiceCallError, serviceUnavailable, ServiceClient, unauthorized, type Clock } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
-import { AUTH_RATE_LIMITER, type AuthRateLimit } from '../accounts/rate-limits';
 import { AccountExporter } from './account-exporter';
 
 /** The parts other services answer; the account part is read here. */
@@ -21,7 +20,8 @@ const REMOTE_PARTS = (Object.keys(EXPORT_PART_SERVICES) as ExportPartName[]).fil
 /**
  * `POST /api/gdpr/export`: one document from every service's part (issue 12). The parts are asked
  * for at once, each with its own timeout; the document is whole or not given at all, since a
- * member who downloads a partial export would take it for everything the product holds.
+ * member who downloads a partial export would take it for everything the product holds. The
+ * member's export limit is counted before, by the guard (`@CountedPerMember` on the route).
  */
 @Injectable()
 export class MemberDataExportService {
@@ -29,13 +29,11 @@ export class MemberDataExportService {
     private readonly account: AccountExporter,
     private readonly services: ServiceClient,
     private readonly env: AuthEnv,
-    @Inject(AUTH_RATE_LIMITER) private readonly limits: RateLimits<AuthRateLimit>,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async exportFor(userId: string): Promise<MemberDataExport> {
-    await this.limits.consume('exportUser', userId, GdprMessages.tooManyExports);
     const exportedAt = this.clock.now().toISOString();
     const timeoutMs = this.env.GDPR_EXPORT_PART_TIMEOUT_MS;
     const [account, ...remote] = await Promise.allSettled([
