@@ -6,10 +6,7 @@ import { CallEventHandlers } from './call/call-event.handlers';
 import { CallModule } from './call/call.module';
 import { IceModule } from './ice/ice.module';
 import { TranscriptionModule } from './transcription/transcription.module';
-import { CreateCall1795900000000 } from './migrations/1795900000000-CreateCall';
-import { CallMemberErasure1796100000000 } from './migrations/1796100000000-CallMemberErasure';
-import { CallMemberSuspension1796200000000 } from './migrations/1796200000000-CallMemberSuspension';
-import { CallMemberPicture1796300000000 } from './migrations/1796300000000-CallMemberPicture';
+import { CALL_MIGRATIONS } from './migrations';
 import { CallMemberExporter } from './member-data/call-member-exporter';
 
 @Module({})
@@ -21,12 +18,7 @@ export class AppModule {
       envClass: CallEnv,
       env,
       entities: [],
-      migrations: [
-        CreateCall1795900000000,
-        CallMemberErasure1796100000000,
-        CallMemberSuspension1796200000000,
-        CallMemberPicture1796300000000,
-      ],
+      migrations: CALL_MIGRATIONS,
       // IceModule first: `ice-servers` is no call id (GET /api/calls/:id).
       features: [
         IceModule,
@@ -35,6 +27,9 @@ export class AppModule {
         MemberDataModule.forExporter(CallMemberExporter, { imports: [CallModule] }),
       ],
       handlers: CallEventHandlers,
+      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
+      // the callable rule; CallEventHandlers adds ending the member's calls.
+      projections: ['suspension'],
     });
   }
 }

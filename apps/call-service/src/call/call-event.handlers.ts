@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
-import type { UserSuspendedPayload, UserUnsuspendedPayload } from '@mate/contracts';
 import {
   CLOCK,
   LOGGER,
@@ -24,8 +23,9 @@ import { TranscriptionService } from '../transcription/transcription.service';
 /**
  * Events call-service consumes (each payload read against its catalogue class by the consumer: ids
  * lower case, a pair ascending): names (profile.updated), matches (match.created), a member's
- * suspension (user.suspended, user.unsuspended) and the pair's safety state (user.blocked, user.unblocked, match.ended; ADR 0014). Every pair event ends the
- * pair's match, so it also ends the pair's active call (call:ended to both).
+ * suspension (user.suspended; the kit's projection writes it first, AppModule's `projections`) and
+ * the pair's safety state (user.blocked, user.unblocked, match.ended; ADR 0014). Every pair event
+ * ends the pair's match, so it also ends the pair's active call (call:ended to both).
  */
 @Injectable()
 export class CallEventHandlers implements EventHandlerSet {
@@ -48,28 +48,23 @@ export class CallEventHandlers implements EventHandlerSet {
       'profile.updated': (payload, manager, envelope) =>
         this.members.saveProfile(manager, payload, envelope.aggregateVersion ?? 0),
       ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
-      'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
-      'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
+      'user.suspended': (payload, manager) => this.endCallsOfSuspended(manager, payload.userId),
       'user.deleted': (payload, manager) => this.eraseMember(manager, payload.userId),
     };
   }
 
   /**
-   * user.suspended / user.unsuspended (auth-service, the whole suspension state; only the newest
-   * per member is applied): while suspended, call:initiate to or from the member is refused like a
-   * pair that is not matched, and a suspension ends the member's active call (call:ended to both).
-   * An unsuspend makes their matches callable again.
+   * user.suspended (auth-service, the whole suspension state; only the newest per member is
+   * applied), after the kit's projection recorded it in this transaction: while suspended,
+   * call:initiate to or from the member is refused like a pair that is not matched (the callable
+   * rule reads the projection), and the suspension ends the member's active call (call:ended to
+   * both). An unsuspend (the kit's alone) makes their matches callable again.
    */
-  async applySuspension(
-    manager: EntityManager,
-    payload: UserSuspendedPayload | UserUnsuspendedPayload,
-  ): Promise<void> {
-    const { userId, suspended } = payload;
+  async endCallsOfSuspended(manager: EntityManager, userId: string): Promise<void> {
     // The lock call:initiate takes for each of its members: a call being set up with the member
-    // either committed (and ends here) or waits and then finds them suspended.
+    // either committed (and ends here) or waits and then finds them suspended (this transaction's
+    // write is seen by nobody before it commits, after the calls are ended).
     await this.records.lockMembers(manager, userId, userId);
-    await this.members.saveSuspension(manager, userId, suspended);
-    if (!suspended) return;
     const endedCalls = await this.records.endCallsOf(manager, userId, this.clock.now());
     await this.facts.publish(manager, endedCalls);
     if (endedCalls.length > 0) afterTransaction(manager, () => this.pushEnded(endedCalls));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
-import { liveMatchSql } from '@mate/server-kit';
+import { liveMatchSql, memberSuspendedSql } from '@mate/server-kit';
 
 /*
  * call_record and the rule of who may call. Ids are compared lower-cased; a pair is stored
@@ -15,6 +15,10 @@ import { liveMatchSql } from '@mate/server-kit';
  */
 const liveMatch = (m: string, at: string, pv: string) => liveMatchSql('call_ended_match', m, at, pv);
 
+/** Whether a call record's caller or recipient is suspended now (the kit's suspension projection). */
+const CALLER_SUSPENDED = memberSuspendedSql('r.caller_id');
+const RECIPIENT_SUSPENDED = memberSuspendedSql('r.recipient_id');
+
 /**
  * Whether the pair may call: one of its matches is live and neither member is suspended (issue 13),
  * and the match was made under a pair version at least the pair gate's closing version (ADR 0024;
@@ -27,7 +31,7 @@ SELECT EXISTS (
   LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
   WHERE m.member_a = $1::uuid AND m.member_b = $2::uuid AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')}
     AND coalesce(m.pair_version, 0) >= $3::int
-) AND NOT EXISTS (SELECT 1 FROM call_member WHERE user_id IN ($1::uuid, $2::uuid) AND suspended) AS callable`;
+) AND NOT ${memberSuspendedSql('$1::uuid')} AND NOT ${memberSuspendedSql('$2::uuid')} AS callable`;
 
 /** Serializes everything that decides a member's active call (both members, in id order). */
 const MEMBER_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('call:' || $1::text, 0)),
@@ -146,7 +150,7 @@ const RECORD_CALLABLE = `(EXISTS (
     LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
     WHERE m.member_a = least(r.caller_id, r.recipient_id) AND m.member_b = greatest(r.caller_id, r.recipient_id)
       AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')})
-  AND NOT coalesce(cm.suspended, false) AND NOT coalesce(rm.suspended, false))`;
+  AND NOT ${CALLER_SUSPENDED} AND NOT ${RECIPIENT_SUSPENDED})`;
 
 /**
  * The call row with both names and pictures, and whether the pair is callable. A suspended
@@ -154,8 +158,8 @@ const RECORD_CALLABLE = `(EXISTS (
  */
 const RECORD_COLUMNS = `r.id, r.caller_id, r.recipient_id, r.status, r.started_at, r.duration_seconds,
   cm.name AS caller_name, rm.name AS recipient_name,
-  CASE WHEN cm.suspended THEN NULL ELSE cm.profile_picture END AS caller_picture,
-  CASE WHEN rm.suspended THEN NULL ELSE rm.profile_picture END AS recipient_picture,
+  CASE WHEN ${CALLER_SUSPENDED} THEN NULL ELSE cm.profile_picture END AS caller_picture,
+  CASE WHEN ${RECIPIENT_SUSPENDED} THEN NULL ELSE rm.profile_picture END AS recipient_picture,
   ${RECORD_CALLABLE} AS callable`;
 const NAMES = `LEFT JOIN call_member cm ON cm.user_id = r.caller_id LEFT JOIN call_member rm ON rm.user_id = r.recipient_id`;
 
