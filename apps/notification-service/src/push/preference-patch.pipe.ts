@@ -1,6 +1,7 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import {
   NOTIFICATION_PREFERENCE_KEYS,
+  NotificationErrorCode,
   NotificationMessages,
   type NotificationPreferenceKey,
 } from '@mate/contracts';
@@ -23,7 +24,9 @@ export class PreferencePatchPipe implements PipeTransform<unknown, PreferenceCha
     const keys = Object.keys(body);
     const unknown = keys.find((k) => !(NOTIFICATION_PREFERENCE_KEYS as readonly string[]).includes(k));
     if (unknown !== undefined)
-      throw badRequest(NotificationMessages.unknownPreference, undefined, [`Unknown field: ${unknown}`]);
+      throw badRequest(NotificationMessages.unknownPreference, NotificationErrorCode.UnknownPreference, [
+        `Unknown field: ${unknown}`,
+      ]);
     if (keys.length !== 1) throw badRequest('Send one changed preference at a time');
     const key = keys[0] as NotificationPreferenceKey;
     const value = (body as Record<string, unknown>)[key];

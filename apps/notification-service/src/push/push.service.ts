@@ -1,7 +1,9 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import {
+  AuthErrorCode,
   AuthMessages,
   ErrorCode,
+  NotificationErrorCode,
   NotificationMessages,
   type NotificationPreferencesDto,
   type VapidPublicKeyDto,
@@ -49,14 +51,14 @@ export class PushService {
   async subscribe(userId: string, body: PushSubscriptionBody): Promise<void> {
     if (!this.settings.configured) throw pushNotConfigured();
     if (!isAllowedEndpoint(body.endpoint, this.settings.policy))
-      throw badRequest(NotificationMessages.endpointNotAllowed);
+      throw badRequest(NotificationMessages.endpointNotAllowed, NotificationErrorCode.EndpointNotAllowed);
     const p256dh = base64urlBytes(body.keys.p256dh);
     const auth = base64urlBytes(body.keys.auth);
     if (!p256dh || p256dh.length !== 65 || p256dh[0] !== 0x04 || !auth || auth.length !== 16) {
       throw badRequest(NotificationMessages.invalidSubscription);
     }
     const saved = await this.repository.saveSubscription(userId, body.endpoint, body.keys.p256dh, body.keys.auth);
-    if (saved === 'erased') throw unauthorized(AuthMessages.sessionExpired);
+    if (saved === 'erased') throw unauthorized(AuthMessages.sessionExpired, AuthErrorCode.AccountDeleted);
   }
 
   /** Removes one device's subscription or, without an endpoint, all of the member's. Always allowed. */
@@ -71,7 +73,7 @@ export class PushService {
   /** The account was deleted meanwhile (its session ended with it): 401, nothing written. */
   async setPreference(userId: string, change: PreferenceChange): Promise<NotificationPreferencesDto> {
     const preferences = await this.repository.setPreference(userId, change.key, change.value);
-    if (preferences === 'erased') throw unauthorized(AuthMessages.sessionExpired);
+    if (preferences === 'erased') throw unauthorized(AuthMessages.sessionExpired, AuthErrorCode.AccountDeleted);
     return preferences;
   }
 }

@@ -77,10 +77,13 @@ export const NotificationMessages = {
   unsubscribed: 'Unsubscribed',
 } as const;
 
-/** Codes of notification-service's refusals, one per cause. */
+/**
+ * Codes of notification-service's refusals, one per cause. A subscription that is malformed (its
+ * fields, its keys) is `VALIDATION_FAILED`, as the DTO's own refusals.
+ */
 export enum NotificationErrorCode {
+  /** Not an https URL of a public push service (push-endpoint.ts). */
   EndpointNotAllowed = 'PUSH_ENDPOINT_NOT_ALLOWED',
-  InvalidSubscription = 'INVALID_PUSH_SUBSCRIPTION',
   UnknownPreference = 'UNKNOWN_PREFERENCE',
 }
 

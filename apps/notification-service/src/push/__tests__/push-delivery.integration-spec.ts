@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import webpush from 'web-push';
 import {
+  AuthErrorCode,
   AuthMessages,
   SERVICES,
   type EventName,
@@ -576,9 +577,9 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     // A request of hers that passed its session check before the deletion ended her sessions
     // writes nothing back (her session is still alive in this test bed: auth-service ends it).
     const patch = await bed.call('PATCH', '/api/notifications/preferences', { token: tess.token, body: { newLikes: true } });
-    expect(patch).toMatchObject({ status: 401, body: { error: AuthMessages.sessionExpired } });
+    expect(patch).toMatchObject({ status: 401, body: { error: AuthMessages.sessionExpired, code: AuthErrorCode.AccountDeleted } });
     const again = await bed.call('POST', '/api/notifications/subscribe', { token: tess.token, body: new Browser(standIn).subscription() });
-    expect(again).toMatchObject({ status: 401, body: { error: AuthMessages.sessionExpired } });
+    expect(again).toMatchObject({ status: 401, body: { error: AuthMessages.sessionExpired, code: AuthErrorCode.AccountDeleted } });
     expect(await columnsHolding(bed.dataSource, tess.userId)).toEqual([]);
   });
 

@@ -1,6 +1,8 @@
 import {
+  ErrorCode,
   INTERNAL_TOKEN_HEADER,
   memberExportPath,
+  NotificationErrorCode,
   NotificationMessages,
   type NotificationsExportPart,
 } from '@mate/contracts';
@@ -179,6 +181,11 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
         error,
       ]);
     }
+    // A rule of the service says its cause; a malformed subscription is the DTO's refusal.
+    const refusedCode = async (body: unknown) =>
+      ((await bed.call('POST', '/api/notifications/subscribe', { token: member.token, body })).body as { code: string }).code;
+    expect(await refusedCode({ ...good, endpoint: 'https://10.0.0.7/push' })).toBe(NotificationErrorCode.EndpointNotAllowed);
+    expect(await refusedCode({ ...good, endpoint: 42 })).toBe(ErrorCode.ValidationFailed);
     expect(await endpointsOf(member.userId)).toEqual([]);
   });
 
@@ -273,6 +280,8 @@ describe('notification-service push routes (real PostgreSQL and Redis)', () => {
         error,
       ]);
     }
+    const unknown = await bed.call('PATCH', '/api/notifications/preferences', { token: member.token, body: { newPokes: false } });
+    expect(unknown.body).toMatchObject({ code: NotificationErrorCode.UnknownPreference });
     expect(
       (await bed.call('GET', '/api/notifications/preferences', { token: member.token })).body,
     ).toMatchObject({
