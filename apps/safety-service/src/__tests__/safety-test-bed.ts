@@ -10,8 +10,16 @@ import {
   type PairMessageSnapshot,
 } from '@mate/contracts';
 import { EventConsumer, type EventOutcome } from '@mate/server-kit';
-import { call, eventEnvelope, startServiceTestBed, type ServiceTestBed, type TestEnv } from '@mate/server-kit/testing';
+import { aProfile, call, eventEnvelope, startServiceTestBed, type ServiceTestBed, type TestEnv } from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
+
+export { aProfile } from '@mate/server-kit/testing';
+
+/**
+ * What a member's profile.updated carries here beyond the kit's `aProfile`: a bio the report's
+ * snapshot keeps, and a place it must leave out.
+ */
+const EVIDENCE_DETAILS = { bio: 'Hello there', latitude: 40.7128, longitude: -74.006, locationText: 'New York, NY' };
 
 /** The internal credential the test bed's safety-service sends and the chat stub checks. */
 export const TEST_INTERNAL_TOKEN = 'safety-test-bed-internal-credential-0123';
@@ -159,7 +167,7 @@ export async function startSafetyTestBed(label: string, { env = {} }: { env?: Te
       if (known) {
         const version = (versions.get(session.userId) ?? 0) + 1;
         versions.set(session.userId, version);
-        const outcome = await deliver('profile.updated', aProfile(session.userId, name, photo), version);
+        const outcome = await deliver('profile.updated', { ...aProfile(session.userId, name, photo), ...EVIDENCE_DETAILS }, version);
         if (outcome !== 'handled') throw new Error(`profile.updated was ${outcome}`);
       }
       return { userId: session.userId, token: session.token, name };
@@ -192,30 +200,5 @@ export async function startSafetyTestBed(label: string, { env = {} }: { env?: Te
         await chat.stop();
       }
     },
-  };
-}
-
-/** A whole `profile.updated` payload for a member, as profile-service sends it (with coordinates). */
-export function aProfile(userId: string, name: string | null, profilePicture: string | null = null): EventPayloads['profile.updated'] {
-  return {
-    userId,
-    name,
-    age: 31,
-    gender: 'female',
-    lookingFor: 'relationship',
-    interests: ['hiking', 'jazz'],
-    height: 170,
-    education: null,
-    latitude: 40.7128,
-    longitude: -74.006,
-    locationText: 'New York, NY',
-    hasPhoto: profilePicture !== null,
-    profilePicture,
-    isVerified: true,
-    onboardingCompleted: true,
-    bio: 'Hello there',
-    occupation: null,
-    photos: profilePicture ? [{ id: randomUUID(), url: profilePicture }] : [],
-    updatedAt: new Date().toISOString(),
   };
 }
