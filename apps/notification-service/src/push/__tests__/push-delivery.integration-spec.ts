@@ -21,6 +21,7 @@ import {
   REDIS,
 } from '@mate/server-kit';
 import {
+  aProfile,
   eventEnvelope,
   startServiceTestBed,
   waitFor,
@@ -91,7 +92,7 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
       body: device.subscription(),
     });
     expect(res.status).toBe(201);
-    await deliver('profile.updated', profileOf(session.userId, name));
+    await deliver('profile.updated', aProfile(session.userId, name));
     return { ...session, name, device };
   }
 
@@ -602,24 +603,3 @@ describe('notification-service push delivery (real PostgreSQL, Redis, BullMQ; a 
     expect(wyn.device.pushes().map((p) => p.kind)).toEqual(['new_like']);
   });
 });
-
-function profileOf(userId: string, name: string): EventPayloads['profile.updated'] {
-  return {
-    userId,
-    name,
-    age: 30,
-    gender: null,
-    lookingFor: null,
-    interests: [],
-    height: null,
-    education: null,
-    latitude: null,
-    longitude: null,
-    locationText: null,
-    hasPhoto: false,
-    profilePicture: null,
-    isVerified: true,
-    onboardingCompleted: true,
-    updatedAt: new Date().toISOString(),
-  };
-}
