@@ -85,28 +85,3 @@ export async function startOwner(service: ServiceName, infra: SharedInfra, env: 
     },
   };
 }
-
-/** A whole `profile.updated` payload for a member (profile-service's shape). */
-export function aProfile(userId: string, name: string): EventPayloads['profile.updated'] {
-  return {
-    userId,
-    name,
-    age: 30,
-    gender: 'female',
-    lookingFor: 'relationship',
-    interests: ['hiking'],
-    height: 170,
-    education: null,
-    latitude: 40.7128,
-    longitude: -74.006,
-    locationText: 'New York, NY',
-    hasPhoto: false,
-    profilePicture: null,
-    isVerified: true,
-    onboardingCompleted: true,
-    bio: 'Hello',
-    occupation: null,
-    photos: [],
-    updatedAt: new Date().toISOString(),
-  };
-}

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { SERVICES, type AdminCommandResultDto, type AdminReportDetailDto, type AdminReportDto } from '@mate/contracts';
-import { call, waitFor, type SignedIn } from '@mate/server-kit/testing';
+import { AdminErrorCode, SERVICES, type AdminCommandResultDto, type AdminReportDetailDto, type AdminReportDto } from '@mate/contracts';
+import { aProfile, call, waitFor, type SignedIn } from '@mate/server-kit/testing';
 import { closedServiceUrl, startAdminTestBed, type AdminTestBed } from '../../__tests__/admin-test-bed';
-import { adminEnvFor, aProfile, sharedInfra, startOwner, type OwnerProcess, type SharedInfra } from '../../__tests__/owner-processes';
+import { adminEnvFor, sharedInfra, startOwner, type OwnerProcess, type SharedInfra } from '../../__tests__/owner-processes';
 import { REPORT_NOT_PENDING } from '../reports.service';
 
 const UA = 'Mozilla/5.0 (admin-test) reports';
@@ -133,7 +133,7 @@ describe('admin reports against the real safety-service (list, detail, each tran
     expect(row.ip_address).toMatch(/127\.0\.0\.1/);
     const again = await t.api<{ error: string }>(admin, 'PATCH', `/admin/reports/${reportId}`, { body: { status: 'dismissed' } });
     expect(again.status).toBe(409);
-    expect(again.body.error).toBe(REPORT_NOT_PENDING);
+    expect(again.body).toMatchObject({ error: REPORT_NOT_PENDING, code: AdminErrorCode.ReportNotPending });
     const entries = await t.bed.dataSource.query('SELECT count(*)::int AS n FROM audit_log WHERE resource_id = $1', [reportId]);
     expect(entries).toEqual([{ n: 1 }]);
   });

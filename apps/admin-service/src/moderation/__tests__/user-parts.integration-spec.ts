@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICES, type AdminUserDetailDto } from '@mate/contracts';
-import { call, waitFor, type SignedIn } from '@mate/server-kit/testing';
+import { aProfile, call, waitFor, type SignedIn } from '@mate/server-kit/testing';
 import { closedServiceUrl, startAdminTestBed, type AdminTestBed } from '../../__tests__/admin-test-bed';
-import { adminEnvFor, aProfile, sharedInfra, startOwner, type OwnerProcess, type SharedInfra } from '../../__tests__/owner-processes';
+import { adminEnvFor, sharedInfra, startOwner, type OwnerProcess, type SharedInfra } from '../../__tests__/owner-processes';
 
 /**
  * User detail composed from the real profile, matching and safety services while auth-service does
