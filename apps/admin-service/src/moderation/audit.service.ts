@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ADMIN_USER_SEARCH_MAX_LIMIT, ADMIN_USER_SEARCH_QUERY_MAX_LENGTH, type AuditLogPageDto } from '@mate/contracts';
+import { AdminErrorCode, ADMIN_USER_SEARCH_MAX_LIMIT, ADMIN_USER_SEARCH_QUERY_MAX_LENGTH, type AuditLogPageDto } from '@mate/contracts';
 import { badRequest } from '@mate/server-kit';
 import { AuditRepository, type AuditRow } from './audit.repository';
 import type { AuditQueryDto } from './dto/moderation-requests.dto';
@@ -26,7 +26,7 @@ export class AuditService {
     // A date alone means the whole of that day (UTC); a moment means up to and including it.
     const until = query.endDate ? new Date(new Date(query.endDate).getTime() + (DATE_ONLY.test(query.endDate) ? DAY_MS : 1)) : null;
     if ((from && Number.isNaN(from.getTime())) || (until && Number.isNaN(until.getTime()))) throw badRequest('startDate and endDate must be dates');
-    if (from && until && from >= until) throw badRequest('startDate must be before endDate');
+    if (from && until && from >= until) throw badRequest('startDate must be before endDate', AdminErrorCode.DateRangeOrder);
     let pattern: string | null = null;
     let people: string[] = [];
     if (query.search) {

@@ -3,7 +3,16 @@ import { createParamDecorator, Inject, Injectable, type ExecutionContext } from 
 import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AUDIT_OUTCOME_REFUSED, type AdminCommandResultDto, type AuditAction, type AuditResourceType, type AuthPrincipal, type JobPayloads, type QueueName } from '@mate/contracts';
+import {
+  AUDIT_OUTCOME_REFUSED,
+  type AdminCommandResultDto,
+  type AdminErrorCode,
+  type AuditAction,
+  type AuditResourceType,
+  type AuthPrincipal,
+  type JobPayloads,
+  type QueueName,
+} from '@mate/contracts';
 import { conflict, LOGGER, OutboxService } from '@mate/server-kit';
 import { AdminEnv } from '../admin.env';
 import { AuditRepository } from './audit.repository';
@@ -42,8 +51,8 @@ export interface AuditEntry {
 }
 
 export interface AuditedCommand<Q extends QueueName> extends AuditEntry {
-  /** Takes the one decision on this resource (a report, a photo): another admin's concurrent or later one is refused with this 409 text. */
-  decision?: string;
+  /** Takes the one decision on this resource (a report, a photo): another admin's concurrent or later one is refused with this 409. */
+  decision?: { error: string; code: AdminErrorCode };
   queue: Q;
   job: JobPayloads[Q];
 }
@@ -78,7 +87,9 @@ export class AuditedCommands {
       await this.writeEntry(manager, auditId, actor, author, command);
       if (command.decision !== undefined) {
         // A concurrent decision on the same resource waits for the other transaction, then takes nothing.
-        if (!(await this.audit.takeDecision(manager, command.resourceType, command.resourceId, auditId))) throw conflict(command.decision);
+        if (!(await this.audit.takeDecision(manager, command.resourceType, command.resourceId, auditId))) {
+          throw conflict(command.decision.error, command.decision.code);
+        }
       }
       return this.outbox.enqueueJob(manager, command.queue, command.job);
     });

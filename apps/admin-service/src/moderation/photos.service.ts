@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { QueueName, type AdminPhotoPart, type PendingPhotosResponseDto } from '@mate/contracts';
+import { AdminErrorCode, ProfileErrorCode, QueueName, type AdminPhotoPart, type PendingPhotosResponseDto } from '@mate/contracts';
 import { conflict, notFound, serviceUnavailable } from '@mate/server-kit';
 import { AuditedCommands, type AdminActor, type CommandOutcome } from './audited-command';
 import { OwnersClient } from './owners.client';
 
 export const PHOTO_NOT_FOUND = 'Photo not found';
 export const PHOTO_ALREADY_REVIEWED = 'This photo has already been reviewed';
+const ALREADY_REVIEWED = { error: PHOTO_ALREADY_REVIEWED, code: AdminErrorCode.PhotoAlreadyReviewed };
 const PHOTOS_UNAVAILABLE = 'Photos are unavailable right now (profile-service did not answer); try again';
 
 /** The photo review queue (profile-service's, joined with the owners' names, emails, ages, genders) and the decisions on it. */
@@ -47,7 +48,7 @@ export class AdminPhotosService {
       resourceType: 'photo',
       resourceId: photoId,
       details: { riskScore: photo.riskScore },
-      decision: PHOTO_ALREADY_REVIEWED,
+      decision: ALREADY_REVIEWED,
       queue: QueueName.PhotoAdmin,
       job: { kind: 'approve', photoId, adminId: actor.adminId },
     });
@@ -61,7 +62,7 @@ export class AdminPhotosService {
       resourceType: 'photo',
       resourceId: photoId,
       details: { reason, riskScore: photo.riskScore },
-      decision: PHOTO_ALREADY_REVIEWED,
+      decision: ALREADY_REVIEWED,
       queue: QueueName.PhotoAdmin,
       job: { kind: 'reject', photoId, reason, adminId: actor.adminId },
     });
@@ -69,8 +70,12 @@ export class AdminPhotosService {
 
   private async pendingPhoto(photoId: string): Promise<AdminPhotoPart> {
     const photo = await this.owners.photo(photoId);
-    if (!photo.ok) throw photo.notFound ? notFound(PHOTO_NOT_FOUND) : serviceUnavailable(undefined, PHOTOS_UNAVAILABLE);
-    if (photo.value.status !== 'pending') throw conflict(PHOTO_ALREADY_REVIEWED);
+    if (!photo.ok) {
+      throw photo.notFound
+        ? notFound(PHOTO_NOT_FOUND, ProfileErrorCode.PhotoNotFound)
+        : serviceUnavailable(undefined, PHOTOS_UNAVAILABLE);
+    }
+    if (photo.value.status !== 'pending') throw conflict(ALREADY_REVIEWED.error, ALREADY_REVIEWED.code);
     return photo.value;
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AdminErrorCode,
   QueueName,
+  SafetyErrorCode,
   type AdminReportDetailDto,
   type AdminReportDto,
   type SafetyReportPart,
@@ -13,6 +15,7 @@ import { People, type Person } from './people';
 
 export const REPORT_NOT_FOUND = 'Report not found';
 export const REPORT_NOT_PENDING = 'Only a pending report can be resolved';
+const NOT_PENDING = { error: REPORT_NOT_PENDING, code: AdminErrorCode.ReportNotPending };
 const REPORTS_UNAVAILABLE = 'Reports are unavailable right now (safety-service did not answer); try again';
 
 /** Reports as admins see them: safety-service's, with both members' names and emails; resolution as a command to safety. */
@@ -33,15 +36,23 @@ export class AdminReportsService {
 
   async detail(reportId: string): Promise<AdminReportDetailDto> {
     const report = await this.owners.report(reportId);
-    if (!report.ok) throw report.notFound ? notFound(REPORT_NOT_FOUND) : serviceUnavailable(undefined, REPORTS_UNAVAILABLE);
+    if (!report.ok) {
+      throw report.notFound
+        ? notFound(REPORT_NOT_FOUND, SafetyErrorCode.ReportNotFound)
+        : serviceUnavailable(undefined, REPORTS_UNAVAILABLE);
+    }
     const person = await this.people.lookUp([report.value.reporterId, report.value.reportedId]);
     return { ...toDto(report.value, person), snapshot: report.value.snapshot };
   }
 
   async resolve(actor: AdminActor, reportId: string, body: UpdateReportBodyDto): Promise<CommandOutcome> {
     const report = await this.owners.report(reportId);
-    if (!report.ok) throw report.notFound ? notFound(REPORT_NOT_FOUND) : serviceUnavailable(undefined, REPORTS_UNAVAILABLE);
-    if (report.value.status !== 'pending') throw conflict(REPORT_NOT_PENDING);
+    if (!report.ok) {
+      throw report.notFound
+        ? notFound(REPORT_NOT_FOUND, SafetyErrorCode.ReportNotFound)
+        : serviceUnavailable(undefined, REPORTS_UNAVAILABLE);
+    }
+    if (report.value.status !== 'pending') throw conflict(NOT_PENDING.error, NOT_PENDING.code);
     const resolution = body.resolution ? body.resolution : null;
     return this.commands.run(actor, {
       action: 'resolve_report',
@@ -49,7 +60,7 @@ export class AdminReportsService {
       resourceType: 'report',
       resourceId: reportId,
       details: { status: body.status, resolution, reason: report.value.reason },
-      decision: REPORT_NOT_PENDING,
+      decision: NOT_PENDING,
       queue: QueueName.ReportAdmin,
       job: { kind: 'resolve', reportId, status: body.status, resolution, adminId: actor.adminId },
     });

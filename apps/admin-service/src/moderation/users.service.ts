@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { QueueName, ROLE_ADMIN, type AdminUserDetailDto, type AdminUserPart, type AdminUserSummaryDto, type AdminAccountPart } from '@mate/contracts';
+import {
+  AdminErrorCode,
+  AuthErrorCode,
+  QueueName,
+  ROLE_ADMIN,
+  type AdminUserDetailDto,
+  type AdminUserPart,
+  type AdminUserSummaryDto,
+  type AdminAccountPart,
+} from '@mate/contracts';
 import { badRequest, conflict, forbidden, notFound, serviceUnavailable } from '@mate/server-kit';
 import { AuditedCommands, type AdminActor, type AuditEntry, type CommandOutcome } from './audited-command';
 import { OwnersClient, type Part } from './owners.client';
@@ -32,7 +41,7 @@ export class AdminUsersService {
       this.owners.matchingMember(userId),
       this.owners.safetyMember(userId),
     ]);
-    if (!account.ok && account.notFound) throw notFound(USER_NOT_FOUND);
+    if (!account.ok && account.notFound) throw notFound(USER_NOT_FOUND, AuthErrorCode.AccountNotFound);
     const unavailable: AdminUserPart[] = [];
     const value = <T>(part: Part<T>, name: AdminUserPart): T | null => {
       if (part.ok) return part.value;
@@ -76,14 +85,14 @@ export class AdminUsersService {
   async suspend(actor: AdminActor, userId: string, reason: string): Promise<CommandOutcome> {
     const entry = { action: 'suspend_user', targetUserId: userId, resourceType: 'user', resourceId: userId, details: { reason } } as const;
     const account = await this.targetAccount(actor, entry);
-    if (account.isSuspended) throw conflict(ALREADY_SUSPENDED);
+    if (account.isSuspended) throw conflict(ALREADY_SUSPENDED, AdminErrorCode.AlreadySuspended);
     return this.commands.run(actor, { ...entry, queue: QueueName.AccountAdmin, job: { kind: 'suspend', userId, reason, adminId: actor.adminId } });
   }
 
   async unsuspend(actor: AdminActor, userId: string): Promise<CommandOutcome> {
     const entry = { action: 'unsuspend_user', targetUserId: userId, resourceType: 'user', resourceId: userId, details: {} } as const;
     const account = await this.targetAccount(actor, entry);
-    if (!account.isSuspended) throw conflict(NOT_SUSPENDED);
+    if (!account.isSuspended) throw conflict(NOT_SUSPENDED, AdminErrorCode.NotSuspended);
     return this.commands.run(actor, { ...entry, queue: QueueName.AccountAdmin, job: { kind: 'unsuspend', userId, adminId: actor.adminId } });
   }
 
@@ -99,12 +108,16 @@ export class AdminUsersService {
    * others (issue 24). That attempt is audited, then refused with 403.
    */
   private async targetAccount(actor: AdminActor, entry: AuditEntry & { targetUserId: string }): Promise<AdminAccountPart> {
-    if (entry.targetUserId === actor.adminId) throw badRequest(NOT_YOURSELF);
+    if (entry.targetUserId === actor.adminId) throw badRequest(NOT_YOURSELF, AdminErrorCode.OwnAccount);
     const account = await this.owners.account(entry.targetUserId);
-    if (!account.ok) throw account.notFound ? notFound(USER_NOT_FOUND) : serviceUnavailable(undefined, ACCOUNTS_UNAVAILABLE);
+    if (!account.ok) {
+      throw account.notFound
+        ? notFound(USER_NOT_FOUND, AuthErrorCode.AccountNotFound)
+        : serviceUnavailable(undefined, ACCOUNTS_UNAVAILABLE);
+    }
     if (account.value.role === ROLE_ADMIN) {
       await this.commands.refuse(actor, entry, ADMIN_NOT_A_TARGET);
-      throw forbidden(ADMIN_NOT_A_TARGET);
+      throw forbidden(ADMIN_NOT_A_TARGET, AdminErrorCode.AdminNotATarget);
     }
     return account.value;
   }

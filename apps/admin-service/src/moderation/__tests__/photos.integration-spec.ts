@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import {
+  AdminErrorCode,
   INTERNAL_ADMIN_PATHS,
   INTERNAL_TOKEN_HEADER,
   SERVICES,
@@ -106,7 +107,7 @@ describe('admin photo review against the real profile-service (queue, approve, r
     expect(row.ip_address).toMatch(/127\.0\.0\.1/);
     const again = await t.api<{ error: string }>(admin, 'POST', `/api/admin/photos/${id}/reject`, { body: { reason: 'Changed my mind' } });
     expect(again.status).toBe(409);
-    expect(again.body.error).toBe(PHOTO_ALREADY_REVIEWED);
+    expect(again.body).toMatchObject({ error: PHOTO_ALREADY_REVIEWED, code: AdminErrorCode.PhotoAlreadyReviewed });
   });
 
   it('rejects a pending photo with its reason (trimmed), audited; without a reason 400 and nothing written', async () => {

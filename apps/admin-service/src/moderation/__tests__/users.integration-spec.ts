@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  AdminErrorCode,
   AUDIT_OUTCOME_REFUSED,
   AuthMessages,
   GdprMessages,
@@ -134,14 +135,14 @@ describe('admin users against the real auth, profile, matching and safety servic
     expect(row.ip_address).toMatch(/127\.0\.0\.1/);
     const again = await t.api<{ error: string }>(admin, 'POST', `/admin/users/${m.userId}/suspend`, { body: { reason: 'Again' } });
     expect(again.status).toBe(409);
-    expect(again.body.error).toBe(ALREADY_SUSPENDED);
+    expect(again.body).toMatchObject({ error: ALREADY_SUSPENDED, code: AdminErrorCode.AlreadySuspended });
   });
 
   it('unsuspends a suspended member (sign-in works again), audited; unsuspending a member who is not suspended is 409', async () => {
     const m = await anAccount('Unsuspend Person');
     const notYet = await t.api<{ error: string }>(admin, 'POST', `/admin/users/${m.userId}/unsuspend`);
     expect(notYet.status).toBe(409);
-    expect(notYet.body.error).toBe(NOT_SUSPENDED);
+    expect(notYet.body).toMatchObject({ error: NOT_SUSPENDED, code: AdminErrorCode.NotSuspended });
     expect((await t.api(admin, 'POST', `/admin/users/${m.userId}/suspend`, { body: { reason: 'Brief' } })).status).toBe(200);
     const res = await t.api<AdminCommandResultDto>(admin, 'POST', `/admin/users/${m.userId}/unsuspend`);
     expect(res.status).toBe(200);
@@ -212,7 +213,11 @@ describe('admin users against the real auth, profile, matching and safety servic
     ] as const;
     for (const [method, path, body] of attempts) {
       const res = await t.api<{ error: string }>(admin, method, path, { body });
-      expect({ path, status: res.status, body: res.body }).toMatchObject({ path, status: 403, body: { error: ADMIN_NOT_A_TARGET } });
+      expect({ path, status: res.status, body: res.body }).toMatchObject({
+        path,
+        status: 403,
+        body: { error: ADMIN_NOT_A_TARGET, code: AdminErrorCode.AdminNotATarget },
+      });
     }
     expect(await refusedEntries(other.userId)).toEqual(
       attempts.map(([, , body, action]) => ({
