@@ -3,6 +3,7 @@ export * from './lib/logging/logger';
 export * from './lib/errors/app.exception';
 export * from './lib/errors/error.filter';
 export * from './lib/errors/validation';
+export * from './lib/validation/query-integer';
 export * from './lib/errors/unavailable';
 export * from './lib/health/health';
 export * from './lib/metrics/metrics';
