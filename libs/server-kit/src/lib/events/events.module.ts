@@ -61,6 +61,10 @@ export class EventsModule {
     ];
     const exports: (symbol | Type<unknown>)[] = [OutboxService, EventMaintenance];
     const projections = options.projections ?? [];
+    // A projection is written by its events' handlers, which only a consumer runs.
+    if (projections.length > 0 && !options.handlers) {
+      throw new Error(`The kit's projections (${projections.join(', ')}) need the service's event handlers (a consumer)`);
+    }
     // The projections' reads, for the service's features (the module is global).
     providers.push(...projectionProviders(projections));
     exports.push(...projectionProviders(projections));

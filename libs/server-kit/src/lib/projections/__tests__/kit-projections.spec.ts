@@ -1,6 +1,7 @@
 import { SERVICES, type EventEnvelope, type EventName } from '@mate/contracts';
 import type { EntityManager } from 'typeorm';
 import type { EventHandler } from '../../events/event-consumer';
+import { EventsModule } from '../../events/events.module';
 import {
   assertProjectionsConsumed,
   projectionMigrations,
@@ -69,8 +70,9 @@ describe('kit projections', () => {
     expect(projectionProviders(['pair'])).toEqual([PairStates]);
   });
 
-  it('refuses a projection whose events the catalogue does not route to the service', () => {
+  it('refuses a projection whose events the catalogue does not route to the service, or with no consumer', () => {
     expect(() => assertProjectionsConsumed(SERVICES.profile, ['suspension', 'pair'])).not.toThrow();
     expect(() => assertProjectionsConsumed(SERVICES.auth, ['suspension'])).toThrow(ProjectionWithoutEventsError);
+    expect(() => EventsModule.forRoot({ projections: ['suspension'] })).toThrow(/need the service's event handlers/);
   });
 });
