@@ -1,4 +1,3 @@
-import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import {
   ADMIN_REPORTS_MAX_LIMIT,
@@ -8,13 +7,10 @@ import {
   type ReportReason,
   type ReportStatus,
 } from '@mate/contracts';
+import { QueryInteger } from '@mate/server-kit';
 
 /** Deeper than any moderator pages; bounds the work one call can ask of the database. */
 export const ADMIN_REPORTS_MAX_OFFSET = 100_000;
-
-/** Query values arrive as text: digits become a number, anything else stays text and fails IsInt. */
-const digits = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
 
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${ADMIN_REPORTS_MAX_LIMIT}`;
 const OFFSET_MESSAGE = `offset must be a whole number from 0 to ${ADMIN_REPORTS_MAX_OFFSET}`;
@@ -30,14 +26,14 @@ export class AdminReportsQueryDto {
   reason?: ReportReason;
 
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(ADMIN_REPORTS_MAX_LIMIT, { message: LIMIT_MESSAGE })
   @IsInt({ message: LIMIT_MESSAGE })
   limit: number = ADMIN_REPORTS_PAGE_SIZE;
 
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @Min(0, { message: OFFSET_MESSAGE })
   @Max(ADMIN_REPORTS_MAX_OFFSET, { message: OFFSET_MESSAGE })
   @IsInt({ message: OFFSET_MESSAGE })
