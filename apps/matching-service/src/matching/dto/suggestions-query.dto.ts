@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { SUGGESTIONS_MAX_LIMIT, SUGGESTIONS_PAGE_SIZE } from '@mate/contracts';
+import { QueryInteger } from '@mate/server-kit';
 
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${SUGGESTIONS_MAX_LIMIT}`;
 
@@ -14,8 +14,7 @@ export class SuggestionsQueryDto {
     default: SUGGESTIONS_PAGE_SIZE,
   })
   @IsOptional()
-  // Query values arrive as text: digits become a number, anything else stays text and fails IsInt.
-  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value))
+  @QueryInteger({ maxDigits: 6 })
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(SUGGESTIONS_MAX_LIMIT, { message: LIMIT_MESSAGE })
   @IsInt({ message: LIMIT_MESSAGE })
