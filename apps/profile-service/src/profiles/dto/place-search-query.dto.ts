@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsInt, IsString, Length, Max, Min } from 'class-validator';
 import {
   PLACE_QUERY_MAX_LENGTH,
@@ -7,6 +6,7 @@ import {
   PLACE_SUGGESTIONS_MAX_LIMIT,
   ProfileMessages,
 } from '@mate/contracts';
+import { QueryInteger } from '@mate/server-kit';
 
 /** `GET /api/profile/places?q=tro&limit=8`: what the member typed so far, and how many places to offer. */
 export class PlaceSearchQueryDto {
@@ -21,8 +21,7 @@ export class PlaceSearchQueryDto {
     maximum: PLACE_SUGGESTIONS_MAX_LIMIT,
     default: PLACE_SUGGESTIONS_DEFAULT_LIMIT,
   })
-  // Query values arrive as text: digits become a number, anything else stays text and fails IsInt.
-  @Transform(({ value }) => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value))
+  @QueryInteger({ maxDigits: 6 })
   @Min(1, { message: ProfileMessages.placeLimit })
   @Max(PLACE_SUGGESTIONS_MAX_LIMIT, { message: ProfileMessages.placeLimit })
   @IsInt({ message: ProfileMessages.placeLimit })
