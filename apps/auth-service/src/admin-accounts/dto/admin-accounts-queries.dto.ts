@@ -17,13 +17,10 @@ import {
   ADMIN_USER_SEARCH_MAX_LIMIT,
   ADMIN_USER_SEARCH_QUERY_MAX_LENGTH,
 } from '@mate/contracts';
+import { QueryInteger } from '@mate/server-kit';
 
 /** Most ids one `GET /internal/admin/accounts?ids=` may name. */
 export const ADMIN_ACCOUNTS_MAX_IDS = 200;
-
-/** Query values arrive as text: digits become a number, anything else stays text and fails IsInt. */
-const digits = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
 
 /** `ids=a,b` (or `ids=a&ids=b`): the list, trimmed, lower-cased, without repeats; anything else stays as sent and fails. */
 const idList = ({ value }: { value: unknown }) => {
@@ -60,7 +57,7 @@ export class AdminAccountSearchQueryDto {
   q!: string;
 
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(ADMIN_USER_SEARCH_MAX_LIMIT, { message: LIMIT_MESSAGE })
   @IsInt({ message: LIMIT_MESSAGE })
