@@ -13,11 +13,9 @@ import {
   type CallSignalPayload,
   type SubtitlePayload,
 } from '@mate/contracts';
-import { badRequest, type AppException, type SenderCheckedPayload } from '@mate/server-kit';
+import { badRequest, QueryInteger, type AppException, type SenderCheckedPayload } from '@mate/server-kit';
 
 const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
-const digits = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
 
 /** Raw subtitle text accepted before normalizing (the normalized text is at most SUBTITLE_MAX_LENGTH). */
 export const RAW_SUBTITLE_MAX_LENGTH = 2_000;
@@ -79,7 +77,7 @@ const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${CALL_HISTORY_MAX
 export class CallHistoryQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: CALL_HISTORY_MAX_LIMIT, default: 50 })
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(CALL_HISTORY_MAX_LIMIT, { message: LIMIT_MESSAGE })
@@ -87,7 +85,7 @@ export class CallHistoryQueryDto {
 
   @ApiPropertyOptional({ minimum: 0, default: 0 })
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @IsInt({ message: 'offset must be a whole number of at least 0' })
   @Min(0, { message: 'offset must be a whole number of at least 0' })
   @Max(1_000_000, { message: 'offset must be at most 1000000' })
