@@ -34,7 +34,7 @@ import {
   type SendMessagePayload,
   type SyncMessagesPayload,
 } from '@mate/contracts';
-import { badRequest, type AppException, type SenderCheckedPayload } from '@mate/server-kit';
+import { badRequest, QueryInteger, type AppException, type SenderCheckedPayload } from '@mate/server-kit';
 
 /**
  * The most characters (UTF-16 units) `content` may have as sent, before normalizing: a cap on the
@@ -45,10 +45,6 @@ export const RAW_CONTENT_MAX_LENGTH = 8_000;
 
 /** Largest sequence number a cursor may name (a PostgreSQL int). */
 const MAX_SEQ = 2_147_483_647;
-
-/** Query values arrive as text: digits become a number, anything else stays text and fails IsInt. */
-const digits = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value;
 
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${CONVERSATION_MAX_LIMIT}`;
 const CURSOR_MESSAGE = (name: string) => `${name} must be a whole number of at least 0`;
@@ -141,7 +137,7 @@ export class SyncMessagesDto implements SyncMessagesPayload {
 export class ConversationQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: CONVERSATION_MAX_LIMIT, default: CONVERSATION_PAGE_SIZE })
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(CONVERSATION_MAX_LIMIT, { message: LIMIT_MESSAGE })
   @IsInt({ message: LIMIT_MESSAGE })
@@ -149,7 +145,7 @@ export class ConversationQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Older messages: those with a lower seq' })
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @Max(MAX_SEQ, { message: CURSOR_MESSAGE('before') })
   @Min(0, { message: CURSOR_MESSAGE('before') })
   @IsInt({ message: CURSOR_MESSAGE('before') })
@@ -157,13 +153,12 @@ export class ConversationQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Newer messages: those with a higher seq (resume)' })
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @Max(MAX_SEQ, { message: CURSOR_MESSAGE('after') })
   @Min(0, { message: CURSOR_MESSAGE('after') })
   @IsInt({ message: CURSOR_MESSAGE('after') })
   after?: number;
 }
-
 
 const SNAPSHOT_LIMIT_MESSAGE = `limit must be a whole number from 1 to ${PAIR_SNAPSHOT_MAX_LIMIT}`;
 
@@ -175,7 +170,7 @@ export class PairSnapshotQueryDto {
   before?: string;
 
   @IsOptional()
-  @Transform(digits)
+  @QueryInteger()
   @Min(1, { message: SNAPSHOT_LIMIT_MESSAGE })
   @Max(PAIR_SNAPSHOT_MAX_LIMIT, { message: SNAPSHOT_LIMIT_MESSAGE })
   @IsInt({ message: SNAPSHOT_LIMIT_MESSAGE })
