@@ -25,13 +25,13 @@ import {
   type SuspendUserRequestDto,
   type UpdateReportRequestDto,
 } from '@mate/contracts';
+import { QueryInteger } from '@mate/server-kit';
 
 /** Paging offsets stop here (a deeper page is not a screen anyone reads). */
 export const MAX_OFFSET = 1_000_000;
 /** safety-service pages its reports up to this offset. */
 export const REPORTS_MAX_OFFSET = 100_000;
 
-const digits = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value);
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Sent fields are validated, null included; left out, they are absent. */
 const IfSent = () => ValidateIf((_: object, value: unknown) => value !== undefined);
@@ -46,7 +46,7 @@ export class ReportsQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ADMIN_REPORTS_MAX_LIMIT, default: ADMIN_REPORTS_PAGE_SIZE })
   @IfSent()
-  @Transform(digits)
+  @QueryInteger()
   @Min(1, { message: wholeNumber('limit', 1, ADMIN_REPORTS_MAX_LIMIT) })
   @Max(ADMIN_REPORTS_MAX_LIMIT, { message: wholeNumber('limit', 1, ADMIN_REPORTS_MAX_LIMIT) })
   @IsInt({ message: wholeNumber('limit', 1, ADMIN_REPORTS_MAX_LIMIT) })
@@ -59,7 +59,7 @@ export class ReportsQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: REPORTS_MAX_OFFSET, default: 0 })
   @IfSent()
-  @Transform(digits)
+  @QueryInteger()
   @Min(0, { message: wholeNumber('offset', 0, REPORTS_MAX_OFFSET) })
   @Max(REPORTS_MAX_OFFSET, { message: wholeNumber('offset', 0, REPORTS_MAX_OFFSET) })
   @IsInt({ message: wholeNumber('offset', 0, REPORTS_MAX_OFFSET) })
@@ -111,7 +111,7 @@ export class UserSearchQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ADMIN_USER_SEARCH_MAX_LIMIT, default: ADMIN_USER_SEARCH_DEFAULT_LIMIT })
   @IfSent()
-  @Transform(digits)
+  @QueryInteger()
   @Min(1, { message: wholeNumber('limit', 1, ADMIN_USER_SEARCH_MAX_LIMIT) })
   @Max(ADMIN_USER_SEARCH_MAX_LIMIT, { message: wholeNumber('limit', 1, ADMIN_USER_SEARCH_MAX_LIMIT) })
   @IsInt({ message: wholeNumber('limit', 1, ADMIN_USER_SEARCH_MAX_LIMIT) })
@@ -148,7 +148,7 @@ export class AuditQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: AUDIT_MAX_LIMIT, default: AUDIT_PAGE_SIZE })
   @IfSent()
-  @Transform(digits)
+  @QueryInteger()
   @Min(1, { message: wholeNumber('limit', 1, AUDIT_MAX_LIMIT) })
   @Max(AUDIT_MAX_LIMIT, { message: wholeNumber('limit', 1, AUDIT_MAX_LIMIT) })
   @IsInt({ message: wholeNumber('limit', 1, AUDIT_MAX_LIMIT) })
@@ -156,7 +156,7 @@ export class AuditQueryDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
   @IfSent()
-  @Transform(digits)
+  @QueryInteger()
   @Min(0, { message: wholeNumber('offset', 0, MAX_OFFSET) })
   @Max(MAX_OFFSET, { message: wholeNumber('offset', 0, MAX_OFFSET) })
   @IsInt({ message: wholeNumber('offset', 0, MAX_OFFSET) })
