@@ -26,6 +26,7 @@ export * from './lib/realtime/presence-reader';
 export * from './lib/realtime/socket-event';
 export * from './lib/realtime/realtime.module';
 export * from './lib/rate-limit/rate-limit';
+export * from './lib/rate-limit/member-limits';
 export * from './lib/rate-limit/address';
 export * from './lib/database/database.module';
 export * from './lib/database/named-query';

@@ -14,44 +14,17 @@ export interface RateLimitRule {
 }
 
 /**
- * One count on each of KEYS, in order, for a window of ARGV[1] seconds: rate-limiter-flexible's own
- * RateLimiterRedis script (`incrTtlLuaScript`) run per key, so a key holds the same value whichever
- * counted it. Answers {consumed, ttlMs} per key. A key named twice is counted twice, one after the other.
- */
-const COUNT_MANY_SCRIPT = `
-local out = {}
-for i, key in ipairs(KEYS) do
-  redis.call('set', key, 0, 'EX', ARGV[1], 'NX')
-  local consumed = redis.call('incrby', key, 1)
-  local ttl = redis.call('pttl', key)
-  if ttl == -1 then
-    redis.call('expire', key, ARGV[1])
-    ttl = 1000 * ARGV[1]
-  end
-  out[i] = {consumed, ttl}
-end
-return out
-`;
-
-type CountManyCommand = (numberOfKeys: number, ...keysThenWindow: (string | number)[]) => Promise<[number, number][]>;
-
-/**
  * Redis-backed limits shared by every replica. Each named rule counts per key (an IP, an email);
  * exceeding it throws a 429 with Retry-After.
  */
 export class RateLimits<Name extends string> {
   private readonly limiters = new Map<Name, RateLimiterRedis>();
-  private readonly countMany: CountManyCommand;
 
   constructor(
     redis: Redis,
     prefix: string,
     private readonly rules: Record<Name, RateLimitRule>,
   ) {
-    const commands = redis as unknown as { mateRateLimitCountMany?: CountManyCommand };
-    // Sent once, then called by its SHA; the number of keys is the first argument.
-    if (!commands.mateRateLimitCountMany) redis.defineCommand('mateRateLimitCountMany', { lua: COUNT_MANY_SCRIPT });
-    this.countMany = (commands.mateRateLimitCountMany as CountManyCommand).bind(redis);
     for (const [name, rule] of Object.entries(rules) as [Name, RateLimitRule][]) {
       this.limiters.set(
         name,
@@ -101,28 +74,6 @@ export class RateLimits<Name extends string> {
   refusalOf(names: readonly Name[], counts: readonly WindowCount[], message: string = AuthMessages.tooManyAttempts): AppException | null {
     const over = counts.findIndex((count, i) => count.consumed > this.limiter(names[i]).points);
     return over < 0 ? null : tooManyRequests(message, Math.max(1, Math.ceil(counts[over].msBeforeNext / 1000)));
-  }
-
-  /**
-   * `consume` for many keys in one Redis command (a batch of members' events): one count each, in
-   * order, a key named twice counted twice. Settled per key, in order: a 429 for a key past the
-   * limit; a Redis failure rejects every key. Only for rules without `blockSeconds` (none is kept here).
-   */
-  async consumeMany(name: Name, keys: string[], message: string = AuthMessages.tooManyAttempts): Promise<PromiseSettledResult<void>[]> {
-    if (keys.length === 0) return [];
-    const limiter = this.limiter(name);
-    const rule = this.rules[name];
-    if (rule.blockSeconds) throw new Error(`consumeMany does not keep blocks (rule ${name})`);
-    try {
-      const counts = await this.countMany(keys.length, ...keys.map((k) => limiter.getKey(k.toLowerCase())), rule.durationSeconds);
-      return counts.map(([consumed, ttlMs]) =>
-        consumed > limiter.points
-          ? { status: 'rejected', reason: tooManyRequests(message, Math.max(1, Math.ceil(ttlMs / 1000))) }
-          : { status: 'fulfilled', value: undefined },
-      );
-    } catch (reason) {
-      return keys.map(() => ({ status: 'rejected', reason }));
-    }
   }
 
   /** Refuses without counting, when the key is already over its limit. */
