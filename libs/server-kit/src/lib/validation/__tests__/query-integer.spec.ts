@@ -10,7 +10,7 @@ class PageQuery {
   @Min(1, { message: MESSAGE })
   @Max(50, { message: MESSAGE })
   @IsInt({ message: MESSAGE })
-  limit: number = 20;
+  limit = 20;
 }
 
 class ShortQuery {
@@ -19,7 +19,7 @@ class ShortQuery {
   @Min(1, { message: MESSAGE })
   @Max(50, { message: MESSAGE })
   @IsInt({ message: MESSAGE })
-  limit: number = 20;
+  limit = 20;
 }
 
 const read = (type: new () => object, query: Record<string, unknown>) =>
