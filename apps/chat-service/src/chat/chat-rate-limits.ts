@@ -1,14 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { ChatMessages } from '@mate/contracts';
-import {
-  RateLimits,
-  REDIS,
-  type AllowanceCounter,
-  type AppException,
-  type PerMemberLimits,
-  type WindowCount,
-} from '@mate/server-kit';
+import { MemberLimits, REDIS, type AllowanceCounter, type CountedKind } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import type { SyncMessagesDto } from './dto/chat-requests.dto';
 
@@ -22,14 +15,12 @@ export const TOO_MANY_SYNCS = 'Too many sync requests. Please slow down.';
 /** The socket events counted (`@CountedPerMember(ChatRateLimiter, kind)` in ChatSocketEvents), their rule and refusal. */
 const COUNTED = {
   /** send_message. */
-  send: { rule: 'messagesPer10Seconds', message: ChatMessages.tooManyMessages },
+  send: { rules: ['messagesPer10Seconds'], message: ChatMessages.tooManyMessages },
   /** typing and stop_typing: counted before the pair is looked up, so a flood costs no pair read. */
-  typing: { rule: 'typingPer10Seconds', message: TOO_MANY_TYPING_EVENTS },
+  typing: { rules: ['typingPer10Seconds'], message: TOO_MANY_TYPING_EVENTS },
   /** sync_messages that name something, before the database is asked. */
-  sync: { rule: 'syncsPer10Seconds', message: TOO_MANY_SYNCS },
-} satisfies Record<string, { rule: ChatRateLimit; message: string }>;
-
-type CountedEvent = keyof typeof COUNTED;
+  sync: { rules: ['syncsPer10Seconds'], message: TOO_MANY_SYNCS },
+} satisfies Record<string, CountedKind<ChatRateLimit>>;
 
 /**
  * Per-member limits on sends, typing events and syncs, shared by every replica through Redis (the
@@ -39,38 +30,24 @@ type CountedEvent = keyof typeof COUNTED;
  * delivery's events in one Redis call, before any handler runs.
  */
 @Injectable()
-export class ChatRateLimiter implements PerMemberLimits {
-  private readonly limits: RateLimits<ChatRateLimit>;
-
+export class ChatRateLimiter extends MemberLimits<ChatRateLimit, keyof typeof COUNTED> {
   constructor(@Inject(REDIS) redis: Redis, env: ChatEnv) {
-    this.limits = new RateLimits(redis, `${env.KEY_PREFIX}:chat`, {
-      messagesPer10Seconds: { points: env.CHAT_MESSAGES_PER_10_SECONDS, durationSeconds: 10 },
-      typingPer10Seconds: { points: env.CHAT_TYPING_PER_10_SECONDS, durationSeconds: 10 },
-      syncsPer10Seconds: { points: env.CHAT_SYNCS_PER_10_SECONDS, durationSeconds: 10 },
-    });
+    super(
+      redis,
+      `${env.KEY_PREFIX}:chat`,
+      {
+        messagesPer10Seconds: { points: env.CHAT_MESSAGES_PER_10_SECONDS, durationSeconds: 10 },
+        typingPer10Seconds: { points: env.CHAT_TYPING_PER_10_SECONDS, durationSeconds: 10 },
+        syncsPer10Seconds: { points: env.CHAT_SYNCS_PER_10_SECONDS, durationSeconds: 10 },
+      },
+      COUNTED,
+    );
   }
 
-  counters(kind: string, userId: string, payload?: unknown): AllowanceCounter[] {
+  override counters(kind: string, userId: string, payload?: unknown): AllowanceCounter[] {
     // A sync that names nothing is answered with nothing: it costs nothing and is not counted.
     if (kind === 'sync' && !namesSomething(payload as SyncMessagesDto)) return [];
-    return this.limits.allowanceCounters([this.counted(kind).rule], userId);
-  }
-
-  refusal(kind: string, counts: readonly WindowCount[]): AppException | null {
-    const { rule, message } = this.counted(kind);
-    return this.limits.refusalOf([rule], counts, message);
-  }
-
-  private counted(kind: string) {
-    if (!(kind in COUNTED)) throw new Error(`No chat rate limit for ${kind}`);
-    return COUNTED[kind as CountedEvent];
-  }
-
-  /** The member's counters (their account was deleted: no key keeps their id). */
-  async forget(userId: string): Promise<void> {
-    for (const rule of ['messagesPer10Seconds', 'typingPer10Seconds', 'syncsPer10Seconds'] as const) {
-      await this.limits.reset(rule, userId);
-    }
+    return super.counters(kind, userId);
   }
 }
 
