@@ -46,6 +46,7 @@ describe('notification-service migration: PairsInKitProjection, on a database se
     try {
       expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
         'PairStateProjection1796402000000',
+        'EndedMatchProjection1796403000000',
         'PairsInKitProjection1796420000000',
       ]);
       const kitRow = async (x: string, y: string) => {

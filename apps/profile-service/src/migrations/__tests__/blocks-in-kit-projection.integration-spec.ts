@@ -47,6 +47,7 @@ describe('profile-service migration: BlocksInKitProjection, on a database set up
     try {
       expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
         'PairStateProjection1796402000000',
+        'EndedMatchProjection1796403000000',
         'BlocksInKitProjection1796420000000',
       ]);
       const byFirst = (rows: Record<string, unknown>[]) =>

@@ -106,11 +106,18 @@ export function pairEventHandlers(
  * matching had applied when it made it) is at least the newest the projection applied; only a match
  * from before versions (null) falls back to comparing its time (`at`) with the newest pair event's.
  *
- * `pair` is the projection's pair row (blocked, version, ended_before; a LEFT JOIN: no row, no pair
- * event yet) and `endedMatches` its table of ended match ids (`match_id`).
+ * `pair` is the projection's pair row (version, ended_before, and `pairBlocked`, whether either
+ * blocks, over it: `pair.blocked` by default; a LEFT JOIN: no row, no pair event yet) and
+ * `endedMatches` its table of ended match ids (`match_id`). The kit's own tables: liveKitMatchSql.
  */
-export function liveMatchSql(endedMatches: string, match: string, at: string, pairVersion: string): string {
-  return `(NOT coalesce(pair.blocked, false)
+export function liveMatchSql(
+  endedMatches: string,
+  match: string,
+  at: string,
+  pairVersion: string,
+  pairBlocked = 'pair.blocked',
+): string {
+  return `(NOT coalesce(${pairBlocked}, false)
     AND NOT EXISTS (SELECT 1 FROM ${endedMatches} e WHERE e.match_id = ${match})
     AND CASE WHEN ${pairVersion} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
              THEN ${pairVersion} >= coalesce(pair.version, 0)

@@ -3,14 +3,14 @@ import type { MigrationInterface } from 'typeorm';
 import { eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
 import type { EventHandler, EventHandlers } from '../events/event-consumer';
 import { MemberSuspensionProjection1796401000000, MemberSuspensions } from './member-suspensions';
-import { PairStateProjection1796402000000, PairStates } from './pair-states';
+import { EndedMatchProjection1796403000000, PairStateProjection1796402000000, PairStates } from './pair-states';
 
 /**
  * The projections the kit keeps for a service that turns them on (docs/adr/0030-pair-and-
  * suspension-projection.md): the same facts, from the same events, in the same tables everywhere.
  * - suspension: `kit_member_suspension` from user.suspended / user.unsuspended (MemberSuspensions);
- * - pair: `kit_pair` from user.blocked / user.unblocked and, where the catalogue routes it,
- *   match.ended (PairStates).
+ * - pair: `kit_pair` and `kit_ended_match` from user.blocked / user.unblocked and, where the
+ *   catalogue routes it, match.ended (PairStates).
  */
 export type KitProjection = 'suspension' | 'pair';
 
@@ -23,7 +23,7 @@ const PROJECTION_EVENTS: Record<KitProjection, EventName[]> = {
 /** Each projection's migrations, run after the kit's own and before the service's. */
 const PROJECTION_MIGRATIONS: Record<KitProjection, Type<MigrationInterface>[]> = {
   suspension: [MemberSuspensionProjection1796401000000],
-  pair: [PairStateProjection1796402000000],
+  pair: [PairStateProjection1796402000000, EndedMatchProjection1796403000000],
 };
 
 /** Each projection's reads and writes, injectable in the service's features. */

@@ -66,6 +66,7 @@ describe('kit projections', () => {
     expect(projectionMigrations(['suspension', 'pair']).map((m) => new m().name)).toEqual([
       'MemberSuspensionProjection1796401000000',
       'PairStateProjection1796402000000',
+      'EndedMatchProjection1796403000000',
     ]);
     expect(projectionProviders(['pair'])).toEqual([PairStates]);
   });

@@ -107,17 +107,31 @@ describe('pair state projection (real PostgreSQL)', () => {
     expect(await pairs.isBlocked(ann, ben)).toBe(false);
   });
 
-  it('applies match.ended: the pair stays unblocked, its version and end time move on', async () => {
+  const endedMatchesOf = (userId: string) =>
+    service.dataSource.query('SELECT match_id, member_a, member_b FROM kit_ended_match WHERE $1 IN (member_a, member_b)', [userId]);
+
+  it('applies match.ended: the pair stays unblocked, its version and end time move on, the match is ended', async () => {
     const [ann, ben] = [randomUUID(), randomUUID()];
     const at = '2026-11-30T10:00:00.000Z';
+    const matchId = randomUUID();
     expect(
       await apply(
         'match.ended',
-        { ...pairOf(ann, ben), matchId: randomUUID(), endedBy: ann, reason: 'unmatch', endedAt: at, blockedBy: [] },
+        { ...pairOf(ann, ben), matchId, endedBy: ann, reason: 'unmatch', endedAt: at, blockedBy: [] },
         { id: pairIdOf(ann, ben), version: 5 },
       ),
     ).toBe('handled');
     expect(await rowOf(ann, ben)).toEqual({ blocked_by: [], ended_before: new Date(at), version: 5 });
+    const [a, b] = orderedPairOf(ann, ben);
+    expect(await endedMatchesOf(ann)).toEqual([{ match_id: matchId, member_a: a, member_b: b }]);
+  });
+
+  it("records the match a block ended (user.blocked's endedMatchId)", async () => {
+    const [ann, ben] = [randomUUID(), randomUUID()];
+    const matchId = randomUUID();
+    const payload = { ...pairOf(ann, ben), blockedBy: [ann], blockerId: ann, blockedId: ben, endedMatchId: matchId, blockedAt: new Date().toISOString() };
+    expect(await apply('user.blocked', payload, { id: pairIdOf(ann, ben), version: 1 })).toBe('handled');
+    expect((await endedMatchesOf(ben)).map((r: { match_id: string }) => r.match_id)).toEqual([matchId]);
   });
 
   it("runs the service's own handler of the event after the kit's write, in its transaction", async () => {
@@ -131,10 +145,18 @@ describe('pair state projection (real PostgreSQL)', () => {
     await block(ann, ben, 1);
     await block(cleo, ann, 1);
     await block(ben, cleo, 1);
+    await service.dataSource.query('INSERT INTO kit_ended_match (match_id, member_a, member_b) VALUES ($1, $2, $3), ($4, $5, $6)', [
+      randomUUID(),
+      ...orderedPairOf(ann, ben),
+      randomUUID(),
+      ...orderedPairOf(ben, cleo),
+    ]);
     expect(
       await apply('user.deleted', { userId: ann, deletedAt: new Date().toISOString() }),
     ).toBe('handled');
     expect(await service.dataSource.query('SELECT 1 FROM kit_pair WHERE $1 IN (member_a, member_b)', [ann])).toEqual([]);
+    expect(await endedMatchesOf(ann)).toEqual([]);
     expect(await pairs.isBlocked(ben, cleo)).toBe(true);
+    expect(await endedMatchesOf(cleo)).toHaveLength(1);
   });
 });
