@@ -27,9 +27,10 @@ export class AppModule {
         MemberDataModule.forExporter(CallMemberExporter, { imports: [CallModule] }),
       ],
       handlers: CallEventHandlers,
-      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
-      // the callable rule; CallEventHandlers adds ending the member's calls.
-      projections: ['suspension'],
+      // auth-service's suspensions (user.suspended, user.unsuspended) and safety's pair events
+      // (user.blocked, user.unblocked, match.ended): the kit's projections, read by the callable
+      // rule; CallEventHandlers adds ending the member's or the pair's calls.
+      projections: ['suspension', 'pair'],
     });
   }
 }

@@ -6,11 +6,11 @@ import {
   messageLength,
   normalizeMessageContent,
 } from '@mate/contracts';
+import { ENDED_MATCH_SQL, PAIR_EVENT_SQL } from '@mate/server-kit';
 import { query, ROOT, run, runModule, runSeeder, type Run } from './helpers';
 import {
   backfillCalls,
   backfillPairs,
-  CALL_PAIR_SQL_DIST,
   callable,
   callMatchesVersusMatches,
   dropPair,
@@ -332,12 +332,10 @@ describe('npm run seed: the swipe history in chat-, safety- and call-service', (
 
   describe("call-service's matches of matches written without match.created", () => {
     const pairIdOf = (m: { user_a: string; user_b: string }) => `${m.user_a}:${m.user_b}`;
-    /** call-service's own statements for a pair event (as its user.blocked handler applies one). */
-    const callSql = () => require(CALL_PAIR_SQL_DIST) as { PAIR_STATE_SQL: string; ENDED_MATCH_SQL: string };
+    /** The kit's pair projection's statements for a pair event (as call-service applies one; ADR 0030). */
     async function pairEvent(m: { user_a: string; user_b: string }, blocked: boolean, version: number, endedMatchId?: string) {
-      const { PAIR_STATE_SQL, ENDED_MATCH_SQL } = callSql();
-      await query(h.call.url, PAIR_STATE_SQL, [m.user_a, m.user_b, blocked, new Date(), version]);
-      if (endedMatchId) await query(h.call.url, ENDED_MATCH_SQL, [endedMatchId]);
+      await query(h.call.url, PAIR_EVENT_SQL, [m.user_a, m.user_b, blocked ? [m.user_a] : [], new Date(), version]);
+      if (endedMatchId) await query(h.call.url, ENDED_MATCH_SQL, [endedMatchId, m.user_a, m.user_b]);
     }
 
     it("leaves call-service's database alone with --no-call", async () => {

@@ -21,9 +21,8 @@ export const PROFILE_DIST = {
   imageProcessor: distOf('profile-service', 'photos/image-processor.js'),
   localStorage: distOf('profile-service', 'photos/storage/local-photo-storage.js'),
 };
-/** call-service's SQL: its rule for a pair that may call (PAIR_CALLABLE_SQL) and its pair-event statements. */
+/** call-service's SQL: its rule for a pair that may call (PAIR_CALLABLE_SQL). */
 export const CALL_SQL_DIST = distOf('call-service', 'call/call.repository.js');
-export const CALL_PAIR_SQL_DIST = distOf('call-service', 'call/pair.repository.js');
 /** admin-service's metric queries (ANALYTICS_SQL), run on the seeded analytics store. */
 export const ANALYTICS_SQL_DIST = distOf('admin-service', 'analytics/analytics.repository.js');
 
@@ -44,7 +43,7 @@ export function distReady(): boolean {
     if (!existsSync(path.join(ROOT, 'dist/apps', svc, 'main.js'))) return false;
     if (migrationSources(svc).some((f) => !existsSync(distOf(svc, f.replace(/\.ts$/, '.js'))))) return false;
   }
-  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST, CALL_PAIR_SQL_DIST, ANALYTICS_SQL_DIST].every((f) => existsSync(f));
+  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST, ANALYTICS_SQL_DIST].every((f) => existsSync(f));
 }
 
 export async function buildServices(): Promise<void> {

@@ -5,11 +5,9 @@ import {
   CLOCK,
   LOGGER,
   projectedMatchOf,
-  pairEventHandlers,
   type Clock,
   type EventHandlers,
   type EventHandlerSet,
-  type ProjectedPairEvent,
 } from '@mate/server-kit';
 import { CallNotifier } from './call-notifier';
 import { CallRepository, type EndedRow } from './call.repository';
@@ -23,9 +21,10 @@ import { TranscriptionService } from '../transcription/transcription.service';
 /**
  * Events call-service consumes (each payload read against its catalogue class by the consumer: ids
  * lower case, a pair ascending): names (profile.updated), matches (match.created), a member's
- * suspension (user.suspended; the kit's projection writes it first, AppModule's `projections`) and
- * the pair's safety state (user.blocked, user.unblocked, match.ended; ADR 0014). Every pair event
- * ends the pair's match, so it also ends the pair's active call (call:ended to both).
+ * suspension (user.suspended) and the pair's safety state (user.blocked, user.unblocked,
+ * match.ended; ADR 0014): the kit's projections write those first (AppModule's `projections`), then
+ * call's own part here. Every pair event ends the pair's match, so it also ends the pair's active
+ * call (call:ended to both).
  */
 @Injectable()
 export class CallEventHandlers implements EventHandlerSet {
@@ -47,7 +46,9 @@ export class CallEventHandlers implements EventHandlerSet {
       // The name and picture the history shows; an older version never overwrites a newer one.
       'profile.updated': (payload, manager, envelope) =>
         this.members.saveProfile(manager, payload, envelope.aggregateVersion ?? 0),
-      ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
+      'user.blocked': (payload, manager) => this.endCallsOfPair(manager, payload.userIds),
+      'user.unblocked': (payload, manager) => this.endCallsOfPair(manager, payload.userIds),
+      'match.ended': (payload, manager) => this.endCallsOfPair(manager, payload.userIds),
       'user.suspended': (payload, manager) => this.endCallsOfSuspended(manager, payload.userId),
       'user.deleted': (payload, manager) => this.eraseMember(manager, payload.userId),
     };
@@ -76,10 +77,14 @@ export class CallEventHandlers implements EventHandlerSet {
     await this.transcription.forget(userId);
   }
 
-  async applyPairEvent(manager: EntityManager, event: ProjectedPairEvent): Promise<void> {
-    await this.pairs.applyPairEvent(manager, event);
+  /**
+   * A pair event (the pair ascending, as the consumer read it), after the kit's pair projection
+   * recorded it in this transaction, under the pair's lock (as match.created takes it).
+   */
+  async endCallsOfPair(manager: EntityManager, [a, b]: readonly [string, string]): Promise<void> {
+    await this.pairs.lockPair(manager, a, b);
     // Every pair event means "no match now": the pair's active call ends.
-    const endedCalls = await this.records.endBetween(manager, event.a, event.b, this.clock.now());
+    const endedCalls = await this.records.endBetween(manager, a, b, this.clock.now());
     await this.facts.publish(manager, endedCalls);
     // Pushed once the consumer's transaction is over, for the calls it did end (a rolled-back
     // event pushes nothing; its retry ends them again).

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
-import { liveMatchSql, memberSuspendedSql } from '@mate/server-kit';
+import { liveKitMatchSql, memberSuspendedSql } from '@mate/server-kit';
 
 /*
  * call_record and the rule of who may call. Ids are compared lower-cased; a pair is stored
@@ -10,10 +10,10 @@ import { liveMatchSql, memberSuspendedSql } from '@mate/server-kit';
 
 /**
  * A match is live when neither member blocks the other, no pair event named it as ended, and no
- * pair event newer than the one it was made under was applied: the kit's liveMatchSql over
- * call_pair (`pair`) and call_ended_match, the rule chat applies too.
+ * pair event newer than the one it was made under was applied: the kit's rule over its pair
+ * projection (liveKitMatchSql: kit_pair as `pair`, kit_ended_match), the rule chat applies too.
  */
-const liveMatch = (m: string, at: string, pv: string) => liveMatchSql('call_ended_match', m, at, pv);
+const liveMatch = (m: string, at: string, pv: string) => liveKitMatchSql(m, at, pv);
 
 /** Whether a call record's caller or recipient is suspended now (the kit's suspension projection). */
 const CALLER_SUSPENDED = memberSuspendedSql('r.caller_id');
@@ -28,7 +28,7 @@ const RECIPIENT_SUSPENDED = memberSuspendedSql('r.recipient_id');
 export const PAIR_CALLABLE_SQL = `
 SELECT EXISTS (
   SELECT 1 FROM call_match m
-  LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
+  LEFT JOIN kit_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
   WHERE m.member_a = $1::uuid AND m.member_b = $2::uuid AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')}
     AND coalesce(m.pair_version, 0) >= $3::int
 ) AND NOT ${memberSuspendedSql('$1::uuid')} AND NOT ${memberSuspendedSql('$2::uuid')} AS callable`;
@@ -147,7 +147,7 @@ RETURNING ${ENDED_COLUMNS}`;
  */
 const RECORD_CALLABLE = `(EXISTS (
     SELECT 1 FROM call_match m
-    LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
+    LEFT JOIN kit_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
     WHERE m.member_a = least(r.caller_id, r.recipient_id) AND m.member_b = greatest(r.caller_id, r.recipient_id)
       AND ${liveMatch('m.match_id', 'm.matched_at', 'm.pair_version')})
   AND NOT ${CALLER_SUSPENDED} AND NOT ${RECIPIENT_SUSPENDED})`;

@@ -4,6 +4,7 @@ import { CallMemberErasure1796100000000 } from './1796100000000-CallMemberErasur
 import { CallMemberSuspension1796200000000 } from './1796200000000-CallMemberSuspension';
 import { CallMemberPicture1796300000000 } from './1796300000000-CallMemberPicture';
 import { SuspensionsInKitProjection1796410000000 } from './1796410000000-SuspensionsInKitProjection';
+import { PairsInKitProjection1796430000000 } from './1796430000000-PairsInKitProjection';
 
 /** call-service's migrations, oldest first (they run after the kit's and its projections'). */
 export const CALL_MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -12,4 +13,5 @@ export const CALL_MIGRATIONS: (new () => MigrationInterface)[] = [
   CallMemberSuspension1796200000000,
   CallMemberPicture1796300000000,
   SuspensionsInKitProjection1796410000000,
+  PairsInKitProjection1796430000000,
 ];
