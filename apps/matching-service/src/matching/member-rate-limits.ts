@@ -1,15 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { MatchingMessages } from '@mate/contracts';
-import {
-  RateLimits,
-  REDIS,
-  type AllowanceCounter,
-  type AppException,
-  type PerMemberLimits,
-  type RateLimitRule,
-  type WindowCount,
-} from '@mate/server-kit';
+import { MemberLimits, REDIS, type CountedKind, type RateLimitRule } from '@mate/server-kit';
 import { MatchingEnv } from '../matching.env';
 
 /**
@@ -36,9 +28,7 @@ const COUNTED = {
   swipe: { rules: ['swipesPerMinute', 'swipesPerDay'], message: MatchingMessages.tooManySwipes },
   /** A load of the suggestions. */
   suggestions: { rules: ['suggestionsPerMinute', 'suggestionsPerDay'], message: MatchingMessages.tooManySuggestions },
-} satisfies Record<string, { rules: MemberRateLimit[]; message: string }>;
-
-export type CountedRequest = keyof typeof COUNTED;
+} satisfies Record<string, CountedKind<MemberRateLimit>>;
 
 /** The rules with every allowance multiplied by `multiplier` (benchmarks and long tests raise it). */
 export function memberRateLimits(multiplier: number): Record<MemberRateLimit, RateLimitRule> {
@@ -56,33 +46,8 @@ export function memberRateLimits(multiplier: number): Record<MemberRateLimit, Ra
  * minute's limit, as when each was counted on its own.
  */
 @Injectable()
-export class MemberRateLimiter implements PerMemberLimits {
-  private readonly limits: RateLimits<MemberRateLimit>;
-
+export class MemberRateLimiter extends MemberLimits<MemberRateLimit, keyof typeof COUNTED> {
   constructor(@Inject(REDIS) redis: Redis, env: MatchingEnv) {
-    this.limits = new RateLimits(
-      redis,
-      `${env.KEY_PREFIX}:matching`,
-      memberRateLimits(env.MEMBER_RATE_LIMIT_MULTIPLIER),
-    );
-  }
-
-  counters(kind: string, userId: string): AllowanceCounter[] {
-    return this.limits.allowanceCounters(this.counted(kind).rules, userId);
-  }
-
-  refusal(kind: string, counts: readonly WindowCount[]): AppException | null {
-    const { rules, message } = this.counted(kind);
-    return this.limits.refusalOf(rules, counts, message);
-  }
-
-  private counted(kind: string) {
-    if (!(kind in COUNTED)) throw new Error(`No member rate limit for ${kind}`);
-    return COUNTED[kind as CountedRequest];
-  }
-
-  /** Removes every counter of the member (their erasure: the keys contain the id). */
-  async forget(userId: string): Promise<void> {
-    for (const name of Object.keys(MEMBER_RATE_LIMITS) as MemberRateLimit[]) await this.limits.reset(name, userId);
+    super(redis, `${env.KEY_PREFIX}:matching`, memberRateLimits(env.MEMBER_RATE_LIMIT_MULTIPLIER), COUNTED);
   }
 }
