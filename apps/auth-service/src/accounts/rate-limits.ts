@@ -1,13 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
 import { AuthMessages, GdprMessages } from '@mate/contracts';
-import type {
-  AllowanceCounter,
-  AppException,
-  PerMemberLimits,
-  RateLimitRule,
-  RateLimits,
-  WindowCount,
-} from '@mate/server-kit';
+import { MemberLimits, REDIS, type CountedKind, type RateLimitRule } from '@mate/server-kit';
+import { AuthEnv } from '../auth.env';
 
 /**
  * Limits on the calls that guess passwords or send email (ARCHITECTURE §4). Rules whose name
@@ -53,17 +48,18 @@ export function authRateLimits(multiplier: number): Record<AuthRateLimit, RateLi
   return rules;
 }
 
+/** The rules counted per signed-in member (per-address scaling never applies to them). */
+type MemberRule = 'resendUser' | 'emailChangeUser' | 'exportUser';
+
 /** The member's own requests counted by the kit (`@CountedPerMember(MemberRequestLimits, kind)`), their rule and refusal. */
 const COUNTED = {
   /** POST /api/verification/resend. */
-  resendVerification: { rule: 'resendUser', message: AuthMessages.tooManyAttempts },
+  resendVerification: { rules: ['resendUser'], message: AuthMessages.tooManyAttempts },
   /** POST /api/auth/request-email-change. */
-  emailChange: { rule: 'emailChangeUser', message: AuthMessages.tooManyAttempts },
+  emailChange: { rules: ['emailChangeUser'], message: AuthMessages.tooManyAttempts },
   /** POST /api/gdpr/export. */
-  export: { rule: 'exportUser', message: GdprMessages.tooManyExports },
-} satisfies Record<string, { rule: AuthRateLimit; message: string }>;
-
-type CountedRequest = keyof typeof COUNTED;
+  export: { rules: ['exportUser'], message: GdprMessages.tooManyExports },
+} satisfies Record<string, CountedKind<MemberRule>>;
 
 /**
  * The signed-in member's limits on the mail they make us send and on exports: every request
@@ -72,20 +68,9 @@ type CountedRequest = keyof typeof COUNTED;
  * guessing (per address, per account, failures only) are the service's: they depend on the work.
  */
 @Injectable()
-export class MemberRequestLimits implements PerMemberLimits {
-  constructor(@Inject(AUTH_RATE_LIMITER) private readonly limits: RateLimits<AuthRateLimit>) {}
-
-  counters(kind: string, userId: string): AllowanceCounter[] {
-    return this.limits.allowanceCounters([this.counted(kind).rule], userId);
-  }
-
-  refusal(kind: string, counts: readonly WindowCount[]): AppException | null {
-    const { rule, message } = this.counted(kind);
-    return this.limits.refusalOf([rule], counts, message);
-  }
-
-  private counted(kind: string) {
-    if (!(kind in COUNTED)) throw new Error(`No member request limit for ${kind}`);
-    return COUNTED[kind as CountedRequest];
+export class MemberRequestLimits extends MemberLimits<MemberRule, keyof typeof COUNTED> {
+  constructor(@Inject(REDIS) redis: Redis, env: AuthEnv) {
+    const { resendUser, emailChangeUser, exportUser } = AUTH_RATE_LIMITS;
+    super(redis, env.KEY_PREFIX, { resendUser, emailChangeUser, exportUser }, COUNTED);
   }
 }
