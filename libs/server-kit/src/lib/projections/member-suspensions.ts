@@ -33,10 +33,13 @@ const ANY_MEMBER_SUSPENDED = 'SELECT 1 FROM kit_member_suspension WHERE user_id 
 
 /**
  * Whether the member `userId` (a SQL uuid expression: a column, a parameter) is suspended, as a
- * boolean SQL expression, for a service's statement that reads suspension among other things.
+ * boolean SQL expression, for a service's statement that reads suspension among other things. A
+ * scalar probe of the primary key, once per row that asks: unlike an EXISTS, the planner neither
+ * turns it into a join nor hashes it over a scan of the whole table (chat's send statement asks it
+ * for each member of a batch, whatever the table holds).
  */
 export function memberSuspendedSql(userId: string): string {
-  return `EXISTS (SELECT 1 FROM kit_member_suspension WHERE user_id = ${userId})`;
+  return `coalesce((SELECT true FROM kit_member_suspension WHERE user_id = ${userId}), false)`;
 }
 
 /** The suspension projection's statements: its handlers' writes and the service's reads. */
