@@ -5,11 +5,7 @@ import { ChatEnv } from './chat.env';
 import { CHAT_ENTITIES } from './chat/chat.entities';
 import { ChatEventHandlers } from './chat/chat-event.handlers';
 import { ChatModule } from './chat/chat.module';
-import { CreateChat1795600000000 } from './migrations/1795600000000-CreateChat';
-import { ChatSafety1795700000000 } from './migrations/1795700000000-ChatSafety';
-import { ChatPairVersion1795800000000 } from './migrations/1795800000000-ChatPairVersion';
-import { ChatMemberErasure1796100000000 } from './migrations/1796100000000-ChatMemberErasure';
-import { ChatMemberSuspension1796200000000 } from './migrations/1796200000000-ChatMemberSuspension';
+import { CHAT_MIGRATIONS } from './migrations';
 import { ChatMemberExporter } from './member-data/chat-member-exporter';
 
 @Module({})
@@ -21,15 +17,12 @@ export class AppModule {
       envClass: ChatEnv,
       env,
       entities: CHAT_ENTITIES,
-      migrations: [
-        CreateChat1795600000000,
-        ChatSafety1795700000000,
-        ChatPairVersion1795800000000,
-        ChatMemberErasure1796100000000,
-        ChatMemberSuspension1796200000000,
-      ],
+      migrations: CHAT_MIGRATIONS,
       features: [ChatModule, MemberDataModule.forExporter(ChatMemberExporter, { imports: [ChatModule] })],
       handlers: ChatEventHandlers,
+      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
+      // the send statement, typing and the list; ChatEventHandlers adds stopping the member's typing.
+      projections: ['suspension'],
     });
   }
 }

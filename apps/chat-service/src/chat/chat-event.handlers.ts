@@ -36,8 +36,8 @@ export class ChatEventHandlers implements EventHandlerSet {
       'profile.updated': (payload, manager, envelope) =>
         this.members.saveProfile(manager, payload, envelope.aggregateVersion ?? 0),
       ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
-      'user.suspended': (payload, manager) => this.applySuspension(manager, payload),
-      'user.unsuspended': (payload, manager) => this.applySuspension(manager, payload),
+      'user.suspended': async (payload) => this.applySuspension(payload),
+      'user.unsuspended': async (payload) => this.applySuspension(payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),
     };
   }
@@ -69,16 +69,13 @@ export class ChatEventHandlers implements EventHandlerSet {
 
   /**
    * user.suspended / user.unsuspended (auth-service, the whole suspension state; the consumer
-   * applies only the newest per member): while suspended, no message is stored to or from the
-   * member and no typing relayed (SEND_BATCH_SQL, OPEN_PAIR_SQL). Conversations stay listed and
-   * readable: they are the other member's matches, and an unsuspend restores them as they were.
+   * applies only the newest per member), after the kit's projection recorded it in this
+   * transaction (AppModule's `projections`): while suspended, no message is stored to or from the
+   * member and no typing relayed (SEND_BATCH_SQL, OPEN_PAIR_SQL read the projection). Conversations
+   * stay listed and readable: they are the other member's matches, and an unsuspend restores them as
+   * they were. Chat's own part: this replica's typing cache learns it at once.
    */
-  async applySuspension(
-    manager: EntityManager,
-    payload: UserSuspendedPayload | UserUnsuspendedPayload,
-  ): Promise<void> {
-    const { userId, suspended } = payload;
-    await this.members.saveSuspension(manager, userId, suspended);
-    this.conversations.suspensionChanged(userId, suspended);
+  applySuspension(payload: UserSuspendedPayload | UserUnsuspendedPayload): void {
+    this.conversations.suspensionChanged(payload.userId, payload.suspended);
   }
 }

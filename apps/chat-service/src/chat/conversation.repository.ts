@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { namedQuery } from '@mate/server-kit';
+import { memberSuspendedSql, namedQuery } from '@mate/server-kit';
 
 /** The seq of a conversation's last message its members can see (0 while a re-match hides them all). */
 const VISIBLE_LAST_SEQ = 'CASE WHEN c.last_seq > c.history_from_seq THEN c.last_seq ELSE 0 END AS last_seq';
@@ -9,8 +9,8 @@ const VISIBLE_LAST_SEQ = 'CASE WHEN c.last_seq > c.history_from_seq THEN c.last_
  * The caller's open conversations, newest activity first, from both sides of the pair (each side
  * walks its own partial index), with the other member's name and picture and the last message.
  * `last_seq` is the seq of the last message the caller can see: 0 while a re-match hides everything
- * before it (history_from_seq). A suspended member shows no name and no picture, as their profile
- * answers 404 to everyone (issue 24 item 10). $1 caller, $2 the most rows.
+ * before it (history_from_seq). A suspended member (the kit's projection) shows no name and no
+ * picture, as their profile answers 404 to everyone (issue 24 item 10). $1 caller, $2 the most rows.
  */
 const CONVERSATIONS_SQL = `
 WITH mine AS (
@@ -25,11 +25,12 @@ WITH mine AS (
     ORDER BY coalesce(c.last_message_at, c.matched_at) DESC LIMIT $2)
 )
 SELECT mine.other, mine.unread, mine.last_seq, mine.matched_at, mine.activity, mine.read_only,
-       CASE WHEN cm.suspended THEN NULL ELSE cm.name END AS name,
-       CASE WHEN cm.suspended THEN NULL ELSE cm.profile_picture END AS profile_picture,
+       CASE WHEN other.suspended THEN NULL ELSE cm.name END AS name,
+       CASE WHEN other.suspended THEN NULL ELSE cm.profile_picture END AS profile_picture,
        m.content AS last_content, m.sender_id AS last_sender_id
 FROM mine
 LEFT JOIN chat_member cm ON cm.user_id = mine.other
+CROSS JOIN LATERAL (SELECT ${memberSuspendedSql('mine.other')} AS suspended) other
 LEFT JOIN message m ON m.id = mine.last_message_id
 ORDER BY mine.activity DESC, mine.id
 LIMIT $2`;
@@ -105,11 +106,12 @@ SELECT coalesce(u.last_seq, old.last_seq) AS last_seq,
 FROM old LEFT JOIN updated u ON true`;
 
 /**
- * Whether typing may be relayed in the pair: an open conversation, neither member suspended (issue 13);
- * and the pair version its match was made under (for the pair gate). $1 member_a, $2 member_b.
+ * Whether typing may be relayed in the pair: an open conversation, neither member suspended (issue 13,
+ * the kit's projection); and the pair version its match was made under (for the pair gate).
+ * $1 member_a, $2 member_b.
  */
 const OPEN_PAIR_SQL = `SELECT EXISTS (SELECT 1 FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid AND closed_at IS NULL AND anonymised_at IS NULL)
-  AND NOT EXISTS (SELECT 1 FROM chat_member WHERE user_id IN ($1::uuid, $2::uuid) AND suspended) AS open,
+  AND NOT ${memberSuspendedSql('$1::uuid')} AND NOT ${memberSuspendedSql('$2::uuid')} AS open,
   (SELECT match_pair_version FROM conversation WHERE member_a = $1::uuid AND member_b = $2::uuid) AS match_pair_version`;
 
 /**

@@ -5,11 +5,6 @@ import { DELETED_MEMBER_NAME, type ProfileUpdatedPayload } from '@mate/contracts
 /** The projection row of an anonymised member: no profile event can name it, none overwrites it. */
 const ANONYMISED_MEMBER_VERSION = 2_147_483_647;
 
-/** user.suspended / user.unsuspended: the member's whole suspension state. $1 member, $2 suspended. */
-const SUSPENDED_SQL = `
-INSERT INTO chat_member (user_id, suspended) VALUES ($1, $2)
-ON CONFLICT (user_id) DO UPDATE SET suspended = EXCLUDED.suspended, updated_at = now()`;
-
 /** profile.updated: an older version never overwrites a newer one. $1 member, $2 name, $3 picture, $4 version. */
 const PROFILE_SQL = `
 INSERT INTO chat_member (user_id, name, profile_picture, version) VALUES ($1, $2, $3, $4)
@@ -22,13 +17,9 @@ const ADD_STAND_IN_SQL = `INSERT INTO chat_member (user_id, name, profile_pictur
 const DROP_STAND_IN_SQL = 'DELETE FROM chat_member WHERE user_id = $1::uuid AND version = $2';
 const FORGET_SQL = 'DELETE FROM chat_member WHERE user_id = $1::uuid';
 
-/** `chat_member`: each member's name, picture and suspension as chat shows and applies them, and deleted members' stand-ins. */
+/** `chat_member`: each member's name and picture as chat shows them, and deleted members' stand-ins. */
 @Injectable()
 export class MemberRepository {
-  async saveSuspension(manager: EntityManager, userId: string, suspended: boolean): Promise<void> {
-    await manager.query(SUSPENDED_SQL, [userId, suspended]);
-  }
-
   /** The name and picture conversations show, as of profile `version` (0: always applied). */
   async saveProfile(manager: EntityManager, profile: ProfileUpdatedPayload, version: number): Promise<void> {
     await manager.query(PROFILE_SQL, [profile.userId, profile.name, profile.profilePicture, version]);

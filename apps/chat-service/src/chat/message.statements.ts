@@ -1,4 +1,4 @@
-import { completedFactBody, insertOutboxFacts, type PayloadCompletion } from '@mate/server-kit';
+import { completedFactBody, insertOutboxFacts, memberSuspendedSql, type PayloadCompletion } from '@mate/server-kit';
 
 /*
  * The send statement of MessageRepository (message.repository.ts), the one module that imports
@@ -37,7 +37,8 @@ const MESSAGE_SENT_BY_STATEMENT: PayloadCompletion<'message.sent', MessageSentBy
  *   concurrent send's commit and then answers the row's newest version (READ COMMITTED), so every
  *   send to one conversation, from either side and any batch, runs one after the other.
  * - `accepted`: the sends whose conversation is open (not closed, not anonymised: the other member
- *   deleted their account), whose members are not suspended (issue 13) and whose sender has no
+ *   deleted their account), whose members are not suspended (issue 13; `suspended` probes the
+ *   kit's projection once per member of the batch, memberSuspendedSql) and whose sender has no
  *   message with that client id; in each conversation numbered last_seq + 1, + 2, ... in batch
  *   order. `created_at` is one time per statement taken once every lock is held (`at` counts `conv`
  *   first), at millisecond precision, never before the conversation's previous message: within a
@@ -76,8 +77,8 @@ WITH item AS (
   SELECT m.id, m.conversation_id, m.seq, m.sender_id, m.recipient_id, m.client_id, m.content, m.created_at
   FROM item i CROSS JOIN LATERAL (SELECT * FROM message WHERE sender_id = i.sender AND client_id = i.client_id LIMIT 1) m
 ), suspended AS (
-  SELECT cm.user_id FROM (SELECT sender AS id FROM item UNION SELECT recipient FROM item) u
-  CROSS JOIN LATERAL (SELECT user_id FROM chat_member WHERE user_id = u.id AND suspended LIMIT 1) cm
+  SELECT u.id AS user_id FROM (SELECT sender AS id FROM item UNION SELECT recipient FROM item) u
+  WHERE ${memberSuspendedSql('u.id')}
 ), at AS (
   SELECT date_trunc('milliseconds', clock_timestamp()) AS now FROM (SELECT count(*) FROM conv) locked
 ), accepted AS (
