@@ -27,7 +27,8 @@ export const CurrentUser = createParamDecorator((_data: unknown, ctx: ExecutionC
 
 /**
  * A provider of per-member limits the kit counts (`@CountedPerMember`): a service's own rules
- * (RateLimits' keys and allowances), whose counts come back from the kit's Redis call.
+ * (RateLimits' keys and allowances), whose counts come back from the kit's Redis call. Services
+ * declare theirs on the kit's `MemberLimits`.
  */
 export interface PerMemberLimits {
   /**
