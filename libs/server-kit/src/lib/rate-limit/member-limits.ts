@@ -52,7 +52,8 @@ export class MemberLimits<Rule extends string, Kind extends string = string> imp
 
   private countedAs(kind: string): CountedKind<Rule> {
     // A kind no table names is a typo in a decorator: fail loudly rather than count nothing.
-    if (!Object.hasOwn(this.counted, kind)) throw new Error(`No per-member limit '${kind}' in ${this.constructor.name}`);
+    if (!Object.hasOwn(this.counted, kind))
+      throw new Error(`No per-member limit '${kind}' in ${this.constructor.name}`);
     return this.counted[kind as Kind];
   }
 }

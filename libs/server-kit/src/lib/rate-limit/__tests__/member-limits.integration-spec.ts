@@ -47,29 +47,44 @@ describe('MemberLimits', () => {
     ]);
     // The counters RateLimits.consume counts: a limit declared here keeps the counts of one counted in code.
     const consumed = new RateLimits(redis, `${ns.prefix}:test`, RULES);
-    expect(consumed.allowanceCounters(['sendsPerMinute', 'sendsPerDay'], 'ann')).toEqual(limiter.counters('send', 'ann'));
+    expect(consumed.allowanceCounters(['sendsPerMinute', 'sendsPerDay'], 'ann')).toEqual(
+      limiter.counters('send', 'ann'),
+    );
   });
 
   it("refuses a kind with its own message and Retry-After only when a count is past its rule's allowance", () => {
-    expect(limiter.refusal('send', [{ consumed: 2, msBeforeNext: 5_000 }, { consumed: 3, msBeforeNext: 9_000 }])).toBeNull();
+    expect(
+      limiter.refusal('send', [
+        { consumed: 2, msBeforeNext: 5_000 },
+        { consumed: 3, msBeforeNext: 9_000 },
+      ]),
+    ).toBeNull();
     const refusal = limiter.refusal('send', [{ consumed: 3, msBeforeNext: 4_200 }]);
     expect(refusal).toBeInstanceOf(AppException);
     expect(refusal?.getStatus()).toBe(429);
     expect(refusal?.getResponse()).toMatchObject({ error: 'Too many sends.' });
     expect((refusal as AppException & { retryAfterSeconds?: number }).retryAfterSeconds).toBe(5);
-    const dayRefusal = limiter.refusal('send', [{ consumed: 1, msBeforeNext: 1_000 }, { consumed: 4, msBeforeNext: 90_500 }]);
+    const dayRefusal = limiter.refusal('send', [
+      { consumed: 1, msBeforeNext: 1_000 },
+      { consumed: 4, msBeforeNext: 90_500 },
+    ]);
     expect((dayRefusal as AppException & { retryAfterSeconds?: number }).retryAfterSeconds).toBe(91);
-    expect(limiter.refusal('report', [{ consumed: 2, msBeforeNext: 10 }])?.getResponse()).toMatchObject({ error: 'Too many reports.' });
+    expect(limiter.refusal('report', [{ consumed: 2, msBeforeNext: 10 }])?.getResponse()).toMatchObject({
+      error: 'Too many reports.',
+    });
   });
 
   it('throws for a kind the table does not name, an inherited property included', () => {
     expect(() => limiter.counters('like', 'ann')).toThrow("No per-member limit 'like' in TestLimiter");
     expect(() => limiter.refusal('like', [])).toThrow("No per-member limit 'like' in TestLimiter");
-    expect(() => limiter.counters('toString', 'ann')).toThrow("No per-member limit 'toString' in TestLimiter");
+    expect(() => limiter.counters('toString', 'ann')).toThrow(
+      "No per-member limit 'toString' in TestLimiter",
+    );
   });
 
   it("forgets every rule's counter of the member and no one else's", async () => {
-    const keysOf = (id: string) => [...limiter.counters('send', id), ...limiter.counters('report', id)].map((c) => c.key);
+    const keysOf = (id: string) =>
+      [...limiter.counters('send', id), ...limiter.counters('report', id)].map((c) => c.key);
     for (const key of [...keysOf('ann'), ...keysOf('bob')]) await redis.set(key, '1', 'EX', 60);
     await limiter.forget('ANN');
     expect(await redis.exists(...keysOf('ann'))).toBe(0);
