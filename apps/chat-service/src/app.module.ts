@@ -20,9 +20,11 @@ export class AppModule {
       migrations: CHAT_MIGRATIONS,
       features: [ChatModule, MemberDataModule.forExporter(ChatMemberExporter, { imports: [ChatModule] })],
       handlers: ChatEventHandlers,
-      // auth-service's suspensions (user.suspended, user.unsuspended): the kit's projection, read by
-      // the send statement, typing and the list; ChatEventHandlers adds stopping the member's typing.
-      projections: ['suspension'],
+      // auth-service's suspensions (user.suspended, user.unsuspended) and safety's pair events
+      // (user.blocked, user.unblocked, match.ended): the kit's projections, read by the send
+      // statement, typing, the list and the live-match rule; ChatEventHandlers adds chat's own part
+      // (settling the pair's conversation, stopping typing).
+      projections: ['suspension', 'pair'],
     });
   }
 }

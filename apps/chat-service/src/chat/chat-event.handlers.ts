@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { UserSuspendedPayload, UserUnsuspendedPayload } from '@mate/contracts';
-import {
-  projectedMatchOf,
-  pairEventHandlers,
-  type EventHandlers,
-  type EventHandlerSet,
-  type ProjectedMatch,
-  type ProjectedPairEvent,
-} from '@mate/server-kit';
+import { projectedMatchOf, type EventHandlers, type EventHandlerSet, type ProjectedMatch } from '@mate/server-kit';
 import { ConversationsService } from './conversations.service';
 import { ChatMemberErasure } from '../member-data/chat-member-erasure';
 import { MemberRepository } from './member.repository';
@@ -35,7 +28,9 @@ export class ChatEventHandlers implements EventHandlerSet {
       // The name and picture conversations show; an older version never overwrites a newer one.
       'profile.updated': (payload, manager, envelope) =>
         this.members.saveProfile(manager, payload, envelope.aggregateVersion ?? 0),
-      ...pairEventHandlers((manager, event) => this.applyPairEvent(manager, event)),
+      'user.blocked': (payload, manager) => this.settlePair(manager, payload.userIds),
+      'user.unblocked': (payload, manager) => this.settlePair(manager, payload.userIds),
+      'match.ended': (payload, manager) => this.settlePair(manager, payload.userIds),
       'user.suspended': async (payload) => this.applySuspension(payload),
       'user.unsuspended': async (payload) => this.applySuspension(payload),
       'user.deleted': (payload, manager) => this.erasure.erase(manager, payload.userId),
@@ -58,13 +53,15 @@ export class ChatEventHandlers implements EventHandlerSet {
    * user.blocked, user.unblocked, match.ended: one aggregate per pair, applied in version order,
    * each carrying the pair's whole block state. Every one means "the pair has no match now": the
    * pair's conversation closes (history kept for moderation) and stays closed while either blocks
-   * the other; an unblock reopens nothing (a new match does). Recorded even when the pair has no
-   * conversation yet, so a match.created that arrives later finds it.
+   * the other; an unblock reopens nothing (a new match does). The kit's pair projection records it
+   * first, in this transaction (AppModule's `projections`), even when the pair has no conversation
+   * yet, so a match.created that arrives later finds it; chat's own part settles the pair's
+   * conversation (the pair ascending, as the consumer read it).
    */
-  async applyPairEvent(manager: EntityManager, event: ProjectedPairEvent): Promise<void> {
-    const open = await this.pairs.applyPairEvent(manager, event);
+  async settlePair(manager: EntityManager, [a, b]: readonly [string, string]): Promise<void> {
+    const open = await this.pairs.settlePair(manager, a, b);
     // Typing on this replica stops at once (others within CHAT_TYPING_PAIR_CACHE_MS).
-    this.conversations.pairChanged(event.a, event.b, open);
+    this.conversations.pairChanged(a, b, open);
   }
 
   /**

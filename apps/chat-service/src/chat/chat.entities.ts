@@ -70,43 +70,6 @@ export class Conversation {
   historyFromSeq!: number;
 }
 
-/** What chat knows of a pair from safety's pair events (migration 1795700000000-ChatSafety). */
-@Entity({ name: 'chat_pair' })
-export class ChatPair {
-  @PrimaryColumn({ name: 'member_a', type: 'uuid' })
-  memberA!: string;
-
-  @PrimaryColumn({ name: 'member_b', type: 'uuid' })
-  memberB!: string;
-
-  /** One of the two blocks the other. */
-  @Column({ type: 'boolean', default: false })
-  blocked!: boolean;
-
-  /** The time of the newest pair event: a match created before it is over. */
-  @Column({ name: 'ended_before', type: 'timestamptz', nullable: true })
-  endedBefore!: Date | null;
-
-  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
-  updatedAt!: Date;
-}
-
-/** A match a pair event named as ended: its match.created never reopens the conversation. */
-@Entity({ name: 'ended_match' })
-export class EndedMatch {
-  @PrimaryColumn({ name: 'match_id', type: 'uuid' })
-  matchId!: string;
-
-  @Column({ name: 'member_a', type: 'uuid' })
-  memberA!: string;
-
-  @Column({ name: 'member_b', type: 'uuid' })
-  memberB!: string;
-
-  @Column({ name: 'ended_at', type: 'timestamptz', default: () => 'now()' })
-  endedAt!: Date;
-}
-
 @Entity({ name: 'message' })
 export class Message {
   @PrimaryColumn({ type: 'uuid' })
@@ -134,4 +97,4 @@ export class Message {
   createdAt!: Date;
 }
 
-export const CHAT_ENTITIES = [ChatMember, Conversation, Message, ChatPair, EndedMatch];
+export const CHAT_ENTITIES = [ChatMember, Conversation, Message];

@@ -1,18 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { liveMatchSql, type ProjectedMatch, type ProjectedPairEvent } from '@mate/server-kit';
+import { liveKitMatchSql, type ProjectedMatch } from '@mate/server-kit';
 
 /*
- * Safety (issue 10): what chat knows of a pair from safety's pair events (`chat_pair`,
- * `ended_match`) decides whether the pair's conversation is open. A match is live when neither
+ * Safety (issue 10): what chat knows of a pair from safety's pair events (the kit's pair
+ * projection, `kit_pair` and `kit_ended_match`: docs/adr/0030-pair-and-suspension-projection.md)
+ * decides whether the pair's conversation is open. A match is live when neither
  * member blocks the other, no pair event named it ended, and no pair event newer than the match
  * was applied (every pair event means "the pair has no match now"): the match's `pairVersion`
  * (the pair version matching had applied when it made it) is at least the newest pair version
  * chat applied. Versions, not clocks; only a match.created written before versions (no
  * pairVersion) falls back to comparing its time with the newest pair event's. The conversation is
- * open exactly while its match is live. Both handlers take the pair's lock first (PAIR_LOCK_SQL), so a
- * match.created and a pair event of one pair apply one after the other, each seeing the other's
- * commit, whatever order they arrive in.
+ * open exactly while its match is live. match.created takes the pair's lock first (PAIR_LOCK_SQL)
+ * and a pair event takes it after the kit wrote the pair's state, before settling the conversation,
+ * so each settles after the other's commit, whatever order they arrive in.
  */
 
 /** The pair's transaction-scoped lock. $1 member_a, $2 member_b. */
@@ -20,26 +21,10 @@ const PAIR_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('chat_pair:
 
 /**
  * Whether a match `m` of pair (member_a, member_b) made under pair version `pv` (null: an event from
- * before versions) at `at` is live, as a SQL expression (the kit's liveMatchSql, the rule call
- * applies too). `pair` is the chat_pair row (a LEFT JOIN: no row, no pair event yet).
+ * before versions) at `at` is live, as a SQL expression (the kit's liveKitMatchSql, the rule call
+ * applies too). `pair` is the pair's kit_pair row (a LEFT JOIN: no row, no pair event yet).
  */
-const liveMatch = (m: string, at: string, pv: string) => liveMatchSql('ended_match', m, at, pv);
-
-/**
- * A pair event: records the pair's block state, its version and its time (the newest one wins: the
- * consumer applies a pair's events in version order only). $1 member_a, $2 member_b, $3 blocked,
- * $4 the event's time, $5 its pair version (null when the envelope had none).
- */
-const PAIR_STATE_SQL = `
-INSERT INTO chat_pair (member_a, member_b, blocked, ended_before, version)
-VALUES ($1::uuid, $2::uuid, $3::boolean, $4::timestamptz, $5::int)
-ON CONFLICT (member_a, member_b) DO UPDATE
-  SET blocked = EXCLUDED.blocked, ended_before = greatest(chat_pair.ended_before, EXCLUDED.ended_before),
-      version = greatest(chat_pair.version, EXCLUDED.version), updated_at = now()`;
-
-/** A match a pair event named as ended. $1 match id, $2 member_a, $3 member_b. */
-const ENDED_MATCH_SQL = `
-INSERT INTO ended_match (match_id, member_a, member_b) VALUES ($1::uuid, $2::uuid, $3::uuid) ON CONFLICT (match_id) DO NOTHING`;
+const liveMatch = (m: string, at: string, pv: string) => liveKitMatchSql(m, at, pv);
 
 /**
  * What a reopening does to a conversation: members see only what follows (history_from_seq), the
@@ -67,7 +52,7 @@ UPDATE conversation c
        a_unread = CASE WHEN c.closed_at IS NULL THEN c.a_unread ELSE 0 END,
        b_unread = CASE WHEN c.closed_at IS NULL THEN c.b_unread ELSE 0 END
   FROM (SELECT $1::uuid AS a, $2::uuid AS b) k
-  LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
+  LEFT JOIN kit_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
  WHERE c.member_a = k.a AND c.member_b = k.b
    AND (c.closed_at IS NULL) <> ${liveMatch('c.match_id', 'c.matched_at', 'c.match_pair_version')}
 RETURNING c.closed_at IS NULL AS open`;
@@ -86,7 +71,7 @@ INSERT INTO conversation AS c (id, member_a, member_b, match_id, matched_at, mat
 SELECT $1::uuid, $2::uuid, $3::uuid, $1::uuid, $4::timestamptz, $5::int,
        CASE WHEN ${liveMatch('$1::uuid', '$4::timestamptz', '$5::int')} THEN NULL ELSE now() END
   FROM (SELECT $2::uuid AS a, $3::uuid AS b) k
-  LEFT JOIN chat_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
+  LEFT JOIN kit_pair pair ON pair.member_a = k.a AND pair.member_b = k.b
 ON CONFLICT (member_a, member_b) DO UPDATE
    SET match_id = EXCLUDED.match_id, matched_at = EXCLUDED.matched_at, match_pair_version = EXCLUDED.match_pair_version,
        closed_at = EXCLUDED.closed_at, ${REOPENED}
@@ -97,14 +82,17 @@ ON CONFLICT (member_a, member_b) DO UPDATE
             ELSE c.matched_at < EXCLUDED.matched_at END
 RETURNING c.closed_at IS NULL AS open`;
 
+/**
+ * Erasure: the member's old pair states. `chat_pair` is read by nobody since PairsInKitProjection;
+ * its rows go until a later deploy drops it (the kit forgets the member's kit_pair and
+ * kit_ended_match rows).
+ */
 const FORGET_PAIRS_OF_SQL = 'DELETE FROM chat_pair WHERE member_a = $1::uuid OR member_b = $1::uuid';
-const FORGET_ENDED_MATCHES_OF_SQL =
-  'DELETE FROM ended_match WHERE member_a = $1::uuid OR member_b = $1::uuid';
 
 /**
- * What chat knows of a pair from matching's and safety's events (`chat_pair`, `ended_match`) and
- * what it decides: whether the pair's conversation is open (the rule above, liveMatch). Every
- * write takes the pair's lock first, in the caller's transaction.
+ * What chat decides from matching's and safety's events (the kit's pair projection): whether the
+ * pair's conversation is open (the rule above, liveMatch). Every write of a conversation takes the
+ * pair's lock first, in the caller's transaction.
  */
 @Injectable()
 export class PairRepository {
@@ -126,22 +114,17 @@ export class PairRepository {
   }
 
   /**
-   * Under the pair's lock: the pair event's state (PAIR_STATE_SQL), the match it ended
-   * (ENDED_MATCH_SQL), then SETTLE_PAIR_SQL. Answers whether the pair's conversation is open now
-   * when it changed, else false.
+   * After the kit wrote a pair event's state (and the match it ended), under the pair's lock:
+   * SETTLE_PAIR_SQL. Answers whether the pair's conversation is open now when it changed, else false.
    */
-  async applyPairEvent(manager: EntityManager, event: ProjectedPairEvent): Promise<boolean> {
-    const { a, b } = event;
+  async settlePair(manager: EntityManager, a: string, b: string): Promise<boolean> {
     await manager.query(PAIR_LOCK_SQL, [a, b]);
-    await manager.query(PAIR_STATE_SQL, [a, b, event.blocked, event.at, event.version]);
-    if (event.endedMatchId) await manager.query(ENDED_MATCH_SQL, [event.endedMatchId, a, b]);
     const [settled]: { open: boolean }[][] = await manager.query(SETTLE_PAIR_SQL, [a, b]);
     return settled?.[0]?.open ?? false;
   }
 
-  /** Erasure: the member's pair states and ended matches. */
+  /** Erasure: the member's old pair states. */
   async forgetMember(manager: EntityManager, userId: string): Promise<void> {
     await manager.query(FORGET_PAIRS_OF_SQL, [userId]);
-    await manager.query(FORGET_ENDED_MATCHES_OF_SQL, [userId]);
   }
 }

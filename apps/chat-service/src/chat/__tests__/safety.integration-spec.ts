@@ -183,7 +183,7 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     expect(await block(bob, ann, 2, { blockedBy: [ann, bob], endedMatchId: matchId })).toBe('handled');
     expect(await block(ann, bob, 1, { endedMatchId: matchId })).toBe('stale');
     expect(await unblock(ann, bob, 1)).toBe('stale');
-    const blocked = await bed.chat.dataSource.query('SELECT blocked FROM chat_pair WHERE member_a = $1 AND member_b = $2', orderedPairOf(ann.userId, bob.userId));
+    const blocked = await bed.chat.dataSource.query('SELECT cardinality(blocked_by) > 0 AS blocked FROM kit_pair WHERE member_a = $1 AND member_b = $2', orderedPairOf(ann.userId, bob.userId));
     expect(blocked).toEqual([{ blocked: true }]);
     await expectClosedFor(ann, annSocket, bob);
 
@@ -193,7 +193,7 @@ describe('chat honours blocks and unmatches (real gateway, PostgreSQL, Redis, so
     expect(await unblock(bob, ann, 4)).toBe('handled');
     await expectClosedFor(ann, annSocket, bob);
     await expectClosedFor(bob, bobSocket, ann);
-    const state = await bed.chat.dataSource.query('SELECT blocked FROM chat_pair WHERE member_a = $1 AND member_b = $2', orderedPairOf(ann.userId, bob.userId));
+    const state = await bed.chat.dataSource.query('SELECT cardinality(blocked_by) > 0 AS blocked FROM kit_pair WHERE member_a = $1 AND member_b = $2', orderedPairOf(ann.userId, bob.userId));
     expect(state).toEqual([{ blocked: false }]);
   });
 

@@ -3,6 +3,7 @@ import { DataSource, type MigrationInterface } from 'typeorm';
 import { KIT_MIGRATIONS, projectionMigrations } from '@mate/server-kit';
 import { createTestDatabase, type TestDatabase } from '@mate/testing';
 import { SuspensionsInKitProjection1796410000000 } from '../1796410000000-SuspensionsInKitProjection';
+import { PairsInKitProjection1796430000000 } from '../1796430000000-PairsInKitProjection';
 import { CHAT_MIGRATIONS } from '..';
 
 /**
@@ -24,7 +25,10 @@ describe('chat-service migration: SuspensionsInKitProjection, on a database set 
   });
 
   it("copies every suspended member into the kit table, and carries the previous release's writes there", async () => {
-    const before = dataSource([...KIT_MIGRATIONS, ...CHAT_MIGRATIONS.filter((m) => m !== SuspensionsInKitProjection1796410000000)]);
+    const before = dataSource([
+      ...KIT_MIGRATIONS,
+      ...CHAT_MIGRATIONS.filter((m) => m !== SuspensionsInKitProjection1796410000000 && m !== PairsInKitProjection1796430000000),
+    ]);
     await before.initialize();
     await before.runMigrations({ transaction: 'each' });
     const [ann, ben, cleo, dan, eve, standIn] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
@@ -35,7 +39,11 @@ describe('chat-service migration: SuspensionsInKitProjection, on a database set 
     );
     await before.destroy();
 
-    const after = dataSource([...KIT_MIGRATIONS, ...projectionMigrations(['suspension']), ...CHAT_MIGRATIONS]);
+    const after = dataSource([
+      ...KIT_MIGRATIONS,
+      ...projectionMigrations(['suspension']),
+      ...CHAT_MIGRATIONS.filter((m) => m !== PairsInKitProjection1796430000000),
+    ]);
     await after.initialize();
     try {
       expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
