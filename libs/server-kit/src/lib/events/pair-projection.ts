@@ -5,8 +5,6 @@ import type {
   UserBlockedPayload,
   UserUnblockedPayload,
 } from '@mate/contracts';
-import type { EntityManager } from 'typeorm';
-import type { EventHandlers } from './event-consumer';
 
 /** The events that carry a pair's whole safety state (one aggregate per pair, applied in version order). */
 export type PairEventName = 'user.blocked' | 'user.unblocked' | 'match.ended';
@@ -24,7 +22,7 @@ export interface ProjectedMatch {
   pairVersion: number | null;
 }
 
-/** A pair event as a projection applies it (chat's and call's `*_pair` and ended-match rows). `a < b`. */
+/** A pair event as the kit's pair projection applies it (`kit_pair` and `kit_ended_match`). `a < b`. */
 export interface ProjectedPairEvent {
   a: string;
   b: string;
@@ -80,46 +78,4 @@ export function projectedPairEventOf<N extends PairEventName>(
     version: envelope.aggregateVersion ?? null,
     endedMatchId: ended ?? null,
   };
-}
-
-/**
- * The three pair events' handlers: each payload read by projectedPairEventOf and given to `apply`
- * (in the consumer's transaction).
- */
-export function pairEventHandlers(
-  apply: (manager: EntityManager, event: ProjectedPairEvent) => Promise<void>,
-): Pick<EventHandlers, PairEventName> {
-  return {
-    'user.blocked': (payload, manager, envelope) =>
-      apply(manager, projectedPairEventOf(envelope.name, payload, envelope)),
-    'user.unblocked': (payload, manager, envelope) =>
-      apply(manager, projectedPairEventOf(envelope.name, payload, envelope)),
-    'match.ended': (payload, manager, envelope) =>
-      apply(manager, projectedPairEventOf(envelope.name, payload, envelope)),
-  };
-}
-
-/**
- * Whether a match is live, as a SQL expression, the rule chat and call apply alike: neither member
- * blocks the other, no pair event named it ended, and no pair event newer than the one it was made
- * under was applied. Versions, not clocks: the match's pair version (`pairVersion`, the version
- * matching had applied when it made it) is at least the newest the projection applied; only a match
- * from before versions (null) falls back to comparing its time (`at`) with the newest pair event's.
- *
- * `pair` is the projection's pair row (version, ended_before, and `pairBlocked`, whether either
- * blocks, over it: `pair.blocked` by default; a LEFT JOIN: no row, no pair event yet) and
- * `endedMatches` its table of ended match ids (`match_id`). The kit's own tables: liveKitMatchSql.
- */
-export function liveMatchSql(
-  endedMatches: string,
-  match: string,
-  at: string,
-  pairVersion: string,
-  pairBlocked = 'pair.blocked',
-): string {
-  return `(NOT coalesce(${pairBlocked}, false)
-    AND NOT EXISTS (SELECT 1 FROM ${endedMatches} e WHERE e.match_id = ${match})
-    AND CASE WHEN ${pairVersion} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
-             THEN ${pairVersion} >= coalesce(pair.version, 0)
-             ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, type MigrationInterface, type QueryRunner } from 'typeorm';
 import type { EventEnvelope, MatchEndedPayload, UserBlockedPayload, UserUnblockedPayload } from '@mate/contracts';
-import { liveMatchSql, projectedPairEventOf, type PairEventName } from '../events/pair-projection';
+import { projectedPairEventOf, type PairEventName } from '../events/pair-projection';
 
 /*
  * A pair's safety state as every consuming service projects it (docs/adr/0030-pair-and-suspension-
@@ -85,12 +85,21 @@ export function pairBlockedSql(x: string, y: string): string {
 }
 
 /**
- * Whether a match is live (the kit's liveMatchSql: not blocked, not named ended, no newer pair
- * event) over the kit's tables: `pair` is the pair's `kit_pair` row in the service's statement (a
- * LEFT JOIN: no row, no pair event yet), the ended matches `kit_ended_match`.
+ * Whether a match is live, as a SQL expression, the rule chat and call apply alike: neither member
+ * blocks the other, no pair event named it ended, and no pair event newer than the one it was made
+ * under was applied. Versions, not clocks: the match's pair version (`pairVersion`, the version
+ * matching had applied when it made it) is at least the newest the projection applied; only a match
+ * from before versions (null) falls back to comparing its time (`at`) with the newest pair event's.
+ *
+ * `pair` is the pair's `kit_pair` row in the service's statement (a LEFT JOIN: no row, no pair
+ * event yet); `match` the match's id, looked up in `kit_ended_match`.
  */
 export function liveKitMatchSql(match: string, at: string, pairVersion: string): string {
-  return liveMatchSql('kit_ended_match', match, at, pairVersion, 'cardinality(pair.blocked_by) > 0');
+  return `(NOT coalesce(cardinality(pair.blocked_by) > 0, false)
+    AND NOT EXISTS (SELECT 1 FROM kit_ended_match e WHERE e.match_id = ${match})
+    AND CASE WHEN ${pairVersion} IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
+             THEN ${pairVersion} >= coalesce(pair.version, 0)
+             ELSE (pair.ended_before IS NULL OR ${at} > pair.ended_before) END)`;
 }
 
 type Queryable = Pick<EntityManager, 'query'>;
