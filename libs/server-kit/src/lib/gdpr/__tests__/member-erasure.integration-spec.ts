@@ -12,6 +12,7 @@ import {
 } from '@mate/contracts';
 import { columnsHolding, createTestDatabase, createTestRedisNamespace, type TestDatabase } from '@mate/testing';
 import { waitFor } from '../../../testing/service-app';
+import { aProfile } from '../../../testing/gateway-test-bed';
 import { startKitService, type KitService } from '../../events/__tests__/event-harness';
 import { eraseMemberTraces, erasedMemberHash, isMemberErased, lockMembersAgainstErasure, memberIdsOf } from '../member-erasure';
 
@@ -69,8 +70,8 @@ describe('member erasure', () => {
     await consumerDb?.drop();
   });
 
-  const profile = (userId: string, name = 'Ana'): ProfileUpdatedPayload =>
-    ({ userId, name, age: 30, interests: [], photos: [], updatedAt: new Date().toISOString() }) as unknown as ProfileUpdatedPayload;
+  // A whole payload: the consumer reads each one against its catalogue class before any handler.
+  const profile = (userId: string, name = 'Ana'): ProfileUpdatedPayload => aProfile(userId, name);
   const envelope = <P>(name: EventEnvelope['name'], payload: P, extra: Partial<EventEnvelope> = {}): EventEnvelope =>
     ({ id: randomUUID(), name, version: 1, producer: SERVICES.profile, occurredAt: new Date().toISOString(), payload, ...extra }) as EventEnvelope;
   const deleted = (userId: string) => envelope('user.deleted', { userId, deletedAt: new Date().toISOString() });
