@@ -38,6 +38,7 @@ export * from './lib/events/pair-projection';
 export * from './lib/projections/kit-projections';
 export * from './lib/projections/member-suspensions';
 export * from './lib/projections/pair-states';
+export * from './lib/projections/projection-migrations';
 export * from './lib/events/payloads/event-payloads';
 export * from './lib/workers/queue-worker';
 export * from './lib/events/events.module';

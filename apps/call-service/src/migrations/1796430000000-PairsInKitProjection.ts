@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { pairTableIntoKit } from '@mate/server-kit';
 
 /**
  * call-service's pair state moves into the kit's pair projection (docs/adr/0030-pair-and-
@@ -21,37 +22,14 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class PairsInKitProjection1796430000000 implements MigrationInterface {
   name = 'PairsInKitProjection1796430000000';
+  private readonly pair = pairTableIntoKit({ table: 'call_pair', endedBefore: true });
 
   async up(q: QueryRunner): Promise<void> {
     // Held until the commit: a write of the previous release lands before the copy (copied) or
     // after the commit (carried by the trigger, or through the view).
     await q.query('LOCK TABLE call_pair, call_ended_match IN ACCESS EXCLUSIVE MODE');
-    await q.query(`CREATE FUNCTION call_pair_to_kit() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'DELETE' THEN
-          DELETE FROM kit_pair WHERE member_a = OLD.member_a AND member_b = OLD.member_b;
-        ELSE
-          INSERT INTO kit_pair (member_a, member_b, blocked_by, ended_before, version)
-            VALUES (NEW.member_a, NEW.member_b,
-                    CASE WHEN NEW.blocked THEN ARRAY[NEW.member_a, NEW.member_b] ELSE '{}'::uuid[] END,
-                    NEW.ended_before, NEW.version)
-            ON CONFLICT (member_a, member_b) DO UPDATE
-              SET blocked_by = CASE WHEN NOT NEW.blocked THEN '{}'::uuid[]
-                                    WHEN cardinality(kit_pair.blocked_by) > 0 THEN kit_pair.blocked_by
-                                    ELSE EXCLUDED.blocked_by END,
-                  ended_before = greatest(kit_pair.ended_before, EXCLUDED.ended_before),
-                  version = greatest(kit_pair.version, EXCLUDED.version), updated_at = now();
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await q.query(`CREATE TRIGGER call_pair_to_kit
-      AFTER INSERT OR UPDATE OR DELETE ON call_pair
-      FOR EACH ROW EXECUTE FUNCTION call_pair_to_kit()`);
-    await q.query(`INSERT INTO kit_pair (member_a, member_b, blocked_by, ended_before, version, updated_at)
-      SELECT member_a, member_b, CASE WHEN blocked THEN ARRAY[member_a, member_b] ELSE '{}'::uuid[] END,
-             ended_before, version, updated_at
-        FROM call_pair
-      ON CONFLICT (member_a, member_b) DO NOTHING`);
+    // The pair table's function, trigger and copy are the kit's (pairTableIntoKit).
+    for (const statement of this.pair.up) await q.query(statement);
     await q.query(`INSERT INTO kit_ended_match (match_id, member_a, member_b)
       SELECT e.match_id, m.member_a, m.member_b FROM call_ended_match e LEFT JOIN call_match m ON m.match_id = e.match_id
       ON CONFLICT (match_id) DO NOTHING`);
@@ -65,11 +43,6 @@ export class PairsInKitProjection1796430000000 implements MigrationInterface {
     await q.query('DROP VIEW IF EXISTS call_ended_match');
     await q.query('CREATE TABLE call_ended_match (match_id uuid PRIMARY KEY)');
     await q.query('INSERT INTO call_ended_match (match_id) SELECT match_id FROM kit_ended_match');
-    await q.query('DROP TRIGGER IF EXISTS call_pair_to_kit ON call_pair');
-    await q.query('DROP FUNCTION IF EXISTS call_pair_to_kit()');
-    await q.query(`INSERT INTO call_pair (member_a, member_b, blocked, ended_before, version, updated_at)
-      SELECT member_a, member_b, cardinality(blocked_by) > 0, ended_before, version, updated_at FROM kit_pair
-      ON CONFLICT (member_a, member_b) DO UPDATE
-        SET blocked = EXCLUDED.blocked, ended_before = EXCLUDED.ended_before, version = EXCLUDED.version`);
+    for (const statement of this.pair.down) await q.query(statement);
   }
 }

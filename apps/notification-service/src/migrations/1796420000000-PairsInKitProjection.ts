@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { pairTableIntoKit } from '@mate/server-kit';
 
 /**
  * notification-service's pair state moves into the kit's pair projection (docs/adr/0030-pair-and-
@@ -16,41 +17,17 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export class PairsInKitProjection1796420000000 implements MigrationInterface {
   name = 'PairsInKitProjection1796420000000';
+  private readonly pair = pairTableIntoKit({ table: 'notification_pair', endedBefore: false });
 
   async up(q: QueryRunner): Promise<void> {
     // Held until the commit: a write of the previous release lands before the copy (copied) or
     // after the commit (carried by the trigger).
     await q.query('LOCK TABLE notification_pair IN EXCLUSIVE MODE');
-    await q.query(`CREATE FUNCTION notification_pair_to_kit() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'DELETE' THEN
-          DELETE FROM kit_pair WHERE member_a = OLD.member_a AND member_b = OLD.member_b;
-        ELSE
-          INSERT INTO kit_pair (member_a, member_b, blocked_by, version)
-            VALUES (NEW.member_a, NEW.member_b,
-                    CASE WHEN NEW.blocked THEN ARRAY[NEW.member_a, NEW.member_b] ELSE '{}'::uuid[] END, NEW.version)
-            ON CONFLICT (member_a, member_b) DO UPDATE
-              SET blocked_by = CASE WHEN NOT NEW.blocked THEN '{}'::uuid[]
-                                    WHEN cardinality(kit_pair.blocked_by) > 0 THEN kit_pair.blocked_by
-                                    ELSE EXCLUDED.blocked_by END,
-                  version = greatest(kit_pair.version, EXCLUDED.version), updated_at = now();
-        END IF;
-        RETURN NULL;
-      END $$`);
-    await q.query(`CREATE TRIGGER notification_pair_to_kit
-      AFTER INSERT OR UPDATE OR DELETE ON notification_pair
-      FOR EACH ROW EXECUTE FUNCTION notification_pair_to_kit()`);
-    await q.query(`INSERT INTO kit_pair (member_a, member_b, blocked_by, version, updated_at)
-      SELECT member_a, member_b, CASE WHEN blocked THEN ARRAY[member_a, member_b] ELSE '{}'::uuid[] END, version, updated_at
-        FROM notification_pair
-      ON CONFLICT (member_a, member_b) DO NOTHING`);
+    // The pair table's function, trigger and copy are the kit's (pairTableIntoKit).
+    for (const statement of this.pair.up) await q.query(statement);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TRIGGER IF EXISTS notification_pair_to_kit ON notification_pair');
-    await q.query('DROP FUNCTION IF EXISTS notification_pair_to_kit()');
-    await q.query(`INSERT INTO notification_pair (member_a, member_b, blocked, version, updated_at)
-      SELECT member_a, member_b, cardinality(blocked_by) > 0, version, updated_at FROM kit_pair
-      ON CONFLICT (member_a, member_b) DO UPDATE SET blocked = EXCLUDED.blocked, version = EXCLUDED.version`);
+    for (const statement of this.pair.down) await q.query(statement);
   }
 }
