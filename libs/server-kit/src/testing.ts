@@ -5,3 +5,4 @@ export * from './testing/service-process';
 export * from './testing/managed-process';
 export * from './testing/forwarded';
 export * from './testing/gateway-test-bed';
+export * from './testing/suspensions-in-kit-switch';
