@@ -6,3 +6,4 @@ export * from './testing/managed-process';
 export * from './testing/forwarded';
 export * from './testing/gateway-test-bed';
 export * from './testing/suspensions-in-kit-switch';
+export * from './testing/pairs-in-kit-switch';

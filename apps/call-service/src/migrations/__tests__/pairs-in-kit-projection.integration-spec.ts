@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource, type MigrationInterface } from 'typeorm';
-import { orderedPairOf } from '@mate/contracts';
 import { KIT_MIGRATIONS, projectionMigrations } from '@mate/server-kit';
-import { createTestDatabase, type TestDatabase } from '@mate/testing';
+import { describePairsInKitSwitch } from '@mate/server-kit/testing';
 import { PairsInKitProjection1796430000000 } from '../1796430000000-PairsInKitProjection';
 import { CALL_MIGRATIONS } from '..';
 
@@ -11,119 +9,60 @@ import { CALL_MIGRATIONS } from '..';
  * `call_ended_match`, the switch copies them into the kit's `kit_pair` (a blocked pair as blocked
  * by both: who blocks was never kept here) and `kit_ended_match` (with the pair when call_match has
  * the match), and what a replica of the previous release still writes during the roll (a pair
- * event's state and ended match, an erasure) reaches the kit's tables.
+ * event's state and ended match, an erasure) reaches the kit's tables. The pair part of the
+ * scenario is the kit's (describePairsInKitSwitch); the ended matches' are call's own.
  */
-describe('call-service migration: PairsInKitProjection, on a database set up before it', () => {
-  let db: TestDatabase;
-  const dataSource = (migrations: (new () => MigrationInterface)[]) =>
-    new DataSource({ type: 'postgres', url: db.url, migrations, migrationsTableName: 'migrations', logging: false });
+const annBensMatch = randomUUID();
+const unknownMatch = randomUUID();
+let annBen: [string, string];
+const byId = <R extends { match_id: string }>(rows: R[]) =>
+  [...rows].sort((x, y) => x.match_id.localeCompare(y.match_id));
 
-  beforeAll(async () => {
-    db = await createTestDatabase('call_pairs_switch');
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
-
-  it("copies every pair state and ended match into the kit tables, and carries the previous release's writes there", async () => {
-    const before = dataSource([
-      ...KIT_MIGRATIONS,
-      ...projectionMigrations(['suspension']),
-      ...CALL_MIGRATIONS.filter((m) => m !== PairsInKitProjection1796430000000),
-    ]);
-    await before.initialize();
-    await before.runMigrations({ transaction: 'each' });
-    const [ann, ben, cleo, dan] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    const annBen = orderedPairOf(ann, ben);
-    const benCleo = orderedPairOf(ben, cleo);
-    const [annBensMatch, unknownMatch] = [randomUUID(), randomUUID()];
-    const endedAt = new Date('2026-11-29T10:00:00Z');
-    await before.query(
-      `INSERT INTO call_match (match_id, member_a, member_b, matched_at, pair_version) VALUES ($1, $2, $3, '2026-11-28T10:00:00Z', 2)`,
-      [annBensMatch, ...annBen],
-    );
-    await before.query(
-      `INSERT INTO call_pair (member_a, member_b, blocked, ended_before, version) VALUES ($1, $2, true, $5, 3), ($3, $4, false, NULL, 7)`,
-      [...annBen, ...benCleo, endedAt],
-    );
-    await before.query('INSERT INTO call_ended_match (match_id) VALUES ($1), ($2)', [annBensMatch, unknownMatch]);
-    await before.destroy();
-
-    const after = dataSource([...KIT_MIGRATIONS, ...projectionMigrations(['suspension', 'pair']), ...CALL_MIGRATIONS]);
-    await after.initialize();
-    try {
-      expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
-        'PairStateProjection1796402000000',
-        'EndedMatchProjection1796403000000',
-        'PairsInKitProjection1796430000000',
+describePairsInKitSwitch({
+  service: 'call-service',
+  database: 'call_pairs_switch',
+  pairTable: 'call_pair',
+  before: [
+    ...KIT_MIGRATIONS,
+    ...projectionMigrations(['suspension']),
+    ...CALL_MIGRATIONS.filter((m) => m !== PairsInKitProjection1796430000000),
+  ],
+  after: [...KIT_MIGRATIONS, ...projectionMigrations(['suspension', 'pair']), ...CALL_MIGRATIONS],
+  // The previous release's statements (PairRepository's ENDED_MATCH_SQL, forgetMember).
+  endedMatches: {
+    seed: async (db, people) => {
+      annBen = people.annBen;
+      await db.query(
+        `INSERT INTO call_match (match_id, member_a, member_b, matched_at, pair_version) VALUES ($1, $2, $3, '2026-11-28T10:00:00Z', 2)`,
+        [annBensMatch, ...annBen],
+      );
+      await db.query('INSERT INTO call_ended_match (match_id) VALUES ($1), ($2)', [
+        annBensMatch,
+        unknownMatch,
       ]);
-      const kitRow = async (x: string, y: string) => {
-        const [a, b] = orderedPairOf(x, y);
-        const rows = await after.query(
-          'SELECT blocked_by, ended_before, version FROM kit_pair WHERE member_a = $1 AND member_b = $2',
-          [a, b],
-        );
-        return rows[0] as { blocked_by: string[]; ended_before: Date | null; version: number | null } | undefined;
-      };
-      const endedMatches = async () =>
-        ((await after.query('SELECT match_id, member_a, member_b FROM kit_ended_match')) as {
-          match_id: string;
-          member_a: string | null;
-          member_b: string | null;
-        }[]).sort((x, y) => x.match_id.localeCompare(y.match_id));
-      const byId = <R extends { match_id: string }>(rows: R[]) => [...rows].sort((x, y) => x.match_id.localeCompare(y.match_id));
-      expect(await kitRow(ann, ben)).toEqual({ blocked_by: annBen, ended_before: endedAt, version: 3 });
-      expect(await kitRow(ben, cleo)).toEqual({ blocked_by: [], ended_before: null, version: 7 });
-      expect(await endedMatches()).toEqual(
+    },
+    expectCopied: (rows) =>
+      expect(rows).toEqual(
         byId([
           { match_id: annBensMatch, member_a: annBen[0], member_b: annBen[1] },
           { match_id: unknownMatch, member_a: null, member_b: null },
         ]),
-      );
-
-      // The previous release's statements (PairRepository's PAIR_STATE_SQL, ENDED_MATCH_SQL, forgetMember).
-      const savePairState = (x: string, y: string, blocked: boolean, at: Date, version: number) =>
-        after.query(
-          `INSERT INTO call_pair (member_a, member_b, blocked, ended_before, version)
-           VALUES ($1::uuid, $2::uuid, $3::boolean, $4::timestamptz, $5::int)
-           ON CONFLICT (member_a, member_b) DO UPDATE
-             SET blocked = EXCLUDED.blocked, ended_before = greatest(call_pair.ended_before, EXCLUDED.ended_before),
-                 version = greatest(call_pair.version, EXCLUDED.version), updated_at = now()`,
-          [...orderedPairOf(x, y), blocked, at, version],
-        );
-      const saveEndedMatch = (matchId: string) =>
-        after.query('INSERT INTO call_ended_match (match_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING', [matchId]);
-      const later = new Date('2026-11-30T10:00:00Z');
-      await savePairState(ann, ben, false, later, 4);
-      expect(await kitRow(ann, ben)).toEqual({ blocked_by: [], ended_before: later, version: 4 });
-      await savePairState(ben, cleo, true, later, 8);
-      expect(await kitRow(ben, cleo)).toEqual({ blocked_by: benCleo, ended_before: later, version: 8 });
-      const benCleosMatch = randomUUID();
-      await saveEndedMatch(benCleosMatch);
-      await saveEndedMatch(benCleosMatch);
-      expect((await after.query('SELECT match_id FROM call_ended_match WHERE match_id = $1', [benCleosMatch])).length).toBe(1);
-      // A block the new release applied (the kit's table only, with its blocker) keeps its blocker.
-      const annDan = orderedPairOf(ann, dan);
-      await after.query(`INSERT INTO kit_pair (member_a, member_b, blocked_by, version) VALUES ($1, $2, $3::uuid[], 2)`, [
-        ...annDan,
-        [dan],
-      ]);
-      await savePairState(ann, dan, true, later, 2);
-      expect(await kitRow(ann, dan)).toEqual({ blocked_by: [dan], ended_before: later, version: 2 });
-
-      // The previous release's erasure of Ben.
-      await after.query(
+      ),
+    save: (db, matchId) =>
+      db.query('INSERT INTO call_ended_match (match_id) VALUES ($1::uuid) ON CONFLICT DO NOTHING', [matchId]),
+    expectSavedOnce: async (db, _rows, matchId) =>
+      expect(
+        (await db.query('SELECT match_id FROM call_ended_match WHERE match_id = $1', [matchId])).length,
+      ).toBe(1),
+    erase: async (db, userId) => {
+      await db.query(
         `DELETE FROM call_ended_match WHERE match_id IN (SELECT match_id FROM call_match WHERE member_a = $1::uuid OR member_b = $1::uuid)`,
-        [ben],
+        [userId],
       );
-      await after.query('DELETE FROM call_match WHERE member_a = $1::uuid OR member_b = $1::uuid', [ben]);
-      await after.query('DELETE FROM call_pair WHERE member_a = $1::uuid OR member_b = $1::uuid', [ben]);
-      expect(await after.query('SELECT 1 FROM kit_pair WHERE $1 IN (member_a, member_b)', [ben])).toEqual([]);
-      expect((await endedMatches()).map((r) => r.match_id)).toEqual([benCleosMatch, unknownMatch].sort());
-      expect(await kitRow(ann, dan)).toEqual({ blocked_by: [dan], ended_before: later, version: 2 });
-      expect(await after.runMigrations({ transaction: 'each' })).toEqual([]);
-    } finally {
-      await after.destroy();
-    }
-  });
+      await db.query('DELETE FROM call_match WHERE member_a = $1::uuid OR member_b = $1::uuid', [userId]);
+      await db.query('DELETE FROM call_pair WHERE member_a = $1::uuid OR member_b = $1::uuid', [userId]);
+    },
+    expectErased: (rows, benCleosMatch) =>
+      expect(rows.map((r) => r.match_id)).toEqual([benCleosMatch, unknownMatch].sort()),
+  },
 });
