@@ -7,3 +7,4 @@ export * from './testing/forwarded';
 export * from './testing/gateway-test-bed';
 export * from './testing/suspensions-in-kit-switch';
 export * from './testing/pairs-in-kit-switch';
+export * from './testing/blocked-pairs-in-kit-switch';

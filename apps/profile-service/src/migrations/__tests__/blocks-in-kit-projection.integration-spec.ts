@@ -1,95 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { DataSource, type MigrationInterface } from 'typeorm';
-import { orderedPairOf } from '@mate/contracts';
 import { KIT_MIGRATIONS, projectionMigrations } from '@mate/server-kit';
-import { createTestDatabase, type TestDatabase } from '@mate/testing';
+import { describeBlockedPairsInKitSwitch } from '@mate/server-kit/testing';
 import { BlocksInKitProjection1796420000000 } from '../1796420000000-BlocksInKitProjection';
 import { PROFILE_MIGRATIONS } from '..';
 
-/**
- * ADR 0030: on a database holding blocks in `blocked_pair`, the switch copies them into the kit's
- * `kit_pair`, and the old name stays a view of it through which a replica of the previous release
- * reads and writes the kit's table until a later deploy drops it.
- */
-describe('profile-service migration: BlocksInKitProjection, on a database set up before it', () => {
-  let db: TestDatabase;
-  const dataSource = (migrations: (new () => MigrationInterface)[]) =>
-    new DataSource({ type: 'postgres', url: db.url, migrations, migrationsTableName: 'migrations', logging: false });
-
-  beforeAll(async () => {
-    db = await createTestDatabase('profile_blocks_switch');
-  });
-  afterAll(async () => {
-    await db.drop();
-  });
-
-  it('copies every blocked pair into the kit table, and the old name reads and writes it', async () => {
-    const before = dataSource([
-      ...KIT_MIGRATIONS,
-      ...projectionMigrations(['suspension']),
-      ...PROFILE_MIGRATIONS.filter((m) => m !== BlocksInKitProjection1796420000000),
-    ]);
-    await before.initialize();
-    await before.runMigrations({ transaction: 'each' });
-    const [ann, ben, cleo, dan] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    const annBen = orderedPairOf(ann, ben);
-    const benCleo = orderedPairOf(ben, cleo);
-    await before.query(`INSERT INTO blocked_pair (user_a, user_b, blocked_by) VALUES ($1, $2, $3::uuid[]), ($4, $5, $6::uuid[])`, [
-      ...annBen,
-      [ann],
-      ...benCleo,
-      [ben, cleo],
-    ]);
-    await before.destroy();
-
-    const after = dataSource([...KIT_MIGRATIONS, ...projectionMigrations(['suspension', 'pair']), ...PROFILE_MIGRATIONS]);
-    await after.initialize();
-    try {
-      expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
-        'PairStateProjection1796402000000',
-        'EndedMatchProjection1796403000000',
-        'BlocksInKitProjection1796420000000',
-      ]);
-      const byFirst = (rows: Record<string, unknown>[]) =>
-        rows.sort((x, y) => String(x['member_a']).localeCompare(String(y['member_a'])));
-      const kitRows = async () => byFirst(await after.query('SELECT member_a, member_b, blocked_by, version FROM kit_pair'));
-      expect(await kitRows()).toEqual(
-        byFirst([
-          { member_a: annBen[0], member_b: annBen[1], blocked_by: [ann], version: null },
-          { member_a: benCleo[0], member_b: benCleo[1], blocked_by: [ben, cleo], version: null },
-        ]),
-      );
-
-      // The previous release's statements (BlockedPairs.apply, between, the erasure), through the view.
-      const annDan = orderedPairOf(ann, dan);
-      await after.query(
-        `INSERT INTO blocked_pair (user_a, user_b, blocked_by) VALUES ($1, $2, $3::uuid[])
-         ON CONFLICT (user_a, user_b) DO UPDATE SET blocked_by = EXCLUDED.blocked_by, updated_at = now()`,
-        [...annDan, [dan]],
-      );
-      await after.query(
-        `INSERT INTO blocked_pair (user_a, user_b, blocked_by) VALUES ($1, $2, $3::uuid[])
-         ON CONFLICT (user_a, user_b) DO UPDATE SET blocked_by = EXCLUDED.blocked_by, updated_at = now()`,
-        [...benCleo, [cleo]],
-      );
-      await after.query('DELETE FROM blocked_pair WHERE user_a = $1 AND user_b = $2', annBen);
-      expect(
-        await after.query(
-          'SELECT 1 FROM blocked_pair WHERE user_a = least($1::uuid, $2::uuid) AND user_b = greatest($1::uuid, $2::uuid)',
-          [dan, ann],
-        ),
-      ).toHaveLength(1);
-      expect(await kitRows()).toEqual(
-        byFirst([
-          { member_a: annDan[0], member_b: annDan[1], blocked_by: [dan], version: null },
-          { member_a: benCleo[0], member_b: benCleo[1], blocked_by: [cleo], version: null },
-        ]),
-      );
-      await after.query('DELETE FROM blocked_pair WHERE $1::uuid IN (user_a, user_b) OR $1::uuid = ANY (blocked_by)', [dan]);
-      expect(await after.query('SELECT 1 FROM kit_pair WHERE $1 IN (member_a, member_b)', [dan])).toEqual([]);
-      expect(await after.runMigrations({ transaction: 'each' })).toEqual([]);
-    } finally {
-      await after.destroy();
-    }
-  });
+describeBlockedPairsInKitSwitch({
+  service: 'profile-service',
+  database: 'profile_blocks_switch',
+  before: [
+    ...KIT_MIGRATIONS,
+    ...projectionMigrations(['suspension']),
+    ...PROFILE_MIGRATIONS.filter((m) => m !== BlocksInKitProjection1796420000000),
+  ],
+  after: [...KIT_MIGRATIONS, ...projectionMigrations(['suspension', 'pair']), ...PROFILE_MIGRATIONS],
+  applied: ['PairStateProjection1796402000000', 'EndedMatchProjection1796403000000', 'BlocksInKitProjection1796420000000'],
 });

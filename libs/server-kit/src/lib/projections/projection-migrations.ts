@@ -135,3 +135,44 @@ export function pairTableIntoKit(opts: {
     ],
   };
 }
+
+/**
+ * A service's `blocked_pair` (`user_a < user_b`, `blocked_by` never empty: the pairs of whom one
+ * blocks the other, and who) moves into `kit_pair` (the kit's migration created it just before):
+ * its rows are copied (the same ordered pairs and `blocked_by`; no version or end time, which such
+ * a table never kept), then the table gives way to a view of the kit's table under its old name and
+ * columns, through which a replica of the previous release still running during the roll reads and
+ * writes the kit's table (a plain view of one table takes INSERT ... ON CONFLICT and DELETE). The
+ * view shows every pair row, also one the new release keeps after an unblock (`blocked_by` empty):
+ * such a replica then reads that pair as blocked until it is replaced, failing closed, as it would
+ * have before the unblock reached it. The first statement locks the table until the commit, so a
+ * write of the previous release lands before the copy or, after it, through the view. A later
+ * deploy drops the view.
+ */
+export function blockedPairTableIntoKit(): ProjectionMigrationStatements {
+  return {
+    up: [
+      'LOCK TABLE blocked_pair IN EXCLUSIVE MODE',
+      `INSERT INTO kit_pair (member_a, member_b, blocked_by, updated_at)
+      SELECT user_a, user_b, blocked_by, updated_at FROM blocked_pair
+      ON CONFLICT (member_a, member_b) DO NOTHING`,
+      'DROP TABLE blocked_pair',
+      `CREATE VIEW blocked_pair AS
+      SELECT member_a AS user_a, member_b AS user_b, blocked_by, updated_at FROM kit_pair`,
+    ],
+    down: [
+      'DROP VIEW IF EXISTS blocked_pair',
+      `CREATE TABLE blocked_pair (
+      user_a uuid NOT NULL,
+      user_b uuid NOT NULL,
+      blocked_by uuid[] NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (user_a, user_b),
+      CONSTRAINT blocked_pair_order_check CHECK (user_a < user_b),
+      CONSTRAINT blocked_pair_blocked_by_check CHECK (cardinality(blocked_by) > 0)
+    )`,
+      `INSERT INTO blocked_pair (user_a, user_b, blocked_by, updated_at)
+      SELECT member_a, member_b, blocked_by, updated_at FROM kit_pair WHERE cardinality(blocked_by) > 0`,
+    ],
+  };
+}
