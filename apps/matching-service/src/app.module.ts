@@ -11,14 +11,10 @@ import { MatchingEnv } from './matching.env';
 import { MatchingModule } from './matching/matching.module';
 import { MatchingExporter } from './member-data/matching-exporter';
 import { MatchingMemberDataModule } from './member-data/matching-member-data.module';
-import { CreateMatching1795500000000 } from './migrations/1795500000000-CreateMatching';
-import { ImpressionPerViewer1795520000000 } from './migrations/1795520000000-ImpressionPerViewer';
-import { BlockedPairs1795600000000 } from './migrations/1795600000000-BlockedPairs';
-import { MatchHistory1796400000000 } from './migrations/1796400000000-MatchHistory';
-import { SuggestionPoolKeys1796500000000 } from './migrations/1796500000000-SuggestionPoolKeys';
+import { MATCHING_MIGRATIONS } from './migrations';
 import { MatchingAdminModule } from './admin/matching-admin.module';
 import { SafetyModule } from './safety/safety.module';
-import { SCORING_ENTITIES, SCORING_MIGRATIONS, ScoringModule } from './scoring';
+import { SCORING_ENTITIES, ScoringModule } from './scoring';
 import { Swipe } from './swipes/swipe.entity';
 
 @Module({})
@@ -30,14 +26,7 @@ export class AppModule {
       envClass: MatchingEnv,
       env,
       entities: [Candidate, Swipe, Match, Impression, ...SCORING_ENTITIES],
-      migrations: [
-        CreateMatching1795500000000,
-        ...SCORING_MIGRATIONS,
-        ImpressionPerViewer1795520000000,
-        BlockedPairs1795600000000,
-        MatchHistory1796400000000,
-        SuggestionPoolKeys1796500000000,
-      ],
+      migrations: MATCHING_MIGRATIONS,
       features: [
         CandidatesModule,
         SafetyModule,
@@ -48,6 +37,11 @@ export class AppModule {
         MemberDataModule.forExporter(MatchingExporter, { imports: [MatchingModule, ScoringModule] }),
       ],
       handlers: MatchingEventHandlers,
+      // safety's pair events (user.blocked, user.unblocked, match.ended): the kit's pair projection
+      // (`kit_pair`), read by the hard rules of suggestions, likes, passes and rewind;
+      // MatchingEventHandlers adds matching's own part (ending the pair's match, forgetting its
+      // swipes on an unblock) under the pair's lock.
+      projections: ['pair'],
     });
   }
 }

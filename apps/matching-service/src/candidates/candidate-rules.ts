@@ -1,4 +1,5 @@
 import { DEFAULT_PREFERENCES } from '@mate/contracts';
+import { pairBlockedSql } from '@mate/server-kit';
 
 /**
  * The hard rules of matching (issue 8) as one SQL predicate over two candidate rows: `v` (the
@@ -19,9 +20,9 @@ import { DEFAULT_PREFERENCES } from '@mate/contracts';
  *   smoking, drinking, exercise, pets (the value is in the list), required interests (all held),
  *   height range. An empty list (or no bound) means all; an unanswered field fails a non-empty
  *   filter on it.
- * - Blocks (issue 10): never a pair of whom either blocks the other (`blocked_pair`, kept from
- *   safety's pair events; one row per pair, ids ascending, so one primary-key probe covers both
- *   directions).
+ * - Blocks (issue 10): never a pair of whom either blocks the other (the kit's pair projection,
+ *   `kit_pair`, kept from safety's pair events; one row per pair, ids ascending, so one
+ *   primary-key probe covers both directions).
  */
 export function mutualRulesSql(v: string, c: string): string {
   return `${c}.suggestible AND ${c}.user_id <> ${v}.user_id
@@ -38,10 +39,9 @@ export function distanceFitsSql(v: string, c: string): string {
       OR coalesce(great_circle_km(${v}.lat, ${v}.lng, ${c}.lat, ${c}.lng) <= least(${v}.max_distance, ${c}.max_distance), false))`;
 }
 
-/** Either of the two members blocks the other (the pair is stored once, ids ascending). */
+/** Either of the two members blocks the other (the kit's `kit_pair`: one row per pair, ids ascending). */
 export function blockedPairSql(x: string, y: string): string {
-  return `EXISTS (SELECT 1 FROM blocked_pair bp
-      WHERE bp.user_a = least(${x}.user_id, ${y}.user_id) AND bp.user_b = greatest(${x}.user_id, ${y}.user_id))`;
+  return pairBlockedSql(`${x}.user_id`, `${y}.user_id`);
 }
 
 /** `member`'s age is in `chooser`'s range (unknown ages pass the default range only). */

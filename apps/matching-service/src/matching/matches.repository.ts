@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { pairBlockedSql } from '@mate/server-kit';
 
 /** One of a member's matches with the other member as matching knows them. */
 export interface MemberMatchRow {
@@ -31,8 +32,7 @@ SELECT
   (SELECT count(*) FROM match WHERE user_a = $1 OR user_b = $1)::int AS matches,
   (SELECT count(*) FROM swipe s JOIN candidate c ON c.user_id = s.swiper_id
      WHERE s.target_id = $1 AND s.liked AND NOT c.deleted
-       AND NOT EXISTS (SELECT 1 FROM blocked_pair bp
-         WHERE bp.user_a = least(s.swiper_id, s.target_id) AND bp.user_b = greatest(s.swiper_id, s.target_id))
+       AND NOT ${pairBlockedSql('s.swiper_id', 's.target_id')}
   )::int AS likes_received,
   (SELECT count(*) FROM swipe WHERE swiper_id = $1 AND liked)::int AS likes_sent`;
 

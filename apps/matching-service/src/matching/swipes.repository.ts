@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { orderedPairOf, pairIdOf } from '@mate/contracts';
-import { insertOutboxFacts } from '@mate/server-kit';
+import { insertOutboxFacts, pairBlockedSql } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 import { onceUnderPairLock } from './pair-transaction';
 import { LIKE_SQL, type LikeRow } from './swipes.statements';
@@ -50,7 +50,7 @@ export interface StandingLikeRow {
  * Parameters: $1 passer, $2 passed, $3 and $4 the outbox id and envelope of pass.created.
  */
 const PASS_SQL = `WITH target AS (SELECT suspended FROM candidate WHERE user_id = $2::uuid FOR KEY SHARE), blocked AS (
-                 SELECT 1 FROM blocked_pair WHERE user_a = least($1::uuid, $2::uuid) AND user_b = greatest($1::uuid, $2::uuid)
+                 SELECT 1 WHERE ${pairBlockedSql('$1::uuid', '$2::uuid')}
                ), inserted AS (
                  INSERT INTO swipe (swiper_id, target_id, liked) SELECT $1::uuid, $2::uuid, false FROM target
                  WHERE NOT target.suspended AND NOT EXISTS (SELECT 1 FROM blocked)

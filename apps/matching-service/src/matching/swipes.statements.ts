@@ -1,4 +1,4 @@
-import { completedFactBody, insertOutboxFacts, type PayloadCompletion } from '@mate/server-kit';
+import { completedFactBody, insertOutboxFacts, pairBlockedSql, type PayloadCompletion } from '@mate/server-kit';
 import { mutualRulesSql } from '../candidates/candidate-rules';
 
 /**
@@ -47,7 +47,7 @@ WITH previous AS (
   WHERE c.user_id = $2::uuid
   FOR KEY SHARE OF c
 ), blocked AS (
-  SELECT 1 FROM blocked_pair WHERE user_a = $3::uuid AND user_b = $4::uuid
+  SELECT 1 WHERE ${pairBlockedSql('$3::uuid', '$4::uuid')}
 ), inserted AS (
   -- A swipe written meanwhile by a writer without the pair lock (an older replica mid-deploy, a
   -- seeder) wins: nothing inserted, and the caller answers as the pair stands.

@@ -8,15 +8,14 @@ import { ImpressionRepository } from '../impressions/impression.repository';
 import { MatchesRepository } from '../matching/matches.repository';
 import { MemberRateLimiter } from '../matching/member-rate-limits';
 import { SwipesRepository } from '../matching/swipes.repository';
-import { BlockedPairsRepository } from '../safety/blocked-pairs.repository';
 import { ScoringRepository } from '../scoring/scoring.repository';
 
 /**
  * Erases a member from matching-service on `user.deleted` (issue 12, docs/adr/0016-member-data.md),
  * inside the consumer's transaction: their candidate row (profile and preferences projection), the
  * likes and passes they gave AND received, their matches, the impressions naming them either way,
- * what the ranking model learned of them, the block pairs naming them, their Discover counters and
- * the kit's traces. Nothing is kept for the other member here: chat keeps the conversation of a
+ * what the ranking model learned of them, their Discover counters and the kit's traces (the kit's
+ * pair projection has forgotten the pairs naming them just before, in this transaction). Nothing is kept for the other member here: chat keeps the conversation of a
  * match, and a like of the deleted member simply goes. Running it twice changes nothing.
  *
  * Writers that are not events and write rows naming another member are ordered with it:
@@ -36,7 +35,6 @@ export class MatchingErasure {
     private readonly swipes: SwipesRepository,
     private readonly matches: MatchesRepository,
     private readonly impressions: ImpressionRepository,
-    private readonly blockedPairs: BlockedPairsRepository,
     private readonly rateLimits: MemberRateLimiter,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -47,7 +45,6 @@ export class MatchingErasure {
     const swipes = await this.swipes.eraseMember(manager, userId);
     const matches = await this.matches.eraseMember(manager, userId);
     const impressions = await this.impressions.eraseMember(manager, userId);
-    await this.blockedPairs.eraseMember(manager, userId);
     await eraseMemberTraces(manager, userId);
     await this.rateLimits.forget(userId);
     // No id in the log: the erased member's id is kept nowhere.

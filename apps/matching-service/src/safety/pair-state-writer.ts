@@ -9,15 +9,14 @@ import {
 import { MatchesRepository } from '../matching/matches.repository';
 import { lockPair } from '../matching/pair-transaction';
 import { SwipesRepository } from '../matching/swipes.repository';
-import { BlockedPairsRepository } from './blocked-pairs.repository';
 
 /**
  * Safety's pair events in matching (issue 10). The consumer applies only the newest version of
- * each pair, and every pair event carries the pair's whole state, so each handler writes the
- * whole of it:
+ * each pair, and every pair event carries the pair's whole state. The kit's pair projection has
+ * written it to `kit_pair` first, in this transaction (AppModule's `projections`: the hard rules
+ * leave a pair of whom either blocks the other out both ways, in suggestions, likes, passes and
+ * rewind); this is matching's own part of each event:
  *
- * - `blocked_pair` holds the pair while anyone of the two blocks the other (the hard rules leave
- *   such pairs out both ways: suggestions, likes, passes, rewind);
  * - the pair's match ends (its row is deleted: my-matches and stats count rows), whatever the
  *   event: a block unmatches, an unmatch ends the match, an unblock does not restore it;
  * - swipes stay, so an unmatched pair is not suggested again; only an unblock after which neither
@@ -30,7 +29,6 @@ import { BlockedPairsRepository } from './blocked-pairs.repository';
 @Injectable()
 export class PairStateWriter {
   constructor(
-    private readonly blockedPairs: BlockedPairsRepository,
     private readonly swipes: SwipesRepository,
     private readonly matches: MatchesRepository,
   ) {}
@@ -54,12 +52,7 @@ export class PairStateWriter {
     { forgetSwipes }: { forgetSwipes: boolean },
   ): Promise<void> {
     await lockPair(manager, userA, userB);
-    if (blockedBy.length > 0) {
-      await this.blockedPairs.saveBlockers(manager, userA, userB, blockedBy);
-    } else {
-      await this.blockedPairs.forgetBlock(manager, userA, userB);
-      if (forgetSwipes) await this.swipes.forgetPairSwipes(manager, userA, userB);
-    }
+    if (blockedBy.length === 0 && forgetSwipes) await this.swipes.forgetPairSwipes(manager, userA, userB);
     await this.matches.endPairMatch(manager, userA, userB);
   }
 }

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { MatchingModule } from '../matching/matching.module';
-import { BlockedPairsRepository } from './blocked-pairs.repository';
 import { PairStateWriter } from './pair-state-writer';
 
-/** Safety's pair state in matching: written from user.blocked, user.unblocked and match.ended. */
+/** Matching's own part of safety's pair events (user.blocked, user.unblocked, match.ended), after the kit's pair projection. */
 @Module({
   imports: [MatchingModule],
-  providers: [PairStateWriter, BlockedPairsRepository],
-  exports: [PairStateWriter, BlockedPairsRepository],
+  providers: [PairStateWriter],
+  exports: [PairStateWriter],
 })
 export class SafetyModule {}

@@ -143,7 +143,7 @@ describe('member data in matching-service (real PostgreSQL and Redis)', () => {
           'impression.viewer_id',
           'impression.target_id',
           'member_factor.user_id',
-          'blocked_pair.blocked_by',
+          'kit_pair.blocked_by',
           'outbox.body',
           'applied_version.aggregate_id',
         ]),

@@ -286,7 +286,7 @@ describe('blocks, unblocks and unmatches (real PostgreSQL and Redis)', () => {
       ).resolves.toBe('unreadable');
     }
     expect(
-      await bed.dataSource.query('SELECT 1 FROM blocked_pair WHERE $1 IN (user_a, user_b)', [c.userId]),
+      await bed.dataSource.query('SELECT 1 FROM kit_pair WHERE $1 IN (member_a, member_b)', [c.userId]),
     ).toEqual([]);
   });
 
