@@ -284,7 +284,7 @@ async function backfillMatches({ matchingDbUrl, targetDbUrl, service, target, kn
  * seeder and the demo write matches without match.created, and an installation seeded before the
  * seeder wrote call-service's matches (or before call-service existed) has matches call-service
  * does not know, so those pairs cannot call. When matching-service holds more matches than
- * call-service has live ones (its `call_match` rows that its own rule, call.repository.ts `liveMatch`,
+ * call-service has live ones (its `call_match` rows that its rule, the kit's `liveKitMatchSql`,
  * lets call: two counts, the whole cost of a start with nothing to do), every match of matching's
  * `match` table is offered to call-service's `call_match` with the pair version matching had
  * applied (its `applied_version` of the pair), as match.created would carry it
@@ -310,15 +310,16 @@ export async function backfillCallMatches({ matchingDbUrl, callDbUrl }) {
 }
 
 /**
- * call-service's matches it lets call: its rule for a live match (apps/call-service/src/call/
- * call.repository.ts liveMatch, which this plain-Node launcher cannot import; the seeder's tests check
- * the two agree on the demo's pairs).
+ * call-service's matches it lets call: the kit's rule for a live match over its pair projection
+ * (libs/server-kit pair-states.ts liveKitMatchSql, on `kit_pair` and `kit_ended_match`, ADR 0030),
+ * which this plain-Node launcher cannot import; the seeder's tests check the two agree on the
+ * demo's pairs.
  */
 const LIVE_CALL_MATCHES_SQL = `
 SELECT count(*)::int AS n FROM call_match m
-  LEFT JOIN call_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
- WHERE NOT coalesce(pair.blocked, false)
-   AND NOT EXISTS (SELECT 1 FROM call_ended_match e WHERE e.match_id = m.match_id)
+  LEFT JOIN kit_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
+ WHERE NOT coalesce(cardinality(pair.blocked_by) > 0, false)
+   AND NOT EXISTS (SELECT 1 FROM kit_ended_match e WHERE e.match_id = m.match_id)
    AND CASE WHEN m.pair_version IS NOT NULL AND (pair.version IS NOT NULL OR pair.ended_before IS NULL)
             THEN m.pair_version >= coalesce(pair.version, 0)
             ELSE (pair.ended_before IS NULL OR m.matched_at > pair.ended_before) END`;
