@@ -1,10 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import { DataSource, type MigrationInterface } from 'typeorm';
 import { orderedPairOf } from '@mate/contracts';
-import { createTestDatabase, type TestDatabase } from '@mate/testing';
-
-type MigrationClass = new () => MigrationInterface;
+import { switchDatabase, type MigrationClass } from './switch-database';
 
 /** What one service's spec of its BlocksInKitProjection migration (blockedPairTableIntoKit) tells the shared scenario. */
 export interface BlockedPairsInKitSwitchSpec {
@@ -28,21 +25,10 @@ export interface BlockedPairsInKitSwitchSpec {
  */
 export function describeBlockedPairsInKitSwitch(spec: BlockedPairsInKitSwitchSpec): void {
   describe(`${spec.service} migration: BlocksInKitProjection, on a database set up before it`, () => {
-    let db: TestDatabase;
-    const dataSource = (migrations: MigrationClass[]) =>
-      new DataSource({ type: 'postgres', url: db.url, migrations, migrationsTableName: 'migrations', logging: false });
-
-    beforeAll(async () => {
-      db = await createTestDatabase(spec.database);
-    });
-    afterAll(async () => {
-      await db.drop();
-    });
+    const database = switchDatabase(spec.database);
 
     it('copies every blocked pair into the kit table, and the old name reads and writes it', async () => {
-      const before = dataSource(spec.before);
-      await before.initialize();
-      await before.runMigrations({ transaction: 'each' });
+      const before = await database.migratedBefore(spec.before);
       const [ann, ben, cleo, dan] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
       const annBen = orderedPairOf(ann, ben);
       const benCleo = orderedPairOf(ben, cleo);
@@ -54,8 +40,7 @@ export function describeBlockedPairsInKitSwitch(spec: BlockedPairsInKitSwitchSpe
       ]);
       await before.destroy();
 
-      const after = dataSource(spec.after);
-      await after.initialize();
+      const after = await database.opened(spec.after);
       try {
         expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual(spec.applied);
         const byFirst = (rows: Record<string, unknown>[]) =>

@@ -1,10 +1,8 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import { DataSource, type MigrationInterface } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { orderedPairOf } from '@mate/contracts';
-import { createTestDatabase, type TestDatabase } from '@mate/testing';
-
-type MigrationClass = new () => MigrationInterface;
+import { switchDatabase, type MigrationClass } from './switch-database';
 
 /** A row of `kit_ended_match`, ordered by match_id in the scenario's reads. */
 export interface KitEndedMatchRow {
@@ -63,27 +61,10 @@ export interface PairsInKitSwitchSpec {
 export function describePairsInKitSwitch(spec: PairsInKitSwitchSpec): void {
   const { pairTable, endedMatches: ended } = spec;
   describe(`${spec.service} migration: PairsInKitProjection, on a database set up before it`, () => {
-    let db: TestDatabase;
-    const dataSource = (migrations: MigrationClass[]) =>
-      new DataSource({
-        type: 'postgres',
-        url: db.url,
-        migrations,
-        migrationsTableName: 'migrations',
-        logging: false,
-      });
-
-    beforeAll(async () => {
-      db = await createTestDatabase(spec.database);
-    });
-    afterAll(async () => {
-      await db.drop();
-    });
+    const database = switchDatabase(spec.database);
 
     it("copies every pair state and ended match into the kit tables, and carries the previous release's writes there", async () => {
-      const before = dataSource(spec.before);
-      await before.initialize();
-      await before.runMigrations({ transaction: 'each' });
+      const before = await database.migratedBefore(spec.before);
       const [ann, ben, cleo, dan] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
       const annBen = orderedPairOf(ann, ben);
       const benCleo = orderedPairOf(ben, cleo);
@@ -95,8 +76,7 @@ export function describePairsInKitSwitch(spec: PairsInKitSwitchSpec): void {
       await ended.seed(before, { ann, ben, cleo, dan, annBen, benCleo });
       await before.destroy();
 
-      const after = dataSource(spec.after);
-      await after.initialize();
+      const after = await database.opened(spec.after);
       try {
         expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
           'PairStateProjection1796402000000',

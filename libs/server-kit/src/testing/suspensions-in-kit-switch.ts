@@ -1,9 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import { DataSource, type MigrationInterface } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '@mate/testing';
-
-type MigrationClass = new () => MigrationInterface;
+import type { DataSource } from 'typeorm';
+import { switchDatabase, type MigrationClass } from './switch-database';
 
 /** What one service's spec of its SuspensionsInKitProjection migration tells the shared scenario. */
 export interface SuspensionsInKitSwitchSpec {
@@ -34,27 +32,10 @@ export interface SuspensionsInKitSwitchSpec {
  */
 export function describeSuspensionsInKitSwitch(spec: SuspensionsInKitSwitchSpec): void {
   describe(`${spec.service} migration: SuspensionsInKitProjection, on a database set up before it`, () => {
-    let db: TestDatabase;
-    const dataSource = (migrations: MigrationClass[]) =>
-      new DataSource({
-        type: 'postgres',
-        url: db.url,
-        migrations,
-        migrationsTableName: 'migrations',
-        logging: false,
-      });
-
-    beforeAll(async () => {
-      db = await createTestDatabase(spec.database);
-    });
-    afterAll(async () => {
-      await db.drop();
-    });
+    const database = switchDatabase(spec.database);
 
     it("copies every suspended member into the kit table, and carries the previous release's writes there", async () => {
-      const before = dataSource(spec.before);
-      await before.initialize();
-      await before.runMigrations({ transaction: 'each' });
+      const before = await database.migratedBefore(spec.before);
       const [ann, ben, cleo, dan, eve] = [
         randomUUID(),
         randomUUID(),
@@ -69,8 +50,7 @@ export function describeSuspensionsInKitSwitch(spec: SuspensionsInKitSwitchSpec)
       );
       await before.destroy();
 
-      const after = dataSource(spec.after);
-      await after.initialize();
+      const after = await database.opened(spec.after);
       try {
         expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toEqual([
           'MemberSuspensionProjection1796401000000',
