@@ -22,10 +22,10 @@ import {
   PROFILE_INTERESTS,
   SMOKING_VALUES,
   photoFileUrl,
-  type PhotoSize,
+  type PhotoDto,
+  type PhotoUploadResponse,
 } from '@mate/contracts';
-import { startServiceProcess } from '@mate/server-kit/testing';
-import { createTestRedisNamespace, freePort, testInfra, type TestDatabase } from '@mate/testing';
+import { type TestDatabase } from '@mate/testing';
 import { query, runModule, runSeeder } from './helpers';
 import {
   buildServices,
@@ -34,7 +34,6 @@ import {
   dropPair,
   MEMBERS,
   photoFile,
-  PROFILE_DIST,
   SEED,
   seedArgs,
   SIZES,
@@ -42,28 +41,29 @@ import {
   type PhotoRow,
   type ProfileRow,
 } from './seed-setup';
+import { ServiceRun } from './service-processes';
 
 /*
  * A seeded installation (seed-setup.ts): its members' accounts, profiles, coordinates, photos and
- * preferences, checked with profile-service's own code where it matters; the same result again
- * for the same --seed, --if-empty, and the photo pool.
+ * preferences, checked against the built profile-service running on it where it matters (its
+ * geocoding of a member's location, an upload of the same picture, a member deleting a pooled
+ * photo, its file route: service-processes.ts); the same result again for the same --seed,
+ * --if-empty, and the photo pool.
  */
 
 describe('npm run seed', () => {
   let a: Pair;
   let b: Pair;
-  let redisNs: Awaited<ReturnType<typeof createTestRedisNamespace>>;
   let firstRun: Awaited<ReturnType<typeof runSeeder>>;
 
   beforeAll(async () => {
     if (!distReady()) await buildServices();
-    [a, b, redisNs] = await Promise.all([createPair('a'), createPair('b'), createTestRedisNamespace('seed')]);
+    [a, b] = await Promise.all([createPair('a'), createPair('b')]);
     firstRun = await runSeeder(seedArgs(a, '--members', String(MEMBERS), '--seed', SEED));
   });
 
   afterAll(async () => {
     await Promise.all([a, b].filter(Boolean).flatMap(dropPair));
-    await redisNs?.cleanup();
   });
 
   it('seeds the members and prints a summary', () => {
@@ -129,10 +129,6 @@ describe('npm run seed', () => {
   });
 
   it('stores the coordinates profile-service geocodes each location to', async () => {
-    const { Geocoder } = require(PROFILE_DIST.geocoder) as {
-      Geocoder: new () => { geocode(text: string): Promise<{ latitude: number; longitude: number } | null> };
-    };
-    const geocoder = new Geocoder();
     const rows = await query<ProfileRow>(a.profile.url, 'SELECT location, location_lat, location_lng FROM profiles');
     const all = runModule<{ texts: string[]; lat: number; lng: number }[]>(
       `import { resolvedCities } from '$LIB/cities.mjs'; process.stdout.write(JSON.stringify(resolvedCities()));`,
@@ -140,12 +136,41 @@ describe('npm run seed', () => {
     const texts = new Map<string, { lat: number; lng: number }>();
     for (const c of all) for (const t of c.texts) texts.set(t, { lat: c.lat, lng: c.lng });
     expect(all).toHaveLength(9);
-    // Every way the seeder writes a place resolves, in profile-service, to the coordinates it stores.
-    for (const [text, { lat, lng }] of texts) {
-      await expect(geocoder.geocode(text)).resolves.toMatchObject({ latitude: lat, longitude: lng });
-    }
     for (const p of rows) {
       expect(texts.get(p.location)).toEqual({ lat: p.location_lat, lng: p.location_lng });
+    }
+    // Every way the seeder writes a place resolves, in profile-service, to the coordinates it
+    // stores: a member sets each text as their location (PUT /api/profile/me, which geocodes it),
+    // and gets their own location back at the end.
+    const [member] = await query<{ user_id: string; location: string; location_lat: number; location_lng: number; location_resolved: boolean }>(
+      a.profile.url,
+      'SELECT user_id, location, location_lat, location_lng, location_resolved FROM profiles ORDER BY user_id LIMIT 1',
+    );
+    const stored = async () =>
+      (
+        await query<{ location: string; location_lat: number | null; location_lng: number | null; location_resolved: boolean | null }>(
+          a.profile.url,
+          'SELECT location, location_lat, location_lng, location_resolved FROM profiles WHERE user_id = $1',
+          [member.user_id],
+        )
+      )[0];
+    const run = await ServiceRun.open('seed_geocoding');
+    try {
+      const profile = await run.start('profile-service', { DATABASE_URL: a.profile.url, PHOTO_DIR: a.photoDir });
+      const locate = (location: string) => run.request(profile, member.user_id, 'PUT', '/api/profile/me', { json: { location } });
+      try {
+        for (const [text, { lat, lng }] of texts) {
+          const res = await locate(text);
+          expect({ text, status: res.status }).toEqual({ text, status: 200 });
+          expect({ text, ...(await stored()) }).toMatchObject({ text, location_lat: lat, location_lng: lng, location_resolved: true });
+        }
+      } finally {
+        expect((await locate(member.location)).status).toBe(200);
+      }
+      const { location, location_lat, location_lng, location_resolved } = member;
+      expect(await stored()).toEqual({ location, location_lat, location_lng, location_resolved });
+    } finally {
+      await run.close();
     }
   });
 
@@ -178,14 +203,8 @@ describe('npm run seed', () => {
   });
 
   it('encodes the photos byte for byte as profile-service does an upload of the same picture', async () => {
-    const { ImageProcessor } = require(PROFILE_DIST.imageProcessor) as {
-      ImageProcessor: new (env: { PHOTO_MAX_INPUT_PIXELS: number }) => {
-        process(upload: Buffer): Promise<Record<PhotoSize, { body: Buffer; width: number; height: number }>>;
-      };
-    };
-    const processor = new ImageProcessor({ PHOTO_MAX_INPUT_PIXELS: 50_000_000 });
-    const first = await query<{ email: string }>(a.auth.url, 'SELECT email FROM users ORDER BY email LIMIT 1');
-    const n = Number(first[0].email.split('@')[0].split('.').at(-1));
+    const [first] = await query<{ id: string; email: string }>(a.auth.url, 'SELECT id, email FROM users ORDER BY email LIMIT 1');
+    const n = Number(first.email.split('@')[0].split('.').at(-1));
     // The uploads a member would have sent: the same pictures as PNG files.
     const uploads = runModule<{ id: string; png: string }[]>(`
       import { memberAt } from '$LIB/population.mjs';
@@ -201,32 +220,47 @@ describe('npm run seed', () => {
       process.stdout.write(JSON.stringify(out));
     `);
     expect(uploads.length).toBeGreaterThanOrEqual(1);
-    for (const upload of uploads) {
-      const expected = await processor.process(Buffer.from(upload.png, 'base64'));
-      for (const size of SIZES) {
-        const stored = await readFile(photoFile(a.photoDir, { storage_key: `photos/${upload.id}` }, size));
-        expect(stored.equals(expected[size].body)).toBe(true);
+    const photosOf = () =>
+      query<{ id: string; order: number; is_primary: boolean }>(a.profile.url, 'SELECT id, "order", is_primary FROM photos WHERE user_id = $1 ORDER BY "order"', [
+        first.id,
+      ]);
+    const seeded = await photosOf();
+    expect(seeded.map((p) => p.id)).toEqual(uploads.map((u) => u.id));
+    // The member uploads each picture (POST /api/photos/upload, as the app does): the files
+    // profile-service stores for it are the seeded ones, byte for byte. Each upload is deleted
+    // again (DELETE /api/photos/<id>), so the member keeps exactly their seeded photos.
+    const run = await ServiceRun.open('seed_uploads');
+    try {
+      const profile = await run.start('profile-service', { DATABASE_URL: a.profile.url, PHOTO_DIR: a.photoDir });
+      for (const upload of uploads) {
+        const form = new FormData();
+        form.append('photo', new Blob([Buffer.from(upload.png, 'base64')], { type: 'image/png' }), 'photo.png');
+        const res = await run.request(profile, first.id, 'POST', '/api/photos/upload', { form });
+        expect(res.status).toBe(201);
+        const { photo } = (await res.json()) as PhotoUploadResponse;
+        try {
+          const [row] = await query<Pick<PhotoRow, 'storage_key'>>(a.profile.url, 'SELECT storage_key FROM photos WHERE id = $1', [photo.id]);
+          for (const size of SIZES) {
+            const [uploaded, stored] = await Promise.all([
+              readFile(photoFile(a.photoDir, row, size)),
+              readFile(photoFile(a.photoDir, { storage_key: `photos/${upload.id}` }, size)),
+            ]);
+            expect(stored.equals(uploaded)).toBe(true);
+          }
+        } finally {
+          expect((await run.request(profile, first.id, 'DELETE', `/api/photos/${photo.id}`)).status).toBe(200);
+        }
       }
+    } finally {
+      await run.close();
     }
+    expect(await photosOf()).toEqual(seeded);
   });
 
   it('has its photos served by profile-service at GET /api/photos/files/<id>/<size>.webp', async () => {
-    const infra = await testInfra();
-    const service = await startServiceProcess(
-      'dist/apps/profile-service/main.js',
-      await freePort(),
-      {
-        NODE_ENV: 'test',
-        DATABASE_URL: a.profile.url,
-        REDIS_URL: infra.redisUrl,
-        KEY_PREFIX: redisNs.prefix,
-        PHOTO_DIR: a.photoDir,
-        JWT_SECRET: 'seed-test-jwt-secret-0123456789',
-        LOG_LEVEL: 'warn',
-      },
-      { health: '/health/ready' },
-    );
+    const run = await ServiceRun.open('seed_files');
     try {
+      const service = await run.start('profile-service', { DATABASE_URL: a.profile.url, PHOTO_DIR: a.photoDir });
       const base = service.url;
       const photos = await query<PhotoRow>(a.profile.url, 'SELECT id, storage_key FROM photos');
       for (const p of photos) {
@@ -239,7 +273,7 @@ describe('npm run seed', () => {
         }
       }
     } finally {
-      await service.stop();
+      await run.close();
     }
   });
 
@@ -356,12 +390,18 @@ describe('npm run seed', () => {
     const [deleted, kept] = shared as PhotoRow[];
     const keptBytes = await readFile(photoFile(b.photoDir, kept, 'large'));
 
-    // What PhotosService.remove does with the files of a deleted photo.
-    const { LocalPhotoStorage } = require(PROFILE_DIST.localStorage) as {
-      LocalPhotoStorage: new (root: string) => { delete(key: string): Promise<void> };
-    };
-    const storage = new LocalPhotoStorage(b.photoDir);
-    for (const size of SIZES) await storage.delete(`${deleted.storage_key}/${size}.webp`);
+    // Its member deletes it (DELETE /api/photos/<id>, as the app does): profile-service removes
+    // its row and its files.
+    const run = await ServiceRun.open('seed_delete');
+    try {
+      const profile = await run.start('profile-service', { DATABASE_URL: b.profile.url, PHOTO_DIR: b.photoDir });
+      const res = await run.request(profile, deleted.user_id, 'DELETE', `/api/photos/${deleted.id}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as PhotoDto[]).map((p) => p.id)).not.toContain(deleted.id);
+    } finally {
+      await run.close();
+    }
+    expect(await query(b.profile.url, 'SELECT id FROM photos WHERE id = $1', [deleted.id])).toEqual([]);
 
     expect(existsSync(path.join(b.photoDir, deleted.storage_key))).toBe(false);
     for (const size of SIZES) expect(existsSync(photoFile(b.photoDir, kept, size))).toBe(true);
