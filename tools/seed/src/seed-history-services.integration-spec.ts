@@ -11,7 +11,6 @@ import { query, ROOT, run, runModule, runSeeder, type Run } from './helpers';
 import {
   backfillCalls,
   backfillPairs,
-  callable,
   callMatchesVersusMatches,
   dropPair,
   HISTORY_MEMBERS,
@@ -21,6 +20,7 @@ import {
   seedHistory,
   type Pair,
 } from './seed-setup';
+import { CallService } from './service-processes';
 
 /*
  * What the seeder writes of the swipe history (seed-setup.ts seedHistory) into the services that
@@ -332,6 +332,17 @@ describe('npm run seed: the swipe history in chat-, safety- and call-service', (
 
   describe("call-service's matches of matches written without match.created", () => {
     const pairIdOf = (m: { user_a: string; user_b: string }) => `${m.user_a}:${m.user_b}`;
+    /** The built call-service on the installation's call database (behind the built gateway): who may call is what it answers a call. */
+    let calls: CallService;
+    const callable = (x: string, y: string) => calls.callable(x, y);
+
+    beforeAll(async () => {
+      calls = await CallService.start(h);
+    });
+
+    afterAll(async () => {
+      await calls?.stop();
+    });
     /** The kit's pair projection's statements for a pair event (as call-service applies one; ADR 0030). */
     async function pairEvent(m: { user_a: string; user_b: string }, blocked: boolean, version: number, endedMatchId?: string) {
       await query(h.call.url, PAIR_EVENT_SQL, [m.user_a, m.user_b, blocked ? [m.user_a] : [], new Date(), version]);
@@ -381,9 +392,9 @@ describe('npm run seed: the swipe history in chat-, safety- and call-service', (
       expect(first.stdout).toContain(`call-service: ${held} match(es) received`);
       expect(await callMatchesVersusMatches(h)).toEqual({ missing: [], extra: [] });
       // call-service's rule decides: the pair events it applied keep those pairs from calling.
-      for (const m of [blocked, unmatched, stale]) expect({ m: m.id, callable: await callable(h, m.user_a, m.user_b) }).toEqual({ m: m.id, callable: false });
-      expect(await callable(h, caughtUp.user_a, caughtUp.user_b)).toBe(true);
-      expect(await callable(h, matches[4].user_a, matches[4].user_b)).toBe(true);
+      for (const m of [blocked, unmatched, stale]) expect({ m: m.id, callable: await callable(m.user_a, m.user_b) }).toEqual({ m: m.id, callable: false });
+      expect(await callable(caughtUp.user_a, caughtUp.user_b)).toBe(true);
+      expect(await callable(matches[4].user_a, matches[4].user_b)).toBe(true);
 
       // Again (the counts still differ while matching has not applied those events): nothing is written.
       const rows = await query(h.call.url, 'SELECT * FROM call_match ORDER BY match_id');
@@ -395,7 +406,7 @@ describe('npm run seed: the swipe history in chat-, safety- and call-service', (
       expect(quiet.result).toEqual({ backfilled: false, written: 0 });
       expect(quiet.stdout).not.toContain('[mate]');
       expect(await callMatchesVersusMatches(h)).toEqual({ missing: [], extra: [blocked.id, unmatched.id, stale.id].sort() });
-      for (const m of [blocked, unmatched, stale]) expect(await callable(h, m.user_a, m.user_b)).toBe(false);
+      for (const m of [blocked, unmatched, stale]) expect(await callable(m.user_a, m.user_b)).toBe(false);
     });
 
     it("writes the demo member's past matches into call-service too (demoChats); her blocked match stays not callable", async () => {
@@ -429,18 +440,17 @@ describe('npm run seed: the swipe history in chat-, safety- and call-service', (
       expect(known).toEqual(
         made.map((m) => ({ match_id: m.id, matched_at: m.created_at, pair_version: pairIdOf(m) === `${a}:${b}` ? 2 : 0 })),
       );
-      for (const p of partners.slice(0, 5)) expect(await callable(h, demo, p.id)).toBe(true);
 
       // Her call history (DEMO_CALLS): six past calls with her matches, each after its match was
       // made, in the shape call-service records (only completed calls were answered and last).
-      const calls = await query<{ caller_id: string; recipient_id: string; status: string; started_at: Date; answered_at: Date | null; ended_at: Date; duration_seconds: number }>(
+      const history = await query<{ caller_id: string; recipient_id: string; status: string; started_at: Date; answered_at: Date | null; ended_at: Date; duration_seconds: number }>(
         h.call.url,
         'SELECT caller_id, recipient_id, status, started_at, answered_at, ended_at, duration_seconds FROM call_record WHERE caller_id = $1 OR recipient_id = $1 ORDER BY started_at DESC',
         [demo],
       );
-      expect(calls.map((c) => c.status)).toEqual(['completed', 'missed', 'completed', 'rejected', 'completed', 'failed']);
+      expect(history.map((c) => c.status)).toEqual(['completed', 'missed', 'completed', 'rejected', 'completed', 'failed']);
       const matchedAt = new Map(made.map((m) => [m.user_a === demo ? m.user_b : m.user_a, m.created_at.getTime()]));
-      for (const c of calls) {
+      for (const c of history) {
         const partner = c.caller_id === demo ? c.recipient_id : c.caller_id;
         expect(c.started_at.getTime()).toBeGreaterThan(matchedAt.get(partner) ?? Infinity);
         expect(c.duration_seconds > 0).toBe(c.status === 'completed');
@@ -448,8 +458,10 @@ describe('npm run seed: the swipe history in chat-, safety- and call-service', (
         expect(c.ended_at.getTime()).toBeGreaterThanOrEqual(c.started_at.getTime());
       }
       // She placed some and received some.
-      expect(calls.filter((c) => c.caller_id === demo)).toHaveLength(3);
-      expect(calls.filter((c) => c.recipient_id === demo)).toHaveLength(3);
+      expect(history.filter((c) => c.caller_id === demo)).toHaveLength(3);
+      expect(history.filter((c) => c.recipient_id === demo)).toHaveLength(3);
+      // Each of those matches may call (asked after reading her history: a call asked is one recorded).
+      for (const p of partners.slice(0, 5)) expect(await callable(demo, p.id)).toBe(true);
 
       // Her blocked match (demoBlock): written like the others, then blocked through the API, so
       // call-service applies user.blocked naming it as ended (matching deletes it later).
@@ -460,16 +472,16 @@ describe('npm run seed: the swipe history in chat-, safety- and call-service', (
       expect(rb.code).toBe(0);
       const [x, y] = [demo, partners[5].id].sort();
       const [blockedMatch] = await query<{ id: string }>(h.matching.url, 'SELECT id FROM match WHERE user_a = $1 AND user_b = $2', [x, y]);
-      expect(await callable(h, demo, partners[5].id)).toBe(true);
+      expect(await callable(demo, partners[5].id)).toBe(true);
       await pairEvent({ user_a: x, user_b: y }, true, 1, blockedMatch.id);
-      expect(await callable(h, demo, partners[5].id)).toBe(false);
+      expect(await callable(demo, partners[5].id)).toBe(false);
       // A start before matching applied the block (its match still there) does not make it callable,
       await backfillCalls(h);
-      expect(await callable(h, demo, partners[5].id)).toBe(false);
+      expect(await callable(demo, partners[5].id)).toBe(false);
       // nor one after.
       await query(h.matching.url, 'DELETE FROM match WHERE id = $1', [blockedMatch.id]);
       await backfillCalls(h);
-      expect(await callable(h, demo, partners[5].id)).toBe(false);
+      expect(await callable(demo, partners[5].id)).toBe(false);
     });
   });
 });

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { ROLE_ADMIN } from '@mate/contracts';
+import type { ServiceProcess } from '@mate/server-kit/testing';
 import { fitsBothWays, mutualLikes, query, ROOT, run, runModule, runSeeder, type Run, type RuleMember, type SwipeRow } from './helpers';
 import {
-  ANALYTICS_SQL_DIST,
-  callable,
   callMatchesVersusMatches,
   dropPair,
   HISTORY_MEMBERS,
@@ -12,11 +13,13 @@ import {
   seedHistory,
   type Pair,
 } from './seed-setup';
+import { CallService, ServiceRun } from './service-processes';
 
 /*
  * The swipe history the seeder writes (seed-setup.ts seedHistory): swipes and matches within the
- * hard rules, the history of the seed, the matches told to call- and safety-service, and
- * admin-service's analytics history. What chat-, safety- and call-service hold of it in detail:
+ * hard rules, the history of the seed, the matches told to call- and safety-service (call-service,
+ * built and running, lets each pair call), and admin-service's analytics history (read through the
+ * built admin-service's analytics API). What chat-, safety- and call-service hold of it in detail:
  * seed-history-services.integration-spec.ts.
  */
 
@@ -50,11 +53,30 @@ describe('npm run seed: the swipe history', () => {
   describe("admin-service's analytics history", () => {
     const today = () => new Date().toISOString().slice(0, 10);
     const count = async (url: string, sql: string) => (await query<{ n: number }>(url, sql))[0].n;
-    /** One metric query of the built admin-service (ANALYTICS_SQL), as its analytics calls run it. */
+    /** The built admin-service on the seeded analytics store, asked as an admin. */
+    let admin: ServiceRun;
+    let service: ServiceProcess;
+    const ADMIN = randomUUID();
+    /** The analytics calls of a period (`?days=`); the others take no parameter. */
+    const PERIODS = new Set(['user-growth', 'engagement', 'matches', 'report-trends']);
+
+    beforeAll(async () => {
+      admin = await ServiceRun.open('seed_analytics');
+      service = await admin.start('admin-service', { DATABASE_URL: h.admin.url });
+    });
+
+    afterAll(async () => {
+      await admin?.close();
+    });
+
+    /** One analytics call of admin-service (GET /api/admin/analytics/<name>) as an admin: its rows. */
     async function metric<T = Record<string, unknown>>(name: string, days = 30): Promise<T[]> {
-      const { ANALYTICS_SQL } = require(ANALYTICS_SQL_DIST) as { ANALYTICS_SQL: Record<string, string> };
-      const sql = ANALYTICS_SQL[name];
-      return query<T>(h.admin.url, sql, sql.includes('$2') ? [today(), days] : sql.includes('$1') ? [today()] : []);
+      const res = await admin.request(service, ADMIN, 'GET', `/api/admin/analytics/${name}${PERIODS.has(name) ? `?days=${days}` : ''}`, {
+        role: ROLE_ADMIN,
+      });
+      expect({ name, status: res.status }).toEqual({ name, status: 200 });
+      const body = (await res.json()) as T | T[];
+      return Array.isArray(body) ? body : [body];
     }
     const numbers = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 
@@ -160,7 +182,13 @@ describe('npm run seed: the swipe history', () => {
     expect(await callMatchesVersusMatches(h)).toEqual({ missing: [], extra: [] });
     const matches = await query<{ user_a: string; user_b: string }>(h.matching.url, 'SELECT user_a, user_b FROM match ORDER BY id LIMIT 20');
     expect(matches.length).toBe(20);
-    for (const m of matches) expect(await callable(h, m.user_a, m.user_b)).toBe(true);
+    // The built call-service on the seeded call database, asked the way a member asks: a call.
+    const calls = await CallService.start(h);
+    try {
+      for (const m of matches) expect(await calls.callable(m.user_a, m.user_b)).toBe(true);
+    } finally {
+      await calls.stop();
+    }
   });
 
   it("gives every seeded match its pair in safety-service's database, holding that match (as match.created would)", async () => {

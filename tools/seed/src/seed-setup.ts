@@ -9,22 +9,19 @@ import { query, ROOT, run, runSeeder, type Run, type SwipeRow } from './helpers'
 /*
  * What the seeder's integration specs share (seed-members, seed-history, seed-history-services):
  * the seeder against real databases migrated by the services themselves (`main.js migrate` of
- * the built auth-service, profile-service, matching-service, chat-service, safety-service, call-service and admin-service), checked with profile-service's
- * own code where it matters: its geocoder (coordinates), its image processor (photo bytes), its
- * local storage (deleting a photo) and its file route (serving the photos).
+ * the built auth-service, profile-service, matching-service, chat-service, safety-service,
+ * call-service and admin-service), checked against those services running where it matters
+ * (service-processes.ts: the built services in their own processes, asked through their HTTP
+ * and socket APIs; no module of apps/ or dist/apps is loaded): profile-service's geocoding
+ * (coordinates), photo uploads (bytes), photo deletion and file route, admin-service's analytics
+ * and call-service's rule of who may call.
  */
 
 export const SERVICES = ['auth-service', 'profile-service', 'matching-service', 'chat-service', 'safety-service', 'call-service', 'admin-service'] as const;
-export const distOf = (svc: string, file: string) => path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src', file);
-export const PROFILE_DIST = {
-  geocoder: distOf('profile-service', 'geocoding/geocoder.js'),
-  imageProcessor: distOf('profile-service', 'photos/image-processor.js'),
-  localStorage: distOf('profile-service', 'photos/storage/local-photo-storage.js'),
-};
-/** call-service's SQL: its rule for a pair that may call (PAIR_CALLABLE_SQL). */
-export const CALL_SQL_DIST = distOf('call-service', 'call/call.repository.js');
-/** admin-service's metric queries (ANALYTICS_SQL), run on the seeded analytics store. */
-export const ANALYTICS_SQL_DIST = distOf('admin-service', 'analytics/analytics.repository.js');
+/** The gateway, built with the services: call-service is asked through it (service-processes.ts). */
+export const BUILT = [...SERVICES, 'gateway'] as const;
+/** Where the build puts a file of a service's sources (`src/<file>`, as .js). */
+const builtSource = (svc: string, file: string) => path.join(ROOT, 'dist/apps', svc, 'apps', svc, 'src', file);
 
 /** A service's migration sources, relative to its src (in `src/migrations` or a feature's `migrations` folder). */
 export function migrationSources(svc: string): string[] {
@@ -37,23 +34,20 @@ export const SIZES = Object.keys(PHOTO_SIZES) as PhotoSize[];
 export const SEED = '7';
 export const MEMBERS = 40;
 
-/** The built services are there, with every migration of their sources. */
+/** The built services and gateway are there, each service with every migration of its sources. */
 export function distReady(): boolean {
-  for (const svc of SERVICES) {
-    if (!existsSync(path.join(ROOT, 'dist/apps', svc, 'main.js'))) return false;
-    if (migrationSources(svc).some((f) => !existsSync(distOf(svc, f.replace(/\.ts$/, '.js'))))) return false;
-  }
-  return [...Object.values(PROFILE_DIST), CALL_SQL_DIST, ANALYTICS_SQL_DIST].every((f) => existsSync(f));
+  if (BUILT.some((svc) => !existsSync(path.join(ROOT, 'dist/apps', svc, 'main.js')))) return false;
+  return SERVICES.every((svc) => migrationSources(svc).every((f) => existsSync(builtSource(svc, f.replace(/\.ts$/, '.js')))));
 }
 
 export async function buildServices(): Promise<void> {
   const nx = path.join(ROOT, 'node_modules/.bin/nx');
-  const r = await run(nx, ['run-many', '-t', 'build', '-p', ...SERVICES], {
+  const r = await run(nx, ['run-many', '-t', 'build', '-p', ...BUILT], {
     NX_DAEMON: 'false',
     NX_NO_CLOUD: 'true',
     NX_TUI: 'false',
   });
-  if (r.code !== 0) throw new Error(`building ${SERVICES.join(', ')} failed:\n${r.stdout}\n${r.stderr}`);
+  if (r.code !== 0) throw new Error(`building ${BUILT.join(', ')} failed:\n${r.stdout}\n${r.stderr}`);
 }
 
 export async function migrate(svc: string, url: string): Promise<void> {
@@ -215,15 +209,6 @@ export async function callMatchesVersusMatches(p: Pair): Promise<{ missing: stri
   const held = new Set(matches.map((m) => m.id));
   const extra = known.filter((r) => !held.has(r.match_id)).map((r) => r.match_id).sort();
   return { missing, extra };
-}
-
-/** Whether call-service lets the two members call (its own rule, PAIR_CALLABLE_SQL of the built service). */
-export async function callable(p: Pair, x: string, y: string): Promise<boolean> {
-  const { PAIR_CALLABLE_SQL } = require(CALL_SQL_DIST) as { PAIR_CALLABLE_SQL: string };
-  const [a, b] = [x, y].sort();
-  // No pair gate closed in these runs: its closing version is 0 (ADR 0024).
-  const rows = await query<{ callable: boolean }>(p.call.url, PAIR_CALLABLE_SQL, [a, b, 0]);
-  return rows[0].callable;
 }
 
 /** backfillCallMatches of hook.mjs (ESM) in its own process (as `npm start` runs it): what it resolved and printed. */
