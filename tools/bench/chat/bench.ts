@@ -103,7 +103,8 @@ function parseArgs(argv: string[]): Options {
 async function migrate(env: Record<string, string>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runCommand(CHAT_MAIN, 'migrate', env);
+      await runCommand(CHAT_MAIN, 'migrate', env);
+      return;
     } catch (e) {
       if (attempt === 3) throw e;
       log(`migrate failed (attempt ${attempt}; dist being rebuilt?), retrying in 10 s`);

@@ -107,13 +107,6 @@ async function burst(service: ServiceProcess, tokens: string[], png: Buffer) {
 }
 
 const CLASSIFIER_RUNS = 20;
-/** profile-service's classifier, loaded from source like MAIN (an app is not a library to import). */
-const CLASSIFIER = 'apps/profile-service/src/photos/classifier/photo-classifier.ts';
-
-interface Classifier {
-  warmUp(): Promise<void>;
-  score(image: Buffer): Promise<unknown>;
-}
 
 interface ClassifierResult {
   loadMs: number;
@@ -122,24 +115,16 @@ interface ClassifierResult {
 }
 
 /**
- * The offline classifier every upload is scored by (issue 13), in this process: how long the model
- * takes to load once, and the time per photo after (decode of a stored 600 px WebP to 224 × 224 RGB,
- * and the inference on tfjs's wasm backend).
+ * The offline classifier every upload is scored by (issue 13), timed by profile-service itself in a
+ * process of its own (`main.ts time-classifier`): how long the model takes to load once, and the
+ * time per photo after (decode of a stored 600 px WebP to 224 × 224 RGB, and the inference on tfjs's
+ * wasm backend). Its answer is the last line it printed, as JSON.
  */
-async function classifierTiming(): Promise<ClassifierResult> {
-  const { NsfwPhotoClassifier } = require(path.join(ROOT, CLASSIFIER)) as { NsfwPhotoClassifier: new () => Classifier };
-  const classifier = new NsfwPhotoClassifier();
-  const t0 = performance.now();
-  await classifier.warmUp();
-  const loadMs = Math.round(performance.now() - t0);
-  const photo = await sharp({ create: { width: 600, height: 450, channels: 3, background: { r: 90, g: 150, b: 200 } } })
-    .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="450"><circle cx="420" cy="120" r="60" fill="#fff4b0"/><rect y="300" width="600" height="150" fill="#3f6b3a"/></svg>') }])
-    .webp()
-    .toBuffer();
-  await classifier.score(photo);
-  const t1 = performance.now();
-  for (let i = 0; i < CLASSIFIER_RUNS; i++) await classifier.score(photo);
-  return { loadMs, msPerPhoto: Math.round(((performance.now() - t1) / CLASSIFIER_RUNS) * 10) / 10, runs: CLASSIFIER_RUNS };
+async function classifierTiming(env: Record<string, string>): Promise<ClassifierResult> {
+  const output = await runCommand(MAIN, 'time-classifier', env, [String(CLASSIFIER_RUNS)]);
+  const line = output.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+  if (!line) throw new Error(`time-classifier printed no result:\n${output}`);
+  return JSON.parse(line) as ClassifierResult;
 }
 
 async function main() {
@@ -227,7 +212,7 @@ async function main() {
           .join(', ')} | ${r.idleRssMb} → ${r.peakRssMb} MB | ${r.peakRssMb - r.idleRssMb} MB | ${r.cpuMsPerUpload} | ${r.wallMs} |`,
     );
     process.stdout.write(`\n${header}\n|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`);
-    const classifier = await classifierTiming();
+    const classifier = await classifierTiming(env);
     process.stdout.write(
       `\nclassifier (nsfwjs MobileNetV2, tfjs wasm): model loaded in ${classifier.loadMs} ms, ${classifier.msPerPhoto} ms a photo over ${classifier.runs}\n`,
     );

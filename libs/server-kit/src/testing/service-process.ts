@@ -32,12 +32,16 @@ function collectOutput(child: ChildProcess): () => string {
   return () => output;
 }
 
-/** Runs a one-off command of a service (`migrate`, `republish`, `grant-admin <email>`) to completion. */
-export async function runCommand(main: string, command: string, env: Record<string, string>, args: string[] = []): Promise<void> {
+/**
+ * Runs a one-off command of a service (`migrate`, `republish`, `grant-admin <email>`) to completion;
+ * answers what it wrote (standard output and error, as they came).
+ */
+export async function runCommand(main: string, command: string, env: Record<string, string>, args: string[] = []): Promise<string> {
   const child = run(main, [command, ...args], env);
   const output = collectOutput(child);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${main} ${command} exited with ${code}:\n${output()}`);
+  return output();
 }
 
 /**
