@@ -1,5 +1,4 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { blockedPairTableIntoKit } from '@mate/server-kit';
+import { blockedPairTableIntoKit, ProjectionSwitchMigration } from '@mate/server-kit';
 
 /**
  * matching-service's block state moves into the kit's pair projection (docs/adr/0030-pair-and-
@@ -10,16 +9,8 @@ import { blockedPairTableIntoKit } from '@mate/server-kit';
  * closed, as it would have before the unblock reached it. A later deploy drops the view. The
  * statements are the kit's (blockedPairTableIntoKit).
  */
-export class BlocksInKitProjection1796600000000 implements MigrationInterface {
+export class BlocksInKitProjection1796600000000 extends ProjectionSwitchMigration {
   name = 'BlocksInKitProjection1796600000000';
 
-  private readonly statements = blockedPairTableIntoKit();
-
-  async up(q: QueryRunner): Promise<void> {
-    for (const statement of this.statements.up) await q.query(statement);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    for (const statement of this.statements.down) await q.query(statement);
-  }
+  protected readonly statements = blockedPairTableIntoKit();
 }

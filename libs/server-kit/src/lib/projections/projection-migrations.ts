@@ -1,3 +1,5 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
 /**
  * The statements a service's migration runs to move its own suspension state into the kit's
  * projection (docs/adr/0030-pair-and-suspension-projection.md), written once for every service.
@@ -6,6 +8,24 @@
 export interface ProjectionMigrationStatements {
   up: string[];
   down: string[];
+}
+
+/**
+ * A service's migration that switches it onto a kit projection: it runs the kit's statements for
+ * the switch (`suspensionColumnIntoKit`, `blockedPairTableIntoKit`, ...), `up` or `down`, in order.
+ * The subclass names itself and its statements; its comment says what the switch means for it.
+ */
+export abstract class ProjectionSwitchMigration implements MigrationInterface {
+  abstract readonly name: string;
+  protected abstract readonly statements: ProjectionMigrationStatements;
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const statement of this.statements.up) await q.query(statement);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const statement of this.statements.down) await q.query(statement);
+  }
 }
 
 /**
