@@ -23,9 +23,8 @@ const RECIPIENT_SUSPENDED = memberSuspendedSql('r.recipient_id');
  * Whether the pair may call: one of its matches is live and neither member is suspended (issue 13),
  * and the match was made under a pair version at least the pair gate's closing version (ADR 0024;
  * 0 when the gate is open or unset). $1 member_a, $2 member_b, $3 the gate's closing version.
- * Exported for the seeder's spec, which checks seeded pairs against this very rule.
  */
-export const PAIR_CALLABLE_SQL = `
+const PAIR_CALLABLE_SQL = `
 SELECT EXISTS (
   SELECT 1 FROM call_match m
   LEFT JOIN kit_pair pair ON pair.member_a = m.member_a AND pair.member_b = m.member_b
