@@ -20,6 +20,16 @@ describe('loadEnv', () => {
     );
   });
 
+  it('reads the pooling and the read replica as unset unless given, and refuses another pooling', () => {
+    const direct = loadEnv(DatabaseEnv, { DATABASE_URL: 'postgres://x', DATABASE_POOLING: '', DATABASE_READ_URL: '' });
+    expect([direct.DATABASE_POOLING, direct.DATABASE_READ_URL]).toEqual([undefined, undefined]);
+    const pooled = loadEnv(DatabaseEnv, { DATABASE_URL: 'postgres://x', DATABASE_POOLING: 'transaction', DATABASE_READ_URL: 'postgres://r' });
+    expect([pooled.DATABASE_POOLING, pooled.DATABASE_READ_URL]).toEqual(['transaction', 'postgres://r']);
+    expect(() => loadEnv(DatabaseEnv, { DATABASE_URL: 'postgres://x', DATABASE_POOLING: 'statement' })).toThrow(
+      /DATABASE_POOLING="statement": DATABASE_POOLING must be "transaction"/,
+    );
+  });
+
   it('refuses a missing required variable', () => {
     expect(() => loadEnv(DatabaseEnv, {})).toThrow(ConfigError);
   });

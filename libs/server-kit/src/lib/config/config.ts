@@ -119,6 +119,26 @@ export class DatabaseEnv extends BaseServiceEnv {
   @Secret()
   @IsString()
   DATABASE_URL!: string;
+
+  /**
+   * `transaction` when DATABASE_URL is PgBouncer in transaction pooling: no session state is relied
+   * on (no named prepared statements; docs/adr/0033). Unset: a direct connection, as before.
+   */
+  @BlankAsUnset()
+  @IsOptional()
+  @IsIn(['transaction'], { message: 'DATABASE_POOLING must be "transaction" (PgBouncer in transaction pooling) or unset' })
+  DATABASE_POOLING?: 'transaction';
+
+  /**
+   * A streaming replica (directly or through its own PgBouncer, pooled as DATABASE_POOLING says)
+   * for the heaviest reads, a member's own writes still read from the primary (docs/adr/0033).
+   * Unset: every read on DATABASE_URL.
+   */
+  @Secret()
+  @BlankAsUnset()
+  @IsOptional()
+  @IsString()
+  DATABASE_READ_URL?: string;
 }
 
 export class ConfigError extends Error {}
