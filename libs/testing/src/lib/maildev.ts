@@ -26,7 +26,7 @@ export interface ReceivedEmail {
 }
 
 /** Whether this process can listen on 127.0.0.1:`port` right now (it stops listening at once). */
-function canListen(port: number): Promise<boolean> {
+export function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
