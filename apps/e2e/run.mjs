@@ -29,8 +29,8 @@ import {
   startPlatform,
   withDatabase,
 } from '../../tools/scripts/lib/platform.mjs';
-import { startTranscriberStandIn } from './src/support/transcriber-stand-in.mjs';
-import { startPlatformControl } from './src/support/platform-control.mjs';
+import { startTranscriberStandIn } from '../../tools/scripts/lib/transcriber-stand-in.mjs';
+import { startPlatformControl } from '../../tools/scripts/lib/platform-control.mjs';
 import { startComposePlatform } from './compose-platform.mjs';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -70,7 +70,7 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, wh
   throw new Error(`${what} did not happen within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
 }
 
-/** The e2e runner stops or starts one service of its platform (apps/e2e/src/support/platform-control.mjs). */
+/** The e2e runner stops or starts one service of its platform (tools/scripts/lib/platform-control.mjs). */
 async function platform(action: 'stop' | 'start', service: string): Promise<void> {
   const res = await fetch(`${process.env.E2E_PLATFORM_CONTROL_URL}/services/${service}/${action}`, {
     method: 'POST',

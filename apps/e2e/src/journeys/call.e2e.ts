@@ -7,7 +7,7 @@ import { watchRealtime } from '../support/realtime';
 const PASSWORD = 'call journey password 1';
 const CITY = 'Chicago, IL';
 
-/** What the stand-in transcriber (src/support/transcriber-stand-in.mjs, started by run.mjs) has seen. */
+/** What the stand-in transcriber (tools/scripts/lib/transcriber-stand-in.mjs, started by run.mjs) has seen. */
 interface TranscriberStats {
   text: string;
   transcriptions: number;
