@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { DEPLOYED_SERVICES } from '@mate/contracts';
 import { formatResult, runChaos } from './lib/chaos-run';
 import { formatSoak, runSoak } from './lib/soak';
+import { runScaleCheck } from './scale/check';
+import { runScale } from './scale/scale';
 
 /**
  * `npm run chaos` (every fault, a larger population) and `npm run soak` (1,000 connected members
@@ -52,7 +54,16 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${formatSoak(result)}\n`);
     return result.ok ? 0 : 1;
   }
-  process.stderr.write('usage: node tools/chaos/run.cjs chaos [--members N] [--faults a,b] [--steady-ms MS] | soak [--members N] [--minutes M]\n');
+  if (mode === 'scale') return runScale((line) => process.stdout.write(`[scale] ${line}\n`));
+  if (mode === 'scale-check') {
+    const { values } = parseArgs({ args: rest, options: { short: { type: 'boolean', default: false } } });
+    const result = await runScaleCheck({ short: Boolean(values.short), log: (line) => process.stdout.write(`[scale] ${line}\n`) });
+    process.stdout.write(`\n${result.report}\n`);
+    return result.ok ? 0 : 1;
+  }
+  process.stderr.write(
+    'usage: node tools/chaos/run.cjs chaos [--members N] [--faults a,b] [--steady-ms MS] | soak [--members N] [--minutes M] | scale | scale-check [--short]\n',
+  );
   return 2;
 }
 

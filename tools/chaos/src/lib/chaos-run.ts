@@ -1,4 +1,4 @@
-import { startChaosPlatform, type ChaosPlatform, type Target } from './platform';
+import { startChaosPlatform, type FaultPlatform, type Target } from './platform';
 import { seedMembers, signIn, waitFor } from './population';
 import { Member } from './member';
 import { isServerFailure, Traffic, type RequestRecord } from './traffic';
@@ -34,6 +34,8 @@ export interface ChaosOptions {
   /** Each member reads one of its screens (a GET) this often. */
   readEveryMs: number;
   log?: (line: string) => void;
+  /** The platform to run on; default: one process per service and one redis-server (startChaosPlatform). */
+  platform?: (log: (line: string) => void) => Promise<FaultPlatform>;
 }
 
 export interface FaultRecord {
@@ -133,18 +135,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const runStarted = Date.now();
   const log = (line: string) => options.log?.(`+${((Date.now() - runStarted) / 1000).toFixed(1)} s ${line}`);
-  let platform: ChaosPlatform | null = null;
+  let platform: FaultPlatform | null = null;
   const members: Member[] = [];
   let running = true;
   const loops: Promise<void>[] = [];
   try {
-    platform = await startChaosPlatform({ log });
+    platform = await (options.platform ?? ((l) => startChaosPlatform({ log: l })))(log);
     const p = platform;
     const seeded = await seedMembers(p, options.members, log);
     const traffic = new Traffic();
     for (const s of seeded) {
-      const signedIn = await signIn(p.gateway.url, s, traffic.fetch);
-      members.push(new Member(p.gateway.url, signedIn, traffic));
+      const signedIn = await signIn(p.gatewayUrl, s, traffic.fetch);
+      members.push(new Member(p.gatewayUrl, signedIn, traffic));
     }
     for (const m of members) m.connect();
     await waitFor(async () => members.every((m) => m.sync.connected), 60_000, 'every member connected');

@@ -15,30 +15,41 @@ import { answers, builtMain, runNode, startManaged, WORKSPACE, type ManagedProce
  * ports above 20000 (clear of `npm start`'s 3000-3199/4200/4300 and the e2e's 3950+).
  */
 
-/** What a fault can hit: a service of the registry, the gateway, or Redis. */
+/** What a fault can hit: a service of the registry, the gateway, or Redis (here); a replica or a store (tools/scale). */
 export type Target = string;
 
-export interface ChaosPlatform {
+/**
+ * What a chaos run needs of a platform, whatever its topology: this one (one process per service,
+ * one redis-server) or the replicated one of `npm run scale:check` (tools/scale).
+ */
+export interface FaultPlatform {
   id: string;
   keyPrefix: string;
   jwtSecret: string;
-  redis: OwnRedisServer;
-  gateway: ManagedProcess;
-  services: Map<string, ManagedProcess>;
-  maildev: ManagedProcess;
-  /** Each service's database URL, by service name. */
+  /** Where members call: the gateway, or its load balancer. */
+  gatewayUrl: string;
+  /** What reaches the platform's Redis for a command run beside it (REDIS_URL or REDIS_CLUSTER_NODES, KEY_PREFIX). */
+  redisEnv: Record<string, string>;
+  /** Each service's database URL (the primary, direct), by service name. */
   databases: Record<string, string>;
   photoDir: string;
-  /** Every service and the gateway, for memory readings. */
-  processes(): ManagedProcess[];
   /** Kills (SIGKILL) a target and resolves once it has exited. */
   kill(target: Target): Promise<void>;
-  /** Starts a killed target again and resolves once it, and for Redis every process, is ready. */
+  /** Starts a killed target again and resolves once it, and for a store every process, is ready. */
   start(target: Target): Promise<void>;
   /** Whether every process answers its health check now. */
   allReady(): Promise<boolean>;
   /** Ends everything it started and drops its databases. */
   stop(): Promise<void>;
+}
+
+export interface ChaosPlatform extends FaultPlatform {
+  redis: OwnRedisServer;
+  gateway: ManagedProcess;
+  services: Map<string, ManagedProcess>;
+  maildev: ManagedProcess;
+  /** Every service and the gateway, for memory readings. */
+  processes(): ManagedProcess[];
 }
 
 export interface PlatformOptions {
@@ -210,6 +221,8 @@ export async function startChaosPlatform(options: PlatformOptions = {}): Promise
       id,
       keyPrefix,
       jwtSecret,
+      gatewayUrl: gateway.url,
+      redisEnv: { REDIS_URL: ownRedis.url, KEY_PREFIX: keyPrefix },
       redis: ownRedis,
       gateway,
       services,

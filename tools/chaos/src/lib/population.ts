@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { ROLE_MEMBER } from '@mate/contracts';
 import { SessionStore } from '@mate/server-kit';
 import { builtMain, issueSession, runNode, WORKSPACE } from '@mate/server-kit/testing';
-import type { ChaosPlatform } from './platform';
+import type { ChaosPlatform, FaultPlatform } from './platform';
 
 /**
  * The members of a run. They are written in bulk by the demo seeder (tools/seed: accounts with
@@ -45,7 +45,7 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
 /** The consumers of profile.updated that keep their own copy of each member (tools/seed/hook.mjs). */
 const PROFILE_CONSUMERS = ['matching-service', 'chat-service', 'safety-service', 'call-service', 'notification-service'];
 
-export async function seedMembers(platform: ChaosPlatform, count: number, log: (l: string) => void): Promise<SeededMember[]> {
+export async function seedMembers(platform: FaultPlatform, count: number, log: (l: string) => void): Promise<SeededMember[]> {
   const db = platform.databases;
   const started = Date.now();
   await runNode(
@@ -83,7 +83,7 @@ export async function seedMembers(platform: ChaosPlatform, count: number, log: (
             exercise_preference = '{}', pets_preference = '{}', required_interests = '{}'`,
   );
   await query(db['auth-service'], `UPDATE users SET age = 30`);
-  const env = { REDIS_URL: platform.redis.url, KEY_PREFIX: platform.keyPrefix, LOG_LEVEL: 'warn' };
+  const env = { ...platform.redisEnv, LOG_LEVEL: 'warn' };
   await Promise.all(
     ['auth-service', 'profile-service'].map((service) => runNode([builtMain(service), 'republish'], { ...env, DATABASE_URL: db[service] })),
   );

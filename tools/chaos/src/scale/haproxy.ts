@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { answers, killOnExit } from '@mate/server-kit/testing';
+
+/** One load-balanced tier: a frontend on `port`, round robin over its replicas, health-checked. */
+export interface BalancedTier {
+  name: string;
+  /** The frontend's port: what every client of the tier is told (`<NAME>_SERVICE_URL`, the gateway's URL). */
+  port: number;
+  replicas: { name: string; port: number }[];
+  /** The path a replica answers 200 on while it can serve (`/health/ready`, the gateway's `/health`). */
+  health: string;
+  /**
+   * Sticky by a cookie HAProxy inserts (the browser keeps it), for socket.io's long-polling: each
+   * poll of one engine.io session must reach the replica that holds it. A WebSocket needs no
+   * stickiness after its upgrade; API calls need none (every replica serves any request).
+   */
+  sticky?: boolean;
+}
+
+/**
+ * HAProxy's configuration for the tiers. A replica is taken out after two failed checks 500 ms
+ * apart (and put back after two good ones), so a killed replica costs at most about a second of
+ * requests; a request whose connection to a replica failed (nothing was sent) is tried on another
+ * (`retry-on conn-failure`, `option redispatch`), which is safe for every method. A request sent to
+ * a replica that died before answering is not retried: a POST may have been applied.
+ */
+export function haproxyConfig(tiers: BalancedTier[], monitorPort: number): string {
+  const lines = [
+    'global',
+    '  maxconn 20000',
+    '',
+    'defaults',
+    '  mode http',
+    '  timeout connect 2s',
+    '  timeout client 65s',
+    '  timeout server 65s',
+    // A WebSocket (socket.io after its upgrade) may stay open for hours.
+    '  timeout tunnel 2h',
+    '  retries 2',
+    '  retry-on conn-failure',
+    '  option redispatch',
+    '  default-server inter 500ms fall 2 rise 2',
+    '',
+    'frontend monitor',
+    `  bind 127.0.0.1:${monitorPort}`,
+    '  monitor-uri /health',
+    '',
+  ];
+  for (const tier of tiers) {
+    lines.push(`frontend ${tier.name}`, `  bind 127.0.0.1:${tier.port}`, `  default_backend ${tier.name}`, '');
+    lines.push(`backend ${tier.name}`, '  balance roundrobin', `  option httpchk GET ${tier.health}`);
+    if (tier.sticky) lines.push('  cookie MATE_REPLICA insert indirect nocache httponly');
+    for (const r of tier.replicas) {
+      lines.push(`  server ${r.name} 127.0.0.1:${r.port} check${tier.sticky ? ` cookie ${r.name}` : ''}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+export interface Haproxy {
+  pid: number | null;
+  stop(): Promise<void>;
+}
+
+/** Starts Debian's HAProxy (`/usr/sbin/haproxy`, in the foreground) on the tiers; resolves once its monitor answers. */
+export async function startHaproxy(tiers: BalancedTier[], options: { dir: string; monitorPort: number; logDir: string }): Promise<Haproxy> {
+  const config = path.join(options.dir, 'haproxy.cfg');
+  writeFileSync(config, haproxyConfig(tiers, options.monitorPort));
+  const out = createWriteStream(path.join(options.logDir, 'haproxy.log'), { flags: 'a' });
+  const child: ChildProcess = spawn('/usr/sbin/haproxy', ['-f', config, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  killOnExit(child);
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const deadline = Date.now() + 15_000;
+  while (!(await answers(`http://127.0.0.1:${options.monitorPort}/health`))) {
+    if (exited) throw new Error(`haproxy exited at start (see ${path.join(options.logDir, 'haproxy.log')})`);
+    if (Date.now() > deadline) throw new Error('haproxy did not answer within 15 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    get pid() {
+      return exited ? null : (child.pid ?? null);
+    },
+    async stop() {
+      if (exited) return;
+      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
+}
