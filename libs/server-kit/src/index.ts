@@ -30,6 +30,7 @@ export * from './lib/rate-limit/member-limits';
 export * from './lib/rate-limit/address';
 export * from './lib/database/database.module';
 export * from './lib/database/named-query';
+export * from './lib/database/read-replica';
 export * from './lib/events/kit-migrations';
 export * from './lib/events/outbox.service';
 export * from './lib/events/outbox-sql';

@@ -8,3 +8,4 @@ export * from './testing/gateway-test-bed';
 export * from './testing/suspensions-in-kit-switch';
 export * from './testing/pairs-in-kit-switch';
 export * from './testing/blocked-pairs-in-kit-switch';
+export * from './testing/database-topology';

@@ -5,6 +5,7 @@ import {
   startServiceTestBed,
   type GatewayTestBed,
   type ServiceTestBed,
+  type TestDatabaseSource,
   type TestEnv,
   type TestMember,
 } from '@mate/server-kit/testing';
@@ -51,12 +52,13 @@ export interface CallTestBed extends Omit<GatewayTestBed, 'match'> {
  */
 export async function startCallTestBed(
   label: string,
-  { env = {} }: { env?: TestEnv } = {},
+  { env = {}, database }: { env?: TestEnv; database?: TestDatabaseSource } = {},
 ): Promise<CallTestBed> {
   const clock = new ManualClock(new Date());
   const presence = new TestPresence();
   const service = await startServiceTestBed((e) => AppModule.forRoot(e), {
     label,
+    database,
     env: { CALL_SWEEP_INTERVAL_MS: '0', CALL_SIGNALS_PER_10_SECONDS: '100000', ...env },
     overrides: [
       { provide: CLOCK, useValue: clock },

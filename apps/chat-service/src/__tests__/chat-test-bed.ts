@@ -5,6 +5,7 @@ import {
   startServiceTestBed,
   type GatewayTestBed,
   type ServiceTestBed,
+  type TestDatabaseSource,
   type TestEnv,
   type MemberConnection,
   type TestMember,
@@ -31,10 +32,15 @@ export interface ChatTestBed extends Omit<GatewayTestBed, 'match'> {
  */
 export async function startChatTestBed(
   label: string,
-  { env = {}, overrides = [] }: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {},
+  {
+    env = {},
+    overrides = [],
+    database,
+  }: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[]; database?: TestDatabaseSource } = {},
 ): Promise<ChatTestBed> {
   const chat = await startServiceTestBed((e) => AppModule.forRoot(e), {
     label,
+    database,
     env: { CHAT_MESSAGES_PER_10_SECONDS: '100000', ...env },
     overrides,
   });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import { driverPool, namedQuery } from '@mate/server-kit';
+import { driverPool, namedQuery, preparedStatement } from '@mate/server-kit';
 import type { StoredMessage } from './chat-mapper';
 import { SEND_BATCH_SQL } from './message.statements';
 
@@ -181,7 +181,7 @@ export class MessageRepository {
     let broken = false;
     try {
       await client.query('BEGIN');
-      const { commit, value } = await work(sendTransaction(client));
+      const { commit, value } = await work(sendTransaction(this.dataSource, client));
       await client.query(commit ? 'COMMIT' : 'ROLLBACK');
       return value;
     } catch (e) {
@@ -249,14 +249,12 @@ export class MessageRepository {
   }
 }
 
-function sendTransaction(client: PoolClient): SendTransaction {
+function sendTransaction(dataSource: DataSource, client: PoolClient): SendTransaction {
   return {
     async sendBatch(items) {
-      const { rows } = await client.query<SendBatchRow>({
-        name: 'chat_send_batch',
-        text: SEND_BATCH_SQL,
-        values: [JSON.stringify(items)],
-      });
+      const { rows } = await client.query<SendBatchRow>(
+        preparedStatement(dataSource, 'chat_send_batch', SEND_BATCH_SQL, [JSON.stringify(items)]),
+      );
       return rows;
     },
   };

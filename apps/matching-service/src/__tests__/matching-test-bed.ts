@@ -16,6 +16,7 @@ import {
   eventEnvelope,
   startServiceTestBed,
   type ServiceTestBed,
+  type TestDatabaseSource,
   type TestEnv,
 } from '@mate/server-kit/testing';
 import { AppModule } from '../app.module';
@@ -127,11 +128,16 @@ const DEFAULT_PREFERENCES: PreferenceFields = {
  */
 export async function startMatchingTestBed(
   label: string,
-  { env, overrides = [] }: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[] } = {},
+  {
+    env,
+    overrides = [],
+    database,
+  }: { env?: TestEnv; overrides?: { provide: unknown; useValue: unknown }[]; database?: TestDatabaseSource } = {},
 ): Promise<MatchingTestBed> {
   const bed = await startServiceTestBed((e) => AppModule.forRoot(e), {
     label,
     env,
+    database,
     overrides: overrides.some((o) => o.provide === POOL_START)
       ? overrides
       : [{ provide: POOL_START, useValue: FIXED_POOL_START }, ...overrides],

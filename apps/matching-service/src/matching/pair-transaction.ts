@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
-import { driverPool } from '@mate/server-kit';
+import { driverPool, isTransactionPooled } from '@mate/server-kit';
 
 /**
  * The advisory lock key of a pair, the same whichever side acts: 64 bits of a hash of the ordered
@@ -42,6 +42,19 @@ function literal(value: PairStatement['values'][number]): string {
 }
 
 /**
+ * The statement's text with each parameter (`$n` outside quoted text and comments) replaced by its value as a
+ * literal: what is sent when SQL PREPARE cannot be relied on (transaction pooling).
+ */
+export function withLiterals(statement: PairStatement): string {
+  return statement.text.replace(/'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\/|\$(\d+)/g, (token, n: string | undefined) => {
+    if (n === undefined) return token;
+    const index = Number(n) - 1;
+    if (index < 0 || index >= statement.values.length) throw new Error(`${statement.name}: no value for $${n}`);
+    return literal(statement.values[index]);
+  });
+}
+
+/**
  * One statement in a transaction that holds the pair's lock (transaction-scoped), so everything
  * done to one pair, whichever side acts, runs one after the other; in one round trip (it was three:
  * BEGIN with the lock, the statement, COMMIT): one simple query,
@@ -56,8 +69,13 @@ function literal(value: PairStatement['values'][number]): string {
  * nothing when the caller then refuses (LIKE_SQL and the pass insert only when the pair may swipe).
  * Answers the statement's rows. A failure rolls back; a failure in the round trip that prepared
  * the statement drops the connection (whether PREPARE itself ran is then unknown).
+ *
+ * Through a transaction pooler (DATABASE_POOLING=transaction) a prepared statement is the server
+ * connection's, and the next transaction may run on another one: the statement's own text, its
+ * values as literals, is sent in the same one round trip instead (planned on each run).
  */
 export async function onceUnderPairLock<T>(dataSource: DataSource, x: string, y: string, statement: PairStatement): Promise<T[]> {
+  if (isTransactionPooled(dataSource)) return pooledUnderPairLock<T>(dataSource, x, y, statement);
   const client = await driverPool(dataSource).connect();
   let names = prepared.get(client);
   if (!names) prepared.set(client, (names = new Set()));
@@ -77,6 +95,28 @@ export async function onceUnderPairLock<T>(dataSource: DataSource, x: string, y:
         broken = rollbackErr;
       });
     }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * onceUnderPairLock through a transaction pooler: `BEGIN; SELECT pg_advisory_xact_lock(k);
+ * <statement with literals>; COMMIT`, one simple query, so one server connection runs all of it.
+ */
+async function pooledUnderPairLock<T>(dataSource: DataSource, x: string, y: string, statement: PairStatement): Promise<T[]> {
+  const client = await driverPool(dataSource).connect();
+  let broken: Error | undefined;
+  try {
+    const text = `BEGIN; SELECT pg_advisory_xact_lock(${pairLockKey(x, y)}); ${withLiterals(statement)}; COMMIT`;
+    const results = (await client.query(text)) as unknown as QueryResult[];
+    // BEGIN, the lock, then the statement's result.
+    return results[2].rows as T[];
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+      broken = rollbackErr;
+    });
     throw err;
   } finally {
     client.release(broken);

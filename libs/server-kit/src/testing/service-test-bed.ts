@@ -28,6 +28,18 @@ export interface ServiceTestBedOptions {
   /** Providers to replace, e.g. `{ provide: CLOCK, useValue: clock }`. */
   overrides?: { provide: unknown; useValue: unknown }[];
   http?: HttpOptions | ((env: BaseServiceEnv) => HttpOptions);
+  /**
+   * Where the database is made and how the service reaches it (through PgBouncer, with a replica:
+   * database-topology.ts); a fresh database on the test server, reached directly, by default.
+   */
+  database?: TestDatabaseSource;
+}
+
+/** Makes a service's test database and says how the service reaches it. */
+export interface TestDatabaseSource {
+  create(label: string): Promise<TestDatabase>;
+  /** DATABASE_URL and what goes with it (DATABASE_POOLING, DATABASE_READ_URL). */
+  env(db: TestDatabase): TestEnv;
 }
 
 export interface SignedIn {
@@ -63,12 +75,16 @@ export interface ServiceTestBed {
  */
 export async function startServiceTestBed(
   module: (env: TestEnv) => DynamicModule,
-  { label, env: extraEnv = {}, overrides = [], http = {} }: ServiceTestBedOptions,
+  { label, env: extraEnv = {}, overrides = [], http = {}, database }: ServiceTestBedOptions,
 ): Promise<ServiceTestBed> {
-  const [db, redis] = await Promise.all([createTestDatabase(label), createTestRedisNamespace(label)]);
+  const [db, redis] = await Promise.all([
+    database ? database.create(label) : createTestDatabase(label),
+    createTestRedisNamespace(label),
+  ]);
   const env: TestEnv = {
     ...TEST_BED_ENV,
     DATABASE_URL: db.url,
+    ...database?.env(db),
     REDIS_URL: redis.url,
     KEY_PREFIX: redis.prefix,
     ...extraEnv,

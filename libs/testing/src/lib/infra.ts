@@ -141,8 +141,16 @@ function withDatabase(url: string, database: string): string {
 /** A new, empty database on the test server; drop() removes it. */
 export async function createTestDatabase(label = 'suite'): Promise<TestDatabase> {
   const infra = await testInfra();
+  return createDatabaseOn(infra.postgresAdminUrl, label);
+}
+
+/**
+ * A new, empty database on the server of `adminUrl` (a server the test started itself, e.g.
+ * startPostgresPrimaryAndReplica's primary); drop() removes it.
+ */
+export async function createDatabaseOn(adminUrl: string, label = 'suite'): Promise<TestDatabase> {
   const name = `mate_test_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: infra.postgresAdminUrl });
+  const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE "${name}"`);
@@ -151,9 +159,9 @@ export async function createTestDatabase(label = 'suite'): Promise<TestDatabase>
   }
   return {
     name,
-    url: withDatabase(infra.postgresAdminUrl, name),
+    url: withDatabase(adminUrl, name),
     async drop() {
-      const c = new Client({ connectionString: infra.postgresAdminUrl });
+      const c = new Client({ connectionString: adminUrl });
       await c.connect();
       try {
         await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

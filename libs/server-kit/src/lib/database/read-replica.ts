@@ -1,0 +1,193 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { Pool, type QueryResultRow } from 'pg';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import type { ServiceName } from '@mate/contracts';
+import { DatabaseEnv, SERVICE_ENV } from '../config/config';
+import { LOGGER, serializeError } from '../logging/logger';
+import { REDIS } from '../redis/redis';
+import { SERVICE_NAME } from '../core.module';
+import { driverPool, isTransactionPooled } from './named-query';
+
+/**
+ * How long a member's last write is remembered for read-your-writes. A replica further behind than
+ * this is one to take out of service, not one to read from: past it, the member's own write could
+ * be missing from the replica (docs/adr/0033).
+ */
+export const OWN_WRITE_MEMORY_MS = 10 * 60_000;
+/** After a replica failed to answer, reads go to the primary for this long before it is tried again. */
+export const REPLICA_RETRY_AFTER_MS = 2_000;
+/** How long to wait for a connection to the replica before reading the primary instead. */
+const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
+
+/** A read statement: its name as a prepared statement (see namedQuery), its text, its values. */
+export interface ReadStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** Where a read ran (for tests and logs). */
+export type ReadServer = 'replica' | 'primary';
+
+/**
+ * Keeps the larger of the stored and the given WAL position (bytes since 0/0, as a decimal number):
+ * two writes of one member finishing in either order leave the later position.
+ */
+const KEEP_LATER_POSITION = `
+local stored = redis.call('GET', KEYS[1])
+if stored and tonumber(stored) >= tonumber(ARGV[1]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/** The replay position of a server that is not a standby: it has everything. */
+const EVERYTHING = 2n ** 64n;
+
+const PRIMARY_POSITION_SQL = "SELECT (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::text AS position";
+const REPLAY_POSITION_SQL = "SELECT (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::text AS position";
+
+/**
+ * The service's heaviest reads on a streaming replica (DATABASE_READ_URL), with read-your-writes
+ * for the member: after a write of a member's, `wrote(member)` remembers the primary's WAL position
+ * for them (Redis, OWN_WRITE_MEMORY_MS); a read for that member runs on the replica only once the
+ * replica has replayed past it (`pg_last_wal_replay_lsn()`, remembered as a lower bound and asked
+ * again only when it is not far enough), else on the primary. A read for nobody in particular
+ * (analytics) runs on the replica as it is. A replica that does not answer is left for
+ * REPLICA_RETRY_AFTER_MS (one log line) and the read runs on the primary: never an error of its own.
+ * Without DATABASE_READ_URL every read runs on the primary, exactly as `namedQuery` would.
+ */
+@Injectable()
+export class ReadReplica implements OnApplicationShutdown {
+  private readonly replica: Pool | null;
+  private readonly prefix: string;
+  /** The replica's replay position last seen (a lower bound: replay only moves forward). */
+  private replayed = -1n;
+  private asking: Promise<bigint> | null = null;
+  private downUntil = 0;
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(SERVICE_ENV) env: DatabaseEnv,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(SERVICE_NAME) private readonly service: ServiceName,
+  ) {
+    this.prefix = env.KEY_PREFIX;
+    this.replica = env.DATABASE_READ_URL
+      ? new Pool({ connectionString: env.DATABASE_READ_URL, max: 10, connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS })
+      : null;
+    // A replica's connection that breaks while idle must not crash the process; the next read notices.
+    this.replica?.on('error', () => undefined);
+  }
+
+  get configured(): boolean {
+    return this.replica !== null;
+  }
+
+  private key(memberId: string): string {
+    return `${this.prefix}:own-write:${this.service}:${memberId}`;
+  }
+
+  /**
+   * After a committed write of these members' (their swipe, their message, their call): their next
+   * reads through `read` see it. Nothing without a replica; a failure is logged and not thrown
+   * (the write has happened; the member may then read the replica's older state for a moment).
+   */
+  async wrote(...memberIds: string[]): Promise<void> {
+    if (!this.replica || memberIds.length === 0) return;
+    try {
+      const [{ position }] = await this.dataSource.query<{ position: string }[]>(PRIMARY_POSITION_SQL);
+      await Promise.all(
+        memberIds.map((id) => this.redis.eval(KEEP_LATER_POSITION, 1, this.key(id), position, OWN_WRITE_MEMORY_MS)),
+      );
+    } catch (err) {
+      this.logger.warn({ err: serializeError(err), members: memberIds.length }, 'read replica: a member write was not remembered');
+    }
+  }
+
+  /**
+   * Runs a read statement for `memberId` (whose own writes it must see), or for nobody in
+   * particular (`null`): on the replica when it has everything the member wrote, else on the primary.
+   */
+  async read<T extends QueryResultRow>(memberId: string | null, statement: ReadStatement): Promise<T[]> {
+    return (await this.readFrom<T>(memberId, statement)).rows;
+  }
+
+  /** `read`, saying where it ran. */
+  async readFrom<T extends QueryResultRow>(
+    memberId: string | null,
+    statement: ReadStatement,
+  ): Promise<{ rows: T[]; server: ReadServer }> {
+    if (this.replica && Date.now() >= this.downUntil && (await this.replicaHas(memberId))) {
+      try {
+        return { rows: (await this.replica.query<T>(this.config(statement))).rows, server: 'replica' };
+      } catch (err) {
+        this.replicaFailed(err);
+      }
+    }
+    return { rows: (await driverPool(this.dataSource).query<T>(this.config(statement))).rows, server: 'primary' };
+  }
+
+  /** Named on a direct connection, unnamed through a transaction pooler (as preparedStatement). */
+  private config({ name, text, values }: ReadStatement) {
+    return isTransactionPooled(this.dataSource) ? { text, values } : { name, text, values };
+  }
+
+  /** Whether the replica has replayed the member's last remembered write (always, for nobody's). */
+  private async replicaHas(memberId: string | null): Promise<boolean> {
+    if (memberId === null) return true;
+    let wrote: string | null;
+    try {
+      wrote = await this.redis.get(this.key(memberId));
+    } catch (err) {
+      // Without the member's position the replica might miss their write: the primary answers.
+      this.logger.warn({ err: serializeError(err) }, 'read replica: a member write position could not be read; reading the primary');
+      return false;
+    }
+    if (wrote === null) return true;
+    const needed = BigInt(wrote);
+    if (this.replayed >= needed) return true;
+    try {
+      return (await this.replayPosition()) >= needed;
+    } catch (err) {
+      this.replicaFailed(err);
+      return false;
+    }
+  }
+
+  /** The replica's replay position now: one question at a time, shared by the reads that wait for it. */
+  private replayPosition(): Promise<bigint> {
+    this.asking ??= (async () => {
+      try {
+        const { rows } = await (this.replica as Pool).query<{ position: string | null }>(REPLAY_POSITION_SQL);
+        // null: not a standby (a primary behind DATABASE_READ_URL has everything it wrote itself).
+        const position = rows[0]?.position == null ? EVERYTHING : BigInt(rows[0].position.split('.')[0]);
+        if (position > this.replayed) this.replayed = position;
+        return position;
+      } finally {
+        this.asking = null;
+      }
+    })();
+    return this.asking;
+  }
+
+  private replicaFailed(err: unknown) {
+    if (Date.now() >= this.downUntil) {
+      this.logger.warn(
+        { err: serializeError(err), retryInMs: REPLICA_RETRY_AFTER_MS },
+        'read replica did not answer; reading the primary',
+      );
+    }
+    this.downUntil = Date.now() + REPLICA_RETRY_AFTER_MS;
+    // Another server may answer at the same address next time (a replaced replica may be further behind).
+    this.replayed = -1n;
+  }
+
+  async onApplicationShutdown() {
+    await this.replica?.end();
+  }
+}
