@@ -288,10 +288,13 @@ describe.each(targets.map(([name]) => name))('k8s %s', (target) => {
         const db = container.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef;
         expect(db).toEqual({ name: 'mate-secrets', key: `${app.name}.DATABASE_URL` });
       }
+      // The serving pods read the same database: directly, or through PgBouncer where the overlay
+      // pools (overlays/distributed-data: DATABASE_POOLING=transaction, key <app>.PGBOUNCER_URL).
       const serving = mainContainer(deployment);
+      const pooled = serving.env?.find((e) => e.name === 'DATABASE_POOLING')?.value === 'transaction';
       expect(serving.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
         name: 'mate-secrets',
-        key: `${app.name}.DATABASE_URL`,
+        key: `${app.name}.${pooled ? 'PGBOUNCER_URL' : 'DATABASE_URL'}`,
       });
     },
   );

@@ -80,8 +80,11 @@ const appDeployments = (r: Rendered) =>
   r.resources.filter(
     (x) => x.kind === 'Deployment' && ['gateway', 'service', 'worker', 'relay', 'web'].includes(component(x)),
   );
-/** Pods the policies may fence in: Mate's apps and the optional in-cluster Redis (overlays/prod-redis). */
-const FENCED = ['gateway', 'service', 'worker', 'relay', 'web', 'redis'];
+/**
+ * Pods the policies may fence in: Mate's apps, the optional in-cluster Redis (overlays/prod-redis,
+ * the Redis Cluster of overlays/distributed-data) and that overlay's PgBouncer.
+ */
+const FENCED = ['gateway', 'service', 'worker', 'relay', 'web', 'redis', 'pgbouncer'];
 const policies = (r: Rendered) => r.resources.filter((x) => x.kind === 'NetworkPolicy');
 const specOf = (p: K8sResource) => p.spec as PolicySpec;
 /** The policies that restrict who may connect to this workload's pods. */
@@ -254,6 +257,51 @@ describe('k8s overlays/prod-redis: the in-cluster Redis', () => {
     );
     expect(usesRedis.filter((w) => !admitted.has(component(w))).map(idOf)).toEqual([]);
     expect(workloads.filter((w) => component(w) === 'web' && admitted.has('web'))).toEqual([]);
+  });
+});
+
+describe('k8s overlays/distributed-data: the Redis Cluster and PgBouncer', () => {
+  const r = render(path.join(K8S, 'overlays/distributed-data'));
+  const workload = (kind: string, name: string) =>
+    r.resources.find((x) => x.kind === kind && x.metadata.name === name) as K8sResource;
+  const usesEnv = (w: K8sResource, name: string) =>
+    Boolean(podTemplate(w)?.spec.containers.some((c) => c.env?.some((e) => e.name === name)));
+  /** The components each port of `target` admits, from pods of the namespace only. */
+  const admittedByPort = (target: K8sResource) => {
+    const byPort: Record<string, string[]> = {};
+    for (const { policy, rule } of peersOf(r, target)) {
+      for (const peer of rule.from ?? []) {
+        expect({ policy, namespaceSelector: peer.namespaceSelector, ipBlock: peer.ipBlock }).toEqual({
+          policy,
+          namespaceSelector: undefined,
+          ipBlock: undefined,
+        });
+        const components = r.resources.filter((w) => podTemplate(w) && selects(peer.podSelector, podLabels(w))).map(component);
+        for (const port of rule.ports ?? []) {
+          byPort[String(port.port)] = [...new Set([...(byPort[String(port.port)] ?? []), ...components])].sort();
+        }
+      }
+    }
+    return byPort;
+  };
+
+  it("the Redis nodes admit Mate's processes and the create Job on the redis port, and only each other on the cluster bus", () => {
+    const redis = workload('StatefulSet', 'redis-cluster');
+    expect(admittedByPort(redis)).toEqual({
+      redis: ['gateway', 'migration', 'redis', 'redis-setup', 'relay', 'service', 'worker'],
+      'cluster-bus': ['redis'],
+    });
+    const admitted = admittedByPort(redis).redis;
+    const usesRedis = r.resources.filter((w) => podTemplate(w) && usesEnv(w, 'REDIS_URL'));
+    expect(usesRedis.filter((w) => !admitted.includes(component(w))).map(idOf)).toEqual([]);
+  });
+
+  it("PgBouncer admits the services' API, worker and relay pods alone: every pod whose DATABASE_URL is pooled", () => {
+    const pgbouncer = workload('Deployment', 'pgbouncer');
+    expect(admittedByPort(pgbouncer)).toEqual({ pgbouncer: ['relay', 'service', 'worker'] });
+    const pooled = r.resources.filter((w) => podTemplate(w) && usesEnv(w, 'DATABASE_POOLING'));
+    expect(pooled.length).toBeGreaterThan(0);
+    expect(pooled.filter((w) => !['relay', 'service', 'worker'].includes(component(w))).map(idOf)).toEqual([]);
   });
 });
 

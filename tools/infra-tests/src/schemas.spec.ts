@@ -62,7 +62,7 @@ describe('k8s schemas: every rendered object against the Kubernetes OpenAPI sche
 
   it('renders base, dev, prod and the optional overlays', () => {
     expect(targets.map(([t]) => t)).toEqual(
-      expect.arrayContaining(['base', 'overlays/dev', 'overlays/prod', 'overlays/turn', 'overlays/prod-redis']),
+      expect.arrayContaining(['base', 'overlays/dev', 'overlays/prod', 'overlays/turn', 'overlays/prod-redis', 'overlays/distributed-data']),
     );
     expect(report.checked).toBe(entries.length);
     expect(report.checked).toBeGreaterThan(100);
