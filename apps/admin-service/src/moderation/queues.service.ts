@@ -6,10 +6,9 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Queue } from 'bullmq';
 import type { NextFunction, Request, Response } from 'express';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { DEPLOYED_SERVICES, EVENT_CATALOGUE, eventQueueName, ROLE_ADMIN, type AuthPrincipal, type ServiceName } from '@mate/contracts';
-import { createQueueConnection, LOGGER, REDIS, SessionStore } from '@mate/server-kit';
+import { createQueueConnection, LOGGER, queuePrefixOf, REDIS, SessionStore, type RedisClient } from '@mate/server-kit';
 import { AdminEnv } from '../admin.env';
 import { redactJobData } from './queue-redaction';
 
@@ -69,11 +68,11 @@ function cookieOf(req: Request, name: string): string | null {
 @Injectable()
 export class QueueDashboard implements OnModuleInit, OnApplicationShutdown {
   private queues: Queue[] = [];
-  private connection: Redis | null = null;
+  private connection: RedisClient | null = null;
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly sessions: SessionStore,
     @Inject(AdminEnv) private readonly env: AdminEnv,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -98,9 +97,10 @@ export class QueueDashboard implements OnModuleInit, OnApplicationShutdown {
   onModuleInit() {
     const express = this.adapterHost.httpAdapter?.getInstance() as { use(path: string, ...handlers: unknown[]): void } | undefined;
     if (!express) return; // a one-off command (migrate): no HTTP server
-    // Producers and workers use the same prefix (KEY_PREFIX) for their BullMQ keys.
-    this.connection = createQueueConnection(this.env.REDIS_URL);
-    this.queues = dashboardQueueNames().map((name) => new Queue(name, { connection: this.connection as Redis, prefix: this.env.KEY_PREFIX }));
+    // Producers and workers use the same prefix for their BullMQ keys (queuePrefixOf: a hash tag per queue on a cluster).
+    const connection = createQueueConnection(this.env);
+    this.connection = connection;
+    this.queues = dashboardQueueNames().map((name) => new Queue(name, { connection, prefix: queuePrefixOf(this.env, name) }));
     for (const q of this.queues) q.on('error', () => undefined);
     const board = new ExpressAdapter();
     board.setBasePath(QUEUE_DASHBOARD_PATH);

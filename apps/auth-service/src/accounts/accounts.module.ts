@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type Redis from 'ioredis';
-import { CLOCK, RateLimits, REDIS, type Clock } from '@mate/server-kit';
+import { CLOCK, RateLimits, REDIS, type Clock, type RedisClient } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { Session } from '../sessions/session.entity';
 import { SessionsController } from '../sessions/sessions.controller';
@@ -37,13 +36,13 @@ import { User } from './user.entity';
     {
       provide: AUTH_RATE_LIMITER,
       inject: [REDIS, AuthEnv],
-      useFactory: (redis: Redis, env: AuthEnv) =>
+      useFactory: (redis: RedisClient, env: AuthEnv) =>
         new RateLimits(redis, env.KEY_PREFIX, authRateLimits(env.IP_RATE_LIMIT_MULTIPLIER)),
     },
     {
       provide: KnownAddresses,
       inject: [REDIS, AuthEnv, CLOCK],
-      useFactory: (redis: Redis, env: AuthEnv, clock: Clock) => new KnownAddresses(redis, env.KEY_PREFIX, clock),
+      useFactory: (redis: RedisClient, env: AuthEnv, clock: Clock) => new KnownAddresses(redis, env.KEY_PREFIX, clock),
     },
   ],
   exports: [AccountsService, AccountsRepository, SessionsService, AUTH_RATE_LIMITER, KnownAddresses],

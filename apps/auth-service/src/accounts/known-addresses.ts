@@ -1,6 +1,5 @@
 import { DAY } from '@mate/contracts';
-import type { Clock } from '@mate/server-kit';
-import type Redis from 'ioredis';
+import type { Clock, RedisClient } from '@mate/server-kit';
 
 /** How long a successful sign-in keeps its address known, and how many addresses an account keeps. */
 export const KNOWN_ADDRESS_TTL_MS = 90 * DAY;
@@ -14,7 +13,7 @@ export const KNOWN_ADDRESSES_PER_ACCOUNT = 20;
  */
 export class KnownAddresses {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly clock: Clock,
   ) {}

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { AuthMessages, GdprMessages } from '@mate/contracts';
-import { MemberLimits, REDIS, type CountedKind, type RateLimitRule } from '@mate/server-kit';
+import { MemberLimits, REDIS, type CountedKind, type RateLimitRule, type RedisClient } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 
 /**
@@ -69,7 +68,7 @@ const COUNTED = {
  */
 @Injectable()
 export class MemberRequestLimits extends MemberLimits<MemberRule, keyof typeof COUNTED> {
-  constructor(@Inject(REDIS) redis: Redis, env: AuthEnv) {
+  constructor(@Inject(REDIS) redis: RedisClient, env: AuthEnv) {
     const { resendUser, emailChangeUser, exportUser } = AUTH_RATE_LIMITS;
     super(redis, env.KEY_PREFIX, { resendUser, emailChangeUser, exportUser }, COUNTED);
   }

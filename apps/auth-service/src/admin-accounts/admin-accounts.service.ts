@@ -45,7 +45,8 @@ export class AdminAccountsService {
   async account(userId: string): Promise<AdminAccountPart | null> {
     const row = await this.accounts.findForAdmin(userId);
     if (!row) return null;
-    const activity = await this.sessions.lastActivity(await this.accounts.liveSessionIds(userId));
+    const sessionIds = await this.accounts.liveSessionIds(userId);
+    const activity = await this.sessions.lastActivity(sessionIds.map((sessionId) => ({ sessionId, userId })));
     const latest = Math.max(row.last_active_at?.getTime() ?? 0, ...activity.values());
     return {
       ...summaryOf(row),

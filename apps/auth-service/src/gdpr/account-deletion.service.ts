@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import {
   AuthErrorCode,
@@ -10,7 +9,23 @@ import {
   QueueName,
   ROLE_ADMIN,
 } from '@mate/contracts';
-import { badRequest, CLOCK, eraseMemberTraces, forbidden, LOGGER, OutboxService, REDIS, SessionStore, unauthorized, type Clock } from '@mate/server-kit';
+import {
+  badRequest,
+  CLOCK,
+  deleteKeys,
+  eraseMemberTraces,
+  forbidden,
+  isClusterClient,
+  LOGGER,
+  memberTag,
+  OutboxService,
+  REDIS,
+  scanKeys,
+  SessionStore,
+  unauthorized,
+  type Clock,
+  type RedisClient,
+} from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { AUTH_RATE_LIMITS } from '../accounts/rate-limits';
@@ -38,7 +53,7 @@ export class AccountDeletionService {
     private readonly outbox: OutboxService,
     private readonly sessionStore: SessionStore,
     private readonly env: AuthEnv,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -113,30 +128,23 @@ export class AccountDeletionService {
     return [...new Set(all.filter((e): e is string => !!e).map((e) => e.toLowerCase()))];
   }
 
-  /** The member's rate-limit counters and known addresses: keys naming their id or email. */
+  /**
+   * The member's rate-limit counters and known addresses: keys naming their id or email. On a
+   * cluster the member's counters carry their hash tag (MemberLimits), the keys lie in several
+   * slots (one DEL per slot) and the scan asks every master (deleteKeys, scanKeys).
+   */
   private async forgetInRedis(userId: string, emails: string[]): Promise<void> {
     const prefix = this.env.KEY_PREFIX;
-    const id = userId.toLowerCase();
+    const member = memberTag(userId.toLowerCase(), isClusterClient(this.redis));
     const keys = [
       `${prefix}:auth:known-addresses:${userId}`,
       // Emptied by revokeAllForUser; gone for good even if a stale member was left in it.
-      `${prefix}:user-sessions:${userId}`,
-      ...RULES_BY_MEMBER.map((rule) => `${prefix}:rl:${rule}:${id}`),
+      this.sessionStore.userSessionsKey(userId),
+      ...RULES_BY_MEMBER.map((rule) => `${prefix}:rl:${rule}:${member}`),
       ...emails.flatMap((email) => [`${prefix}:rl:loginAccount:${email}`, `${prefix}:rl:forgotEmail:${email}`]),
     ];
-    for (const email of emails) keys.push(...(await this.scan(`${escapeGlob(`${prefix}:rl:loginAccountAddress:${email}|`)}*`)));
-    if (keys.length) await this.redis.del(...keys);
-  }
-
-  private async scan(match: string): Promise<string[]> {
-    const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
-      found.push(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    return found;
+    for (const email of emails) keys.push(...(await scanKeys(this.redis, `${escapeGlob(`${prefix}:rl:loginAccountAddress:${email}|`)}*`)));
+    await deleteKeys(this.redis, keys);
   }
 }
 

@@ -30,7 +30,7 @@ export class AccountExporter implements MemberExporter<AccountExportPart> {
       m.find(AuthToken, { where: { userId, kind: 'email_change' }, order: { createdAt: 'ASC' } }),
       this.activity.daysOf(m, userId),
     ]);
-    const activity = await this.sessionStore.lastActivity(sessions.map((s) => s.id));
+    const activity = await this.sessionStore.lastActivity(sessions.map((s) => ({ sessionId: s.id, userId })));
     const confirmed = confirmedChange(changes, user.email);
     return {
       id: user.id,

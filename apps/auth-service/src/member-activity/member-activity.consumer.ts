@@ -2,10 +2,9 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { LOGGER, memberActivityStreamKey, OutboxService } from '@mate/server-kit';
+import { createQueueConnection, LOGGER, memberActivityStreamKey, OutboxService, type RedisClient } from '@mate/server-kit';
 import { AuthEnv } from '../auth.env';
 import { MemberActivityRepository } from './member-activity.repository';
 
@@ -38,7 +37,7 @@ export type ActivityOutcome = 'recorded' | 'known-day' | 'no-account' | 'unreada
  */
 @Injectable()
 export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdown {
-  private connection: Redis | null = null;
+  private connection: RedisClient | null = null;
   private loop: Promise<void> | null = null;
   private stopping = false;
   /** True while a blocking read waits: stopping then cuts the connection rather than wait it out. */
@@ -72,7 +71,7 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
     this.stopping = false;
     this.nextClaimAt = 0;
     // Its own connection: a blocking read would hold up every other command on a shared one.
-    const connection = new Redis(this.env.REDIS_URL, { maxRetriesPerRequest: null, enableReadyCheck: false });
+    const connection = createQueueConnection(this.env);
     connection.on('error', () => undefined);
     this.connection = connection;
     this.loop = this.run(connection);
@@ -99,7 +98,7 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
       await connection.quit().catch(() => connection.disconnect());
   }
 
-  private async run(connection: Redis): Promise<void> {
+  private async run(connection: RedisClient): Promise<void> {
     let grouped = false;
     while (!this.stopping) {
       try {
@@ -140,7 +139,7 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
     }
   }
 
-  private async ensureGroup(connection: Redis): Promise<boolean> {
+  private async ensureGroup(connection: RedisClient): Promise<boolean> {
     try {
       // From the stream's start: notes written before the first replica ever ran are not lost.
       await connection.xgroup('CREATE', this.key, MEMBER_ACTIVITY_GROUP, '0', 'MKSTREAM');
@@ -151,7 +150,7 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
   }
 
   /** Notes left unacknowledged longer than the claim idle time, by any consumer of the group. */
-  private async claimAbandoned(connection: Redis): Promise<void> {
+  private async claimAbandoned(connection: RedisClient): Promise<void> {
     let cursor = '0-0';
     do {
       const answer = (await connection.xautoclaim(
@@ -171,7 +170,7 @@ export class MemberActivityConsumer implements OnModuleInit, OnApplicationShutdo
     } while (cursor !== '0-0' && !this.stopping);
   }
 
-  private async handleAll(connection: Redis, entries: StreamEntry[]): Promise<void> {
+  private async handleAll(connection: RedisClient, entries: StreamEntry[]): Promise<void> {
     for (const [id, fields] of entries) {
       let outcome: ActivityOutcome;
       try {

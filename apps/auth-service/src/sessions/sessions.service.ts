@@ -60,7 +60,7 @@ export class SessionsService {
       where: { userId: principal.userId, revokedAt: IsNull() },
       order: { createdAt: 'DESC' },
     });
-    const activity = await this.store.lastActivity(rows.map((r) => r.id));
+    const activity = await this.store.lastActivity(rows.map((r) => ({ sessionId: r.id, userId: principal.userId })));
     const live = rows.filter((r) => activity.has(r.id));
     const dead = rows.filter((r) => !activity.has(r.id)).map((r) => r.id);
     if (dead.length) await this.sessions.update({ id: In(dead) }, { revokedAt: new Date() });

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { CallMessages } from '@mate/contracts';
-import { MemberLimits, REDIS, type CountedKind } from '@mate/server-kit';
+import { MemberLimits, REDIS, type CountedKind, type RedisClient } from '@mate/server-kit';
 import { CallEnv } from '../call.env';
 
 export const TOO_MANY_SIGNALS = 'Too many signals. Please slow down.';
@@ -26,7 +25,7 @@ const COUNTED = {
  */
 @Injectable()
 export class CallRateLimiter extends MemberLimits<CallRateLimit, keyof typeof COUNTED> {
-  constructor(@Inject(REDIS) redis: Redis, env: CallEnv) {
+  constructor(@Inject(REDIS) redis: RedisClient, env: CallEnv) {
     super(
       redis,
       `${env.KEY_PREFIX}:call`,

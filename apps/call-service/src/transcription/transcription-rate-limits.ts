@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { CallMessages } from '@mate/contracts';
-import { MemberLimits, REDIS, SERVICE_ENV } from '@mate/server-kit';
+import { MemberLimits, REDIS, SERVICE_ENV, type RedisClient } from '@mate/server-kit';
 import type { TranscriptionEnv } from './transcription.env';
 
 /**
@@ -12,7 +11,7 @@ import type { TranscriptionEnv } from './transcription.env';
  */
 @Injectable()
 export class TranscriptionRateLimiter extends MemberLimits<'perMinute', 'transcribe'> {
-  constructor(@Inject(REDIS) redis: Redis, @Inject(SERVICE_ENV) env: TranscriptionEnv) {
+  constructor(@Inject(REDIS) redis: RedisClient, @Inject(SERVICE_ENV) env: TranscriptionEnv) {
     super(
       redis,
       `${env.KEY_PREFIX}:call:transcribe`,

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { ChatMessages } from '@mate/contracts';
-import { MemberLimits, REDIS, type AllowanceCounter, type CountedKind } from '@mate/server-kit';
+import { MemberLimits, REDIS, type AllowanceCounter, type CountedKind, type RedisClient } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import type { SyncMessagesDto } from './dto/chat-requests.dto';
 
@@ -31,7 +30,7 @@ const COUNTED = {
  */
 @Injectable()
 export class ChatRateLimiter extends MemberLimits<ChatRateLimit, keyof typeof COUNTED> {
-  constructor(@Inject(REDIS) redis: Redis, env: ChatEnv) {
+  constructor(@Inject(REDIS) redis: RedisClient, env: ChatEnv) {
     super(
       redis,
       `${env.KEY_PREFIX}:chat`,

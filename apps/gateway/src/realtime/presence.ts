@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { PRESENCE_TTL_MS, presenceField, presenceInstanceKey, presenceUserKey } from '@mate/server-kit';
+import {
+  isClusterClient,
+  pipelineBySlot,
+  PRESENCE_TTL_MS,
+  presenceField,
+  presenceInstanceKey,
+  presenceUserKey,
+  type RedisClient,
+  type SlotCommand,
+} from '@mate/server-kit';
 
 /** Presence settings of a gateway instance (tests inject a short TTL through PRESENCE_SETTINGS). */
 export interface PresenceSettings {
@@ -38,7 +46,9 @@ interface LocalMember {
  * - if Redis lost the key (restart, flush) or a write failed, the heartbeat records every local
  *   socket again and retries the removals that failed;
  * - shutdown deletes the liveness key first (its sockets stop counting at once), then its fields.
- * A socket is never refused or closed because presence could not be written.
+ * A socket is never refused or closed because presence could not be written. On a Redis Cluster
+ * the members' hashes lie in many slots: the heartbeat's and shutdown's pipelines are one per slot,
+ * sent together (pipelineBySlot), and the liveness keys share one hash tag (presenceInstanceKey).
  */
 export class PresenceRecorder {
   readonly instanceId = randomUUID();
@@ -53,14 +63,14 @@ export class PresenceRecorder {
   private beating = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly settings: PresenceSettings,
     private readonly logger: Logger,
   ) {
     // A hash is refreshed at the first heartbeat after a third of its TTL: it must outlive that.
     if (settings.hashTtlMs < settings.ttlMs) throw new Error('Presence hashes must live at least as long as the liveness key');
-    this.instanceKey = presenceInstanceKey(prefix, this.instanceId);
+    this.instanceKey = presenceInstanceKey(prefix, this.instanceId, isClusterClient(redis));
   }
 
   /** Sets the liveness key (awaited, so sockets count from the first connection) and starts the heartbeat. */
@@ -122,18 +132,23 @@ export class PresenceRecorder {
       const dueBefore = now - this.settings.hashTtlMs / 3;
       const removals = this.failedRemovals.splice(0);
       const refreshed: LocalMember[] = [];
-      const pipeline = this.redis.pipeline();
-      for (const [userId, socketId] of removals) pipeline.hdel(presenceUserKey(this.prefix, userId), presenceField(this.instanceId, socketId));
+      const commands: SlotCommand[] = [];
+      for (const [userId, socketId] of removals) {
+        const key = presenceUserKey(this.prefix, userId);
+        commands.push({ key, add: (p) => p.hdel(key, presenceField(this.instanceId, socketId)) });
+      }
       for (const [userId, member] of this.local) {
         if (!resync && member.refreshedAt > dueBefore) continue;
         const key = presenceUserKey(this.prefix, userId);
-        if (resync) for (const socketId of member.sockets) pipeline.hset(key, presenceField(this.instanceId, socketId), this.instanceId);
-        pipeline.pexpire(key, this.settings.hashTtlMs);
+        if (resync) {
+          for (const socketId of member.sockets) commands.push({ key, add: (p) => p.hset(key, presenceField(this.instanceId, socketId), this.instanceId) });
+        }
+        commands.push({ key, add: (p) => p.pexpire(key, this.settings.hashTtlMs) });
         refreshed.push(member);
       }
-      if (pipeline.length === 0) return;
-      const results = await pipeline.exec();
-      const failure = results?.find(([err]) => err);
+      if (commands.length === 0) return;
+      const results = await pipelineBySlot(this.redis, commands);
+      const failure = results.find(([err]) => err);
       if (failure) {
         this.failedRemovals.push(...removals);
         this.failed(failure[0], 'heartbeat');
@@ -156,12 +171,21 @@ export class PresenceRecorder {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    const pipeline = this.redis.pipeline().del(this.instanceKey);
+    const commands: SlotCommand[] = [{ key: this.instanceKey, add: (p) => p.del(this.instanceKey) }];
     for (const [userId, member] of this.local) {
-      pipeline.hdel(presenceUserKey(this.prefix, userId), ...[...member.sockets].map((socketId) => presenceField(this.instanceId, socketId)));
+      const key = presenceUserKey(this.prefix, userId);
+      const fields = [...member.sockets].map((socketId) => presenceField(this.instanceId, socketId));
+      commands.push({ key, add: (p) => p.hdel(key, ...fields) });
     }
     this.local.clear();
-    await pipeline.exec().catch((err: unknown) => this.logger.warn({ err: { message: errorMessage(err) } }, 'presence cleanup failed'));
+    // On a cluster the liveness key goes first on its own: every socket stops counting before any field goes.
+    const [first, ...rest] = isClusterClient(this.redis) ? [commands.slice(0, 1), ...(commands.length > 1 ? [commands.slice(1)] : [])] : [commands];
+    try {
+      await pipelineBySlot(this.redis, first);
+      for (const batch of rest) await pipelineBySlot(this.redis, batch);
+    } catch (err) {
+      this.logger.warn({ err: { message: errorMessage(err) } }, 'presence cleanup failed');
+    }
   }
 
   /** Stops the heartbeat and forgets, without touching Redis: what a crash leaves behind (tests). */

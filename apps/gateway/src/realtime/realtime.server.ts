@@ -1,7 +1,6 @@
 import type { Server as HttpServer, IncomingMessage } from 'node:http';
 import { Inject, Injectable, Optional, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { Server, Socket } from 'socket.io';
 import {
@@ -19,6 +18,8 @@ import {
   type SessionEndReason,
 } from '@mate/contracts';
 import {
+  createRedisConnection,
+  duplicateConnection,
   LOGGER,
   REALTIME_STREAM_MAX_LEN,
   REDIS,
@@ -28,6 +29,7 @@ import {
   realtimeStreamName,
   sessionRevokedChannel,
   socketConnections,
+  type RedisClient,
 } from '@mate/server-kit';
 import { GatewayEnv } from '../gateway.env';
 import { serviceUrls } from '../proxy/routes';
@@ -76,9 +78,9 @@ const CLIENT_EVENTS = Object.keys(SOCKET_EVENT_OWNERS) as ClientEventName[];
 @Injectable()
 export class RealtimeServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private io: RealtimeIo | null = null;
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   /** The adapter's connections: its publisher and the readers it duplicates from it. */
-  private adapterConnections: Redis[] = [];
+  private adapterConnections: RedisClient[] = [];
   private subscribed: Promise<unknown> = Promise.resolve();
   private recheckTimer: NodeJS.Timeout | null = null;
   private router: EventRouter | null = null;
@@ -89,7 +91,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
 
   constructor(
     @Inject(GatewayEnv) private readonly env: GatewayEnv,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly sessions: SessionStore,
     @Inject(LOGGER) private readonly logger: Logger,
     @Optional() @Inject(PRESENCE_SETTINGS) private readonly presenceSettings: PresenceSettings = DEFAULT_PRESENCE_SETTINGS,
@@ -215,7 +217,7 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
       });
     });
 
-    this.subscriber = this.redis.duplicate();
+    this.subscriber = duplicateConnection(this.redis);
     this.subscriber.on('error', (err) => this.logger.warn({ err: { message: err.message } }, 'session revocation subscriber error'));
     // While Redis was away, services' pushes to these sockets failed although the sockets stayed
     // connected: once it answers again, every local socket is told to ask for what it missed.
@@ -268,14 +270,14 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
    * A connection for the adapter whose duplicates (the stream reader, the pub/sub listener) are
    * remembered, so shutdown closes them at once instead of after their blocking read returns.
    */
-  private adapterClient(): Redis {
-    const client = this.redis.duplicate({ disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
-    const duplicate = client.duplicate.bind(client);
-    client.duplicate = (override?: Parameters<Redis['duplicate']>[0]) => {
-      const copy = duplicate({ ...override, disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
+  private adapterClient(): RedisClient {
+    const client = createRedisConnection(this.env, 'adapter', { disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
+    // The adapter calls duplicate() without arguments (a server's and a cluster's differ in theirs).
+    client.duplicate = (() => {
+      const copy = duplicateConnection(client, { disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
       this.adapterConnections.push(copy);
       return copy;
-    };
+    }) as RedisClient['duplicate'];
     this.adapterConnections.push(client);
     return client;
   }
@@ -326,10 +328,13 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
    */
   async recheckSessions(): Promise<void> {
     if (!this.io) return;
-    const sessionIds = [...new Set([...this.io.of('/').sockets.values()].map((s) => s.data.sessionId).filter(Boolean))];
-    if (sessionIds.length === 0) return;
-    const alive = await this.sessions.lastActivity(sessionIds);
-    for (const sessionId of sessionIds) if (!alive.has(sessionId)) this.endSession(sessionId, 'expired');
+    const sessions = new Map<string, string>();
+    for (const socket of this.io.of('/').sockets.values()) {
+      if (socket.data.sessionId) sessions.set(socket.data.sessionId, socket.data.userId);
+    }
+    if (sessions.size === 0) return;
+    const alive = await this.sessions.lastActivity([...sessions].map(([sessionId, userId]) => ({ sessionId, userId })));
+    for (const sessionId of sessions.keys()) if (!alive.has(sessionId)) this.endSession(sessionId, 'expired');
   }
 
   /**

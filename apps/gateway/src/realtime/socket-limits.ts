@@ -1,10 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AuthMessages, ErrorCode, SocketMessages, isClientEventName, type SocketErrorAck } from '@mate/contracts';
-import { rateLimitAddress } from '@mate/server-kit';
+import { rateLimitAddress, type RedisClient } from '@mate/server-kit';
 import { HandshakeRefused } from './socket-auth';
 
 /** The window of the per-socket event limit. */
@@ -72,7 +71,7 @@ export function clientAddress(req: IncomingMessage, trust: TrustProxy): string {
  * floods are refused like request floods.
  * Redis trouble lets the handshake through, as the edge does with requests.
  */
-export function createHandshakeLimiter(redis: Redis, keyPrefix: string, perMinute: number, trust: TrustProxy, logger: Logger) {
+export function createHandshakeLimiter(redis: RedisClient, keyPrefix: string, perMinute: number, trust: TrustProxy, logger: Logger) {
   const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${keyPrefix}:rl:gateway`, points: perMinute, duration: 60 });
   return async (req: IncomingMessage): Promise<void> => {
     try {

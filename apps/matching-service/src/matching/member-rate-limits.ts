@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { MatchingMessages } from '@mate/contracts';
-import { MemberLimits, REDIS, type CountedKind, type RateLimitRule } from '@mate/server-kit';
+import { MemberLimits, REDIS, type CountedKind, type RateLimitRule, type RedisClient } from '@mate/server-kit';
 import { MatchingEnv } from '../matching.env';
 
 /**
@@ -47,7 +46,7 @@ export function memberRateLimits(multiplier: number): Record<MemberRateLimit, Ra
  */
 @Injectable()
 export class MemberRateLimiter extends MemberLimits<MemberRateLimit, keyof typeof COUNTED> {
-  constructor(@Inject(REDIS) redis: Redis, env: MatchingEnv) {
+  constructor(@Inject(REDIS) redis: RedisClient, env: MatchingEnv) {
     super(redis, `${env.KEY_PREFIX}:matching`, memberRateLimits(env.MEMBER_RATE_LIMIT_MULTIPLIER), COUNTED);
   }
 }

@@ -1,15 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Queue, type Job } from 'bullmq';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES } from '@mate/contracts';
 import {
   HealthRegistry,
   LOGGER,
   QUEUE_CONNECTION,
+  queuePrefixOf,
   QueueWorker,
   queueWorkerSettings,
   withTimeout,
+  type RedisClient,
 } from '@mate/server-kit';
 import { MatchingEnv } from '../matching.env';
 import { RefitService, type RefitOutcome } from './refit.service';
@@ -35,7 +36,7 @@ export class RefitWorker extends QueueWorker<Record<string, never>, RefitOutcome
   constructor(
     @Inject(MatchingEnv) private readonly env: MatchingEnv,
     private readonly refits: RefitService,
-    @Inject(QUEUE_CONNECTION) private readonly queueConnection: Redis,
+    @Inject(QUEUE_CONNECTION) private readonly queueConnection: RedisClient,
     @Inject(LOGGER) logger: Logger,
     health: HealthRegistry,
   ) {
@@ -55,7 +56,7 @@ export class RefitWorker extends QueueWorker<Record<string, never>, RefitOutcome
     super.onModuleInit();
     this.scheduler = new Queue(this.settings.queue, {
       connection: this.queueConnection,
-      prefix: this.env.KEY_PREFIX,
+      prefix: queuePrefixOf(this.env, this.settings.queue),
     });
     // Redis trouble is reported by the worker and readiness; the scheduler queue only schedules.
     this.scheduler.on('error', () => undefined);

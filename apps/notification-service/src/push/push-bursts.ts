@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
-import { BaseServiceEnv, REDIS, SERVICE_ENV } from '@mate/server-kit';
+import { BaseServiceEnv, isClusterClient, REDIS, SERVICE_ENV, type RedisClient } from '@mate/server-kit';
 
 /** How long a burst's keys live without the job that ends it (a stopped worker catches up within it). */
 const BURST_TTL_MS = 3600_000;
@@ -25,7 +24,7 @@ redis.call('DEL', KEYS[1], KEYS[2])
 return n
 `;
 
-type BurstRedis = Redis & {
+type BurstRedis = RedisClient & {
   matePushBurstAdd(k1: string, k2: string, id: string, token: string, ttl: number): Promise<string | null>;
   matePushBurstTake(k1: string, k2: string): Promise<number>;
 };
@@ -39,9 +38,10 @@ type BurstRedis = Redis & {
 @Injectable()
 export class PushBursts {
   private readonly redis: BurstRedis;
+  private readonly cluster: boolean;
 
   constructor(
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) redis: RedisClient,
     @Inject(SERVICE_ENV) private readonly env: BaseServiceEnv,
   ) {
     if (!('matePushBurstAdd' in redis)) {
@@ -49,6 +49,7 @@ export class PushBursts {
       redis.defineCommand('matePushBurstTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });
     }
     this.redis = redis as BurstRedis;
+    this.cluster = isClusterClient(redis);
   }
 
   async add(recipientId: string, senderId: string, messageId: string): Promise<string | null> {
@@ -66,8 +67,10 @@ export class PushBursts {
     return (await this.redis.exists(this.keys(recipientId, senderId)[1])) === 1;
   }
 
+  /** A burst's two keys; on a cluster the pair carries one hash tag, so both scripts stay in one slot. */
   private keys(recipientId: string, senderId: string): [string, string] {
-    const base = `${this.env.KEY_PREFIX}:push:burst:${recipientId}:${senderId}`;
+    const pair = this.cluster ? `{${recipientId}:${senderId}}` : `${recipientId}:${senderId}`;
+    const base = `${this.env.KEY_PREFIX}:push:burst:${pair}`;
     return [`${base}:messages`, `${base}:job`];
   }
 }

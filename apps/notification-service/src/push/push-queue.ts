@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Queue, type JobsOptions } from 'bullmq';
-import type Redis from 'ioredis';
-import { BaseServiceEnv, QUEUE_CONNECTION, SERVICE_ENV } from '@mate/server-kit';
+import { BaseServiceEnv, QUEUE_CONNECTION, queuePrefixOf, SERVICE_ENV, type RedisClient } from '@mate/server-kit';
 import { PUSH_QUEUE, type MessageBurstJob, type PushJob, type SendPushJob } from './push-jobs';
 import { PushSettings } from './push-settings';
 
@@ -14,11 +13,11 @@ export class PushQueue implements OnApplicationShutdown {
   private readonly queue: Queue<PushJob>;
 
   constructor(
-    @Inject(QUEUE_CONNECTION) connection: Redis,
+    @Inject(QUEUE_CONNECTION) connection: RedisClient,
     @Inject(SERVICE_ENV) env: BaseServiceEnv,
     private readonly settings: PushSettings,
   ) {
-    this.queue = new Queue<PushJob>(PUSH_QUEUE, { connection, prefix: env.KEY_PREFIX });
+    this.queue = new Queue<PushJob>(PUSH_QUEUE, { connection, prefix: queuePrefixOf(env, PUSH_QUEUE) });
     this.queue.on('error', () => undefined); // a Redis outage fails the add, which says so
   }
 

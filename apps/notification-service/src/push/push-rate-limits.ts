@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { NotificationMessages } from '@mate/contracts';
-import { MemberLimits, REDIS } from '@mate/server-kit';
+import { MemberLimits, REDIS, type RedisClient } from '@mate/server-kit';
 import { NotificationEnv } from '../notification.env';
 
 /**
@@ -12,7 +11,7 @@ import { NotificationEnv } from '../notification.env';
  */
 @Injectable()
 export class PushRateLimiter extends MemberLimits<'subscribesPerHour', 'subscribe'> {
-  constructor(@Inject(REDIS) redis: Redis, @Inject(NotificationEnv) env: NotificationEnv) {
+  constructor(@Inject(REDIS) redis: RedisClient, @Inject(NotificationEnv) env: NotificationEnv) {
     super(
       redis,
       `${env.KEY_PREFIX}:push`,

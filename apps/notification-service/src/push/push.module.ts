@@ -1,7 +1,6 @@
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { BaseServiceEnv, LOGGER, PresenceReader, REDIS, SERVICE_ENV } from '@mate/server-kit';
-import type Redis from 'ioredis';
+import { BaseServiceEnv, LOGGER, PresenceReader, REDIS, SERVICE_ENV, type RedisClient } from '@mate/server-kit';
 import { EmailDeliveryRepository } from '../emails/emails.repository';
 import { NotificationMemberData } from '../member-data/notification-member-data';
 import { NotificationEnv } from '../notification.env';
@@ -30,7 +29,7 @@ import { PushWorker } from './push.worker';
     {
       provide: PresenceReader,
       inject: [REDIS, SERVICE_ENV],
-      useFactory: (redis: Redis, env: BaseServiceEnv) => new PresenceReader(redis, env.KEY_PREFIX),
+      useFactory: (redis: RedisClient, env: BaseServiceEnv) => new PresenceReader(redis, env.KEY_PREFIX),
     },
     PushRepository,
     PushService,

@@ -1,7 +1,6 @@
 import type { Provider } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { MAX_PHOTOS } from '@mate/contracts';
-import { RateLimits, REDIS, type RateLimitRule } from '@mate/server-kit';
+import { RateLimits, REDIS, type RateLimitRule, type RedisClient } from '@mate/server-kit';
 import { ProfileEnv } from '../profile.env';
 
 /**
@@ -22,6 +21,6 @@ export const PHOTO_UPLOAD_LIMITER = Symbol('PHOTO_UPLOAD_LIMITER');
 export const photoUploadLimiterProvider: Provider = {
   provide: PHOTO_UPLOAD_LIMITER,
   inject: [REDIS, ProfileEnv],
-  useFactory: (redis: Redis, env: ProfileEnv) =>
+  useFactory: (redis: RedisClient, env: ProfileEnv) =>
     new RateLimits(redis, env.KEY_PREFIX, PHOTO_UPLOAD_RATE_LIMITS),
 };

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Queue, UnrecoverableError } from 'bullmq';
 import { isUUID } from 'class-validator';
-import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { QueueName, SERVICES, type SafetyEvidenceJobData } from '@mate/contracts';
 import {
@@ -9,9 +8,11 @@ import {
   JobWorker,
   LOGGER,
   QUEUE_CONNECTION,
+  queuePrefixOf,
   queueWorkerSettings,
   ServiceCallError,
   withTimeout,
+  type RedisClient,
 } from '@mate/server-kit';
 import { SafetyEnv } from '../safety.env';
 import { ReportsService, type EvidenceOutcome } from './reports.service';
@@ -42,7 +43,7 @@ export class EvidenceWorker extends JobWorker<QueueName.SafetyEvidence, Evidence
   constructor(
     @Inject(SafetyEnv) private readonly env: SafetyEnv,
     private readonly reports: ReportsService,
-    @Inject(QUEUE_CONNECTION) private readonly queueConnection: Redis,
+    @Inject(QUEUE_CONNECTION) private readonly queueConnection: RedisClient,
     @Inject(LOGGER) logger: Logger,
     health: HealthRegistry,
   ) {
@@ -56,7 +57,7 @@ export class EvidenceWorker extends JobWorker<QueueName.SafetyEvidence, Evidence
   override onModuleInit() {
     if (!this.settings.enabled) return;
     super.onModuleInit();
-    this.scheduler = new Queue(this.settings.queue, { connection: this.queueConnection, prefix: this.env.KEY_PREFIX });
+    this.scheduler = new Queue(this.settings.queue, { connection: this.queueConnection, prefix: queuePrefixOf(this.env, this.settings.queue) });
     // Redis trouble is reported by the worker and readiness; this queue only schedules.
     this.scheduler.on('error', () => undefined);
     // Not awaited: with Redis down, start-up must not wait for it; BullMQ retries the connection.

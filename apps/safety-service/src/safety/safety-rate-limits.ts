@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { SAFETY_RATE_WINDOW_MS, SafetyMessages } from '@mate/contracts';
-import { MemberLimits, REDIS, type CountedKind } from '@mate/server-kit';
+import { MemberLimits, REDIS, type CountedKind, type RedisClient } from '@mate/server-kit';
 import { SafetyEnv } from '../safety.env';
 
 type SafetyRateLimit = 'reportsPerHour' | 'blockActionsPerHour';
@@ -22,7 +21,7 @@ const COUNTED = {
  */
 @Injectable()
 export class SafetyRateLimiter extends MemberLimits<SafetyRateLimit, keyof typeof COUNTED> {
-  constructor(@Inject(REDIS) redis: Redis, env: SafetyEnv) {
+  constructor(@Inject(REDIS) redis: RedisClient, env: SafetyEnv) {
     const durationSeconds = SAFETY_RATE_WINDOW_MS / 1000;
     super(
       redis,

@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown, Provider, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis/redis';
 import type { ServiceName } from '@mate/contracts';
 import { BaseServiceEnv, loadEnv, SERVICE_ENV } from './config/config';
 import { createLogger, LOGGER } from './logging/logger';
@@ -26,8 +26,8 @@ function envSource(overrides?: Record<string, string | undefined>): NodeJS.Proce
 
 class RedisLifecycle implements OnApplicationShutdown {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
-    @Inject(QUEUE_CONNECTION) private readonly queueConnection: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
+    @Inject(QUEUE_CONNECTION) private readonly queueConnection: RedisClient,
     private readonly health: HealthRegistry,
   ) {
     this.health.register('redis', async () => {
@@ -56,9 +56,9 @@ export class CoreModule {
       { provide: SERVICE_ENV, useValue: env },
       { provide: options.envClass, useValue: env },
       { provide: LOGGER, useFactory: () => createLogger(options.service, env.LOG_LEVEL) },
-      { provide: REDIS, useFactory: () => createRedis(env.REDIS_URL) },
-      { provide: QUEUE_CONNECTION, useFactory: () => createQueueConnection(env.REDIS_URL) },
-      { provide: SessionStore, useFactory: (redis: Redis) => new SessionStore(redis, env.KEY_PREFIX), inject: [REDIS] },
+      { provide: REDIS, useFactory: () => createRedis(env) },
+      { provide: QUEUE_CONNECTION, useFactory: () => createQueueConnection(env) },
+      { provide: SessionStore, useFactory: (redis: RedisClient) => new SessionStore(redis, env.KEY_PREFIX), inject: [REDIS] },
       { provide: CLOCK, useValue: systemClock },
       HealthRegistry,
       RedisLifecycle,

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import { inSlotGroups, isClusterClient, memberTag, type RedisClient } from '../redis/redis';
 import { ROLE_MEMBER, SESSION_IDLE_TTL, type Role } from '@mate/contracts';
 
 /**
@@ -8,20 +8,42 @@ import { ROLE_MEMBER, SESSION_IDLE_TTL, type Role } from '@mate/contracts';
  */
 const TOUCH_FUNCTION = `
 local function touch(key, activityKey, userId, ttlMs, now, maxLen)
-  local f = redis.call('HMGET', key, 'userId', 'lastActivity', 'role', 'verified')
+  local f = redis.call('HMGET', key, 'userId', 'lastActivity', 'role', 'verified', 'activityDue')
   if not f[1] or f[1] ~= userId then return false end
   redis.call('PEXPIRE', key, ttlMs)
   local last = tonumber(f[2])
   local at = tonumber(now)
+  local due = f[5]
   if last and at and math.floor(last / 86400000) < math.floor(at / 86400000) then
-    redis.call('XADD', activityKey, 'MAXLEN', '~', maxLen, '*', 'userId', f[1], 'at', now)
+    if activityKey then
+      redis.call('XADD', activityKey, 'MAXLEN', '~', maxLen, '*', 'userId', f[1], 'at', now)
+    else
+      redis.call('HSET', key, 'activityDue', now)
+      due = now
+    end
   end
   redis.call('HSET', key, 'lastActivity', now)
+  if due and not activityKey then return {f[3] or '', f[4] or '', due} end
   return {f[3], f[4]}
 end
 `;
 const TOUCH_SCRIPT = `${TOUCH_FUNCTION}
 return touch(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+`;
+
+/**
+ * On a cluster the activity stream is in another slot than the session: the touch marks the note
+ * due in the session (`activityDue`) and answers it third; the store then adds it to the stream and
+ * clears the mark (CLEAR_DUE_SCRIPT). KEYS[1] the session; ARGV as TOUCH_SCRIPT's.
+ */
+const CLUSTER_TOUCH_SCRIPT = `${TOUCH_FUNCTION}
+return touch(KEYS[1], false, ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+`;
+
+/** Clears a session's due activity note once it is on the stream, unless a newer one is due. */
+const CLEAR_DUE_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'activityDue') == ARGV[1] then redis.call('HDEL', KEYS[1], 'activityDue') end
+return 0
 `;
 
 /**
@@ -33,6 +55,15 @@ const TOUCH_MANY_SCRIPT = `${TOUCH_FUNCTION}
 local out = {}
 for i = 2, #KEYS do
   out[i - 1] = touch(KEYS[i], KEYS[1], ARGV[i + 2], ARGV[1], ARGV[2], ARGV[3])
+end
+return out
+`;
+
+/** TOUCH_MANY_SCRIPT on a cluster, for the sessions of one slot: KEYS the sessions alone (ARGV alike, user ids from ARGV[4]). */
+const CLUSTER_TOUCH_MANY_SCRIPT = `${TOUCH_FUNCTION}
+local out = {}
+for i = 1, #KEYS do
+  out[i] = touch(KEYS[i], false, ARGV[i + 3], ARGV[1], ARGV[2], ARGV[3])
 end
 return out
 `;
@@ -76,12 +107,13 @@ return {counted[1], counted[2], touch(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4
  * refused counts nothing, as when the limits were counted after the guard. Answers
  * {touch's answer, {consumed, ttlMs} per counter counted}.
  */
-const TOUCH_AND_COUNT_MEMBER_SCRIPT = `${COUNT_FUNCTION}${TOUCH_FUNCTION}
-local session = touch(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+const touchAndCountMemberScript = (stream: boolean) => `${COUNT_FUNCTION}${TOUCH_FUNCTION}
+local first = ${stream ? 3 : 2}
+local session = touch(KEYS[1], ${stream ? 'KEYS[2]' : 'false'}, ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 local counts = {}
 if session and (ARGV[5] ~= '1' or session[2] == '1') then
-  for i = 3, #KEYS do
-    local at = 6 + 2 * (i - 3)
+  for i = first, #KEYS do
+    local at = 6 + 2 * (i - first)
     local counted = count(KEYS[i], ARGV[at])
     counts[#counts + 1] = counted
     if counted[1] > tonumber(ARGV[at + 1]) then break end
@@ -89,6 +121,12 @@ if session and (ARGV[5] ~= '1' or session[2] == '1') then
 end
 return {session, counts}
 `;
+const TOUCH_AND_COUNT_MEMBER_SCRIPT = touchAndCountMemberScript(true);
+/**
+ * On a cluster: KEYS[1] the session, then the member's counters (one slot: the member's hash tag);
+ * the activity note as CLUSTER_TOUCH_SCRIPT's.
+ */
+const CLUSTER_TOUCH_AND_COUNT_MEMBER_SCRIPT = touchAndCountMemberScript(false);
 
 /**
  * The members' counters alone (`countMembers`): KEYS the counters of every member in turn, ARGV per
@@ -165,6 +203,9 @@ export interface WindowCount {
   msBeforeNext: number;
 }
 
+/** A live session's fields as the touch answers them: role, verified, and on a cluster the activity note due (its `at`). */
+type TouchAnswer = [role: string | null, verified: string | null, due?: string];
+
 type CountAndTouchCommand = (
   counterKey: string,
   key: string,
@@ -174,18 +215,14 @@ type CountAndTouchCommand = (
   ttlMs: number,
   now: number,
   maxLen: number,
-) => Promise<[number, number, [string | null, string | null] | null]>;
+) => Promise<[number, number, TouchAnswer | null]>;
 
 type CountCommand = (counterKey: string, windowSeconds: number) => Promise<[number, number]>;
 
-type TouchAndCountMemberCommand = (
-  numberOfKeys: number,
-  ...keysThenArgs: (string | number)[]
-) => Promise<[[string | null, string | null] | null, [number, number][]]>;
-
-type CountMembersCommand = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<([number, number] | null)[]>;
-
-type TouchManyCommand = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<([string | null, string | null] | null)[]>;
+type KeysThenArgsCommand<R> = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<R>;
+type TouchAndCountMemberCommand = KeysThenArgsCommand<[TouchAnswer | null, [number, number][]]>;
+type CountMembersCommand = KeysThenArgsCommand<([number, number] | null)[]>;
+type TouchManyCommand = KeysThenArgsCommand<(TouchAnswer | null)[]>;
 
 type TouchCommand = (
   key: string,
@@ -194,71 +231,87 @@ type TouchCommand = (
   ttlMs: number,
   now: number,
   maxLen: number,
-) => Promise<[string | null, string | null] | null>;
+) => Promise<TouchAnswer | null>;
+
+type ClusterTouchCommand = (key: string, userId: string, ttlMs: number, now: number, maxLen: number) => Promise<TouchAnswer | null>;
+type ClearDueCommand = (key: string, at: string) => Promise<number>;
 
 /** The touch script's answer for a live session: its role and verified fields. */
-function liveSession([role, verified]: [string | null, string | null]): LiveSession {
+function liveSession([role, verified]: TouchAnswer): LiveSession {
   return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
 }
 
+/** A session named with its member (on a cluster a session's key carries its member's hash tag). */
+export interface SessionRef {
+  sessionId: string;
+  userId: string;
+}
+
+/** The scripts, defined once per connection (EVALSHA after the first call). */
+interface SessionCommands {
+  mateTouchSession: TouchCommand;
+  mateTouchSessions: TouchManyCommand;
+  mateCountAndTouchSession: CountAndTouchCommand;
+  mateCountInWindow: CountCommand;
+  mateTouchAndCountMember: TouchAndCountMemberCommand;
+  mateCountMembers: CountMembersCommand;
+  mateClusterTouchSession: ClusterTouchCommand;
+  mateClusterTouchSessions: TouchManyCommand;
+  mateClusterTouchAndCountMember: TouchAndCountMemberCommand;
+  mateClearActivityDue: ClearDueCommand;
+}
+
+const SCRIPTS: Record<keyof SessionCommands, { lua: string; numberOfKeys?: number }> = {
+  // Two keys: the session and the activity stream.
+  mateTouchSession: { numberOfKeys: 2, lua: TOUCH_SCRIPT },
+  // The number of keys is its first argument.
+  mateTouchSessions: { lua: TOUCH_MANY_SCRIPT },
+  // Three keys: the counter, the session and the activity stream.
+  mateCountAndTouchSession: { numberOfKeys: 3, lua: COUNT_AND_TOUCH_SCRIPT },
+  mateCountInWindow: { numberOfKeys: 1, lua: COUNT_SCRIPT },
+  // The number of keys is its first argument (two, then the member's counters).
+  mateTouchAndCountMember: { lua: TOUCH_AND_COUNT_MEMBER_SCRIPT },
+  mateCountMembers: { lua: COUNT_MEMBERS_SCRIPT },
+  mateClusterTouchSession: { numberOfKeys: 1, lua: CLUSTER_TOUCH_SCRIPT },
+  mateClusterTouchSessions: { lua: CLUSTER_TOUCH_MANY_SCRIPT },
+  mateClusterTouchAndCountMember: { lua: CLUSTER_TOUCH_AND_COUNT_MEMBER_SCRIPT },
+  mateClearActivityDue: { numberOfKeys: 1, lua: CLEAR_DUE_SCRIPT },
+};
+
+/**
+ * Session keys (ADR 0032). On one server `<prefix>:session:<sid>` and `<prefix>:user-sessions:<uid>`,
+ * as ever. On a cluster both carry the member's hash tag (`<prefix>:session:{<uid>}:<sid>`), as do
+ * the member's counters (MemberLimits): a member's session check, counters, session list and
+ * revocations are one slot, so each stays one script or MULTI. The activity stream is one key of
+ * its own slot: on a cluster the touch marks a note due in the session and the store adds it to the
+ * stream in a second step (only on a session's first request of a day), at least once.
+ */
 export class SessionStore {
-  /** The touch script, bound once: it runs on every authenticated request. */
-  private readonly touchCommand: TouchCommand;
-  /** The touch of a batch of sessions, one command (the gateway's batched socket events). */
-  private readonly touchManyCommand: TouchManyCommand;
-  /** The gateway's count-and-touch script, bound once: it runs on every proxied authenticated request. */
-  private readonly countAndTouchCommand: CountAndTouchCommand;
-  private readonly countCommand: CountCommand;
-  /** A service guard's session check with the member's counters of the route (`touchCountingMember`). */
-  private readonly touchAndCountMemberCommand: TouchAndCountMemberCommand;
-  /** Socket events' per-member counters, a delivery's in one call (`countMembers`). */
-  private readonly countMembersCommand: CountMembersCommand;
+  private readonly commands: SessionCommands;
+  private readonly cluster: boolean;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly idleTtlMs = SESSION_IDLE_TTL,
   ) {
-    // Sent once and then called by its SHA (EVALSHA). Two keys: the session and the activity stream.
-    const commands = redis as unknown as {
-      mateTouchSession?: TouchCommand;
-      mateTouchSessions?: TouchManyCommand;
-      mateCountAndTouchSession?: CountAndTouchCommand;
-      mateCountInWindow?: CountCommand;
-      mateTouchAndCountMember?: TouchAndCountMemberCommand;
-      mateCountMembers?: CountMembersCommand;
-    };
-    if (!commands.mateTouchSession) {
-      redis.defineCommand('mateTouchSession', { numberOfKeys: 2, lua: TOUCH_SCRIPT });
+    this.cluster = isClusterClient(redis);
+    const defined = redis as unknown as Partial<SessionCommands>;
+    for (const [name, script] of Object.entries(SCRIPTS) as [keyof SessionCommands, (typeof SCRIPTS)[keyof SessionCommands]][]) {
+      if (!defined[name]) redis.defineCommand(name, script);
     }
-    // The number of keys is its first argument.
-    if (!commands.mateTouchSessions) redis.defineCommand('mateTouchSessions', { lua: TOUCH_MANY_SCRIPT });
-    // Three keys: the counter, the session and the activity stream.
-    if (!commands.mateCountAndTouchSession) {
-      redis.defineCommand('mateCountAndTouchSession', { numberOfKeys: 3, lua: COUNT_AND_TOUCH_SCRIPT });
-    }
-    if (!commands.mateCountInWindow) {
-      redis.defineCommand('mateCountInWindow', { numberOfKeys: 1, lua: COUNT_SCRIPT });
-    }
-    // The number of keys is its first argument (two, then the member's counters).
-    if (!commands.mateTouchAndCountMember) {
-      redis.defineCommand('mateTouchAndCountMember', { lua: TOUCH_AND_COUNT_MEMBER_SCRIPT });
-    }
-    // The number of keys is its first argument.
-    if (!commands.mateCountMembers) redis.defineCommand('mateCountMembers', { lua: COUNT_MEMBERS_SCRIPT });
-    this.countMembersCommand = (commands.mateCountMembers as CountMembersCommand).bind(redis);
-    this.touchCommand = (commands.mateTouchSession as TouchCommand).bind(redis);
-    this.touchAndCountMemberCommand = (commands.mateTouchAndCountMember as TouchAndCountMemberCommand).bind(redis);
-    this.touchManyCommand = (commands.mateTouchSessions as TouchManyCommand).bind(redis);
-    this.countCommand = (commands.mateCountInWindow as CountCommand).bind(redis);
-    this.countAndTouchCommand = (commands.mateCountAndTouchSession as CountAndTouchCommand).bind(redis);
+    const bound = {} as Record<string, unknown>;
+    for (const name of Object.keys(SCRIPTS)) bound[name] = (defined[name as keyof SessionCommands] as (...a: unknown[]) => unknown).bind(redis);
+    this.commands = bound as unknown as SessionCommands;
   }
 
-  private key(sessionId: string) {
-    return `${this.prefix}:session:${sessionId}`;
+  /** A session's key: `<prefix>:session:<sid>`, on a cluster `<prefix>:session:{<uid>}:<sid>`. */
+  sessionKey(sessionId: string, userId: string): string {
+    return this.cluster ? `${this.prefix}:session:${memberTag(userId, true)}:${sessionId}` : `${this.prefix}:session:${sessionId}`;
   }
-  private userKey(userId: string) {
-    return `${this.prefix}:user-sessions:${userId}`;
+  /** The set of a member's session ids: `<prefix>:user-sessions:<uid>` (the uid hash-tagged on a cluster). */
+  userSessionsKey(userId: string): string {
+    return `${this.prefix}:user-sessions:${memberTag(userId, this.cluster)}`;
   }
   private get activityKey() {
     return memberActivityStreamKey(this.prefix);
@@ -271,29 +324,48 @@ export class SessionStore {
     verified: boolean,
     now = Date.now(),
   ): Promise<void> {
+    const key = this.sessionKey(sessionId, userId);
+    const fields: Record<string, string> = { userId, role, verified: verified ? VERIFIED : UNVERIFIED, lastActivity: String(now) };
+    if (this.cluster) {
+      // The sign-in's note is due in the session until it is on the stream (another slot).
+      await this.redis
+        .multi()
+        .hset(key, { ...fields, activityDue: String(now) })
+        .pexpire(key, this.idleTtlMs)
+        .sadd(this.userSessionsKey(userId), sessionId)
+        .exec();
+      await this.noteActivity([{ key, userId, at: String(now) }]);
+      return;
+    }
     await this.redis
       .multi()
-      .hset(this.key(sessionId), {
-        userId,
-        role,
-        verified: verified ? VERIFIED : UNVERIFIED,
-        lastActivity: String(now),
-      })
-      .pexpire(this.key(sessionId), this.idleTtlMs)
-      .sadd(this.userKey(userId), sessionId)
+      .hset(key, fields)
+      .pexpire(key, this.idleTtlMs)
+      .sadd(this.userSessionsKey(userId), sessionId)
       // A sign-in is activity: noted for auth-service (which keeps one fact per member and day).
-      .xadd(
-        this.activityKey,
-        'MAXLEN',
-        '~',
-        MEMBER_ACTIVITY_STREAM_MAXLEN,
-        '*',
-        'userId',
-        userId,
-        'at',
-        String(now),
-      )
+      .xadd(this.activityKey, 'MAXLEN', '~', MEMBER_ACTIVITY_STREAM_MAXLEN, '*', 'userId', userId, 'at', String(now))
       .exec();
+  }
+
+  /**
+   * Cluster only: adds the due notes to the activity stream, then clears them in their sessions.
+   * A failure between the two leaves a note due, added again by the session's next touch: the
+   * consumer records one row per member and day, so a note added twice counts once.
+   */
+  private async noteActivity(due: { key: string; userId: string; at: string }[]): Promise<void> {
+    if (due.length === 0) return;
+    await Promise.all(
+      due.map(async ({ key, userId, at }) => {
+        await this.redis.xadd(this.activityKey, 'MAXLEN', '~', MEMBER_ACTIVITY_STREAM_MAXLEN, '*', 'userId', userId, 'at', at);
+        await this.commands.mateClearActivityDue(key, at);
+      }),
+    );
+  }
+
+  /** The answer of a touch on a cluster: its due note is added to the stream before the answer. */
+  private async settle(answers: { key: string; userId: string; answer: TouchAnswer | null }[]): Promise<void> {
+    const due = answers.filter((a) => a.answer?.[2]).map((a) => ({ key: a.key, userId: a.userId, at: a.answer?.[2] as string }));
+    await this.noteActivity(due);
   }
 
   /**
@@ -302,14 +374,13 @@ export class SessionStore {
    * comparison in the script on every other request).
    */
   async touch(sessionId: string, userId: string, now = Date.now()): Promise<LiveSession | null> {
-    const fields = await this.touchCommand(
-      this.key(sessionId),
-      this.activityKey,
-      userId,
-      this.idleTtlMs,
-      now,
-      MEMBER_ACTIVITY_STREAM_MAXLEN,
-    );
+    const key = this.sessionKey(sessionId, userId);
+    if (this.cluster) {
+      const answer = await this.commands.mateClusterTouchSession(key, userId, this.idleTtlMs, now, MEMBER_ACTIVITY_STREAM_MAXLEN);
+      await this.settle([{ key, userId, answer }]);
+      return answer ? liveSession(answer) : null;
+    }
+    const fields = await this.commands.mateTouchSession(key, this.activityKey, userId, this.idleTtlMs, now, MEMBER_ACTIVITY_STREAM_MAXLEN);
     return fields ? liveSession(fields) : null;
   }
 
@@ -317,6 +388,8 @@ export class SessionStore {
    * `touch` after counting one on `counter` (a fixed window), in one Redis call: the gateway's
    * per-address rate limit and its session check cost one round trip, one command to write and one
    * answer to read, instead of two of each. The session is checked and slid whatever the count.
+   * On a cluster the address's counter and the session are in different slots: two commands sent
+   * together (one round trip's wait), not one script; nothing needed them atomic.
    */
   async touchCounting(
     sessionId: string,
@@ -324,9 +397,13 @@ export class SessionStore {
     counter: WindowCounter,
     now = Date.now(),
   ): Promise<{ count: WindowCount; session: LiveSession | null }> {
-    const [consumed, msBeforeNext, fields] = await this.countAndTouchCommand(
+    if (this.cluster) {
+      const [count, session] = await Promise.all([this.countInWindow(counter), this.touch(sessionId, userId, now)]);
+      return { count, session };
+    }
+    const [consumed, msBeforeNext, fields] = await this.commands.mateCountAndTouchSession(
       counter.key,
-      this.key(sessionId),
+      this.sessionKey(sessionId, userId),
       this.activityKey,
       counter.windowSeconds,
       userId,
@@ -343,6 +420,7 @@ export class SessionStore {
    * session and counts the route's per-member limits (a minute's and a day's) in one round trip
    * instead of one for the session and one for the limits. A session that is not live, or not
    * verified when `verifiedOnly`, counts nothing (its request is refused before the limits).
+   * On a cluster the counters carry the member's hash tag (MemberLimits), so it stays one script.
    */
   async touchCountingMember(
     sessionId: string,
@@ -351,18 +429,19 @@ export class SessionStore {
     { verifiedOnly }: { verifiedOnly: boolean },
     now = Date.now(),
   ): Promise<{ session: LiveSession | null; counts: WindowCount[] }> {
-    const [fields, counts] = await this.touchAndCountMemberCommand(
-      counters.length + 2,
-      this.key(sessionId),
-      this.activityKey,
-      ...counters.map((c) => c.key),
+    const key = this.sessionKey(sessionId, userId);
+    const args = [
       userId,
       this.idleTtlMs,
       now,
       MEMBER_ACTIVITY_STREAM_MAXLEN,
       verifiedOnly ? '1' : '0',
       ...counters.flatMap((c) => [c.windowSeconds, c.points]),
-    );
+    ];
+    const [fields, counts] = this.cluster
+      ? await this.commands.mateClusterTouchAndCountMember(counters.length + 1, key, ...counters.map((c) => c.key), ...args)
+      : await this.commands.mateTouchAndCountMember(counters.length + 2, key, this.activityKey, ...counters.map((c) => c.key), ...args);
+    if (this.cluster) await this.settle([{ key, userId, answer: fields }]);
     return {
       session: fields ? liveSession(fields) : null,
       counts: counts.map(([consumed, msBeforeNext]) => ({ consumed, msBeforeNext })),
@@ -374,14 +453,17 @@ export class SessionStore {
    * the socket events of a delivery, whose senders' sessions were checked before their payloads
    * were read (`SocketEventRegistry`). Each member's `counters` counted in order, stopping after
    * the first past its allowance; answers each member's counts in order (none for no counters).
+   * On a cluster, one call per slot (a member's counters share theirs), sent together.
    */
   async countMembers(members: readonly (readonly AllowanceCounter[])[]): Promise<WindowCount[][]> {
     const counters = members.flatMap((of, member) => of.map((counter) => ({ counter, member })));
     if (counters.length === 0) return members.map(() => []);
-    const answers = await this.countMembersCommand(
-      counters.length,
-      ...counters.map(({ counter }) => counter.key),
-      ...counters.flatMap(({ counter, member }) => [counter.windowSeconds, counter.points, member]),
+    const answers = await inSlotGroups(this.redis, counters, ({ counter }) => counter.key, (group) =>
+      this.commands.mateCountMembers(
+        group.length,
+        ...group.map(({ counter }) => counter.key),
+        ...group.flatMap(({ counter, member }) => [counter.windowSeconds, counter.points, member]),
+      ),
     );
     const out: WindowCount[][] = members.map(() => []);
     answers.forEach((answer, i) => {
@@ -392,29 +474,40 @@ export class SessionStore {
 
   /** The count of `touchCounting` without a session: for the gateway's requests that need none. */
   async countInWindow(counter: WindowCounter): Promise<WindowCount> {
-    const [consumed, msBeforeNext] = await this.countCommand(counter.key, counter.windowSeconds);
+    const [consumed, msBeforeNext] = await this.commands.mateCountInWindow(counter.key, counter.windowSeconds);
     return { consumed, msBeforeNext };
   }
 
   /**
-   * `touch` for many sessions in one Redis round trip (a pipeline of the same script): the
-   * gateway's batched socket events check every sender's session at once. Answers in order; a
-   * Redis error fails the whole call, as it fails `touch`.
+   * `touch` for many sessions in one Redis round trip (one script call): the gateway's batched
+   * socket events check every sender's session at once. Answers in order; a Redis error fails the
+   * whole call, as it fails `touch`. On a cluster, one call per slot, sent together.
    */
   async touchMany(sessions: { sessionId: string; userId: string }[], now = Date.now()): Promise<(LiveSession | null)[]> {
     if (sessions.length === 0) return [];
-    // One command for the batch: one script call instead of one per session (each a command to
-    // build, write and answer).
-    const results = await this.touchManyCommand(
-      sessions.length + 1,
-      this.activityKey,
-      ...sessions.map((s) => this.key(s.sessionId)),
-      this.idleTtlMs,
-      now,
-      MEMBER_ACTIVITY_STREAM_MAXLEN,
-      ...sessions.map((s) => s.userId),
+    const keyed = sessions.map((s) => ({ ...s, key: this.sessionKey(s.sessionId, s.userId) }));
+    const results = await inSlotGroups(this.redis, keyed, (s) => s.key, (group) =>
+      this.cluster
+        ? this.commands.mateClusterTouchSessions(
+            group.length,
+            ...group.map((s) => s.key),
+            this.idleTtlMs,
+            now,
+            MEMBER_ACTIVITY_STREAM_MAXLEN,
+            ...group.map((s) => s.userId),
+          )
+        : this.commands.mateTouchSessions(
+            group.length + 1,
+            this.activityKey,
+            ...group.map((s) => s.key),
+            this.idleTtlMs,
+            now,
+            MEMBER_ACTIVITY_STREAM_MAXLEN,
+            ...group.map((s) => s.userId),
+          ),
     );
     if (results.length !== sessions.length) throw new Error('session check: Redis answered a partial batch');
+    if (this.cluster) await this.settle(keyed.map((s, i) => ({ key: s.key, userId: s.userId, answer: results[i] })));
     return results.map((fields) => (fields ? liveSession(fields) : null));
   }
 
@@ -424,19 +517,26 @@ export class SessionStore {
    * queue dashboard checks the admin's session on each of its polls).
    */
   async peek(sessionId: string, userId: string): Promise<LiveSession | null> {
-    const [owner, role, verified] = await this.redis.hmget(this.key(sessionId), 'userId', 'role', 'verified');
+    const [owner, role, verified] = await this.redis.hmget(this.sessionKey(sessionId, userId), 'userId', 'role', 'verified');
     if (!owner || owner !== userId) return null;
     return { role: (role as Role) || ROLE_MEMBER, verified: verified === VERIFIED };
   }
 
-  async lastActivity(sessionIds: string[]): Promise<Map<string, number>> {
+  /** The last activity (epoch ms) of each session that is still live, by session id. */
+  async lastActivity(sessions: readonly SessionRef[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    if (sessionIds.length === 0) return out;
-    const pipeline = this.redis.pipeline();
-    for (const id of sessionIds) pipeline.hget(this.key(id), 'lastActivity');
-    const results = (await pipeline.exec()) ?? [];
-    results.forEach(([, value], i) => {
-      if (value) out.set(sessionIds[i], Number(value));
+    if (sessions.length === 0) return out;
+    const values = await inSlotGroups(this.redis, sessions, (s) => this.sessionKey(s.sessionId, s.userId), async (group) => {
+      const pipeline = this.redis.pipeline();
+      for (const s of group) pipeline.hget(this.sessionKey(s.sessionId, s.userId), 'lastActivity');
+      const results = (await pipeline.exec()) ?? [];
+      return results.map(([err, value]) => {
+        if (err) throw err;
+        return value as string | null;
+      });
+    });
+    values.forEach((value, i) => {
+      if (value) out.set(sessions[i].sessionId, Number(value));
     });
     return out;
   }
@@ -444,20 +544,20 @@ export class SessionStore {
   async revoke(sessionId: string, userId: string): Promise<void> {
     await this.redis
       .multi()
-      .del(this.key(sessionId))
-      .srem(this.userKey(userId), sessionId)
+      .del(this.sessionKey(sessionId, userId))
+      .srem(this.userSessionsKey(userId), sessionId)
       .publish(sessionRevokedChannel(this.prefix), sessionId)
       .exec();
   }
 
   /** Ends every session of a user (suspension, deletion, password reset), optionally keeping one. */
   async revokeAllForUser(userId: string, exceptSessionId?: string): Promise<string[]> {
-    const ids = await this.redis.smembers(this.userKey(userId));
+    const ids = await this.redis.smembers(this.userSessionsKey(userId));
     const ended = ids.filter((id) => id !== exceptSessionId);
     if (ended.length === 0) return [];
     const multi = this.redis.multi();
     for (const id of ended) {
-      multi.del(this.key(id)).srem(this.userKey(userId), id).publish(sessionRevokedChannel(this.prefix), id);
+      multi.del(this.sessionKey(id, userId)).srem(this.userSessionsKey(userId), id).publish(sessionRevokedChannel(this.prefix), id);
     }
     await multi.exec();
     return ended;
@@ -474,8 +574,8 @@ export class SessionStore {
   }
 
   private async setOnLiveSessions(userId: string, field: string, value: string): Promise<void> {
-    const ids = await this.redis.smembers(this.userKey(userId));
+    const ids = await this.redis.smembers(this.userSessionsKey(userId));
     if (ids.length === 0) return;
-    await this.redis.eval(SET_IF_LIVE_SCRIPT, ids.length, ...ids.map((id) => this.key(id)), field, value);
+    await this.redis.eval(SET_IF_LIVE_SCRIPT, ids.length, ...ids.map((id) => this.sessionKey(id, userId)), field, value);
   }
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 
 /** Marks a variable whose value must never be printed. */
 const SECRET_KEYS = new Set<string>();
@@ -44,6 +44,19 @@ export class BaseServiceEnv {
 
   @IsString()
   REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /**
+   * A Redis Cluster's seed nodes, `host:port,host:port,...`: when set, every Redis connection is an
+   * ioredis Cluster (credentials, if any, from REDIS_URL) and each queue's keys carry a hash tag
+   * (ADR 0032). Unset or blank: the one server of REDIS_URL.
+   */
+  @BlankAsUnset()
+  @IsOptional()
+  @IsString()
+  @Matches(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/, {
+    message: 'REDIS_CLUSTER_NODES must be comma-separated host:port seed nodes',
+  })
+  REDIS_CLUSTER_NODES?: string;
 
   /** Prefix of every Redis key and queue of this deployment (lets test suites share one Redis). */
   @IsString()

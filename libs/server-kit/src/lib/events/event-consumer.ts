@@ -31,6 +31,8 @@ export const EVENT_CONSUMER_OPTIONS = Symbol('EVENT_CONSUMER_OPTIONS');
 export interface EventConsumerOptions {
   service: ServiceName;
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES, when the queues live on a Redis Cluster. */
+  redisClusterNodes?: string;
   keyPrefix: string;
   /** Off in one-off commands; tests turn it on and off to simulate a stopped consumer. */
   enabled: boolean;

@@ -30,6 +30,7 @@ export function outboxOptionsOf(env: BaseServiceEnv, service: ServiceName): Outb
   return {
     service,
     redisUrl: env.REDIS_URL,
+    redisClusterNodes: env.REDIS_CLUSTER_NODES,
     keyPrefix: env.KEY_PREFIX,
     pollIntervalMs: env.OUTBOX_POLL_MS,
     relayEnabled: env.OUTBOX_RELAY === 'on',
@@ -95,6 +96,7 @@ export class EventsModule {
           useFactory: (env: BaseServiceEnv, service: ServiceName): EventConsumerOptions => ({
             service,
             redisUrl: env.REDIS_URL,
+            redisClusterNodes: env.REDIS_CLUSTER_NODES,
             keyPrefix: env.KEY_PREFIX,
             enabled: env.WORKERS === 'on',
             concurrency: options.consumerConcurrency ?? 4,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager, type EntitySubscriberInterface, type QueryRunner } from 'typeorm';
 import { Queue, type JobsOptions } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis';
 import type { Logger } from 'pino';
 import {
   aggregateIdOf,
@@ -19,6 +19,7 @@ import {
 import { currentRequestId, LOGGER } from '../logging/logger';
 import { withTimeout } from '../timeout';
 import { createRelayConnection } from './relay-connection';
+import { isRedisCluster, queuePrefix } from '../redis/redis';
 
 
 /**
@@ -34,6 +35,8 @@ export interface OutboxOptions {
   service: ServiceName;
   /** Redis of the queues the relay publishes to. */
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES: set, the relay publishes to that Redis Cluster (credentials from redisUrl). */
+  redisClusterNodes?: string;
   keyPrefix: string;
   /** How often the relay looks for unpublished rows; it is also nudged after each write. */
   pollIntervalMs: number;
@@ -107,7 +110,7 @@ interface ClaimedRow {
 @Injectable()
 export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private readonly queues = new Map<string, Queue>();
-  private connection: Redis | null = null;
+  private connection: RedisClient | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
@@ -248,8 +251,9 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      this.connection ??= createRelayConnection(this.options.redisUrl);
-      queue = new Queue(name, { connection: this.connection, prefix: this.options.keyPrefix });
+      this.connection ??= createRelayConnection(this.options);
+      // The consumers' workers read the queue under the same prefix (queuePrefix: a hash tag per queue on a cluster).
+      queue = new Queue(name, { connection: this.connection, prefix: queuePrefix(this.options.keyPrefix, name, isRedisCluster(this.options)) });
       queue.on('error', () => undefined); // reported by the pass that failed, not once per reconnect
       this.queues.set(name, queue);
     }

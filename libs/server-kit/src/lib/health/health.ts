@@ -1,7 +1,7 @@
 import { Controller, Get, HttpStatus, Injectable, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis';
 import type { Worker } from 'bullmq';
 import { Public } from '../auth/decorators';
 import { withTimeout } from '../timeout';
@@ -12,7 +12,7 @@ export type HealthCheck = () => Promise<void>;
  * A Redis connection is up: ready, and answering a PING. The status is read first because a
  * BullMQ connection (maxRetriesPerRequest: null) would hold a PING until Redis returns.
  */
-export function redisConnectionCheck(connection: Redis): HealthCheck {
+export function redisConnectionCheck(connection: RedisClient): HealthCheck {
   return async () => {
     if (connection.status !== 'ready') throw new Error(`connection ${connection.status}`);
     await connection.ping();
@@ -28,7 +28,7 @@ export function workerCheck(worker: () => Worker | null | undefined): HealthChec
   return async () => {
     const current = worker();
     if (!current || !current.isRunning()) throw new Error('worker not running');
-    await redisConnectionCheck((await current.getBackend().client) as unknown as Redis)();
+    await redisConnectionCheck((await current.getBackend().client) as unknown as RedisClient)();
   };
 }
 

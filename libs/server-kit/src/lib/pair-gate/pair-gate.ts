@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Provider } from '@nestjs/common';
-import type Redis from 'ioredis';
+import { inSlotGroups, type RedisClient } from '../redis/redis';
 import { pairIdOf } from '@mate/contracts';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { REDIS } from '../redis/redis';
@@ -61,7 +61,7 @@ if incoming == held then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return 0
 `;
 
-type GateRedis = Redis & { matePairGateWrite(key: string, value: string, ttl: number): Promise<number> };
+type GateRedis = RedisClient & { matePairGateWrite(key: string, value: string, ttl: number): Promise<number> };
 
 /**
  * The Redis side of the gate. Key names hold a SHA-256 of the pair id, never a member id (a
@@ -74,7 +74,7 @@ export class PairGate {
   private readonly redis: GateRedis;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly prefix: string,
     private readonly ttlSeconds = PAIR_GATE_TTL_SECONDS,
   ) {
@@ -100,10 +100,14 @@ export class PairGate {
     return parse(await this.redis.get(this.key(x, y)));
   }
 
-  /** The gates of many pairs in one round trip (MGET), in the order asked. */
+  /**
+   * The gates of many pairs in one round trip (MGET), in the order asked. On a cluster the pairs'
+   * keys lie in many slots: one MGET per slot, sent together (inSlotGroups), answered in order.
+   */
   async readMany(pairs: readonly (readonly [string, string])[]): Promise<(PairGateState | null)[]> {
     if (pairs.length === 0) return [];
-    return (await this.redis.mget(pairs.map(([x, y]) => this.key(x, y)))).map(parse);
+    const keys = pairs.map(([x, y]) => this.key(x, y));
+    return (await inSlotGroups(this.redis, keys, (key) => key, (group) => this.redis.mget(group))).map(parse);
   }
 
   /** The key of a pair (either order). */
@@ -156,6 +160,6 @@ export function pairGateMatch(gate: PairGateState | null): (PairGateMatch & { pa
 /** The provider a service adds to use the gate (on the kit's Redis connection and key prefix). */
 export const pairGateProvider: Provider = {
   provide: PairGate,
-  useFactory: (redis: Redis, env: BaseServiceEnv) => new PairGate(redis, env.KEY_PREFIX),
+  useFactory: (redis: RedisClient, env: BaseServiceEnv) => new PairGate(redis, env.KEY_PREFIX),
   inject: [REDIS, SERVICE_ENV],
 };

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import { isClusterClient, memberTag, type RedisClient } from '../redis/redis';
 import type { PerMemberLimits } from '../auth/decorators';
 import type { AllowanceCounter, WindowCount } from '../auth/session-store';
 import type { AppException } from '../errors/app.exception';
@@ -14,7 +14,8 @@ export interface CountedKind<Rule extends string> {
 
 /**
  * A service's limits on what a member asks for (docs/conventions.md, "Rate limits"): its rules,
- * shared by every replica through Redis under `prefix` (RateLimits' keys, `<prefix>:rl:<rule>:<id>`),
+ * shared by every replica through Redis under `prefix` (RateLimits' keys, `<prefix>:rl:<rule>:<id>`,
+ * on a cluster `<prefix>:rl:<rule>:{<id>}`),
  * and the kinds it counts, each with its rules and refusal. The kit counts a kind where the request
  * or socket event enters (`@CountedPerMember(Limiter, kind)`); every attempt counts, and past a
  * rule's allowance it is 429 with Retry-After.
@@ -25,19 +26,22 @@ export interface CountedKind<Rule extends string> {
 export class MemberLimits<Rule extends string, Kind extends string = string> implements PerMemberLimits {
   private readonly limits: RateLimits<Rule>;
   private readonly ruleNames: readonly Rule[];
+  /** On a cluster a counter's key carries the member's hash tag, the slot of their sessions (SessionStore). */
+  private readonly cluster: boolean;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     prefix: string,
     rules: Record<Rule, RateLimitRule>,
     private readonly counted: Record<Kind, CountedKind<Rule>>,
   ) {
     this.limits = new RateLimits(redis, prefix, rules);
     this.ruleNames = Object.keys(rules) as Rule[];
+    this.cluster = isClusterClient(redis);
   }
 
   counters(kind: string, userId: string, _payload?: unknown): AllowanceCounter[] {
-    return this.limits.allowanceCounters(this.countedAs(kind).rules, userId);
+    return this.limits.allowanceCounters(this.countedAs(kind).rules, memberTag(userId, this.cluster));
   }
 
   refusal(kind: string, counts: readonly WindowCount[]): AppException | null {
@@ -47,7 +51,7 @@ export class MemberLimits<Rule extends string, Kind extends string = string> imp
 
   /** Removes every counter of the member, rule after rule (their erasure: the keys contain the id). */
   async forget(userId: string): Promise<void> {
-    for (const rule of this.ruleNames) await this.limits.reset(rule, userId);
+    for (const rule of this.ruleNames) await this.limits.reset(rule, memberTag(userId, this.cluster));
   }
 
   private countedAs(kind: string): CountedKind<Rule> {

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AuthMessages } from '@mate/contracts';
 import { type AppException, tooManyRequests } from '../errors/app.exception';
@@ -21,7 +21,7 @@ export class RateLimits<Name extends string> {
   private readonly limiters = new Map<Name, RateLimiterRedis>();
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     prefix: string,
     private readonly rules: Record<Name, RateLimitRule>,
   ) {

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis';
 import { sessionRoom, userRoom, type ServerEventName, type ServerToClientEvents } from '@mate/contracts';
 import { REALTIME_STREAM_MAX_LEN, realtimeStreamName } from './realtime.keys';
 
@@ -24,7 +24,7 @@ export class RealtimeEmitter {
   private readonly stream: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.stream = realtimeStreamName(prefix);

@@ -26,10 +26,16 @@ export const SOCKET_EVENT_BATCH_MAX = 64;
  * replicas hold for them, field `<instanceId>/<socketId>`, value `<instanceId>`.
  */
 export const presenceUserKey = (prefix: string, userId: string) => `${prefix}:presence:user:${userId}`;
-/** Prefix of the per-instance liveness keys: `<prefix><instanceId>`, refreshed by that gateway's heartbeat. */
-export const presenceInstanceKeyPrefix = (prefix: string) => `${prefix}:presence:gateway:`;
+/**
+ * Prefix of the per-instance liveness keys: `<prefix><instanceId>`, refreshed by that gateway's
+ * heartbeat. On a cluster they share one hash tag (`{<prefix>:presence:gateways}:`), so a reader
+ * checks every instance it met in one command.
+ */
+export const presenceInstanceKeyPrefix = (prefix: string, cluster = false) =>
+  cluster ? `{${prefix}:presence:gateways}:` : `${prefix}:presence:gateway:`;
 /** A gateway instance's liveness key: while it exists, its sockets count. */
-export const presenceInstanceKey = (prefix: string, instanceId: string) => `${presenceInstanceKeyPrefix(prefix)}${instanceId}`;
+export const presenceInstanceKey = (prefix: string, instanceId: string, cluster = false) =>
+  `${presenceInstanceKeyPrefix(prefix, cluster)}${instanceId}`;
 /** A socket's field in its member's presence hash: one instance's disconnect never removes another's entry. */
 export const presenceField = (instanceId: string, socketId: string) => `${instanceId}/${socketId}`;
 /**

@@ -1,6 +1,6 @@
 import { DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis';
 import { JwtStrategy } from '../auth/jwt.strategy';
 import { SERVICE_ENV, type BaseServiceEnv } from '../config/config';
 import { SERVICE_NAME } from '../core.module';
@@ -19,7 +19,7 @@ export const REALTIME_REDIS = Symbol('REALTIME_REDIS');
 
 @Injectable()
 class RealtimeRedisLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(REALTIME_REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REALTIME_REDIS) private readonly redis: RedisClient) {}
   async onApplicationShutdown() {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
@@ -42,18 +42,18 @@ export class RealtimeModule {
         { provide: REALTIME_SERVICE, useExisting: SERVICE_NAME },
         {
           provide: REALTIME_REDIS,
-          useFactory: (env: BaseServiceEnv) => createRedis(env.REDIS_URL, { enableAutoPipelining: true }),
+          useFactory: (env: BaseServiceEnv) => createRedis(env, { enableAutoPipelining: true }),
           inject: [SERVICE_ENV],
         },
         RealtimeRedisLifecycle,
         {
           provide: RealtimeEmitter,
-          useFactory: (redis: Redis, env: BaseServiceEnv) => new RealtimeEmitter(redis, env.KEY_PREFIX),
+          useFactory: (redis: RedisClient, env: BaseServiceEnv) => new RealtimeEmitter(redis, env.KEY_PREFIX),
           inject: [REALTIME_REDIS, SERVICE_ENV],
         },
         {
           provide: PresenceReader,
-          useFactory: (redis: Redis, env: BaseServiceEnv) => new PresenceReader(redis, env.KEY_PREFIX),
+          useFactory: (redis: RedisClient, env: BaseServiceEnv) => new PresenceReader(redis, env.KEY_PREFIX),
           inject: [REALTIME_REDIS, SERVICE_ENV],
         },
         SocketEventRegistry,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Queue, type Job } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../../redis/redis';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { eventQueueName, eventsConsumedBy, serviceDefinition, type ServiceName } from '@mate/contracts';
@@ -9,7 +9,7 @@ import { SERVICE_ENV, type BaseServiceEnv } from '../../config/config';
 import { SERVICE_NAME } from '../../core.module';
 import { LOGGER } from '../../logging/logger';
 import { QueueWorker, queueWorkerSettings } from '../../workers/queue-worker';
-import { QUEUE_CONNECTION } from '../../redis/redis';
+import { QUEUE_CONNECTION, queuePrefixOf } from '../../redis/redis';
 import { withTimeout } from '../../timeout';
 import { registerEventMetrics } from './event-metrics';
 import { DAY_MS, pruneEventTables, type PruneResult } from './pruning';
@@ -63,7 +63,7 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
     private readonly dataSource: DataSource,
     @Inject(SERVICE_ENV) private readonly env: BaseServiceEnv,
     @Inject(SERVICE_NAME) private readonly service: ServiceName,
-    @Inject(QUEUE_CONNECTION) private readonly queueConnection: Redis,
+    @Inject(QUEUE_CONNECTION) private readonly queueConnection: RedisClient,
     @Inject(LOGGER) logger: Logger,
   ) {
     super(
@@ -73,16 +73,15 @@ export class EventMaintenance extends QueueWorker<Record<string, never>, PruneRu
   }
 
   override onModuleInit() {
-    const prefix = this.env.KEY_PREFIX;
     const names = [
       ...(eventsConsumedBy(this.service).length > 0 ? [eventQueueName(this.service)] : []),
       ...(serviceDefinition(this.service)?.queues ?? []),
     ];
-    this.workQueues = names.map((name) => quiet(new Queue(name, { connection: this.queueConnection, prefix })));
+    this.workQueues = names.map((name) => quiet(new Queue(name, { connection: this.queueConnection, prefix: queuePrefixOf(this.env, name) })));
     this.stopMetrics = registerEventMetrics({ service: this.service, outbox: sqlOf(this.dataSource), queues: this.workQueues });
     if (!this.settings.enabled) return;
     super.onModuleInit();
-    this.scheduler = quiet(new Queue(this.settings.queue, { connection: this.queueConnection, prefix }));
+    this.scheduler = quiet(new Queue(this.settings.queue, { connection: this.queueConnection, prefix: queuePrefixOf(this.env, this.settings.queue) }));
     // Not awaited: with Redis down, start-up must not wait for it; BullMQ retries the connection.
     this.ready = this.scheduler
       .upsertJobScheduler(
