@@ -19,7 +19,7 @@ import {
 import { currentRequestId, LOGGER } from '../logging/logger';
 import { withTimeout } from '../timeout';
 import { createRelayConnection } from './relay-connection';
-import { isRedisCluster, queuePrefix } from '../redis/redis';
+import { isClusterClient, isRedisCluster, queuePrefix } from '../redis/redis';
 
 
 /**
@@ -42,6 +42,8 @@ export interface OutboxOptions {
   pollIntervalMs: number;
   /** Off in one-off commands (migrate, CLI) and in tests that drive `relayOnce()` themselves. */
   relayEnabled: boolean;
+  /** On a cluster, how far back rows are relayed again after a failover; RELAY_FAILOVER_REPLAY_MS unless set. */
+  failoverReplayMs?: number;
   /**
    * How long a nudged pass under load waits for more commits to join it; RELAY_GATHER_MS unless
    * set (a test sets it longer, so how many commits join a pass does not depend on the machine's speed).
@@ -76,6 +78,16 @@ export const RELAY_PUBLISH_TIMEOUT_MS = 5_000;
 export const RELAY_GATHER_MS = 10;
 /** Longest pause between tries while Redis is unreachable. */
 export const RELAY_MAX_BACKOFF_MS = 5_000;
+/**
+ * On a Redis Cluster (ADR 0032): when a node leaves the cluster's map (a master killed and its
+ * replica promoted), the rows published within this long before are relayed again. Replication is
+ * asynchronous, so a master may have acknowledged jobs its replica never received; the outbox is
+ * the source of truth. A job still in its queue is not added twice (its id is the row's id), one
+ * lost is added again, and consumers are idempotent (processed_event; a job's id is its delivery
+ * key). Covers a failover's detection time (cluster-node-timeout and election, a few seconds to
+ * ~20 s with the default 15 s node timeout) and the relay's slot-map refresh (5 s).
+ */
+export const RELAY_FAILOVER_REPLAY_MS = 60_000;
 
 const MAX_ERROR_LENGTH = 500;
 
@@ -131,6 +143,11 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   private relayRunner: QueryRunner | null = null;
   /** Transactions that wrote to the outbox and have not committed yet: their commit nudges the relay. */
   private readonly awaitingCommit = new WeakSet<QueryRunner>();
+  /** On a cluster: a failover was seen; the next pass relays again what was published since then. */
+  private replayFrom: Date | null = null;
+  /** On a cluster: purged-after-relay rows wait out the replay window (see purgeRelayed); the first pass looks too. */
+  private purgeDue = true;
+  private readonly cluster = isRedisCluster(this.options);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -251,13 +268,32 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      this.connection ??= createRelayConnection(this.options);
+      this.connection ??= this.openConnection();
       // The consumers' workers read the queue under the same prefix (queuePrefix: a hash tag per queue on a cluster).
       queue = new Queue(name, { connection: this.connection, prefix: queuePrefix(this.options.keyPrefix, name, isRedisCluster(this.options)) });
       queue.on('error', () => undefined); // reported by the pass that failed, not once per reconnect
       this.queues.set(name, queue);
     }
     return queue;
+  }
+
+  /** Relays again, on the next pass, what was published within the replay window (a failover was seen). */
+  replayRecent(): void {
+    this.replayFrom = new Date(Date.now() - (this.options.failoverReplayMs ?? RELAY_FAILOVER_REPLAY_MS));
+    setImmediate(() => this.nudge());
+  }
+
+  private openConnection(): RedisClient {
+    const connection = createRelayConnection(this.options);
+    // A node leaving the cluster's map (refreshed on a redirection, a failed node, or every 5 s) is
+    // how a failover shows; a replica leaving too, and then the replay is only redundant.
+    if (isClusterClient(connection)) {
+      connection.on('-node', () => {
+        this.logger.warn('a Redis Cluster node left: the outbox relays the last rows again');
+        this.replayRecent();
+      });
+    }
+    return connection;
   }
 
   private envelope<N extends EventName>(name: N, payload: EventPayloads[N]): EventEnvelope<N> {
@@ -323,6 +359,8 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async relayBatch(): Promise<number> {
+    if (this.replayFrom) await this.unpublishSince(this.replayFrom);
+    if (this.cluster && this.purgeDue) await this.purgeRelayed();
     const rows = await this.claim();
     if (rows.length === 0) return 0;
     const jobsByQueue = new Map<string, { name: string; data: object; opts: JobsOptions }[]>();
@@ -345,7 +383,9 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
       await this.release(rows, e);
       throw e;
     }
-    const purged = rows.filter((r) => r.kind === 'event' && PURGED_AFTER_RELAY.has(r.name));
+    // On a cluster a purged row waits out the replay window published, like the others (purgeRelayed).
+    const purged = this.cluster ? [] : rows.filter((r) => r.kind === 'event' && PURGED_AFTER_RELAY.has(r.name));
+    if (this.cluster && rows.some((r) => r.kind === 'event' && PURGED_AFTER_RELAY.has(r.name))) this.schedulePurge();
     const kept = rows.filter((r) => !purged.includes(r));
     if (kept.length) {
       await this.relayQuery(
@@ -355,6 +395,43 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
     }
     if (purged.length) await this.relayQuery('DELETE FROM outbox WHERE id = ANY($1::uuid[])', [purged.map((r) => r.id)]);
     return rows.length;
+  }
+
+  /** Marks the rows published since `from` unpublished, so the passes relay them again. */
+  private async unpublishSince(from: Date): Promise<void> {
+    const [, count] = await this.relayQuery<[unknown[], number]>(
+      'UPDATE outbox SET published_at = NULL, claimed_until = NULL WHERE published_at >= $1',
+      [from],
+    );
+    // A newer failover seen meanwhile keeps its own (later or earlier) start.
+    if (this.replayFrom === from) this.replayFrom = null;
+    this.logger.warn({ rows: count }, 'outbox rows relayed again after a Redis Cluster failover');
+  }
+
+  /**
+   * Cluster only: deletes the purged-after-relay rows (user.deleted) once they are published longer
+   * than the replay window, so a failover can still relay them again meanwhile.
+   */
+  private async purgeRelayed(): Promise<void> {
+    this.purgeDue = false;
+    const windowMs = this.options.failoverReplayMs ?? RELAY_FAILOVER_REPLAY_MS;
+    await this.relayQuery(
+      `DELETE FROM outbox WHERE kind = 'event' AND name = ANY($1::text[])
+          AND published_at IS NOT NULL AND published_at < now() - make_interval(secs => $2::double precision / 1000)`,
+      [[...PURGED_AFTER_RELAY], windowMs],
+    );
+    const [{ n }] = await this.relayQuery<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM outbox WHERE kind = 'event' AND name = ANY($1::text[]) AND published_at IS NOT NULL`,
+      [[...PURGED_AFTER_RELAY]],
+    );
+    if (n > 0) this.schedulePurge();
+  }
+
+  private schedulePurge(): void {
+    const windowMs = this.options.failoverReplayMs ?? RELAY_FAILOVER_REPLAY_MS;
+    setTimeout(() => {
+      this.purgeDue = true;
+    }, windowMs + 1_000).unref();
   }
 
   /**
