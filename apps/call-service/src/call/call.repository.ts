@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DELETED_MEMBER_NAME } from '@mate/contracts';
-import { liveKitMatchSql, memberSuspendedSql } from '@mate/server-kit';
+import { liveKitMatchSql, memberSuspendedSql, ReadReplica } from '@mate/server-kit';
 
 /*
  * call_record and the rule of who may call. Ids are compared lower-cased; a pair is stored
@@ -293,7 +293,10 @@ type Queryable = Pick<EntityManager, 'query'>;
  */
 @Injectable()
 export class CallRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly reads: ReadReplica,
+  ) {}
 
   /** Both members' locks, in the order given (the caller passes them ascending): one active call per member. */
   async lockMembers(manager: EntityManager, a: string, b: string): Promise<void> {
@@ -408,9 +411,12 @@ export class CallRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** HISTORY_SQL: up to `rows` of the member's calls from `offset`, newest first, of one status or all. */
+  /**
+   * HISTORY_SQL: up to `rows` of the member's calls from `offset`, newest first, of one status or
+   * all. On the read replica when configured and it has the member's own last call (ADR 0033).
+   */
   history(userId: string, rows: number, offset: number, status: string | null): Promise<CallRow[]> {
-    return this.dataSource.query(HISTORY_SQL, [userId, rows, offset, status]);
+    return this.reads.read<CallRow>(userId, { text: HISTORY_SQL, values: [userId, rows, offset, status] });
   }
 
   /** One call, only for its two members, or null. */

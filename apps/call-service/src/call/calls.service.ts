@@ -21,6 +21,7 @@ import {
   lockMembersAgainstErasure,
   PairGate,
   pairGateMatch,
+  ReadReplica,
   type Clock,
   type PairGateMatch,
 } from '@mate/server-kit';
@@ -75,6 +76,7 @@ export class CallsService implements ActiveCalls {
     private readonly env: CallEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly gate: PairGate,
+    private readonly reads: ReadReplica,
   ) {}
 
   /**
@@ -115,6 +117,9 @@ export class CallsService implements ActiveCalls {
     const gated = outcome === 'refused' ? pairGateMatch(gate) : null;
     if (gated && (await this.recordGatedMatch(a, b, gated))) outcome = await attempt();
     if (outcome === 'refused') throw forbidden(CallMessages.notMatched, CallErrorCode.NotMatched);
+    // The call is in both members' history now (a busy call may be): their next history reads the
+    // primary until the replica has it (ADR 0033).
+    await this.reads.wrote(callerId, to);
     if (outcome === 'busy') throw conflict(CallMessages.busy, CallErrorCode.Busy);
     await this.notifier.push(to, 'call:incoming', {
       from: callerId,
@@ -134,6 +139,7 @@ export class CallsService implements ActiveCalls {
       this.env.CALL_RING_TIMEOUT_MS,
     );
     if (!accepted) throw conflict(CallMessages.noActiveCall, CallErrorCode.NoActiveCall);
+    await this.reads.wrote(calleeId, callerId);
     await this.notifier.push(callerId, 'call:accepted', { from: calleeId });
   }
 
@@ -212,14 +218,17 @@ export class CallsService implements ActiveCalls {
 
   /**
    * Runs `end`, one of CallRepository's conditional UPDATEs that move calls to a final status, and
-   * writes their call.ended facts in the same transaction; answers the calls it ended.
+   * writes their call.ended facts in the same transaction; answers the calls it ended. Their
+   * members' history reads the primary until the replica has them (ADR 0033).
    */
   async endInTransaction(end: (manager: EntityManager) => Promise<EndedRow[]>): Promise<EndedRow[]> {
-    return this.dataSource.transaction(async (m) => {
-      const ended = await end(m);
-      await this.facts.publish(m, ended);
-      return ended;
+    const ended = await this.dataSource.transaction(async (m) => {
+      const rows = await end(m);
+      await this.facts.publish(m, rows);
+      return rows;
     });
+    await this.reads.wrote(...new Set(ended.flatMap((c) => [c.caller_id, c.recipient_id])));
+    return ended;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { memberSuspendedSql, namedQuery } from '@mate/server-kit';
+import { memberSuspendedSql, namedQuery, ReadReplica } from '@mate/server-kit';
 
 /** The seq of a conversation's last message its members can see (0 while a re-match hides them all). */
 const VISIBLE_LAST_SEQ = 'CASE WHEN c.last_seq > c.history_from_seq THEN c.last_seq ELSE 0 END AS last_seq';
@@ -199,24 +199,30 @@ export interface ConversationExportRow {
  */
 @Injectable()
 export class ConversationRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly reads: ReadReplica,
+  ) {}
 
-  /** CONVERSATIONS_SQL: the caller's open conversations, newest activity first, at most `max`. */
+  /**
+   * CONVERSATIONS_SQL: the caller's open conversations, newest activity first, at most `max`. On
+   * the read replica when configured and it has the caller's own last send or read (ADR 0033).
+   */
   list(callerId: string, max: number): Promise<ConversationListRow[]> {
-    return namedQuery<ConversationListRow>(this.dataSource, 'chat_conversations', CONVERSATIONS_SQL, [
-      callerId,
-      max,
-    ]);
+    return this.reads.read<ConversationListRow>(callerId, {
+      name: 'chat_conversations',
+      text: CONVERSATIONS_SQL,
+      values: [callerId, max],
+    });
   }
 
-  /** The caller's unread messages over their open conversations. */
+  /** The caller's unread messages over their open conversations (on the read replica as `list`). */
   async unreadCount(callerId: string): Promise<number> {
-    const [row] = await namedQuery<{ count: number }>(
-      this.dataSource,
-      'chat_unread_count',
-      UNREAD_COUNT_SQL,
-      [callerId],
-    );
+    const [row] = await this.reads.read<{ count: number }>(callerId, {
+      name: 'chat_unread_count',
+      text: UNREAD_COUNT_SQL,
+      values: [callerId],
+    });
     return row?.count ?? 0;
   }
 

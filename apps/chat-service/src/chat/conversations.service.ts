@@ -7,7 +7,7 @@ import {
   type MarkReadResultDto,
   type UnreadCountDto,
 } from '@mate/contracts';
-import { forbidden, notFound, PairGate, pairGateRefuses } from '@mate/server-kit';
+import { forbidden, notFound, PairGate, pairGateRefuses, ReadReplica } from '@mate/server-kit';
 import { ChatEnv } from '../chat.env';
 import { ChatNotifier } from './chat-notifier';
 import { isoTime } from './chat-mapper';
@@ -37,6 +37,7 @@ export class ConversationsService {
     private readonly notifier: ChatNotifier,
     private readonly env: ChatEnv,
     private readonly gate: PairGate,
+    private readonly reads: ReadReplica,
   ) {}
 
   async list(callerId: string): Promise<ConversationSummaryDto[]> {
@@ -70,6 +71,7 @@ export class ConversationsService {
     const read = await this.conversations.markRead(a, b, callerId);
     if (!read) throw notFound(ChatMessages.conversationNotFound, ChatErrorCode.ConversationNotFound);
     if (read.lastSeq !== read.previous) {
+      await this.reads.wrote(callerId);
       await this.notifier.read(otherId, { userId: callerId, readUpTo: read.lastSeq });
     }
     return { readUpTo: read.lastSeq };

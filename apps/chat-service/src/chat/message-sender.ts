@@ -14,6 +14,7 @@ import {
   OutboxService,
   PairGate,
   pairGateRefuses,
+  ReadReplica,
   type SocketEventEntry,
 } from '@mate/server-kit';
 import { ChatNotifier } from './chat-notifier';
@@ -78,6 +79,7 @@ export class MessageSender {
     private readonly notifier: ChatNotifier,
     private readonly gate: PairGate,
     private readonly fromGate: ConversationFromGate,
+    private readonly reads: ReadReplica,
   ) {}
 
   /** One settled answer per entry, in order: the stored message, or why it was not stored. */
@@ -118,9 +120,13 @@ export class MessageSender {
       );
       pending = [...again.filter((d): d is Draft => d !== null), ...later].sort((x, y) => x.index - y.index);
     }
+    const stored = outcomes.flatMap((o) => ('message' in o ? [o.message] : []));
+    // Before the answer and the pushes: both members' lists read the primary until the replica has
+    // the message (ADR 0033; nothing without a replica).
+    await this.reads.wrote(...new Set(stored.flatMap((m) => [m.senderId, m.recipientId])));
     // After the commit only: a pushed message is always a stored one. A retry pushes again (the
     // first push may be what was lost); clients keep each id once.
-    await this.notifier.messages(outcomes.flatMap((o) => ('message' in o ? [o.message] : [])));
+    await this.notifier.messages(stored);
     return outcomes.map((o) =>
       'message' in o ? { status: 'fulfilled', value: o.message } : { status: 'rejected', reason: o.error },
     );

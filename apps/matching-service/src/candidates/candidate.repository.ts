@@ -9,7 +9,7 @@ import {
   type UserUnsuspendedPayload,
 } from '@mate/contracts';
 import type { RankContext, ScoringProfile } from '@mate/matching-model';
-import { namedQuery } from '@mate/server-kit';
+import { namedQuery, ReadReplica } from '@mate/server-kit';
 // The repository itself, not the scoring module's index: the benchmark loads this file alone.
 import { rankContextOf, rankContextSql, type RankContextRow } from '../scoring/scoring.repository';
 import type { Candidate } from './candidate.entity';
@@ -298,7 +298,10 @@ const ERASE_CANDIDATE = 'DELETE FROM candidate WHERE user_id = $1';
  */
 @Injectable()
 export class CandidateRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly reads: ReadReplica,
+  ) {}
 
   /** What ranking reads of a member, or null when matching has not heard of them yet. */
   async profile(userId: string): Promise<ScoringProfile | null> {
@@ -324,6 +327,8 @@ export class CandidateRepository {
    * The pool of `pool` with the viewer's ranking columns and the ranking context of both under
    * `modelVersion` and the exposure window, in one round trip (a suggestion's first). No viewer
    * (matching has not heard of them) and an empty pool when the viewer has no candidate row.
+   * The heaviest read of matching: on the read replica when one is configured and has the viewer's
+   * own last swipe (ReadReplica, docs/adr/0033), else on the primary.
    */
   async rankablePool(
     viewerId: string,
@@ -332,13 +337,11 @@ export class CandidateRepository {
     modelVersion: string,
     windowHours: number,
   ): Promise<RankablePool> {
-    const rows = await namedQuery<RankablePoolRow>(this.dataSource, 'rankable-pool', RANKABLE_POOL_SQL, [
-      viewerId,
-      size,
-      start,
-      modelVersion,
-      windowHours,
-    ]);
+    const rows = await this.reads.read<RankablePoolRow>(viewerId, {
+      name: 'rankable-pool',
+      text: RANKABLE_POOL_SQL,
+      values: [viewerId, size, start, modelVersion, windowHours],
+    });
     const viewerRow = rows.find((r) => r.isViewer);
     return {
       viewer: viewerRow ? withPhotos(viewerRow) : null,

@@ -7,7 +7,7 @@ import {
   type PassResultDto,
   type SuggestionDto,
 } from '@mate/contracts';
-import { badRequest, notFound, OutboxService } from '@mate/server-kit';
+import { badRequest, notFound, OutboxService, ReadReplica } from '@mate/server-kit';
 import { MatchGate } from './match-gate';
 import { MatchNotifier, type MatchMember } from './match-notifier';
 import { SuggestionsService } from './suggestions.service';
@@ -31,6 +31,7 @@ export class SwipesService {
     private readonly notifier: MatchNotifier,
     private readonly suggestions: SuggestionsService,
     private readonly matchGate: MatchGate,
+    private readonly reads: ReadReplica,
   ) {}
 
   /**
@@ -76,6 +77,8 @@ export class SwipesService {
       if (!answer.fits) throw badRequest(MatchingMessages.notSuggestible, MatchingErrorCode.NotSuggestible);
       row = await this.raced(viewerId, targetId);
     }
+    // The member's next suggestions read the primary until the replica has this like (ADR 0033).
+    const remembered = this.reads.wrote(viewerId);
     // Before the answer and the pushes: whoever learns of the match can use it at once (ADR 0029).
     if (row.match_id && row.matched_at) {
       await this.matchGate.open(a, b, { matchId: row.match_id, matchedAt: row.matched_at, pairVersion: row.pair_version });
@@ -85,6 +88,7 @@ export class SwipesService {
         row.members?.find((m) => m.id === id) ?? { id, name: null, profilePicture: null };
       await this.notifier.newMatch({ matchId, matchedAt: now, members: [find(a), find(b)] });
     }
+    await remembered;
     return row.match_id ? { matched: true, matchId: row.match_id } : { matched: false };
   }
 
@@ -110,6 +114,7 @@ export class SwipesService {
     if (passed.blocked) throw this.refusedBlocked(true);
     // A suspended member is unavailable (issue 13): the like's answer, and no swipe is written.
     if (passed.suspended) throw badRequest(MatchingMessages.notSuggestible, MatchingErrorCode.NotSuggestible);
+    await this.reads.wrote(viewerId);
     return { passed: true };
   }
 
@@ -121,6 +126,7 @@ export class SwipesService {
    */
   async rewind(viewerId: string): Promise<SuggestionDto> {
     const targetId = await this.swipes.rewindLatestPass(viewerId);
+    if (targetId) await this.reads.wrote(viewerId);
     const card = targetId ? await this.suggestions.card(viewerId, targetId) : null;
     if (!card) throw notFound(MatchingMessages.nothingToRewind, MatchingErrorCode.NothingToRewind);
     return card;

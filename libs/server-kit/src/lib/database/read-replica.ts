@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { Pool, type QueryResultRow } from 'pg';
+import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { ServiceName } from '@mate/contracts';
@@ -21,12 +21,15 @@ export const REPLICA_RETRY_AFTER_MS = 2_000;
 /** How long to wait for a connection to the replica before reading the primary instead. */
 const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
 
-/** A read statement: its name as a prepared statement (see namedQuery), its text, its values. */
+/** A read statement: its name as a prepared statement (see namedQuery; none: unnamed), its text, its values. */
 export interface ReadStatement {
-  name: string;
+  name?: string;
   text: string;
   values: unknown[];
 }
+
+/** A statement inside `inReadOnlyTransaction`: its rows. */
+export type ReadQuery = <T = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<T[]>;
 
 /** Where a read ran (for tests and logs). */
 export type ReadServer = 'replica' | 'primary';
@@ -132,9 +135,37 @@ export class ReadReplica implements OnApplicationShutdown {
     return { rows: (await driverPool(this.dataSource).query<T>(this.config(statement))).rows, server: 'primary' };
   }
 
-  /** Named on a direct connection, unnamed through a transaction pooler (as preparedStatement). */
+  /**
+   * Runs `work` in a read-only transaction (READ COMMITTED) on the replica when it has everything
+   * the member wrote (`null`: nobody's own writes), else on the primary as a TypeORM transaction.
+   * `work` only reads: when the replica fails under it, it runs again on the primary.
+   */
+  async inReadOnlyTransaction<T>(memberId: string | null, work: (query: ReadQuery) => Promise<T>): Promise<T> {
+    if (this.replica && Date.now() >= this.downUntil && (await this.replicaHas(memberId))) {
+      let client: PoolClient | undefined;
+      try {
+        client = await this.replica.connect();
+        await client.query('BEGIN READ ONLY');
+        const connection = client;
+        const value = await work(async (text, values = []) => (await connection.query(text, values)).rows);
+        await client.query('COMMIT');
+        client.release();
+        return value;
+      } catch (err) {
+        // Not given back for another read: a connection in an unknown state is dropped.
+        client?.release(true);
+        this.replicaFailed(err);
+      }
+    }
+    return this.dataSource.transaction('READ COMMITTED', async (manager) => {
+      await manager.query('SET TRANSACTION READ ONLY');
+      return work((text, values = []) => manager.query(text, values));
+    });
+  }
+
+  /** Named (when it has a name) on a direct connection, unnamed through a transaction pooler (as preparedStatement). */
   private config({ name, text, values }: ReadStatement) {
-    return isTransactionPooled(this.dataSource) ? { text, values } : { name, text, values };
+    return name === undefined || isTransactionPooled(this.dataSource) ? { text, values } : { name, text, values };
   }
 
   /** Whether the replica has replayed the member's last remembered write (always, for nobody's). */
