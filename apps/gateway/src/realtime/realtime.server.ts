@@ -271,10 +271,12 @@ export class RealtimeServer implements OnApplicationBootstrap, BeforeApplication
    * remembered, so shutdown closes them at once instead of after their blocking read returns.
    */
   private adapterClient(): RedisClient {
-    const client = createRedisConnection(this.env, 'adapter', { disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
-    // The adapter calls duplicate() without arguments (a server's and a cluster's differ in theirs).
+    const open = () => createRedisConnection(this.env, 'adapter', { disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
+    const client = open();
+    // The adapter calls duplicate() without arguments (a server's and a cluster's take different ones):
+    // each copy is a new connection of the same kind.
     client.duplicate = (() => {
-      const copy = duplicateConnection(client, { disconnectTimeout: ADAPTER_DISCONNECT_TIMEOUT_MS });
+      const copy = open();
       this.adapterConnections.push(copy);
       return copy;
     }) as RedisClient['duplicate'];
