@@ -1,10 +1,12 @@
 import { Queue } from 'bullmq';
-import Redis from 'ioredis';
 import { Client } from 'pg';
 import { EVENT_CATALOGUE, eventQueueName, eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
 import {
   consumerStatus,
+  createRedisConnection,
   eventConsumers,
+  isRedisCluster,
+  queuePrefix,
   outboxStatus,
   redriveFailed,
   replayOutbox,
@@ -13,6 +15,7 @@ import {
   type ConsumerStatus,
   type EventStatusReport,
   type OutboxStatus,
+  type RedisClient,
   withTimeout,
 } from '@mate/server-kit';
 import { resolveDeployment, type Deployment } from './deployment';
@@ -102,14 +105,16 @@ function parse(argv: string[]): Options {
   return options;
 }
 
-/** A Redis connection that gives up instead of waiting forever (BullMQ workers' settings would). */
-function connect(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 3000, enableOfflineQueue: true });
+/** A Redis connection (a cluster's with REDIS_CLUSTER_NODES) that gives up instead of waiting forever (BullMQ workers' settings would). */
+function connect(dep: Deployment): RedisClient {
+  return createRedisConnection(dep, 'command', { maxRetriesPerRequest: 1, connectTimeout: 3000 });
 }
 
 /** `events.<consumer>`; a Redis failure surfaces as the command's one error line, not a console dump. */
-function openQueue(consumer: ServiceName, redis: Redis, prefix: string): Queue {
-  const queue = new Queue(eventQueueName(consumer), { connection: redis, prefix });
+function openQueue(consumer: ServiceName, redis: RedisClient, dep: Deployment): Queue {
+  const name = eventQueueName(consumer);
+  // The services' prefix for this queue: a hash tag per queue on a cluster (ADR 0032).
+  const queue = new Queue(name, { connection: redis, prefix: queuePrefix(dep.keyPrefix, name, isRedisCluster(dep)) });
   queue.on('error', () => undefined);
   return queue;
 }
@@ -148,14 +153,14 @@ export interface StatusReport extends EventStatusReport {
   errors: { service: ServiceName; error: string }[];
 }
 
-async function readStatus(dep: Deployment, redis: Redis): Promise<StatusReport> {
+async function readStatus(dep: Deployment, redis: RedisClient): Promise<StatusReport> {
   return withOutboxes(dep, async (dbs) => {
     const now = Date.now();
     const consumers = await bounded(
       `Redis at ${dep.redisUrl}`,
       Promise.all(
         eventConsumers().map(async (consumer) => {
-          const queue = openQueue(consumer, redis, dep.keyPrefix);
+          const queue = openQueue(consumer, redis, dep);
           try {
             return await consumerStatus(consumer, queue, { deployed: dep.deployed.includes(consumer), now });
           } finally {
@@ -251,12 +256,12 @@ export async function runEventsCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const dep = resolveDeployment(io.env, options);
-  const redis = connect(dep.redisUrl);
+  const redis = connect(dep);
   redis.on('error', () => undefined); // reported by the command that fails
   try {
     if (options.command === 'status') return await status(dep, redis, options, io);
     const consumer = options.consumer as ServiceName;
-    const queue = openQueue(consumer, redis, dep.keyPrefix);
+    const queue = openQueue(consumer, redis, dep);
     try {
       if (options.command === 'redrive') {
         const n = await bounded(`Redis at ${dep.redisUrl}`, redriveFailed(queue));
@@ -275,7 +280,7 @@ export async function runEventsCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-async function status(dep: Deployment, redis: Redis, options: Options, io: CliIo): Promise<number> {
+async function status(dep: Deployment, redis: RedisClient, options: Options, io: CliIo): Promise<number> {
   const deadline = Date.now() + (options.waitSeconds ?? 0) * 1000;
   let report = await readStatus(dep, redis);
   while (!report.caughtUp && Date.now() < deadline) {

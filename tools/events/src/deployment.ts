@@ -3,6 +3,8 @@ import { DEPLOYED_SERVICES, serviceDatabaseName, type ServiceName } from '@mate/
 /** Where the CLI finds a deployment: the same defaults `npm start` uses. */
 export interface Deployment {
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES: the queues are on that Redis Cluster (credentials from redisUrl). */
+  redisClusterNodes?: string;
   keyPrefix: string;
   /** Each deployed service's database (every one of them has an outbox). */
   databases: { service: ServiceName; url: string }[];
@@ -22,8 +24,8 @@ function withDatabase(url: string, database: string): string {
 
 /**
  * The deployment from the service registry (libs/contracts service-registry.json) and the environment:
- * `mate_<database>` on DATABASE_URL for each deployed service that has one, REDIS_URL and
- * KEY_PREFIX. `--database <service>=<url>` replaces one database (or, given only for some,
+ * `mate_<database>` on DATABASE_URL for each deployed service that has one, REDIS_URL (and
+ * REDIS_CLUSTER_NODES) and KEY_PREFIX. `--database <service>=<url>` replaces one database (or, given only for some,
  * limits the list to those), `--redis-url` and `--prefix` the rest.
  */
 export function resolveDeployment(
@@ -41,6 +43,7 @@ export function resolveDeployment(
       : fromRegistry;
   return {
     redisUrl: overrides.redisUrl ?? (env.REDIS_URL || DEFAULT_REDIS_URL),
+    ...(env.REDIS_CLUSTER_NODES?.trim() ? { redisClusterNodes: env.REDIS_CLUSTER_NODES } : {}),
     keyPrefix: overrides.keyPrefix ?? (env.KEY_PREFIX || DEFAULT_KEY_PREFIX),
     databases,
     deployed: DEPLOYED_SERVICES.map((s) => s.name),
