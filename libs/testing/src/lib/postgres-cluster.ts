@@ -103,6 +103,8 @@ export interface PostgresPrimaryAndReplica {
   caughtUp(): Promise<void>;
   /** An immediate shutdown of one server (SIGQUIT: every backend ends, no checkpoint, like a crash); waits for it. */
   kill(which: PostgresNode): Promise<void>;
+  /** Starts a killed server again on its port with its data (a standby resumes streaming); waits until it answers. */
+  start(which: PostgresNode): Promise<void>;
   /** Shuts both down (only their own processes) and deletes their folders. */
   stop(): Promise<void>;
 }
@@ -204,6 +206,10 @@ export async function startPostgresPrimaryAndReplica(): Promise<PostgresPrimaryA
     async kill(which) {
       await ended(processes[which], 'SIGQUIT');
     },
+    async start(which) {
+      if (processes[which]) return;
+      await (which === 'primary' ? start('primary', primaryDir, primaryPort) : start('replica', replicaDir, replicaPort));
+    },
     stop: stopAll,
   };
   return cluster;
@@ -254,6 +260,8 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<OwnPgBo
     `default_pool_size = ${options.poolSize ?? 2}`,
     'max_client_conn = 500',
     'ignore_startup_parameters = extra_float_digits',
+    // A server that was down is tried again after 1 s (15 by default), so a restart test is quick.
+    'server_login_retry = 1',
     `logfile = ${join(dir, 'pgbouncer.log')}`,
     'admin_users = postgres',
     '',

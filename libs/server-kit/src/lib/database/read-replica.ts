@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+import { Pool, type PoolClient, type QueryConfig, type QueryResultRow } from 'pg';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { ServiceName } from '@mate/contracts';
@@ -16,10 +16,21 @@ import { driverPool, isTransactionPooled } from './named-query';
  * be missing from the replica (docs/adr/0033).
  */
 export const OWN_WRITE_MEMORY_MS = 10 * 60_000;
-/** After a replica failed to answer, reads go to the primary for this long before it is tried again. */
+/**
+ * After a replica failed to answer, reads go to the primary and a probe asks the replica this often;
+ * reads go back to it once a probe is answered.
+ */
 export const REPLICA_RETRY_AFTER_MS = 2_000;
-/** How long to wait for a connection to the replica before reading the primary instead. */
+/** How long to wait for a connection to the replica (or its PgBouncer) before reading the primary. */
 const REPLICA_CONNECT_TIMEOUT_MS = 1_000;
+/**
+ * How long a read on the replica may take before it is abandoned and run on the primary. A replica
+ * behind its own PgBouncer that cannot reach it does not refuse: PgBouncer holds the query (up to
+ * its query_wait_timeout, 120 s), so without this a down replica would hang every read.
+ */
+export const REPLICA_READ_TIMEOUT_MS = 5_000;
+/** How long the replica's replay position (or a probe) may take. */
+const REPLICA_POSITION_TIMEOUT_MS = 1_000;
 
 /** A read statement: its name as a prepared statement (see namedQuery; none: unnamed), its text, its values. */
 export interface ReadStatement {
@@ -59,8 +70,9 @@ const REPLAY_POSITION_SQL = "SELECT (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::
  * for them (Redis, OWN_WRITE_MEMORY_MS); a read for that member runs on the replica only once the
  * replica has replayed past it (`pg_last_wal_replay_lsn()`, remembered as a lower bound and asked
  * again only when it is not far enough), else on the primary. A read for nobody in particular
- * (analytics) runs on the replica as it is. A replica that does not answer is left for
- * REPLICA_RETRY_AFTER_MS (one log line) and the read runs on the primary: never an error of its own.
+ * (analytics) runs on the replica as it is. A replica that fails or does not answer within
+ * REPLICA_READ_TIMEOUT_MS is left (one log line; the read runs on the primary, never an error of
+ * its own) until a probe every REPLICA_RETRY_AFTER_MS is answered (one log line).
  * Without DATABASE_READ_URL every read runs on the primary, exactly as `namedQuery` would.
  */
 @Injectable()
@@ -70,7 +82,10 @@ export class ReadReplica implements OnApplicationShutdown {
   /** The replica's replay position last seen (a lower bound: replay only moves forward). */
   private replayed = -1n;
   private asking: Promise<bigint> | null = null;
-  private downUntil = 0;
+  /** The replica failed: reads go to the primary while a probe asks it again. */
+  private down = false;
+  private probe: NodeJS.Timeout | null = null;
+  private closed = false;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -81,7 +96,13 @@ export class ReadReplica implements OnApplicationShutdown {
   ) {
     this.prefix = env.KEY_PREFIX;
     this.replica = env.DATABASE_READ_URL
-      ? new Pool({ connectionString: env.DATABASE_READ_URL, max: 10, connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS })
+      ? new Pool({
+          connectionString: env.DATABASE_READ_URL,
+          max: 10,
+          connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+          // Client-side: a timed-out query's connection is dropped, not given back.
+          query_timeout: REPLICA_READ_TIMEOUT_MS,
+        })
       : null;
     // A replica's connection that breaks while idle must not crash the process; the next read notices.
     this.replica?.on('error', () => undefined);
@@ -125,7 +146,7 @@ export class ReadReplica implements OnApplicationShutdown {
     memberId: string | null,
     statement: ReadStatement,
   ): Promise<{ rows: T[]; server: ReadServer }> {
-    if (this.replica && Date.now() >= this.downUntil && (await this.replicaHas(memberId))) {
+    if (this.replica && !this.down && (await this.replicaHas(memberId))) {
       try {
         return { rows: (await this.replica.query<T>(this.config(statement))).rows, server: 'replica' };
       } catch (err) {
@@ -141,7 +162,7 @@ export class ReadReplica implements OnApplicationShutdown {
    * `work` only reads: when the replica fails under it, it runs again on the primary.
    */
   async inReadOnlyTransaction<T>(memberId: string | null, work: (query: ReadQuery) => Promise<T>): Promise<T> {
-    if (this.replica && Date.now() >= this.downUntil && (await this.replicaHas(memberId))) {
+    if (this.replica && !this.down && (await this.replicaHas(memberId))) {
       let client: PoolClient | undefined;
       try {
         client = await this.replica.connect();
@@ -194,7 +215,10 @@ export class ReadReplica implements OnApplicationShutdown {
   private replayPosition(): Promise<bigint> {
     this.asking ??= (async () => {
       try {
-        const { rows } = await (this.replica as Pool).query<{ position: string | null }>(REPLAY_POSITION_SQL);
+        const { rows } = await (this.replica as Pool).query<{ position: string | null }>({
+          text: REPLAY_POSITION_SQL,
+          query_timeout: REPLICA_POSITION_TIMEOUT_MS,
+        } as QueryConfig);
         // null: not a standby (a primary behind DATABASE_READ_URL has everything it wrote itself).
         const position = rows[0]?.position == null ? EVERYTHING : BigInt(rows[0].position.split('.')[0]);
         if (position > this.replayed) this.replayed = position;
@@ -207,18 +231,35 @@ export class ReadReplica implements OnApplicationShutdown {
   }
 
   private replicaFailed(err: unknown) {
-    if (Date.now() >= this.downUntil) {
-      this.logger.warn(
-        { err: serializeError(err), retryInMs: REPLICA_RETRY_AFTER_MS },
-        'read replica did not answer; reading the primary',
-      );
-    }
-    this.downUntil = Date.now() + REPLICA_RETRY_AFTER_MS;
     // Another server may answer at the same address next time (a replaced replica may be further behind).
     this.replayed = -1n;
+    if (this.down) return;
+    this.down = true;
+    this.logger.warn(
+      { err: serializeError(err), probeEveryMs: REPLICA_RETRY_AFTER_MS },
+      'read replica did not answer; reading the primary',
+    );
+    const probe = () => {
+      if (this.closed) return;
+      this.probe = setTimeout(() => {
+        this.replayPosition().then(
+          () => {
+            this.probe = null;
+            this.down = false;
+            this.logger.info('read replica answers again; reading it');
+          },
+          probe,
+        );
+      }, REPLICA_RETRY_AFTER_MS);
+      this.probe.unref();
+    };
+    probe();
   }
 
   async onApplicationShutdown() {
+    this.closed = true;
+    if (this.probe) clearTimeout(this.probe);
+    this.probe = null;
     await this.replica?.end();
   }
 }
