@@ -280,7 +280,8 @@ export class OutboxService implements OnModuleInit, OnApplicationShutdown {
   /** Relays again, on the next pass, what was published within the replay window (a failover was seen). */
   replayRecent(): void {
     this.replayFrom = new Date(Date.now() - (this.options.failoverReplayMs ?? RELAY_FAILOVER_REPLAY_MS));
-    setImmediate(() => this.nudge());
+    // A relay driven by hand (OUTBOX_RELAY=off) replays on its next relayOnce().
+    if (this.options.relayEnabled) setImmediate(() => this.nudge());
   }
 
   private openConnection(): RedisClient {
