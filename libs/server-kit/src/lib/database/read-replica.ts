@@ -230,7 +230,17 @@ export class ReadReplica implements OnApplicationShutdown {
     return this.asking;
   }
 
+  /**
+   * A read the replica failed: it reruns on the primary. The replica is left (to the probe) unless
+   * PostgreSQL answered with an error of the statement itself (a conflict with recovery, 40001,
+   * cancels a long read on a standby; the replica is up).
+   */
   private replicaFailed(err: unknown) {
+    // A SQLSTATE is five digits or capitals; Node's socket errors (ECONNREFUSED) and pg's timeouts are not.
+    const code = (err as { code?: unknown } | null)?.code;
+    const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+    const unavailable = sqlState === null || sqlState.startsWith('08') || ['57P01', '57P02', '57P03'].includes(sqlState);
+    if (!unavailable) return;
     // Another server may answer at the same address next time (a replaced replica may be further behind).
     this.replayed = -1n;
     if (this.down) return;

@@ -99,6 +99,13 @@ describe('ReadReplica through PgBouncer (transaction pooling) on both sides', ()
     expect((await reads.readFrom(writer, of(writer))).server).toBe('primary');
   });
 
+  it('answers an error of the statement itself from the primary, and keeps reading the replica', async () => {
+    const before = logged.length;
+    await expect(reads.read(null, { text: 'SELECT 1 / 0' })).rejects.toThrow('division by zero');
+    expect((await reads.readFrom(null, of('nobody'))).server).toBe('replica');
+    expect(logged.length).toBe(before);
+  });
+
   it('runs a read-only transaction on the replica, then on the primary once the replica is gone (one log line), then on the replica once it is back', async () => {
     const onReplica = await reads.inReadOnlyTransaction(null, async (query) => {
       await query('SET LOCAL jit = off');
