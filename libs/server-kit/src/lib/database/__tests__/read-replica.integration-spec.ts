@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import Redis from 'ioredis';
 import pino from 'pino';
+import { SERVICES } from '@mate/contracts';
 import { DataSource } from 'typeorm';
 import {
   createTestRedisNamespace,
@@ -59,7 +60,7 @@ describe('ReadReplica through PgBouncer (transaction pooling) on both sides', ()
         done();
       },
     });
-    reads = new ReadReplica(dataSource, env, redis, pino({ level: 'info' }, sink), 'matching');
+    reads = new ReadReplica(dataSource, env, redis, pino({ level: 'info' }, sink), SERVICES.matching);
     await cluster.caughtUp();
   }, 60_000);
 
@@ -91,7 +92,7 @@ describe('ReadReplica through PgBouncer (transaction pooling) on both sides', ()
     await cluster.caughtUp();
     expect(await reads.readFrom(writer, of(writer))).toEqual({ rows: [{ n: 1 }], server: 'replica' });
     // Two writes finishing out of order: the earlier position does not replace the later one.
-    const key = `${ns.prefix}:own-write:matching:${writer}`;
+    const key = `${ns.prefix}:own-write:${SERVICES.matching}:${writer}`;
     const later = (BigInt((await redis.get(key)) as string) + 1_000_000_000n).toString();
     await redis.set(key, later);
     await reads.wrote(writer);
@@ -101,7 +102,7 @@ describe('ReadReplica through PgBouncer (transaction pooling) on both sides', ()
 
   it('answers an error of the statement itself from the primary, and keeps reading the replica', async () => {
     const before = logged.length;
-    await expect(reads.read(null, { text: 'SELECT 1 / 0' })).rejects.toThrow('division by zero');
+    await expect(reads.read(null, { text: 'SELECT 1 / 0', values: [] })).rejects.toThrow('division by zero');
     expect((await reads.readFrom(null, of('nobody'))).server).toBe('replica');
     expect(logged.length).toBe(before);
   });
