@@ -141,12 +141,12 @@ describe('backup and restore', () => {
     await withClient(SOURCE_SERVER, async (client) => {
       for (const { db } of services) await client.query(`CREATE DATABASE "${prefix}${db}"`);
     });
-    await inBatches(services, MIGRATION_CONCURRENCY, ({ service, db }) =>
-      runCommand(`apps/${service}/src/main.ts`, 'migrate', {
+    await inBatches(services, MIGRATION_CONCURRENCY, async ({ service, db }) => {
+      await runCommand(`apps/${service}/src/main.ts`, 'migrate', {
         DATABASE_URL: sourceUrl(db),
         LOG_LEVEL: 'warn',
-      }),
-    );
+      });
+    });
     await withClient(sourceUrl('auth'), (c) =>
       c.query(
         `INSERT INTO users (id, email, password_hash, name, age, email_verified_at) VALUES ($1, $2, 'not-a-real-hash', $3, 31, now())`,

@@ -73,7 +73,9 @@ export async function startOwner(service: ServiceName, infra: SharedInfra, env: 
       if (aggregate) Object.assign(envelope, { aggregateType: aggregate.type, aggregateId: aggregate.id, aggregateVersion: aggregate.version });
       await queue.add(eventName, envelope, { jobId: envelope.id });
     },
-    command: (command, args = []) => runCommand(main, command, settings, args),
+    async command(command, args = []) {
+      await runCommand(main, command, settings, args);
+    },
     async stop() {
       try {
         await queue.close();
