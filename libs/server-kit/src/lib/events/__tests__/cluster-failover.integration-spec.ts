@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eventQueueName, SERVICES, type UserRegisteredPayload } from '@mate/contracts';
 import { createTestDatabase, startRedisCluster, type OwnRedisCluster, type TestDatabase } from '@mate/testing';
+import { Queue } from 'bullmq';
+import { createQueueConnection, queuePrefix } from '../../redis/redis';
+import { EventMaintenance, maintenanceQueueName, PRUNE_SCHEDULER_ID } from '../ops/event-maintenance';
 import { waitFor } from '../../../testing/service-app';
 import { startKitService, type KitService } from './event-harness';
 
@@ -85,6 +88,20 @@ describe('outbox relay and consumer on a Redis Cluster', () => {
     // BullMQ's keys of the consumer's queue carry its hash tag.
     const master = await cluster.masterOf(`{${PREFIX}:${CONSUMER_QUEUE}}:${CONSUMER_QUEUE}:id`);
     expect(master.alive).toBe(true);
+  });
+
+  it("schedules the consumer's event pruning on its own queue's slot (a job scheduler)", async () => {
+    await consumer.moduleRef.get(EventMaintenance).ready;
+    const name = maintenanceQueueName(SERVICES.profile);
+    const connection = createQueueConnection({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: cluster.seeds });
+    const queue = new Queue(name, { connection, prefix: queuePrefix(PREFIX, name, true) });
+    try {
+      expect((await queue.getJobSchedulers()).map((s) => s.key)).toEqual([PRUNE_SCHEDULER_ID]);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+    expect(consumer.logs.filter((l) => l.msg === 'could not schedule event pruning')).toEqual([]);
   });
 
   it('applies every event exactly once in effect when the master of the consumer queue is killed under load', async () => {
