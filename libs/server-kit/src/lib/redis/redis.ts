@@ -117,6 +117,9 @@ export function createRedisConnection(source: RedisSource, kind: RedisConnection
   const nodeOptions: RedisOptions = { ...KIND_OPTIONS[kind], ...options };
   if (seeds.length === 0) return new Redis(url, nodeOptions);
   const { enableAutoPipelining, ...redisOptions } = nodeOptions;
+  // A node's reconnection is the cluster's business (it drops a failed node and refreshes its slot
+  // map); a node retrying on its own would hold commands for a master that is gone.
+  delete redisOptions.retryStrategy;
   return new Cluster(seeds, {
     ...CLUSTER_KIND_OPTIONS[kind],
     ...(enableAutoPipelining ? { enableAutoPipelining } : {}),
