@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Redis from 'ioredis';
+import { Cluster } from 'ioredis';
 import { canListen } from './maildev';
 
 const run = promisify(execFile);
@@ -238,8 +238,8 @@ export async function startRedisCluster(): Promise<OwnRedisCluster> {
 }
 
 /** An ioredis client of the cluster's, for a test's own checks. */
-export function clusterProbe(seeds: string): Redis.Cluster {
-  return new Redis.Cluster(
+export function clusterProbe(seeds: string): Cluster {
+  return new Cluster(
     seeds.split(',').map((seed) => {
       const [host, port] = seed.split(':');
       return { host, port: Number(port) };

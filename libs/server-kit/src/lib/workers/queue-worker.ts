@@ -1,11 +1,11 @@
 import { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis';
 import type { Logger } from 'pino';
 import type { JobEnvelope, JobPayloads, QueueName, ServiceName } from '@mate/contracts';
 import type { BaseServiceEnv } from '../config/config';
 import { runWithRequestId } from '../logging/logger';
-import { createQueueConnection } from '../redis/redis';
+import { createQueueConnection, isRedisCluster, queuePrefix } from '../redis/redis';
 import { jobsFailedTotal } from '../metrics/metrics';
 import { withTimeout } from '../timeout';
 import type { HealthRegistry } from '../health/health';
@@ -27,6 +27,8 @@ export interface QueueWorkerSettings {
   service: ServiceName;
   queue: string;
   redisUrl: string;
+  /** REDIS_CLUSTER_NODES, when the queue lives on a Redis Cluster. */
+  redisClusterNodes?: string;
   keyPrefix: string;
   concurrency: number;
   /** False when WORKERS=off (API-only replicas, one-off commands); `start()` still starts it. */
@@ -38,10 +40,16 @@ export interface QueueWorkerSettings {
  * WORKERS=on. The one place that reads those variables for a worker.
  */
 export function queueWorkerSettings(
-  env: Pick<BaseServiceEnv, 'REDIS_URL' | 'KEY_PREFIX' | 'WORKERS'>,
+  env: Pick<BaseServiceEnv, 'REDIS_URL' | 'REDIS_CLUSTER_NODES' | 'KEY_PREFIX' | 'WORKERS'>,
   worker: { service: ServiceName; queue: string; concurrency: number },
 ): QueueWorkerSettings {
-  return { ...worker, redisUrl: env.REDIS_URL, keyPrefix: env.KEY_PREFIX, enabled: env.WORKERS === 'on' };
+  return {
+    ...worker,
+    redisUrl: env.REDIS_URL,
+    redisClusterNodes: env.REDIS_CLUSTER_NODES,
+    keyPrefix: env.KEY_PREFIX,
+    enabled: env.WORKERS === 'on',
+  };
 }
 
 /**
@@ -54,9 +62,9 @@ export function queueWorkerSettings(
  */
 export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationShutdown {
   private worker: Worker<D, R> | null = null;
-  private connection: Redis | null = null;
+  private connection: RedisClient | null = null;
   /** The connections BullMQ made from `connection` (its blocking one): a stuck close cuts them too. */
-  private duplicates: Redis[] = [];
+  private duplicates: RedisClient[] = [];
 
   protected constructor(
     protected readonly settings: QueueWorkerSettings,
@@ -84,11 +92,12 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
   start() {
     if (this.worker) return;
     const { service, queue } = this.settings;
-    this.connection = createQueueConnection(this.settings.redisUrl);
+    this.connection = createQueueConnection(this.settings);
     this.duplicates = trackDuplicates(this.connection);
     this.worker = new Worker<D, R>(queue, (job) => runWithRequestId(this.requestIdOf(job), () => this.process(job)), {
       connection: this.connection,
-      prefix: this.settings.keyPrefix,
+      // The same prefix as the queue's producers (queuePrefix: a hash tag per queue on a cluster).
+      prefix: queuePrefix(this.settings.keyPrefix, queue, isRedisCluster(this.settings)),
       concurrency: this.settings.concurrency,
     });
     this.worker.on('failed', (job, err) => {
@@ -135,14 +144,15 @@ export abstract class QueueWorker<D, R> implements OnModuleInit, OnApplicationSh
 }
 
 /** Records every connection made from `connection` by duplicate() (BullMQ's blocking connection is one). */
-function trackDuplicates(connection: Redis): Redis[] {
-  const made: Redis[] = [];
-  const duplicate = connection.duplicate.bind(connection);
-  connection.duplicate = ((...args: Parameters<Redis['duplicate']>) => {
+function trackDuplicates(connection: RedisClient): RedisClient[] {
+  const made: RedisClient[] = [];
+  // A server's duplicate(options) and a cluster's duplicate(seeds, options): passed on as given.
+  const duplicate = connection.duplicate.bind(connection) as (...args: unknown[]) => RedisClient;
+  connection.duplicate = ((...args: unknown[]) => {
     const copy = duplicate(...args);
     made.push(copy);
     return copy;
-  }) as Redis['duplicate'];
+  }) as RedisClient['duplicate'];
   return made;
 }
 
