@@ -7,11 +7,11 @@
 // Targets default to what `npm start` runs (DATABASE_URL's server with mate_<db> databases, or
 // <DB>_DATABASE_URL per service; REDIS_URL; KEY_PREFIX; PHOTO_DIR), and options override them:
 //   --database <db|service>=<url>   one service's database (repeatable), e.g. --database auth=postgres://…
-//   --redis <url>  --key-prefix <prefix>  --photo-dir <dir>  --json
+//   --redis <url>  --redis-cluster-nodes <host:port,...>  --key-prefix <prefix>  --photo-dir <dir>  --json
 import { SERVICES } from './lib/platform.mjs';
 import { defaultTargets, formatReport, isMemberId, verifyMemberErased } from './lib/gdpr-verify.mjs';
 
-const USAGE = `Usage: npm run gdpr -- verify <userId> [--database <db|service>=<url>]... [--redis <url>] [--key-prefix <prefix>] [--photo-dir <dir>] [--json]\n`;
+const USAGE = `Usage: npm run gdpr -- verify <userId> [--database <db|service>=<url>]... [--redis <url>] [--redis-cluster-nodes <host:port,...>] [--key-prefix <prefix>] [--photo-dir <dir>] [--json]\n`;
 
 function usage(problem) {
   process.stderr.write(`${problem ? `${problem}\n` : ''}${USAGE}`);
@@ -43,6 +43,9 @@ function parse(argv) {
       }
       case '--redis':
         targets.redis.url = value();
+        break;
+      case '--redis-cluster-nodes':
+        targets.redis.clusterNodes = value();
         break;
       case '--key-prefix':
         targets.redis.prefix = value();

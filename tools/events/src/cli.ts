@@ -1,12 +1,11 @@
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
-import { EVENT_CATALOGUE, eventQueueName, eventsConsumedBy, type EventName, type ServiceName } from '@mate/contracts';
+import { EVENT_CATALOGUE, eventQueueName, eventsConsumedBy, queuePrefix, type EventName, type ServiceName } from '@mate/contracts';
 import {
   consumerStatus,
   createRedisConnection,
   eventConsumers,
   isRedisCluster,
-  queuePrefix,
   outboxStatus,
   redriveFailed,
   replayOutbox,

@@ -20,7 +20,12 @@ export function defaultTargets(env = process.env) {
   );
   return {
     databases,
-    redis: { url: env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: env.KEY_PREFIX ?? 'mate' },
+    redis: {
+      url: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      prefix: env.KEY_PREFIX ?? 'mate',
+      // A Redis Cluster (ADR 0032): its seed nodes; every master is scanned.
+      clusterNodes: env.REDIS_CLUSTER_NODES || null,
+    },
     // profile-service's PHOTO_DIR default, relative to where npm start runs the services (the repository).
     photoDir: path.resolve(ROOT, env.PHOTO_DIR ?? '.data/uploads'),
     photoService: 'profile-service',
@@ -74,22 +79,34 @@ export async function scanDatabase(url, userId) {
   }
 }
 
-/** Keys under the prefix whose name contains the id. */
-export async function scanRedis({ url, prefix }, userId) {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
-  await redis.connect();
+/** Keys under the prefix whose name contains the id: on one server, or on every master of a Redis Cluster (`clusterNodes`). */
+export async function scanRedis({ url, prefix, clusterNodes = null }, userId) {
+  const options = { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null };
+  const seeds = (clusterNodes ?? '').split(',').filter(Boolean).map((n) => ({ host: n.slice(0, n.lastIndexOf(':')), port: Number(n.slice(n.lastIndexOf(':') + 1)) }));
+  const credentials = new URL(url);
+  const client = seeds.length
+    ? new Redis.Cluster(seeds, {
+        redisOptions: { ...options, username: credentials.username || undefined, password: decodeURIComponent(credentials.password) || undefined },
+        clusterRetryStrategy: () => null,
+        lazyConnect: true,
+      })
+    : new Redis(url, options);
+  await client.connect();
   try {
     const id = userId.toLowerCase();
     const found = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix.replace(/[\\*?[\]]/g, '\\$&')}:*`, 'COUNT', 1000);
-      found.push(...keys.filter((k) => k.toLowerCase().includes(id)));
-      cursor = next;
-    } while (cursor !== '0');
+    // A cluster's keys are spread over its masters: each one is scanned whole.
+    for (const node of seeds.length ? client.nodes('master') : [client]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', `${prefix.replace(/[\\*?[\]]/g, '\\$&')}:*`, 'COUNT', 1000);
+        found.push(...keys.filter((k) => k.toLowerCase().includes(id)));
+        cursor = next;
+      } while (cursor !== '0');
+    }
     return found.sort();
   } finally {
-    redis.disconnect();
+    client.disconnect();
   }
 }
 

@@ -84,7 +84,10 @@ async function verify(userId: string): Promise<{ code: number; output: string }>
   const databases = JSON.parse(process.env.E2E_DATABASES ?? '{}') as Record<string, string>;
   const args = ['tools/scripts/gdpr.mjs', 'verify', userId];
   for (const [db, url] of Object.entries(databases)) args.push('--database', `${db}=${url}`);
-  args.push('--redis', process.env.E2E_REDIS_URL ?? '', '--key-prefix', process.env.E2E_KEY_PREFIX ?? '');
+  if (process.env.E2E_REDIS_URL) args.push('--redis', process.env.E2E_REDIS_URL);
+  // The scaled topology's Redis Cluster (npm run scale:check): every master is scanned.
+  if (process.env.E2E_REDIS_CLUSTER_NODES) args.push('--redis-cluster-nodes', process.env.E2E_REDIS_CLUSTER_NODES);
+  args.push('--key-prefix', process.env.E2E_KEY_PREFIX ?? '');
   args.push('--photo-dir', process.env.E2E_PHOTO_DIR ?? '');
   try {
     const { stdout, stderr } = await run(process.execPath, args, { cwd: ROOT });

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Queue, QueueEvents } from 'bullmq';
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 import { io as connect, type Socket } from 'socket.io-client';
 import {
   AuthMessages,
   DEPLOYED_SERVICES,
   QueueName,
+  queuePrefix,
   SOCKET_PATH,
   isSocketError,
   type AccountAdminCommand,
@@ -45,13 +46,21 @@ const RELAY_JOB_OPTIONS = {
 };
 
 const ADMIN_ID = randomUUID();
-const connection = new Redis(process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379', {
-  maxRetriesPerRequest: null,
-});
-const prefix = process.env.E2E_KEY_PREFIX ?? 'mate';
+/** This run's Redis: one server, or the scaled topology's Redis Cluster (npm run scale:check, ADR 0032). */
+const clusterNodes = (process.env.E2E_REDIS_CLUSTER_NODES ?? '').split(',').filter(Boolean);
+const connectionOf = (): Redis | Cluster =>
+  clusterNodes.length
+    ? new Cluster(
+        clusterNodes.map((n) => ({ host: n.slice(0, n.lastIndexOf(':')), port: Number(n.slice(n.lastIndexOf(':') + 1)) })),
+        { redisOptions: { maxRetriesPerRequest: null } },
+      )
+    : new Redis(process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const connection = connectionOf();
+/** The queue's prefix as the services use it (hash-tagged per queue on a cluster). */
+const prefix = queuePrefix(process.env.E2E_KEY_PREFIX ?? 'mate', QueueName.AccountAdmin, clusterNodes.length > 0);
 const commands = new Queue(QueueName.AccountAdmin, { connection, prefix });
 /** QueueEvents blocks on its connection: one of its own, closed with it. */
-const eventsConnection = connection.duplicate();
+const eventsConnection = connectionOf();
 const commandEvents = new QueueEvents(QueueName.AccountAdmin, { connection: eventsConnection, prefix });
 
 /** Sends the command as admin-service will and resolves at its completion (performance.now()). */

@@ -56,6 +56,7 @@ export function grantAdmin(email: string): void {
       ...process.env,
       DATABASE_URL: databases.auth,
       REDIS_URL: process.env.E2E_REDIS_URL,
+      ...(process.env.E2E_REDIS_CLUSTER_NODES ? { REDIS_CLUSTER_NODES: process.env.E2E_REDIS_CLUSTER_NODES } : {}),
       KEY_PREFIX: process.env.E2E_KEY_PREFIX,
       LOG_LEVEL: 'warn',
     },

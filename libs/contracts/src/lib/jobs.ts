@@ -121,3 +121,15 @@ export interface JobEnvelope<Q extends QueueName = QueueName> {
   createdAt: string;
   data: JobPayloads[Q];
 }
+
+/**
+ * The prefix of a BullMQ queue's keys (`<prefix>:<queue>:<kind>`). On a Redis Cluster every key of
+ * one queue must share a slot (BullMQ's Lua scripts touch several): the prefix carries a hash tag
+ * per queue, `{<KEY_PREFIX>:<queue>}`. On one server it stays `<KEY_PREFIX>`, as before: jobs
+ * queued by a replica of the previous release stay where this one looks (ADR 0032). The kit's
+ * `queuePrefixOf` reads it from a service's env; a client outside the services (the e2e journeys)
+ * uses it as is.
+ */
+export function queuePrefix(keyPrefix: string, queue: string, cluster: boolean): string {
+  return cluster ? `{${keyPrefix}:${queue}}` : keyPrefix;
+}

@@ -15,11 +15,12 @@ import {
   type JobEnvelope,
   type JobPayloads,
   type ServiceName,
+  queuePrefix,
 } from '@mate/contracts';
 import { currentRequestId, LOGGER } from '../logging/logger';
 import { withTimeout } from '../timeout';
 import { createRelayConnection } from './relay-connection';
-import { isClusterClient, isRedisCluster, queuePrefix } from '../redis/redis';
+import { isClusterClient, isRedisCluster } from '../redis/redis';
 
 
 /**

@@ -1,4 +1,5 @@
 import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { queuePrefix } from '@mate/contracts';
 
 export const REDIS = Symbol('REDIS');
 /** The connection a service's own BullMQ queues share (event maintenance, readiness). */
@@ -153,17 +154,7 @@ export function createQueueConnection(source: RedisSource): RedisClient {
   return createRedisConnection(source, 'queue');
 }
 
-/**
- * The prefix of a BullMQ queue's keys (`<prefix>:<queue>:<kind>`). On a cluster every key of one
- * queue must share a slot (BullMQ's Lua scripts touch several): the prefix carries a hash tag per
- * queue, `{<KEY_PREFIX>:<queue>}`. On one server it stays `<KEY_PREFIX>`, as before: jobs queued by
- * a replica of the previous release stay where this one looks (ADR 0032).
- */
-export function queuePrefix(keyPrefix: string, queue: string, cluster: boolean): string {
-  return cluster ? `{${keyPrefix}:${queue}}` : keyPrefix;
-}
-
-/** `queuePrefix` from a service's env: what every producer, worker and view of `queue` passes to BullMQ. */
+/** contracts' `queuePrefix` from a service's env: what every producer, worker and view of `queue` passes to BullMQ. */
 export function queuePrefixOf(env: { KEY_PREFIX: string; REDIS_CLUSTER_NODES?: string }, queue: string): string {
   return queuePrefix(env.KEY_PREFIX, queue, isRedisCluster({ REDIS_URL: '', REDIS_CLUSTER_NODES: env.REDIS_CLUSTER_NODES }));
 }

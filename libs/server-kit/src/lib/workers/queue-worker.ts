@@ -1,11 +1,10 @@
 import { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
-import type { RedisClient } from '../redis/redis';
 import type { Logger } from 'pino';
-import type { JobEnvelope, JobPayloads, QueueName, ServiceName } from '@mate/contracts';
+import { queuePrefix, type JobEnvelope, type JobPayloads, type QueueName, type ServiceName } from '@mate/contracts';
 import type { BaseServiceEnv } from '../config/config';
 import { runWithRequestId } from '../logging/logger';
-import { createQueueConnection, isRedisCluster, queuePrefix } from '../redis/redis';
+import { createQueueConnection, isRedisCluster, type RedisClient } from '../redis/redis';
 import { jobsFailedTotal } from '../metrics/metrics';
 import { withTimeout } from '../timeout';
 import type { HealthRegistry } from '../health/health';

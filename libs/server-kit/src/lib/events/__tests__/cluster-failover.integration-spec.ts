@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eventQueueName, SERVICES, type UserRegisteredPayload } from '@mate/contracts';
+import { eventQueueName, queuePrefix, SERVICES, type UserRegisteredPayload } from '@mate/contracts';
 import { createTestDatabase, startRedisCluster, type OwnRedisCluster, type TestDatabase } from '@mate/testing';
 import { Queue } from 'bullmq';
-import { createQueueConnection, queuePrefix } from '../../redis/redis';
+import { createQueueConnection } from '../../redis/redis';
 import { EventMaintenance, maintenanceQueueName, PRUNE_SCHEDULER_ID } from '../ops/event-maintenance';
 import { waitFor } from '../../../testing/service-app';
 import { startKitService, type KitService } from './event-harness';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import Redis, { Cluster } from 'ioredis';
-import { DAY } from '@mate/contracts';
+import { DAY, queuePrefix } from '@mate/contracts';
 import { startRedisCluster, type OwnRedisCluster } from '@mate/testing';
 import { memberActivityStreamKey, SessionStore } from '../../auth/session-store';
 import { MemberLimits } from '../../rate-limit/member-limits';
 import { PairGate } from '../../pair-gate/pair-gate';
 import { PresenceReader } from '../../realtime/presence-reader';
 import { presenceInstanceKey, presenceUserKey } from '../../realtime/realtime.keys';
-import { createQueueConnection, createRedis, createRedisConnection, isClusterClient, queuePrefix, queuePrefixOf, type RedisClient } from '../redis';
+import { createQueueConnection, createRedis, createRedisConnection, isClusterClient, queuePrefixOf, type RedisClient } from '../redis';
 import { slotOf } from '../slots';
 
 const RULES = {
