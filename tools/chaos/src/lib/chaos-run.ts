@@ -281,8 +281,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     // Calls still ringing end within their answer timeout.
     await sleep(0);
 
+    const memberIds = members.map((m) => m.userId);
     const checks = await settleChecks(
-      [...messageChecks(p.databases['chat-service'], sent), ...platformChecks(p.databases)],
+      [...messageChecks(p.databases['chat-service'], sent, memberIds), ...platformChecks(p.databases, memberIds)],
       60_000,
     );
     const clientProblems: string[] = [];

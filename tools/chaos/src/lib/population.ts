@@ -17,6 +17,8 @@ import type { ChaosPlatform, FaultPlatform } from './platform';
 
 /** The seeder's password of every member (tools/seed/lib/run.mjs). */
 export const SEEDED_PASSWORD = 'mate-demo-2026';
+/** The seeder's e-mail domain of every member it writes (tools/seed/lib/population.mjs). */
+const SEEDED_EMAIL_DOMAIN = 'demo.mate.local';
 
 export interface SeededMember {
   userId: string;
@@ -108,7 +110,12 @@ export async function seedMembers(platform: FaultPlatform, count: number, log: (
     `every consumer to hold the ${count} seeded members`,
   );
   log(`seeded ${count} members and every consumer holds them (${Date.now() - started} ms)`);
-  return query<SeededMember>(db['auth-service'], `SELECT id AS "userId", email, name FROM users ORDER BY email`);
+  // Only the seeder's accounts (its e-mail domain, tools/seed/lib/population.mjs EMAIL_DOMAIN): a
+  // platform that ran other journeys first (npm run scale:check) holds their accounts too.
+  return query<SeededMember>(
+    db['auth-service'],
+    `SELECT id AS "userId", email, name FROM users WHERE email LIKE '%@${SEEDED_EMAIL_DOMAIN}' ORDER BY email`,
+  );
 }
 
 export interface SignedIn {

@@ -20,16 +20,16 @@ export interface BalancedTier {
 }
 
 /**
- * HAProxy's configuration for the tiers. A replica is taken out after two failed checks 500 ms
- * apart (and put back after two good ones), so a killed replica costs at most about a second of
- * requests; a request whose connection to a replica failed (nothing was sent) is tried on another
+ * HAProxy's configuration for the tiers. A replica is taken out after three failed checks a second
+ * apart (and put back after two good ones); a request whose connection to a replica failed (nothing was sent) is tried on another
  * (`retry-on conn-failure`, `option redispatch`), which is safe for every method. A request sent to
  * a replica that died before answering is not retried: a POST may have been applied.
  */
 export function haproxyConfig(tiers: BalancedTier[], monitorPort: number): string {
   const lines = [
     'global',
-    '  maxconn 20000',
+    // Each connection takes two descriptors (client and server side): within the process's usual limit.
+    '  maxconn 4000',
     '',
     'defaults',
     '  mode http',
@@ -41,7 +41,11 @@ export function haproxyConfig(tiers: BalancedTier[], monitorPort: number): strin
     '  retries 2',
     '  retry-on conn-failure',
     '  option redispatch',
-    '  default-server inter 500ms fall 2 rise 2',
+    // A check may be slow on a loaded machine (2 s); three failed ones a second apart take a
+    // replica out, two good ones put it back. A dead replica refuses at once, and the request is
+    // tried on another meanwhile (retry-on conn-failure), so the checks need not be quick.
+    '  timeout check 2s',
+    '  default-server inter 1s fall 3 rise 2',
     '',
     'frontend monitor',
     `  bind 127.0.0.1:${monitorPort}`,

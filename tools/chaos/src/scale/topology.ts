@@ -269,9 +269,12 @@ export async function startScaleTopology(options: ScaleOptions = {}): Promise<Sc
       const checks = await Promise.all([
         ...all().map((p) => answers(`${p.url}${p.name.startsWith('gateway#') ? '/health' : '/health/ready'}`)),
         answers(`${gatewayUrl}/health`),
+        // Each service through its load balancer too: HAProxy has a replica in service.
+        ...[...frontends.values()].map((port) => answers(`http://127.0.0.1:${port}/health/ready`)),
       ]);
       return checks.every(Boolean);
     };
+    await until(allReady, 'every replica and every load balancer ready', 90_000);
     const ownRedis = cluster;
     const ownData = data;
     return {
