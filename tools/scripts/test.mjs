@@ -38,6 +38,10 @@ const stages = [
   // size must start, measure and write its result (tools/bench/smoke.test.mjs). Heavy processes,
   // so not beside stage 1's timing-sensitive suites.
   ['every bench at a smoke size', nx, ['run', 'bench:smoke', '--output-style=stream']],
+  // Alone as well: the scaled topology (issue 29), twenty processes: a Redis Cluster, a PostgreSQL
+  // primary and replica behind PgBouncer, two replicas of everything behind HAProxy; two API
+  // journeys, then the chaos population under a Redis master, the replica, a service and a gateway killed.
+  ['the scaled topology under faults (short scale check)', nx, ['run', 'chaos:test-scale', '--output-style=stream']],
 ];
 /**
  * Runs one Nx stage, streaming its output, and keeps each project's recent lines: CI shows only
