@@ -53,7 +53,7 @@ export default [
   },
   {
     // Jest configs load the shared preset by relative path; that is configuration, not a module import.
-    files: ['**/jest.config.cjs', '**/jest.config.js'],
+    files: ['**/jest.config.cjs', '**/jest.config.js', '**/jest.*.config.cjs'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
   {
