@@ -17,6 +17,12 @@ export interface BalancedTier {
    * stickiness after its upgrade; API calls need none (every replica serves any request).
    */
   sticky?: boolean;
+  /**
+   * Appends the client's address to X-Forwarded-For (the gateway's tier: the gateway, trusting one
+   * proxy hop, rate-limits by it, as behind the ingress). Not for the services' tiers: the gateway
+   * already tells them the client's address, with its internal credential.
+   */
+  forwardFor?: boolean;
 }
 
 /**
@@ -56,6 +62,7 @@ export function haproxyConfig(tiers: BalancedTier[], monitorPort: number): strin
     lines.push(`frontend ${tier.name}`, `  bind 127.0.0.1:${tier.port}`, `  default_backend ${tier.name}`, '');
     lines.push(`backend ${tier.name}`, '  balance roundrobin', `  option httpchk GET ${tier.health}`);
     if (tier.sticky) lines.push('  cookie MATE_REPLICA insert indirect nocache httponly');
+    if (tier.forwardFor) lines.push('  option forwardfor');
     for (const r of tier.replicas) {
       lines.push(`  server ${r.name} 127.0.0.1:${r.port} check${tier.sticky ? ` cookie ${r.name}` : ''}`);
     }

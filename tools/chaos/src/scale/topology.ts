@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import webpush from 'web-push';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -197,6 +198,10 @@ export async function startScaleTopology(options: ScaleOptions = {}): Promise<Sc
       ...options.extraEnv,
     };
 
+    // Web push on, with a key pair of this topology (the private key for notification-service alone).
+    const keys = webpush.generateVAPIDKeys();
+    const vapid = { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey };
+
     // Migrations on the primary, directly (DDL and its locks are no business of a transaction pooler).
     const toMigrate = DEPLOYED_SERVICES.filter((s) => s.database);
     await Promise.all(
@@ -220,7 +225,7 @@ export async function startScaleTopology(options: ScaleOptions = {}): Promise<Sc
       );
     for (const svc of DEPLOYED_SERVICES) {
       const db = serviceDatabaseName(svc);
-      const env = { ...common, ...(db ? data.serviceEnv(db) : {}) };
+      const env = { ...common, ...(db ? data.serviceEnv(db) : {}), ...(svc.name === 'notification-service' ? vapid : {}) };
       replicas.set(svc.name, await launch(svc.name, env, '/health/ready'));
     }
     const tiers: BalancedTier[] = [
@@ -236,6 +241,7 @@ export async function startScaleTopology(options: ScaleOptions = {}): Promise<Sc
         replicas: (replicaPorts.get('gateway') as number[]).map((port, i) => ({ name: `g${i + 1}`, port })),
         health: '/health',
         sticky: true,
+        forwardFor: true,
       },
     ];
     haproxy = await startHaproxy(tiers, { dir, monitorPort: ports.monitor, logDir });
@@ -243,6 +249,9 @@ export async function startScaleTopology(options: ScaleOptions = {}): Promise<Sc
     const gatewayEnv = {
       ...common,
       SOCKET_ACK_TIMEOUT_MS: '5000',
+      // HAProxy in front, as the ingress is in Kubernetes (k8s/base: TRUST_PROXY 1): the client's
+      // address is the one it appended to X-Forwarded-For.
+      TRUST_PROXY: '1',
       ...(origins.length ? { CORS_ORIGINS: origins.flatMap((o) => [o, o.replace('localhost', '127.0.0.1')]).join(',') } : {}),
     };
     replicas.set('gateway', await launch('gateway', gatewayEnv, '/health'));

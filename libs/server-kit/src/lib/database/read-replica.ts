@@ -133,6 +133,11 @@ export class ReadReplica implements OnApplicationShutdown {
     }
   }
 
+  /** user.deleted: what was remembered of the member's writes goes with them (the kit's erasure chain). */
+  async forget(memberId: string): Promise<void> {
+    await this.redis.del(this.key(memberId));
+  }
+
   /**
    * Runs a read statement for `memberId` (whose own writes it must see), or for nobody in
    * particular (`null`): on the replica when it has everything the member wrote, else on the primary.

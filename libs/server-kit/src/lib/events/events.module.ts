@@ -19,6 +19,7 @@ import {
 } from '../projections/kit-projections';
 import { MemberSuspensions } from '../projections/member-suspensions';
 import { PairStates } from '../projections/pair-states';
+import { ReadReplica } from '../database/read-replica';
 
 /** Something that knows how to handle the events its service consumes. */
 export interface EventHandlerSet {
@@ -79,15 +80,17 @@ export class EventsModule {
             SERVICE_NAME,
             { token: MemberSuspensions, optional: true },
             { token: PairStates, optional: true },
+            { token: ReadReplica, optional: true },
           ],
           useFactory: (
             set: EventHandlerSet,
             service: ServiceName,
             suspensions: MemberSuspensions | undefined,
             pairs: PairStates | undefined,
+            replica: ReadReplica | undefined,
           ) => {
             assertProjectionsConsumed(service, projections);
-            return withKitProjections(set.handlers(), { suspensions, pairs });
+            return withKitProjections(set.handlers(), { suspensions, pairs, ownWrites: replica });
           },
         },
         {

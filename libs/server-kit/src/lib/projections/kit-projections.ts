@@ -66,14 +66,20 @@ function andThen<N extends EventName>(kit: EventHandler<N>, own: EventHandler<N>
  * The service's handlers with the kit's projections in front: for a projection's event the kit
  * writes its table, then the service's own handler of that event, if it has one, does what is the
  * service's own (call ends the member's calls on user.suspended) in the same transaction; on
- * user.deleted the kit forgets the member's projection rows before the service's erasure runs.
+ * user.deleted the kit forgets the member's projection rows before the service's erasure runs, and
+ * the read replica's memory of their writes after it.
  */
 export function withKitProjections(
   own: EventHandlers,
-  kit: { suspensions?: MemberSuspensions | null; pairs?: PairStates | null },
+  kit: { suspensions?: MemberSuspensions | null; pairs?: PairStates | null; ownWrites?: { forget(memberId: string): Promise<void> } | null },
 ): EventHandlers {
   const handlers: EventHandlers = { ...own };
-  const { suspensions, pairs } = kit;
+  const { suspensions, pairs, ownWrites } = kit;
+  // The read replica's memory of the member's own writes (read-your-writes, ADR 0033), a Redis key
+  // per member: gone once the service's erasure ran (nothing of the member is kept).
+  if (ownWrites && handlers['user.deleted']) {
+    handlers['user.deleted'] = andThen<'user.deleted'>(handlers['user.deleted'], (payload) => ownWrites.forget(payload.userId));
+  }
   if (suspensions) {
     handlers['user.suspended'] = andThen<'user.suspended'>((payload, manager) => suspensions.apply(manager, payload), own['user.suspended']);
     handlers['user.unsuspended'] = andThen<'user.unsuspended'>((payload, manager) => suspensions.apply(manager, payload), own['user.unsuspended']);

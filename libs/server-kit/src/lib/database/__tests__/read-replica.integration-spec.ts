@@ -98,6 +98,11 @@ describe('ReadReplica through PgBouncer (transaction pooling) on both sides', ()
     await reads.wrote(writer);
     expect(await redis.get(key)).toBe(later);
     expect((await reads.readFrom(writer, of(writer))).server).toBe('primary');
+
+    // Their erasure (the kit's user.deleted chain) leaves nothing of them in Redis.
+    await reads.forget(writer);
+    expect(await redis.exists(key)).toBe(0);
+    expect((await reads.readFrom(writer, of(writer))).server).toBe('replica');
   });
 
   it('answers an error of the statement itself from the primary, and keeps reading the replica', async () => {
