@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventQueueName, queuePrefix, SERVICES, type UserRegisteredPayload } from '@mate/contracts';
 import { createTestDatabase, startRedisCluster, type OwnRedisCluster, type TestDatabase } from '@mate/testing';
 import { Queue } from 'bullmq';
+import Redis from 'ioredis';
 import { createQueueConnection } from '../../redis/redis';
 import { EventMaintenance, maintenanceQueueName, PRUNE_SCHEDULER_ID } from '../ops/event-maintenance';
 import { waitFor } from '../../../testing/service-app';
@@ -157,5 +158,178 @@ describe('outbox relay and consumer on a Redis Cluster', () => {
     // Exactly once in effect: a redelivered event is recorded as a duplicate, never applied twice.
     expect(applied).toHaveLength(members.length);
     expect(new Set(applied.map((r) => r.user_id))).toEqual(new Set(members));
+  });
+});
+
+/**
+ * Jobs Redis really LOST in a failover, recovered by the relay's replay. Redis replicates
+ * asynchronously: a master acknowledges a write before its replica has it, and a replica promoted
+ * after its master crashed lacks what it had not received yet. On loopback the replica is always
+ * caught up within a millisecond, so the loss is made real and deterministic here: the replica's
+ * replication link is cut (its `masterauth` set to a password the master does not take, then the
+ * master drops its replica connection: the replica cannot reconnect), the last events are relayed
+ * to the master alone, and the master is SIGKILLed: its replica (`cluster-replica-validity-factor 0`,
+ * so a link down for a while does not bar it) is promoted without those jobs. The consumer is not
+ * consuming meanwhile, so every job sits in the queue and nothing but the relay can bring it back.
+ * A cluster of its own: the one above has a shard without replica left after its failover.
+ */
+describe('outbox relay on a Redis Cluster: jobs lost by a failover', () => {
+  const LOST_PREFIX = `lost${process.pid}`;
+  const queuePrefixOfTest = queuePrefix(LOST_PREFIX, CONSUMER_QUEUE, true);
+  const jobKey = (id: string) => `${queuePrefixOfTest}:${CONSUMER_QUEUE}:${id}`;
+  let cluster: OwnRedisCluster;
+  let producerDb: TestDatabase;
+  let consumerDb: TestDatabase;
+  let producer: KitService;
+  let consumer: KitService;
+  const direct: Redis[] = [];
+
+  /** A plain connection to one node (not the cluster client), for replication commands and reads. */
+  const nodeClient = (port: number) => {
+    const client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, lazyConnect: true });
+    client.on('error', () => undefined);
+    direct.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    [cluster, producerDb, consumerDb] = await Promise.all([
+      startRedisCluster(),
+      createTestDatabase('lost_producer'),
+      createTestDatabase('lost_consumer'),
+    ]);
+    const env = { REDIS_CLUSTER_NODES: cluster.seeds, OUTBOX_POLL_MS: '50' };
+    consumer = await startKitService({
+      service: SERVICES.profile,
+      db: consumerDb,
+      redisUrl: 'redis://127.0.0.1:6379',
+      prefix: LOST_PREFIX,
+      // Not consuming until the test starts its worker: the relayed jobs wait in the queue.
+      env: { ...env, WORKERS: 'off' },
+      setup: (ds) => ds.query('CREATE TABLE applied (seq bigserial PRIMARY KEY, user_id uuid NOT NULL)'),
+      handlers: {
+        'user.registered': async (payload, manager) => {
+          await manager.query('INSERT INTO applied (user_id) VALUES ($1)', [payload.userId]);
+        },
+      },
+    });
+    producer = await startKitService({
+      service: SERVICES.auth,
+      db: producerDb,
+      redisUrl: 'redis://127.0.0.1:6379',
+      prefix: LOST_PREFIX,
+      env: { ...env, OUTBOX_RELAY: 'on' },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const client of direct) client.disconnect();
+    await producer?.close();
+    await consumer?.close();
+    await cluster?.stop();
+    await producerDb?.drop();
+    await consumerDb?.drop();
+  });
+
+  async function publishAll(userIds: string[]) {
+    for (const userId of userIds) {
+      await producer.dataSource.transaction((m) => producer.outbox.publish(m, 'user.registered', registered(userId)));
+    }
+  }
+
+  /** The event rows' ids, once every row is published (relayed). */
+  async function relayedRowIds(expected: number): Promise<string[]> {
+    return waitFor(
+      async () => {
+        const rows: { id: string; published: boolean }[] = await producer.dataSource.query(
+          `SELECT id, published_at IS NOT NULL AS published FROM outbox WHERE kind = 'event'`,
+        );
+        return rows.length === expected && rows.every((r) => r.published) && rows.map((r) => r.id);
+      },
+      { timeoutMs: 15_000, what: `${expected} outbox rows relayed` },
+    );
+  }
+
+  const existing = async (client: Redis, ids: string[]) => (await client.exists(...ids.map(jobKey))) as number;
+
+  it('relays again the jobs a promoted replica never received, and the consumer applies every event once', async () => {
+    const queueKey = `${queuePrefixOfTest}:${CONSUMER_QUEUE}:id`;
+    const master = await cluster.masterOf(queueKey);
+    const masterClient = nodeClient(master.port);
+    const replicaPort = Number(/slave0:ip=[^,]+,port=(\d+)/.exec(await masterClient.info('replication'))?.[1]);
+    expect(cluster.nodes.find((n) => n.port === replicaPort)?.role).toBe('replica');
+    const replicaClient = nodeClient(replicaPort);
+    await replicaClient.call('READONLY'); // reads of the slot's keys on the replica, no MOVED
+
+    // Batch A: relayed and replicated (WAIT: the replica acknowledged every write so far).
+    const kept = Array.from({ length: 20 }, () => randomUUID());
+    await publishAll(kept);
+    const keptIds = await relayedRowIds(kept.length);
+    expect(Number(await masterClient.call('WAIT', '1', '5000'))).toBe(1);
+    expect(await existing(replicaClient, keptIds)).toBe(keptIds.length);
+
+    // Replication cut for good: the replica cannot authenticate when it reconnects.
+    await replicaClient.call('CONFIG', 'SET', 'masterauth', `lost-on-purpose-${process.pid}`);
+    await replicaClient.call('CONFIG', 'SET', 'cluster-replica-validity-factor', '0');
+    await masterClient.call('CLIENT', 'KILL', 'TYPE', 'replica');
+    await waitFor(async () => /master_link_status:down/.test(await replicaClient.info('replication')), {
+      timeoutMs: 5_000,
+      what: 'the replica cut off from its master',
+    });
+
+    // Batch B: relayed to the master alone.
+    const lost = Array.from({ length: 20 }, () => randomUUID());
+    await publishAll(lost);
+    const lostIds = (await relayedRowIds(kept.length + lost.length)).filter((id) => !keptIds.includes(id));
+    expect(lostIds).toHaveLength(lost.length);
+    expect(await existing(masterClient, lostIds)).toBe(lostIds.length);
+    // Still cut off (no reconnection slipped through): the replica, soon the master, has none of them.
+    expect(await replicaClient.info('replication')).toMatch(/master_link_status:down/);
+    expect(await existing(replicaClient, lostIds)).toBe(0);
+    const replaysBefore = producer.logs.filter((l) => l.msg === 'outbox rows relayed again after a Redis Cluster failover').length;
+
+    masterClient.disconnect();
+    await cluster.kill(master.port);
+    await cluster.waitUntilHealthy();
+    const promoted = await cluster.masterOf(queueKey);
+    expect(promoted.port).toBe(replicaPort);
+
+    // The relay saw the node leave and relayed its recent rows again: the lost jobs are back on the
+    // promoted master, and the kept ones, still queued, were not added twice (job id = row id).
+    await waitFor(async () => (await existing(replicaClient, lostIds)) === lostIds.length, {
+      timeoutMs: 20_000,
+      what: 'the lost jobs relayed again to the promoted master',
+    });
+    await relayedRowIds(kept.length + lost.length);
+    const replays = producer.logs
+      .filter((l) => l.msg === 'outbox rows relayed again after a Redis Cluster failover')
+      .slice(replaysBefore);
+    expect(Math.max(0, ...replays.map((l) => Number(l.rows)))).toBeGreaterThanOrEqual(lost.length);
+    const connection = createQueueConnection({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: cluster.seeds });
+    const queue = new Queue(CONSUMER_QUEUE, { connection, prefix: queuePrefixOfTest });
+    try {
+      expect(await queue.getJobCounts('wait', 'active', 'completed', 'failed', 'delayed')).toEqual({
+        wait: kept.length + lost.length,
+        active: 0,
+        completed: 0,
+        failed: 0,
+        delayed: 0,
+      });
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+
+    // Now consuming: every event applied, each exactly once.
+    if (!consumer.consumer) throw new Error('the consumer service has no event consumer');
+    consumer.consumer.start();
+    const members = [...kept, ...lost];
+    const applied = async () => (await consumer.dataSource.query('SELECT user_id FROM applied')) as { user_id: string }[];
+    await waitFor(async () => (await applied()).length >= members.length, { timeoutMs: 20_000, what: `all ${members.length} events applied` });
+    const [processed] = await consumer.dataSource.query('SELECT count(*)::int AS n FROM processed_event');
+    expect(processed.n).toBe(members.length);
+    const rows = await applied();
+    expect(rows).toHaveLength(members.length);
+    expect(new Set(rows.map((r) => r.user_id))).toEqual(new Set(members));
   });
 });
