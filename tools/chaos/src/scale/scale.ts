@@ -102,8 +102,12 @@ export async function runScale(log: (line: string) => void): Promise<never> {
     await topology.stop();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  // Ctrl+C stops the topology in order (each process by its pid, the PostgreSQL clusters shut
+  // down, their folders removed) instead of the kit's last-resort kill of every child.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.once(signal, () => void stop());
+  }
   if (!topology.gatewayUrl.endsWith(`:${PREFERRED.gateway}`)) {
     log(`port ${PREFERRED.gateway} was taken: the gateway is at ${topology.gatewayUrl}, and the web apps (built for ${PREFERRED.gateway}) will not reach it`);
   }
