@@ -60,8 +60,6 @@ export interface ScaleOptions {
   ports?: Partial<Record<'gateway' | 'web' | 'adminWeb' | 'maildevWeb' | 'smtp', number>>;
   /** Builds of the web apps to serve (dist folders made with this run's VITE_API_URL), or none. */
   webDirs?: { web: string; adminWeb: string } | null;
-  /** Raises the per-address and per-member limits (one machine plays many members). */
-  loadLimits?: boolean;
   /** Extra environment for every process (ADMIN_EMAILS, secrets). */
   extraEnv?: Record<string, string>;
   logDir?: string;
@@ -69,22 +67,6 @@ export interface ScaleOptions {
   log?: (line: string) => void;
 }
 
-/** Limits that stop one address or one account from a script; a check run is one address playing many members. */
-export const LOAD_LIMITS: Record<string, string> = {
-  IP_RATE_LIMIT_MULTIPLIER: '1000',
-  MEMBER_RATE_LIMIT_MULTIPLIER: '1000',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  MAX_CONCURRENT_PER_CLIENT: '100000',
-  SOCKET_EVENTS_PER_10_SECONDS: '1000000',
-  SOCKET_MAX_EVENTS_IN_FLIGHT: '1000',
-  SOCKET_MAX_PER_USER: '1000',
-  HANDSHAKES_PER_MINUTE: '1000000',
-  CHAT_MESSAGES_PER_10_SECONDS: '1000000',
-  CHAT_TYPING_PER_10_SECONDS: '1000000',
-  CHAT_SYNCS_PER_10_SECONDS: '1000000',
-  CALL_SIGNALS_PER_10_SECONDS: '1000000',
-  CALL_CALLS_PER_MINUTE: '1000000',
-};
 
 /** The preferred port if nothing listens there, else a free one. */
 async function portOf(preferred: number | undefined, taken: Set<number>): Promise<number> {
@@ -194,7 +176,6 @@ export async function startScaleTopology(options: ScaleOptions = {}): Promise<Sc
       PHOTO_DIR: photoDir,
       SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
       ...serviceUrls,
-      ...(options.loadLimits ? LOAD_LIMITS : {}),
       ...options.extraEnv,
     };
 

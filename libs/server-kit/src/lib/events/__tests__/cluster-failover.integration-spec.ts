@@ -29,6 +29,36 @@ const registered = (userId: string): UserRegisteredPayload => ({
  * had published lately (the outbox is the source of truth; a job the old master acknowledged but
  * never replicated is added again) and the consumer applies every event exactly once in effect.
  */
+
+/**
+ * The producer (auth-service's relay) and the consumer (profile-service, recording each
+ * user.registered in `applied`) of a spec, on the cluster of `env` (REDIS_CLUSTER_NODES wins:
+ * never the shared Redis, whose URL would only lend credentials).
+ */
+async function startPair(consumerDb: TestDatabase, producerDb: TestDatabase, prefix: string, env: Record<string, string>, consumerEnv: Record<string, string> = {}) {
+  const consumer = await startKitService({
+    service: SERVICES.profile,
+    db: consumerDb,
+    redisUrl: 'redis://127.0.0.1:6379',
+    prefix,
+    env: { ...env, ...consumerEnv },
+    setup: (ds) => ds.query('CREATE TABLE applied (seq bigserial PRIMARY KEY, user_id uuid NOT NULL)'),
+    handlers: {
+      'user.registered': async (payload, manager) => {
+        await manager.query('INSERT INTO applied (user_id) VALUES ($1)', [payload.userId]);
+      },
+    },
+  });
+  const producer = await startKitService({
+    service: SERVICES.auth,
+    db: producerDb,
+    redisUrl: 'redis://127.0.0.1:6379',
+    prefix,
+    env: { ...env, OUTBOX_RELAY: 'on' },
+  });
+  return { consumer, producer };
+}
+
 describe('outbox relay and consumer on a Redis Cluster', () => {
   let cluster: OwnRedisCluster;
   let producerDb: TestDatabase;
@@ -43,27 +73,7 @@ describe('outbox relay and consumer on a Redis Cluster', () => {
       createTestDatabase('cluster_consumer'),
     ]);
     const env = { REDIS_CLUSTER_NODES: cluster.seeds, OUTBOX_POLL_MS: '50' };
-    consumer = await startKitService({
-      service: SERVICES.profile,
-      db: consumerDb,
-      redisUrl: 'redis://127.0.0.1:6379',
-      prefix: PREFIX,
-      env,
-      setup: (ds) => ds.query('CREATE TABLE applied (seq bigserial PRIMARY KEY, user_id uuid NOT NULL)'),
-      handlers: {
-        'user.registered': async (payload, manager) => {
-          await manager.query('INSERT INTO applied (user_id) VALUES ($1)', [payload.userId]);
-        },
-      },
-    });
-    producer = await startKitService({
-      service: SERVICES.auth,
-      db: producerDb,
-      // Never the shared Redis: REDIS_CLUSTER_NODES wins, REDIS_URL would only lend credentials.
-      redisUrl: 'redis://127.0.0.1:6379',
-      prefix: PREFIX,
-      env: { ...env, OUTBOX_RELAY: 'on' },
-    });
+    ({ consumer, producer } = await startPair(consumerDb, producerDb, PREFIX, env));
   }, 60_000);
 
   afterAll(async () => {
@@ -199,27 +209,8 @@ describe('outbox relay on a Redis Cluster: jobs lost by a failover', () => {
       createTestDatabase('lost_consumer'),
     ]);
     const env = { REDIS_CLUSTER_NODES: cluster.seeds, OUTBOX_POLL_MS: '50' };
-    consumer = await startKitService({
-      service: SERVICES.profile,
-      db: consumerDb,
-      redisUrl: 'redis://127.0.0.1:6379',
-      prefix: LOST_PREFIX,
-      // Not consuming until the test starts its worker: the relayed jobs wait in the queue.
-      env: { ...env, WORKERS: 'off' },
-      setup: (ds) => ds.query('CREATE TABLE applied (seq bigserial PRIMARY KEY, user_id uuid NOT NULL)'),
-      handlers: {
-        'user.registered': async (payload, manager) => {
-          await manager.query('INSERT INTO applied (user_id) VALUES ($1)', [payload.userId]);
-        },
-      },
-    });
-    producer = await startKitService({
-      service: SERVICES.auth,
-      db: producerDb,
-      redisUrl: 'redis://127.0.0.1:6379',
-      prefix: LOST_PREFIX,
-      env: { ...env, OUTBOX_RELAY: 'on' },
-    });
+    // Not consuming until the test starts its worker: the relayed jobs wait in the queue.
+    ({ consumer, producer } = await startPair(consumerDb, producerDb, LOST_PREFIX, env, { WORKERS: 'off' }));
   }, 60_000);
 
   afterAll(async () => {
