@@ -135,6 +135,20 @@ async function layout(port: number) {
     .sort((a, b) => a.port - b.port);
 }
 
+/**
+ * The layout once the cluster's gossip has settled: a replica is announced as one a moment after
+ * `redis-cli --cluster create` returns (each node learns it from the others), so the layout is
+ * read until it shows three replicas of masters (an awaited condition, 30 s at most).
+ */
+async function settledLayout(port: number) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const known = await layout(port);
+    if (known.filter((n) => n.role === 'replica' && n.master).length === 3 || Date.now() > deadline) return known;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const slotCount = (slots: string) =>
   slots
     .split(' ')
@@ -172,7 +186,7 @@ describe('k8s overlays/distributed-data: redis-cluster/create-cluster.sh against
       status: result.status,
       created: result.output.includes('creating a cluster of 6 nodes'),
     }).toEqual({ status: 0, created: true });
-    const known = await layout(nodes[0].port);
+    const known = await settledLayout(nodes[0].port);
     const masters = known.filter((n) => n.role === 'master');
     expect(known).toHaveLength(6);
     expect(masters).toHaveLength(3);
@@ -182,7 +196,7 @@ describe('k8s overlays/distributed-data: redis-cluster/create-cluster.sh against
   });
 
   it('run again, changes nothing', async () => {
-    const before = await layout(nodes[0].port);
+    const before = await settledLayout(nodes[0].port);
     const result = await createCluster(nodes);
     expect({
       status: result.status,
@@ -193,7 +207,7 @@ describe('k8s overlays/distributed-data: redis-cluster/create-cluster.sh against
       created: false,
       added: false,
     });
-    expect(await layout(nodes[0].port)).toEqual(before);
+    expect(await settledLayout(nodes[0].port)).toEqual(before);
   });
 
   it('adds a node that lost its data back as a replica and forgets its old identity', async () => {
