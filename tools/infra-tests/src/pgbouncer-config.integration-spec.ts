@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { freePort, startPostgresPrimaryAndReplica, type PostgresPrimaryAndReplica } from '@mate/testing';
+import { waitFor } from '@mate/server-kit/testing';
 import { discoverApps, rootPath } from './lib/workspace';
 
 /**
@@ -97,20 +98,21 @@ describe('k8s overlays/distributed-data: PgBouncer with the configuration render
       for (const f of ['', 'pgbouncer.ini', 'userlist.txt'])
         fs.chownSync(path.join(dir, f), user.uid, user.gid);
 
-    bouncer = spawn(PGBOUNCER, [path.join(dir, 'pgbouncer.ini')], {
+    const started = spawn(PGBOUNCER, [path.join(dir, 'pgbouncer.ini')], {
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(user ?? {}),
     });
-    bouncer.stdout?.on('data', (d) => (log += d));
-    bouncer.stderr?.on('data', (d) => (log += d));
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (bouncer.exitCode !== null) throw new Error(`pgbouncer exited: ${log}`);
-      const ok = await one<{ ok: number }>(port, 'mate_auth', 'SELECT 1 AS ok').catch(() => undefined);
-      if (ok?.ok === 1) break;
-      if (Date.now() > deadline) throw new Error(`pgbouncer did not answer: ${log}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    bouncer = started;
+    started.stdout?.on('data', (d) => (log += d));
+    started.stderr?.on('data', (d) => (log += d));
+    await waitFor(
+      async () => {
+        if (started.exitCode !== null) throw new Error(`pgbouncer exited: ${log}`);
+        const ok = await one<{ ok: number }>(port, 'mate_auth', 'SELECT 1 AS ok').catch(() => undefined);
+        return ok?.ok === 1;
+      },
+      { timeoutMs: 20_000, intervalMs: 100, what: 'pgbouncer answering' },
+    );
   });
 
   afterAll(async () => {

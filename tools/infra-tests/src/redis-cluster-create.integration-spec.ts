@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from '@mate/server-kit/testing';
 import { rootPath } from './lib/workspace';
 
 /**
@@ -52,14 +53,6 @@ const cli = async (port: number, ...args: string[]) =>
     })
   ).stdout;
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function start(node: Node) {
   node.process = spawn(
     REDIS_SERVER,
@@ -87,7 +80,7 @@ async function start(node: Node) {
     ],
     { stdio: 'ignore' },
   );
-  await waitFor(async () => (await cli(node.port, 'ping')).trim() === 'PONG', `node ${node.port} answers`);
+  await waitFor(async () => (await cli(node.port, 'ping').catch(() => '')).trim() === 'PONG', { timeoutMs: 20_000, intervalMs: 100, what: `node ${node.port} answering` });
 }
 
 async function stop(node: Node) {
@@ -138,15 +131,16 @@ async function layout(port: number) {
 /**
  * The layout once the cluster's gossip has settled: a replica is announced as one a moment after
  * `redis-cli --cluster create` returns (each node learns it from the others), so the layout is
- * read until it shows three replicas of masters (an awaited condition, 30 s at most).
+ * read until it shows three replicas of masters (30 s at most).
  */
 async function settledLayout(port: number) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const known = await layout(port);
-    if (known.filter((n) => n.role === 'replica' && n.master).length === 3 || Date.now() > deadline) return known;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitFor(
+    async () => {
+      const known = await layout(port);
+      return known.filter((n) => n.role === 'replica' && n.master).length === 3 && known;
+    },
+    { timeoutMs: 30_000, intervalMs: 100, what: 'three replicas announced' },
+  );
 }
 
 const slotCount = (slots: string) =>
@@ -230,7 +224,7 @@ describe('k8s overlays/distributed-data: redis-cluster/create-cluster.sh against
         known.filter((n) => n.role === 'master').length === 3 &&
         known.find((n) => n.port === lost.port)?.role === 'replica'
       );
-    }, 'the lost node is a replica again in a cluster of six');
+    }, { timeoutMs: 20_000, intervalMs: 100, what: 'the lost node a replica again in a cluster of six' });
     const known = await layout(nodes[0].port);
     expect(known.find((n) => n.port === lost.port)?.id).not.toBe(
       before.find((n) => n.port === lost.port)?.id,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { answers, killOnExit } from '@mate/server-kit/testing';
+import { answers, killOnExit, waitFor } from '@mate/server-kit/testing';
 
 /** One load-balanced tier: a frontend on `port`, round robin over its replicas, health-checked. */
 export interface BalancedTier {
@@ -87,12 +87,13 @@ export async function startHaproxy(tiers: BalancedTier[], options: { dir: string
   child.stderr?.pipe(out);
   let exited = false;
   child.once('exit', () => (exited = true));
-  const deadline = Date.now() + 15_000;
-  while (!(await answers(`http://127.0.0.1:${options.monitorPort}/health`))) {
-    if (exited) throw new Error(`haproxy exited at start (see ${path.join(options.logDir, 'haproxy.log')})`);
-    if (Date.now() > deadline) throw new Error('haproxy did not answer within 15 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(
+    async () => {
+      if (exited) throw new Error(`haproxy exited at start (see ${path.join(options.logDir, 'haproxy.log')})`);
+      return answers(`http://127.0.0.1:${options.monitorPort}/health`);
+    },
+    { timeoutMs: 15_000, intervalMs: 100, what: 'haproxy answering' },
+  );
   return {
     get pid() {
       return exited ? null : (child.pid ?? null);

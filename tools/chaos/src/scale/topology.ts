@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEPLOYED_SERVICES, serviceDatabaseName } from '@mate/contracts';
 import { freePort, startRedisCluster, type OwnRedisCluster } from '@mate/testing';
-import { answers, builtMain, runNode, startManaged, WORKSPACE, type ManagedProcess } from '@mate/server-kit/testing';
+import { answers, builtMain, runNode, startManaged, waitFor, WORKSPACE, type ManagedProcess } from '@mate/server-kit/testing';
 import { startHaproxy, type BalancedTier, type Haproxy } from './haproxy';
 import { startDatabaseTier, type DatabaseTier } from './database-tier';
 
@@ -90,13 +90,9 @@ async function answersTcp(port: number): Promise<boolean> {
   });
 }
 
-const until = async (check: () => Promise<boolean>, what: string, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+/** Polls `check` (the kit's waitFor) until it holds. */
+const until = (check: () => Promise<boolean>, what: string, timeoutMs: number) =>
+  waitFor(check, { timeoutMs, intervalMs: 100, what }).then(() => undefined);
 
 export async function startScaleTopology(options: ScaleOptions = {}): Promise<ScaleTopology> {
   const log = options.log ?? (() => undefined);
